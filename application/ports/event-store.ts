@@ -1,0 +1,117 @@
+/**
+ * The event store port. Semantics follow EventStoreDB so that both adapters
+ * (PostgreSQL, the default, and EventStoreDB) answer alike:
+ * - stream revisions are 0-based; a stream that does not exist has no revision;
+ * - `expectedRevision` is 'any', 'no_stream', 'stream_exists' or the exact
+ *   revision of the stream's last event;
+ * - a mismatch raises WrongExpectedRevisionError.
+ *
+ * Global positions are opaque, adapter-specific strings (`Checkpoint`): a
+ * reader stores the checkpoint of the last event it handled and resumes after it.
+ */
+
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+/** Opaque and adapter-specific; compare only by equality, persist as text. */
+export type Checkpoint = string;
+
+export interface EventMetadata {
+  correlationId?: string;
+  causationId?: string;
+  commandType?: string;
+  [key: string]: unknown;
+}
+
+export interface EventToAppend {
+  /** uuid; appending an id that is already stored fails with DuplicateEventError. */
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata?: EventMetadata;
+}
+
+export interface RecordedEvent {
+  id: string;
+  type: string;
+  streamName: string;
+  revision: number;
+  position: Checkpoint;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+  createdAt: Date;
+}
+
+export interface AppendOptions {
+  expectedRevision: ExpectedRevision;
+}
+
+export interface AppendResult {
+  /** Revision of the last event written: pass it as the next expectedRevision. */
+  nextExpectedRevision: number;
+  position: Checkpoint;
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** Inclusive. Forwards defaults to 0, backwards to the stream's end. */
+  fromRevision?: number;
+  maxCount?: number;
+}
+
+export interface EventFilter {
+  eventTypes?: readonly string[];
+  /** Stream name prefixes, e.g. `account-`. */
+  streamPrefixes?: readonly string[];
+}
+
+export interface ReadAllOptions {
+  /** Exclusive; null or absent reads from the beginning. */
+  after?: Checkpoint | null;
+  maxCount?: number;
+  filter?: EventFilter;
+}
+
+export interface SubscribeOptions {
+  after?: Checkpoint | null;
+  filter?: EventFilter;
+  /** Events read per round trip while catching up. */
+  batchSize?: number;
+}
+
+/**
+ * Catches up from `after`, then follows new events live, in global order.
+ * Iterating yields batches (never empty); `close()` ends the iteration.
+ */
+export interface Subscription extends AsyncIterable<RecordedEvent[]> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  appendToStream(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>;
+  /** A stream that does not exist reads as []. */
+  readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  subscribeToAll(options?: SubscribeOptions): Subscription;
+  /** True when the store answers; used by readiness checks. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    /** -1 when the stream does not exist. */
+    readonly actual: number,
+  ) {
+    super(`Stream ${streamName}: expected revision ${String(expected)}, actual ${actual}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export class DuplicateEventError extends Error {
+  constructor(readonly eventId: string) {
+    super(`Event ${eventId} is already stored`);
+    this.name = 'DuplicateEventError';
+  }
+}

@@ -1,0 +1,2 @@
+// Loaded by mocha before any spec (see .mocharc.json): tsyringe needs the metadata polyfill first.
+import 'reflect-metadata';
