@@ -1,0 +1,37 @@
+import type { AddOnId, FeatureId, PlanTerms } from './plan.js';
+
+/** Every command carries `now` (ISO 8601): deciders never read a clock. */
+
+export type OpenAccount = {
+  type: 'OpenAccount';
+  data: { accountId: string; name: string; email: string; plan: PlanTerms; addOns: AddOnId[]; now: string };
+};
+export type ChangePlan = { type: 'ChangePlan'; data: { plan: PlanTerms; now: string } };
+export type ScheduleCancellation = { type: 'ScheduleCancellation'; data: { fallbackPlan: PlanTerms; now: string } };
+export type EnableAddOn = { type: 'EnableAddOn'; data: { addOn: AddOnId; now: string } };
+export type DisableAddOn = { type: 'DisableAddOn'; data: { addOn: AddOnId; now: string } };
+export type GrantExtraUnits = {
+  type: 'GrantExtraUnits';
+  data: { feature: FeatureId; units: number; reason?: string; now: string };
+};
+export type IssueApiKey = {
+  type: 'IssueApiKey';
+  data: { keyId: string; keyPrefix: string; keyHash: string; encryptedKey: string; now: string };
+};
+export type RevokeApiKey = { type: 'RevokeApiKey'; data: { keyId: string; now: string } };
+export type ReserveDownload = { type: 'ReserveDownload'; data: { jobId: string; pendingLimit: number; now: string } };
+export type ChargeBandwidth = { type: 'ChargeBandwidth'; data: { jobId: string; fileSizeBytes: number; now: string } };
+export type ReleaseDownload = { type: 'ReleaseDownload'; data: { jobId: string; now: string } };
+
+export type AccountCommand =
+  | OpenAccount
+  | ChangePlan
+  | ScheduleCancellation
+  | EnableAddOn
+  | DisableAddOn
+  | GrantExtraUnits
+  | IssueApiKey
+  | RevokeApiKey
+  | ReserveDownload
+  | ChargeBandwidth
+  | ReleaseDownload;

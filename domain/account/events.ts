@@ -1,0 +1,80 @@
+import type { DomainEvent } from '../decider.js';
+import type { AddOnId, FeatureId, PlanTerms } from './plan.js';
+
+/** All times are ISO 8601 strings; sizes are bytes or whole megabytes as named. */
+
+export type AccountOpened = DomainEvent<'AccountOpened', { accountId: string; name: string; email: string; openedAt: string }>;
+
+/** Starts a new billing period under `plan`; `periodEnd` is null for plans that never renew. */
+export type PlanChanged = DomainEvent<
+  'PlanChanged',
+  { accountId: string; plan: PlanTerms; periodStart: string; periodEnd: string | null; changedAt: string }
+>;
+
+/** At `cancelAt` (the end of the current period) the account falls back to `fallbackPlan`. */
+export type PlanCancellationScheduled = DomainEvent<
+  'PlanCancellationScheduled',
+  { accountId: string; cancelAt: string; fallbackPlan: PlanTerms; scheduledAt: string }
+>;
+
+export type BillingPeriodRenewed = DomainEvent<
+  'BillingPeriodRenewed',
+  { accountId: string; periodStart: string; periodEnd: string }
+>;
+
+export type AddOnEnabled = DomainEvent<'AddOnEnabled', { accountId: string; addOn: AddOnId; enabledAt: string }>;
+export type AddOnDisabled = DomainEvent<'AddOnDisabled', { accountId: string; addOn: AddOnId; disabledAt: string }>;
+
+/** Extra units for the current period only (or for good, on a plan that never renews). */
+export type ExtraUnitsGranted = DomainEvent<
+  'ExtraUnitsGranted',
+  { accountId: string; feature: FeatureId; units: number; reason: string | null; grantedAt: string }
+>;
+
+/** The key itself is never stored: only its hash (for lookup) and its encryption (it signs webhooks). */
+export type ApiKeyIssued = DomainEvent<
+  'ApiKeyIssued',
+  { accountId: string; keyId: string; keyPrefix: string; keyHash: string; encryptedKey: string; issuedAt: string }
+>;
+export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { accountId: string; keyId: string; revokedAt: string }>;
+
+/** A download was admitted: it holds a pending slot and a provisional bandwidth reservation until charged or released. */
+export type DownloadReserved = DomainEvent<'DownloadReserved', { accountId: string; jobId: string; reservedAt: string }>;
+
+/** A completed download is billed: bandwidth at max(size, 20 MB) and one download; its slot is freed. */
+export type BandwidthCharged = DomainEvent<
+  'BandwidthCharged',
+  { accountId: string; jobId: string; fileSizeBytes: number; bandwidthMb: number; downloads: number; chargedAt: string }
+>;
+
+/** A failed download frees its slot; nothing is charged. */
+export type DownloadReleased = DomainEvent<'DownloadReleased', { accountId: string; jobId: string; releasedAt: string }>;
+
+export type AccountEvent =
+  | AccountOpened
+  | PlanChanged
+  | PlanCancellationScheduled
+  | BillingPeriodRenewed
+  | AddOnEnabled
+  | AddOnDisabled
+  | ExtraUnitsGranted
+  | ApiKeyIssued
+  | ApiKeyRevoked
+  | DownloadReserved
+  | BandwidthCharged
+  | DownloadReleased;
+
+export const ACCOUNT_EVENT_TYPES: readonly AccountEvent['type'][] = [
+  'AccountOpened',
+  'PlanChanged',
+  'PlanCancellationScheduled',
+  'BillingPeriodRenewed',
+  'AddOnEnabled',
+  'AddOnDisabled',
+  'ExtraUnitsGranted',
+  'ApiKeyIssued',
+  'ApiKeyRevoked',
+  'DownloadReserved',
+  'BandwidthCharged',
+  'DownloadReleased',
+];

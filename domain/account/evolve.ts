@@ -1,0 +1,71 @@
+import type { AccountEvent } from './events.js';
+import { type AccountState, zeroFeatureCounts } from './state.js';
+
+const ms = (iso: string): number => Date.parse(iso);
+
+export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
+  switch (event.type) {
+    case 'AccountOpened':
+      return { ...state, status: 'open', accountId: event.data.accountId, name: event.data.name, email: event.data.email };
+    case 'PlanChanged': {
+      const periodStart = ms(event.data.periodStart);
+      const newPeriod = periodStart !== state.periodStart || state.plan === null;
+      return {
+        ...state,
+        plan: event.data.plan,
+        periodStart,
+        periodEnd: event.data.periodEnd === null ? null : ms(event.data.periodEnd),
+        periodAnchor: newPeriod ? periodStart : state.periodAnchor,
+        cancellation: null,
+        usage: newPeriod ? zeroFeatureCounts() : state.usage,
+        extraGrants: newPeriod ? zeroFeatureCounts() : state.extraGrants,
+      };
+    }
+    case 'PlanCancellationScheduled':
+      return { ...state, cancellation: { cancelAt: ms(event.data.cancelAt), fallbackPlan: event.data.fallbackPlan } };
+    case 'BillingPeriodRenewed':
+      return {
+        ...state,
+        periodStart: ms(event.data.periodStart),
+        periodEnd: ms(event.data.periodEnd),
+        usage: zeroFeatureCounts(),
+        extraGrants: zeroFeatureCounts(),
+      };
+    case 'AddOnEnabled':
+      return state.addOns.includes(event.data.addOn) ? state : { ...state, addOns: [...state.addOns, event.data.addOn] };
+    case 'AddOnDisabled':
+      return { ...state, addOns: state.addOns.filter((addOn) => addOn !== event.data.addOn) };
+    case 'ExtraUnitsGranted':
+      return {
+        ...state,
+        extraGrants: { ...state.extraGrants, [event.data.feature]: state.extraGrants[event.data.feature] + event.data.units },
+      };
+    case 'ApiKeyIssued':
+      return {
+        ...state,
+        apiKeys: [...state.apiKeys, { keyId: event.data.keyId, keyHash: event.data.keyHash, revoked: false }],
+      };
+    case 'ApiKeyRevoked':
+      return {
+        ...state,
+        apiKeys: state.apiKeys.map((key) => (key.keyId === event.data.keyId ? { ...key, revoked: true } : key)),
+      };
+    case 'DownloadReserved':
+      return { ...state, pendingJobs: [...state.pendingJobs, event.data.jobId] };
+    case 'BandwidthCharged':
+      return {
+        ...state,
+        pendingJobs: state.pendingJobs.filter((jobId) => jobId !== event.data.jobId),
+        usage: {
+          ...state.usage,
+          bandwidth_mb: state.usage.bandwidth_mb + event.data.bandwidthMb,
+          download_count: state.usage.download_count + event.data.downloads,
+        },
+      };
+    case 'DownloadReleased':
+      return { ...state, pendingJobs: state.pendingJobs.filter((jobId) => jobId !== event.data.jobId) };
+    default:
+      // Events of types this version does not know are skipped, so old code can read newer streams.
+      return state;
+  }
+}

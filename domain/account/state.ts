@@ -1,0 +1,48 @@
+import type { AddOnId, FeatureId, PlanTerms } from './plan.js';
+
+/** JSON-safe, so the read model can keep the folded state as it is. */
+export interface AccountState {
+  status: 'none' | 'open';
+  accountId: string | null;
+  name: string;
+  email: string;
+  plan: PlanTerms | null;
+  /** Unix ms. */
+  periodStart: number;
+  /** Unix ms; null on plans that never renew. */
+  periodEnd: number | null;
+  /** The month-aligned anchor renewals count from. */
+  periodAnchor: number;
+  cancellation: { cancelAt: number; fallbackPlan: PlanTerms } | null;
+  addOns: AddOnId[];
+  /** Units used in the current period. */
+  usage: Record<FeatureId, number>;
+  /** Extra units granted for the current period. */
+  extraGrants: Record<FeatureId, number>;
+  /** Jobs admitted and not yet charged or released, oldest first. */
+  pendingJobs: string[];
+  apiKeys: Array<{ keyId: string; keyHash: string; revoked: boolean }>;
+}
+
+export function zeroFeatureCounts(): Record<FeatureId, number> {
+  return { download_count: 0, bandwidth_mb: 0, info: 0, client_download: 0, channel_list: 0 };
+}
+
+export function initialAccountState(): AccountState {
+  return {
+    status: 'none',
+    accountId: null,
+    name: '',
+    email: '',
+    plan: null,
+    periodStart: 0,
+    periodEnd: null,
+    periodAnchor: 0,
+    cancellation: null,
+    addOns: [],
+    usage: zeroFeatureCounts(),
+    extraGrants: zeroFeatureCounts(),
+    pendingJobs: [],
+    apiKeys: [],
+  };
+}

@@ -1,0 +1,13 @@
+import type { DownloadErrorCode } from '../download-error-code.js';
+import type { MediaFormat } from '../media-format.js';
+import type { DownloadRequested } from './events.js';
+
+export type SubmitDownload = { type: 'SubmitDownload'; data: Omit<DownloadRequested['data'], 'requestedAt'> & { now: string } };
+export type StartJob = { type: 'StartJob'; data: { jobId: string; attempt: number; now: string } };
+export type CompleteJob = {
+  type: 'CompleteJob';
+  data: { jobId: string; fileKey: string; fileSize: number; actualFormat: MediaFormat; mimeType: string; fileExtension: string; now: string };
+};
+export type FailJob = { type: 'FailJob'; data: { jobId: string; errorCode: DownloadErrorCode | null; reason: string; now: string } };
+
+export type DownloadJobCommand = SubmitDownload | StartJob | CompleteJob | FailJob;

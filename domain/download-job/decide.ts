@@ -1,0 +1,49 @@
+import { InvalidTransitionError, NotFoundError } from '../errors.js';
+import type { DownloadJobCommand } from './commands.js';
+import type { DownloadJobEvent } from './events.js';
+import type { DownloadJobState } from './state.js';
+
+/**
+ * Commands from workers arrive at least once, so repeating the transition
+ * that already happened is a no-op; a transition out of another state is rejected.
+ */
+export function decideDownloadJob(command: DownloadJobCommand, state: DownloadJobState): DownloadJobEvent[] {
+  if (command.type === 'SubmitDownload') {
+    if (state.status !== 'NONE') {
+      if (state.request.jobId === command.data.jobId) return [];
+      throw new InvalidTransitionError(`Job ${command.data.jobId} already exists`);
+    }
+    const { now, ...request } = command.data;
+    return [{ type: 'DownloadRequested', data: { ...request, requestedAt: now } }];
+  }
+  if (state.status === 'NONE') throw new NotFoundError(`Job ${command.data.jobId} not found`);
+  const { jobId, accountId } = state.request;
+  switch (command.type) {
+    case 'StartJob':
+      if (state.status === 'IN_PROGRESS' && command.data.attempt <= state.attempts) return [];
+      if (state.status === 'COMPLETED' || state.status === 'FAILED') {
+        throw new InvalidTransitionError(`Job ${jobId} is ${state.status} and cannot start`);
+      }
+      return [{ type: 'DownloadStarted', data: { jobId, accountId, attempt: command.data.attempt, startedAt: command.data.now } }];
+    case 'CompleteJob': {
+      if (state.status === 'COMPLETED') return [];
+      if (state.status !== 'IN_PROGRESS') throw new InvalidTransitionError(`Job ${jobId} is ${state.status} and cannot complete`);
+      const { fileKey, fileSize, actualFormat, mimeType, fileExtension, now } = command.data;
+      return [{ type: 'DownloadCompleted', data: { jobId, accountId, fileKey, fileSize, actualFormat, mimeType, fileExtension, completedAt: now } }];
+    }
+    case 'FailJob':
+      if (state.status === 'FAILED') return [];
+      if (state.status === 'COMPLETED') throw new InvalidTransitionError(`Job ${jobId} is COMPLETED and cannot fail`);
+      // A queued job may fail before it starts (its attempts ran out); startedAt then stays null.
+      return [
+        {
+          type: 'DownloadFailed',
+          data: { jobId, accountId, errorCode: command.data.errorCode, reason: command.data.reason, failedAt: command.data.now },
+        },
+      ];
+    default: {
+      const unknown: never = command;
+      throw new InvalidTransitionError(`Unknown command ${(unknown as { type: string }).type}`);
+    }
+  }
+}

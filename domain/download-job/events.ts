@@ -1,0 +1,59 @@
+import type { DomainEvent } from '../decider.js';
+import type { DownloadErrorCode } from '../download-error-code.js';
+import type { MediaFormat } from '../media-format.js';
+
+export interface DownloadRequest {
+  url: string;
+  format: MediaFormat;
+  startTime: number | null;
+  endTime: number | null;
+  language: string | null;
+  webhookUrl: string | null;
+}
+
+/** The job was admitted (its account reservation is already recorded) and waits for a worker. */
+export type DownloadRequested = DomainEvent<
+  'DownloadRequested',
+  DownloadRequest & {
+    jobId: string;
+    accountId: string;
+    title: string;
+    /** Full video duration, whole seconds. */
+    duration: number;
+    /** The plan's per-file size limit at submission. */
+    maxFileSizeBytes: number;
+    requestedAt: string;
+  }
+>;
+
+export type DownloadStarted = DomainEvent<'DownloadStarted', { jobId: string; accountId: string; attempt: number; startedAt: string }>;
+
+/** The file is stored; `fileKey` names it in the file store. */
+export type DownloadCompleted = DomainEvent<
+  'DownloadCompleted',
+  {
+    jobId: string;
+    accountId: string;
+    fileKey: string;
+    fileSize: number;
+    actualFormat: MediaFormat;
+    mimeType: string;
+    fileExtension: string;
+    completedAt: string;
+  }
+>;
+
+/** `reason` is for operators and auditors; clients see only `errorCode`. */
+export type DownloadFailed = DomainEvent<
+  'DownloadFailed',
+  { jobId: string; accountId: string; errorCode: DownloadErrorCode | null; reason: string; failedAt: string }
+>;
+
+export type DownloadJobEvent = DownloadRequested | DownloadStarted | DownloadCompleted | DownloadFailed;
+
+export const DOWNLOAD_JOB_EVENT_TYPES: readonly DownloadJobEvent['type'][] = [
+  'DownloadRequested',
+  'DownloadStarted',
+  'DownloadCompleted',
+  'DownloadFailed',
+];

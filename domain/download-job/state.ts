@@ -1,0 +1,24 @@
+import type { DownloadErrorCode } from '../download-error-code.js';
+import type { MediaFormat } from '../media-format.js';
+import type { DownloadRequested } from './events.js';
+
+export type DownloadJobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
+
+export type DownloadJobState =
+  | { status: 'NONE' }
+  | {
+      status: DownloadJobStatus;
+      request: DownloadRequested['data'];
+      startedAt: string | null;
+      attempts: number;
+      completedAt: string | null;
+      result: { fileKey: string; fileSize: number; actualFormat: MediaFormat; mimeType: string; fileExtension: string } | null;
+      errorCode: DownloadErrorCode | null;
+      failureReason: string | null;
+    };
+
+export const initialDownloadJobState = (): DownloadJobState => ({ status: 'NONE' });
+
+export function isTerminal(status: DownloadJobState['status']): boolean {
+  return status === 'COMPLETED' || status === 'FAILED';
+}

@@ -1,0 +1,58 @@
+/** Errors a decider raises when a command is not allowed; the HTTP layer maps them to status codes. */
+export abstract class DomainError extends Error {
+  abstract readonly kind: string;
+}
+
+/** The command does not fit the aggregate's current state (e.g. completing a failed job). */
+export class InvalidTransitionError extends DomainError {
+  readonly kind = 'invalid_transition';
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidTransitionError';
+  }
+}
+
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found';
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** A plan allowance (plus overage) or a request quota is used up. */
+export class CreditLimitReachedError extends DomainError {
+  readonly kind = 'credit_limit_reached';
+  constructor(readonly feature: string) {
+    super('Credit limit reached');
+    this.name = 'CreditLimitReachedError';
+  }
+}
+
+export class PendingDownloadsLimitError extends DomainError {
+  readonly kind = 'pending_downloads_limit';
+  constructor(
+    readonly pending: number,
+    readonly limit: number,
+  ) {
+    super(`The account already has ${pending} downloads queued or in progress (limit ${limit})`);
+    this.name = 'PendingDownloadsLimitError';
+  }
+}
+
+export class AddOnNotEnabledError extends DomainError {
+  readonly kind = 'add_on_not_enabled';
+  constructor(readonly addOn: string) {
+    super(`The ${addOn} add-on is not enabled for this account`);
+    this.name = 'AddOnNotEnabledError';
+  }
+}
+
+/** Input that passed schema validation but breaks a business rule (e.g. endTime beyond the video). */
+export class RuleViolationError extends DomainError {
+  readonly kind = 'rule_violation';
+  constructor(message: string) {
+    super(message);
+    this.name = 'RuleViolationError';
+  }
+}

@@ -1,0 +1,68 @@
+import { downloadJobDecider } from '../../../domain/download-job/decider.js';
+import type { DownloadJobEvent, DownloadRequested } from '../../../domain/download-job/events.js';
+import { InvalidTransitionError, NotFoundError } from '../../../domain/errors.js';
+import { deciderSpecification } from '../../support/decider-specification.js';
+
+const spec = deciderSpecification(downloadJobDecider);
+const jobId = 'job-1';
+const accountId = 'acc-1';
+const t0 = '2026-03-01T00:00:00.000Z';
+const t1 = '2026-03-01T00:00:05.000Z';
+const t2 = '2026-03-01T00:01:00.000Z';
+
+const request: Omit<DownloadRequested['data'], 'requestedAt'> = {
+  jobId,
+  accountId,
+  url: 'https://www.youtube.com/watch?v=abc',
+  format: 'audio',
+  startTime: null,
+  endTime: null,
+  language: null,
+  webhookUrl: null,
+  title: 'A video',
+  duration: 61,
+  maxFileSizeBytes: 500_000_000,
+};
+const requested: DownloadJobEvent = { type: 'DownloadRequested', data: { ...request, requestedAt: t0 } };
+const started = (attempt = 1, at = t1): DownloadJobEvent => ({ type: 'DownloadStarted', data: { jobId, accountId, attempt, startedAt: at } });
+const completion = { fileKey: 'k/job-1.m4a', fileSize: 1234, actualFormat: 'audio' as const, mimeType: 'audio/mp4', fileExtension: 'm4a' };
+const completed: DownloadJobEvent = { type: 'DownloadCompleted', data: { jobId, accountId, ...completion, completedAt: t2 } };
+const failed: DownloadJobEvent = {
+  type: 'DownloadFailed',
+  data: { jobId, accountId, errorCode: 'PRIVATE_VIDEO', reason: 'Private video', failedAt: t2 },
+};
+
+const start = (attempt = 1) => ({ type: 'StartJob' as const, data: { jobId, attempt, now: t1 } });
+const complete = { type: 'CompleteJob' as const, data: { jobId, ...completion, now: t2 } };
+const fail = { type: 'FailJob' as const, data: { jobId, errorCode: 'PRIVATE_VIDEO' as const, reason: 'Private video', now: t2 } };
+
+describe('download job decider', () => {
+  it('SubmitDownload requests the job; submitting the same job again does nothing', () => {
+    spec.given([]).when({ type: 'SubmitDownload', data: { ...request, now: t0 } }).then([requested]);
+    spec.given([requested]).when({ type: 'SubmitDownload', data: { ...request, now: t1 } }).thenNothingHappened();
+  });
+  it('StartJob moves a queued job in progress, and a redelivered start of the same attempt does nothing', () => {
+    spec.given([requested]).when(start()).then([started()]);
+    spec.given([requested, started()]).when(start()).thenNothingHappened();
+  });
+  it('a later attempt of an interrupted job is recorded', () => {
+    spec.given([requested, started()]).when(start(2)).then([started(2)]);
+  });
+  it('CompleteJob completes a job in progress, once', () => {
+    spec.given([requested, started()]).when(complete).then([completed]);
+    spec.given([requested, started(), completed]).when(complete).thenNothingHappened();
+  });
+  it('FailJob fails a queued or running job, once', () => {
+    spec.given([requested, started()]).when(fail).then([failed]);
+    spec.given([requested]).when(fail).then([failed]);
+    spec.given([requested, started(), failed]).when(fail).thenNothingHappened();
+  });
+  it('rejects completing a failed or queued job, starting or failing a finished one, and commands on no job', () => {
+    spec.given([requested, started(), failed]).when(complete).thenThrows(InvalidTransitionError);
+    spec.given([requested]).when(complete).thenThrows(InvalidTransitionError);
+    spec.given([requested, started(), completed]).when(start(2)).thenThrows(InvalidTransitionError);
+    spec.given([requested, started(), failed]).when(start(2)).thenThrows(InvalidTransitionError);
+    spec.given([requested, started(), completed]).when(fail).thenThrows(InvalidTransitionError);
+    spec.given([]).when(start()).thenThrows(NotFoundError);
+  });
+});
