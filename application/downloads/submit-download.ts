@@ -1,0 +1,130 @@
+import { BYTES_PER_MB } from '../../domain/account/bandwidth.js';
+import { decideAccount } from '../../domain/account/decide.js';
+import { RuleViolationError } from '../../domain/errors.js';
+import type { MediaFormat } from '../../domain/media-format.js';
+import type { AccountCommandHandler } from '../accounts/account-commands.js';
+import { ExtractorUnavailableError, VideoNotDownloadableError } from '../errors.js';
+import type { Clock } from '../ports/clock.js';
+import { ExtractionError, type VideoMetadata } from '../ports/extractor.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type { DownloadJobCommandHandler } from './download-job-commands.js';
+import type { VideoLookup } from './video-lookup.js';
+
+export interface SubmitDownloadInput {
+  accountId: string;
+  /** Already checked against the platform's URL forms. */
+  url: string;
+  format: MediaFormat;
+  startTime?: number;
+  endTime?: number;
+  language?: string;
+  /** Already checked against the webhook URL policy. */
+  webhookUrl?: string;
+  correlationId?: string;
+}
+
+export interface SubmitDownloadOutput {
+  jobId: string;
+  title: string;
+  duration: number;
+  status: 'IN_QUEUE';
+  message: string;
+}
+
+export const PENDING_DOWNLOADS_LIMIT = 100;
+
+/**
+ * Admits a download: limits first (so a refused request never reaches the
+ * platform), then the video's metadata and the rules that need it, then the
+ * reservation on the account stream (the race-free check) and the job stream.
+ */
+export class SubmitDownload {
+  constructor(
+    private readonly accounts: AccountCommandHandler,
+    private readonly jobs: DownloadJobCommandHandler,
+    private readonly videos: VideoLookup,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: SubmitDownloadInput): Promise<SubmitDownloadOutput> {
+    if (input.startTime !== undefined && input.endTime !== undefined && input.endTime <= input.startTime) {
+      throw new RuleViolationError('endTime must be greater than startTime');
+    }
+    const jobId = this.ids.next();
+    const { state: account } = await this.accounts.load(input.accountId);
+    // A dry run of the reservation: throws the same limit errors the real one would.
+    decideAccount({ type: 'ReserveDownload', data: { jobId, pendingLimit: PENDING_DOWNLOADS_LIMIT, now: this.now() } }, account);
+
+    const video = await this.lookUp(input.url);
+    checkDownloadable(video, input);
+
+    const context = { correlationId: input.correlationId ?? jobId };
+    const reservation = await this.accounts.handle(
+      input.accountId,
+      { type: 'ReserveDownload', data: { jobId, pendingLimit: PENDING_DOWNLOADS_LIMIT, now: this.now() } },
+      context,
+    );
+    const maxFileSizeMb = reservation.state.plan?.maxFileSizeMb ?? 0;
+    await this.jobs.handle(
+      jobId,
+      {
+        type: 'SubmitDownload',
+        data: {
+          jobId,
+          accountId: input.accountId,
+          url: input.url,
+          format: input.format,
+          startTime: input.startTime ?? null,
+          endTime: input.endTime ?? null,
+          language: input.language ?? null,
+          webhookUrl: input.webhookUrl ?? null,
+          title: video.title,
+          duration: video.duration,
+          maxFileSizeBytes: maxFileSizeMb * BYTES_PER_MB,
+          now: this.now(),
+        },
+      },
+      context,
+    );
+    return {
+      jobId,
+      title: video.title,
+      duration: video.duration,
+      status: 'IN_QUEUE',
+      message: `Download queued. Poll GET /download/${jobId} until the status is COMPLETED or FAILED.`,
+    };
+  }
+
+  private async lookUp(url: string): Promise<VideoMetadata> {
+    try {
+      return await this.videos.lookup(url);
+    } catch (error) {
+      if (error instanceof ExtractionError && error.code !== null && error.code !== 'NETWORK_ERROR') {
+        throw new VideoNotDownloadableError(error.code, `The video cannot be downloaded: ${error.message}`, error.details);
+      }
+      const details = error instanceof ExtractionError ? (error.details ?? error.message) : undefined;
+      throw new ExtractorUnavailableError('The video platform could not be reached; retry after a short backoff', details);
+    }
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+}
+
+function checkDownloadable(video: VideoMetadata, input: SubmitDownloadInput): void {
+  if (video.liveStatus === 'is_live') {
+    throw new VideoNotDownloadableError('LIVE_STREAM_IN_PROGRESS', 'The live stream is still in progress; submit it again after it ends');
+  }
+  if (video.liveStatus === 'is_upcoming') {
+    throw new VideoNotDownloadableError('VIDEO_PREMIERE', 'The video has not aired yet; submit it again after it starts');
+  }
+  const { startTime, endTime } = input;
+  if (startTime !== undefined && startTime >= video.duration) {
+    throw new RuleViolationError(`startTime must be less than the video's duration (${video.duration} s)`);
+  }
+  if (endTime !== undefined && endTime > video.duration) {
+    throw new RuleViolationError(`endTime must not exceed the video's duration (${video.duration} s)`);
+  }
+}

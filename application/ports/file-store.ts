@@ -1,0 +1,16 @@
+import type { Readable } from 'node:stream';
+
+export interface StoredFileInfo {
+  key: string;
+  size: number;
+}
+
+/** Where produced files live until they expire. Keys are relative, slash-separated names. */
+export interface FileStore {
+  /** Moves (or copies) a finished local file into the store under `key`. */
+  put(key: string, localPath: string): Promise<StoredFileInfo>;
+  stat(key: string): Promise<StoredFileInfo | null>;
+  /** A stream of bytes [start, end] inclusive, or the whole file. */
+  read(key: string, range?: { start: number; end: number }): Readable;
+  remove(key: string): Promise<void>;
+}

@@ -1,0 +1,7 @@
+/** The subset of a structured logger the application uses; secrets never go in `fields`. */
+export interface Logger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+  child(fields: Record<string, unknown>): Logger;
+}

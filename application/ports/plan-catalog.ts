@@ -1,0 +1,3 @@
+import type { PlanId, PlanTerms } from '../../domain/account/plan.js';
+
+export type PlanCatalog = Record<PlanId, PlanTerms>;

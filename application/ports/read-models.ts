@@ -1,0 +1,48 @@
+import type { AccountState } from '../../domain/account/state.js';
+import type { DownloadErrorCode } from '../../domain/download-error-code.js';
+import type { DownloadJobStatus } from '../../domain/download-job/state.js';
+import type { MediaFormat } from '../../domain/media-format.js';
+
+/** A download job as polling clients see it, whichever source answered. */
+export interface DownloadJobView {
+  jobId: string;
+  accountId: string;
+  status: DownloadJobStatus;
+  url: string;
+  format: MediaFormat;
+  language: string | null;
+  title: string;
+  duration: number;
+  webhookUrl: string | null;
+  actualFormat: MediaFormat | null;
+  fileKey: string | null;
+  fileSize: number | null;
+  fileExtension: string | null;
+  errorCode: DownloadErrorCode | null;
+  createdAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
+export interface DownloadJobReadModel {
+  get(jobId: string): Promise<DownloadJobView | null>;
+}
+
+export interface AccountView {
+  accountId: string;
+  name: string;
+  email: string;
+  state: AccountState;
+}
+
+export interface ApiKeyOwner {
+  accountId: string;
+  keyId: string;
+}
+
+export interface AccountReadModel {
+  get(accountId: string): Promise<AccountView | null>;
+  list(): Promise<AccountView[]>;
+  /** The owner of an active (not revoked) key, by the key's hash. */
+  findActiveKey(keyHash: string): Promise<ApiKeyOwner | null>;
+}
