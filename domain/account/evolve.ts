@@ -22,7 +22,7 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       };
     }
     case 'PlanCancellationScheduled':
-      return { ...state, cancellation: { cancelAt: ms(event.data.cancelAt), fallbackPlan: event.data.fallbackPlan } };
+      return { ...state, cancellation: { cancelAt: ms(event.data.cancelAt), scheduledAt: ms(event.data.scheduledAt), fallbackPlan: event.data.fallbackPlan } };
     case 'BillingPeriodRenewed':
       return {
         ...state,

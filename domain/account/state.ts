@@ -13,7 +13,8 @@ export interface AccountState {
   periodEnd: number | null;
   /** The month-aligned anchor renewals count from. */
   periodAnchor: number;
-  cancellation: { cancelAt: number; fallbackPlan: PlanTerms } | null;
+  /** `scheduledAt` is when the cancellation was asked for; it takes effect at `cancelAt`. */
+  cancellation: { cancelAt: number; scheduledAt: number; fallbackPlan: PlanTerms } | null;
   addOns: AddOnId[];
   /** Units used in the current period. */
   usage: Record<FeatureId, number>;

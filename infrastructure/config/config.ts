@@ -1,0 +1,157 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const ROLES = ['api', 'projector', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Every setting the service reads, from environment variables; see the README for each. */
+export interface Config {
+  host: string;
+  port: number;
+  publicBaseUrl: string;
+  legacyApiPrefixes: string[];
+  bodyLimitBytes: number;
+  databaseUrl: string;
+  databasePoolSize: number;
+  eventStoreUrl: string | null;
+  natsUrl: string;
+  natsStreamName: string;
+  masterKey: string | null;
+  masterKeyFile: string;
+  planCatalogFile: string | undefined;
+  videoHosts: string[];
+  shortHosts: string[];
+  videoUrlSchemes: string[];
+  webhookAllowHosts: string[];
+  ytDlpPath: string;
+  ffmpegPath: string;
+  ffprobePath: string;
+  ytDlpPythonPath: string | undefined;
+  ytDlpCookiesFile: string | undefined;
+  ytDlpProxy: string | undefined;
+  extractorTimeoutSeconds: number;
+  filesDir: string;
+  workDir: string;
+  downloadLinkTtlSeconds: number;
+  workerConcurrency: number;
+  downloadMaxAttempts: number;
+  downloadRetryBaseMs: number;
+  workAckWaitMs: number;
+  metadataCacheTtlSeconds: number;
+  extractorConcurrency: number;
+  reservationGraceMs: number;
+  logLevel: string;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(name: string, problem: string) {
+    super(`Invalid configuration: ${name} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const read = new EnvReader(env);
+  const dataDir = read.string('DATA_DIR', path.resolve('.data'));
+  const port = read.integer('PORT', 8080, 0, 65535);
+  return {
+    host: read.string('HOST', '0.0.0.0'),
+    port,
+    publicBaseUrl: read.url('PUBLIC_BASE_URL', `http://localhost:${port}`).replace(/\/$/, ''),
+    legacyApiPrefixes: read.list('LEGACY_API_PREFIXES', ['/api/v1', '/v2']).map((prefix) => {
+      if (!/^\/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$/.test(prefix)) throw new ConfigError('LEGACY_API_PREFIXES', `has an invalid path prefix: ${prefix}`);
+      return prefix;
+    }),
+    bodyLimitBytes: read.integer('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    databaseUrl: read.string('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/video_download'),
+    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 200),
+    eventStoreUrl: read.eventStoreUrl('EVENTSTORE_URL'),
+    natsUrl: read.string('NATS_URL', 'nats://127.0.0.1:4222'),
+    natsStreamName: read.string('NATS_STREAM', 'VDS_WORK'),
+    masterKey: read.optional('MASTER_KEY') ?? null,
+    masterKeyFile: read.string('MASTER_KEY_FILE', path.join(dataDir, 'master.key')),
+    planCatalogFile: read.optional('PLAN_CATALOG_FILE'),
+    videoHosts: read.list('VIDEO_HOSTS', ['www.youtube.com', 'youtube.com', 'm.youtube.com', 'music.youtube.com']),
+    shortHosts: read.list('SHORT_HOSTS', ['youtu.be']),
+    videoUrlSchemes: read.list('VIDEO_URL_SCHEMES', ['https']),
+    webhookAllowHosts: read.list('WEBHOOK_ALLOW_HOSTS', []),
+    ytDlpPath: read.string('YT_DLP_PATH', '/usr/bin/yt-dlp'),
+    ffmpegPath: read.string('FFMPEG_PATH', '/usr/bin/ffmpeg'),
+    ffprobePath: read.string('FFPROBE_PATH', '/usr/bin/ffprobe'),
+    ytDlpPythonPath: read.optional('YT_DLP_PYTHONPATH'),
+    ytDlpCookiesFile: read.optional('YT_DLP_COOKIES_FILE'),
+    ytDlpProxy: read.optional('YT_DLP_PROXY'),
+    extractorTimeoutSeconds: read.integer('EXTRACTOR_SOCKET_TIMEOUT_SECONDS', 20, 1, 600),
+    filesDir: read.string('FILES_DIR', path.join(dataDir, 'files')),
+    workDir: read.string('WORK_DIR', path.join(tmpdir(), 'video-download-work')),
+    downloadLinkTtlSeconds: read.integer('DOWNLOAD_LINK_TTL_SECONDS', 6 * 3600, 60, 30 * 24 * 3600),
+    workerConcurrency: read.integer('WORKER_CONCURRENCY', 2, 1, 64),
+    downloadMaxAttempts: read.integer('DOWNLOAD_MAX_ATTEMPTS', 3, 1, 20),
+    downloadRetryBaseMs: read.integer('DOWNLOAD_RETRY_BASE_MS', 15_000, 0, 3_600_000),
+    workAckWaitMs: read.integer('WORK_ACK_WAIT_MS', 60_000, 1_000, 3_600_000),
+    metadataCacheTtlSeconds: read.integer('METADATA_CACHE_TTL_SECONDS', 600, 0, 86_400),
+    extractorConcurrency: read.integer('EXTRACTOR_CONCURRENCY', 4, 1, 64),
+    reservationGraceMs: read.integer('RESERVATION_GRACE_MS', 120_000, 1_000, 86_400_000),
+    logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
+  };
+}
+
+class EnvReader {
+  constructor(private readonly env: Env) {}
+
+  optional(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.optional(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!/^-?\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+    const value = Number(raw);
+    if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+    return value;
+  }
+
+  list(name: string, fallback: string[]): string[] {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  }
+
+  url(name: string, fallback: string): string {
+    const value = this.string(name, fallback);
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new ConfigError(name, `must be an absolute http(s) URL, got "${value}"`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(name, `must be an http(s) URL, got "${value}"`);
+    return value;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.optional(name) ?? fallback;
+    if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
+    return value as T;
+  }
+
+  /** Only EventStoreDB URLs select that store; empty means the PostgreSQL store in DATABASE_URL. */
+  eventStoreUrl(name: string): string | null {
+    const value = this.optional(name);
+    if (value === undefined) return null;
+    if (!/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\//.test(value)) {
+      throw new ConfigError(name, 'must be an esdb:// or kurrentdb:// URL, or unset for the PostgreSQL event store');
+    }
+    return value;
+  }
+}

@@ -1,0 +1,54 @@
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { FileStore, StoredFileInfo } from '../../application/ports/file-store.js';
+
+/** Files in a local directory, keyed by relative path; keys never escape the root. */
+export class LocalDirectoryFileStore implements FileStore {
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  async put(key: string, localPath: string): Promise<StoredFileInfo> {
+    const target = this.pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${process.pid}.${Date.now()}.partial`;
+    try {
+      await rename(localPath, temporary);
+    } catch (error) {
+      // Across file systems a rename fails; copy instead.
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      await copyFile(localPath, temporary);
+    }
+    // The final name appears whole or not at all, so a crash never leaves half a file under a key.
+    await rename(temporary, target);
+    return { key, size: (await stat(target)).size };
+  }
+
+  async stat(key: string): Promise<StoredFileInfo | null> {
+    try {
+      const info = await stat(this.pathOf(key));
+      return info.isFile() ? { key, size: info.size } : null;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  read(key: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.pathOf(key), range === undefined ? {} : { start: range.start, end: range.end });
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  private pathOf(key: string): string {
+    const resolved = path.resolve(this.root, key);
+    if (!resolved.startsWith(this.root + path.sep)) throw new Error(`File key outside the store: ${key}`);
+    return resolved;
+  }
+}

@@ -1,0 +1,44 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { DownloadLinks } from '../../application/ports/download-links.js';
+
+export const FILES_ROUTE_PREFIX = '/files';
+
+export interface VerifiedLink {
+  fileKey: string;
+  filename: string;
+}
+
+/**
+ * Download URLs are capabilities: `/files/<fileKey, base64url>/<filename>?expires=<unix s>&signature=<hex>`,
+ * signed with HMAC-SHA256 over key, filename and expiry. Serving one needs no
+ * lookup. Expiry is rounded up to the minute so repeated polls return the same URL.
+ */
+export class SignedDownloadLinks implements DownloadLinks {
+  constructor(
+    private readonly signingKey: Buffer,
+    private readonly publicBaseUrl: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  linkFor(file: { jobId: string; fileKey: string; filename: string }, now: Date): string {
+    const expires = Math.ceil((now.getTime() / 1000 + this.ttlSeconds) / 60) * 60;
+    const encodedKey = Buffer.from(file.fileKey, 'utf8').toString('base64url');
+    const signature = this.sign(file.fileKey, file.filename, expires);
+    return `${this.publicBaseUrl}${FILES_ROUTE_PREFIX}/${encodedKey}/${encodeURIComponent(file.filename)}?expires=${expires}&signature=${signature}`;
+  }
+
+  /** Null for a link that was not signed here, was altered, or has expired. */
+  verify(encodedKey: string, filename: string, expires: string | undefined, signature: string | undefined, now: Date): VerifiedLink | null {
+    if (expires === undefined || signature === undefined || !/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return null;
+    const expiresAt = Number(expires);
+    if (expiresAt * 1000 < now.getTime()) return null;
+    const fileKey = Buffer.from(encodedKey, 'base64url').toString('utf8');
+    const expected = Buffer.from(this.sign(fileKey, filename, expiresAt), 'hex');
+    if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return null;
+    return { fileKey, filename };
+  }
+
+  private sign(fileKey: string, filename: string, expires: number): string {
+    return createHmac('sha256', this.signingKey).update(`${fileKey}\n${filename}\n${expires}`).digest('hex');
+  }
+}

@@ -1,0 +1,80 @@
+import type { Context, Next } from 'koa';
+import { ExtractorUnavailableError, VideoNotDownloadableError } from '../../../application/errors.js';
+import type { Logger } from '../../../application/ports/logger.js';
+import {
+  AddOnNotEnabledError,
+  CreditLimitReachedError,
+  InvalidTransitionError,
+  NotFoundError,
+  PendingDownloadsLimitError,
+  RuleViolationError,
+} from '../../../domain/errors.js';
+import { HttpError } from '../http-error.js';
+
+interface ErrorResponse {
+  status: number;
+  error: string;
+  details?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Every failure leaves as `{ error, details? }` with the spec's status code;
+ * nothing unexpected reaches the client beyond "Internal server error".
+ */
+export function errorResponses(logger: Logger) {
+  return async function errorResponsesMiddleware(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        respond(ctx, { status: 404, error: `No such endpoint: ${ctx.method} ${ctx.path}` });
+      }
+    } catch (error) {
+      const response = toErrorResponse(error);
+      if (response.status >= 500) {
+        logger.error({ err: error, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
+      }
+      respond(ctx, response);
+    }
+  };
+}
+
+function respond(ctx: Context, response: ErrorResponse): void {
+  ctx.status = response.status;
+  for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
+  ctx.body = response.details === undefined ? { error: response.error } : { error: response.error, details: response.details };
+}
+
+export function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof HttpError) return { status: error.status, error: error.message, details: error.details, headers: error.headers };
+  if (error instanceof RuleViolationError) return { status: 400, error: error.message };
+  if (error instanceof VideoNotDownloadableError) return { status: 400, error: error.message, details: error.code };
+  if (error instanceof CreditLimitReachedError) return { status: 403, error: 'Credit limit reached' };
+  if (error instanceof AddOnNotEnabledError) return { status: 403, error: error.message };
+  if (error instanceof PendingDownloadsLimitError) {
+    return {
+      status: 429,
+      error: `Too many downloads queued or in progress (${error.pending} of ${error.limit}); resubmit after some jobs reach COMPLETED or FAILED`,
+      headers: { 'X-Pending-Downloads': String(error.pending), 'X-Pending-Downloads-Limit': String(error.limit) },
+    };
+  }
+  if (error instanceof NotFoundError) return { status: 404, error: error.message };
+  if (error instanceof InvalidTransitionError) return { status: 409, error: error.message };
+  if (error instanceof ExtractorUnavailableError) return { status: 500, error: error.message, details: error.details };
+  const status = (error as { status?: unknown; expose?: unknown }).status;
+  // Errors raised by koa-body and Koa itself (invalid JSON, too large, wrong type) carry a 4xx status.
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, error: clientErrorMessage(status, error) };
+  }
+  return { status: 500, error: 'Internal server error' };
+}
+
+function clientErrorMessage(status: number, error: unknown): string {
+  const type = (error as { type?: unknown }).type;
+  if (status === 413) return 'Request body too large';
+  if (status === 415) return 'Content-Type must be application/json';
+  if (type === 'entity.parse.failed' || (status === 400 && /json/i.test(String((error as Error).message)))) {
+    return 'Request body is not valid JSON';
+  }
+  return (error as { expose?: boolean }).expose === true ? String((error as Error).message) : 'Bad request';
+}

@@ -1,0 +1,57 @@
+import Router from '@koa/router';
+import type { GetDownloadJob } from '../../../application/downloads/get-download-job.js';
+import type { SubmitDownload } from '../../../application/downloads/submit-download.js';
+import type { Clock } from '../../../application/ports/clock.js';
+import type { DownloadLinks } from '../../../application/ports/download-links.js';
+import type { MediaFormat } from '../../../domain/media-format.js';
+import { HttpError } from '../http-error.js';
+import type { RequestValidation } from '../request-validation.js';
+import type { UrlPolicies } from '../url-policies.js';
+import { downloadStatusBody } from './download-status-body.js';
+
+export interface DownloadRouteDependencies {
+  submitDownload: SubmitDownload;
+  getDownloadJob: GetDownloadJob;
+  links: DownloadLinks;
+  clock: Clock;
+  validation: RequestValidation;
+  urls: UrlPolicies;
+}
+
+interface SubmitDownloadBody {
+  url: string;
+  format: MediaFormat;
+  startTime?: number;
+  endTime?: number;
+  language?: string;
+  webhookUrl?: string;
+}
+
+export function downloadRoutes(deps: DownloadRouteDependencies): Router {
+  const router = new Router();
+
+  router.post('/download', async (ctx) => {
+    const body = deps.validation.body<SubmitDownloadBody>('submitDownload', ctx.request.body);
+    const video = deps.urls.videoUrl(body.url);
+    if (body.webhookUrl !== undefined) deps.urls.checkWebhookUrl(body.webhookUrl);
+    ctx.body = await deps.submitDownload.execute({
+      accountId: ctx.state.accountId as string,
+      url: video,
+      format: body.format,
+      startTime: body.startTime,
+      endTime: body.endTime,
+      language: body.language,
+      webhookUrl: body.webhookUrl,
+      correlationId: ctx.state.requestId as string,
+    });
+  });
+
+  router.get('/download/:jobId', async (ctx) => {
+    const jobId = ctx.params.jobId ?? '';
+    const view = await deps.getDownloadJob.execute(ctx.state.accountId as string, jobId);
+    if (view === null) throw new HttpError(404, `Download job ${jobId} not found`);
+    ctx.body = downloadStatusBody(view, deps.links, deps.clock.now());
+  });
+
+  return router;
+}

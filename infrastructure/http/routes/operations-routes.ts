@@ -1,0 +1,33 @@
+import Router from '@koa/router';
+import type { Registry } from 'prom-client';
+
+export type ReadinessCheck = () => Promise<boolean>;
+
+/** Liveness, readiness and metrics: outside the API prefix and without authentication. */
+export function operationsRoutes(deps: { readinessChecks: Record<string, ReadinessCheck>; metrics: Registry }): Router {
+  const router = new Router();
+
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+
+  router.get('/readyz', async (ctx) => {
+    const results = await Promise.all(
+      Object.entries(deps.readinessChecks).map(async ([name, check]) => {
+        const ok = await Promise.race([check().catch(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000))]);
+        return [name, ok ? 'ok' : 'unavailable'] as const;
+      }),
+    );
+    const checks = Object.fromEntries(results);
+    const ready = results.every(([, state]) => state === 'ok');
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? 'ready' : 'not ready', checks };
+  });
+
+  router.get('/metrics', async (ctx) => {
+    ctx.type = deps.metrics.contentType;
+    ctx.body = await deps.metrics.metrics();
+  });
+
+  return router;
+}

@@ -1,0 +1,16 @@
+import knex, { type Knex } from 'knex';
+
+export function createKnex(connectionString: string, poolSize = 10): Knex {
+  return knex({
+    client: 'pg',
+    connection: connectionString,
+    pool: {
+      min: 0,
+      max: poolSize,
+      // A read-model transaction left open would hold back the event store's global readers.
+      afterCreate: (connection: { query: (sql: string, done: (error: Error | null) => void) => void }, done: (error: Error | null, connection: unknown) => void) => {
+        connection.query("SET idle_in_transaction_session_timeout = '60s'", (error) => done(error, connection));
+      },
+    },
+  });
+}

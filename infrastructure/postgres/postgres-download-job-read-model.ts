@@ -1,0 +1,57 @@
+import type { Knex } from 'knex';
+import type { DownloadJobReadModel, DownloadJobView } from '../../application/ports/read-models.js';
+import type { DownloadErrorCode } from '../../domain/download-error-code.js';
+import type { DownloadJobStatus } from '../../domain/download-job/state.js';
+import type { MediaFormat } from '../../domain/media-format.js';
+
+interface DownloadJobRow {
+  job_id: string;
+  account_id: string;
+  status: DownloadJobStatus;
+  url: string;
+  format: MediaFormat;
+  language: string | null;
+  title: string;
+  duration: number;
+  webhook_url: string | null;
+  actual_format: MediaFormat | null;
+  file_key: string | null;
+  file_size: string | number | null;
+  file_extension: string | null;
+  error_code: DownloadErrorCode | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+export class PostgresDownloadJobReadModel implements DownloadJobReadModel {
+  constructor(private readonly db: Knex) {}
+
+  async get(jobId: string): Promise<DownloadJobView | null> {
+    const row = await this.db<DownloadJobRow>('download_jobs').where('job_id', jobId).first();
+    return row === undefined ? null : toView(row);
+  }
+}
+
+function toView(row: DownloadJobRow): DownloadJobView {
+  return {
+    jobId: row.job_id,
+    accountId: row.account_id,
+    status: row.status,
+    url: row.url,
+    format: row.format,
+    language: row.language,
+    title: row.title,
+    duration: row.duration,
+    webhookUrl: row.webhook_url,
+    actualFormat: row.actual_format,
+    fileKey: row.file_key,
+    // bigint columns arrive as strings from pg.
+    fileSize: row.file_size === null ? null : Number(row.file_size),
+    fileExtension: row.file_extension,
+    errorCode: row.error_code,
+    createdAt: row.created_at.toISOString(),
+    startedAt: row.started_at?.toISOString() ?? null,
+    completedAt: row.completed_at?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,54 @@
+import type { Knex } from 'knex';
+
+/** The tables projections write and queries read. Idempotent: run at every start. */
+const STATEMENTS = [
+  `CREATE TABLE IF NOT EXISTS download_jobs (
+     job_id text PRIMARY KEY,
+     account_id text NOT NULL,
+     status text NOT NULL,
+     url text NOT NULL,
+     format text NOT NULL,
+     language text,
+     title text NOT NULL,
+     duration integer NOT NULL,
+     webhook_url text,
+     actual_format text,
+     file_key text,
+     file_size bigint,
+     file_extension text,
+     error_code text,
+     failure_reason text,
+     created_at timestamptz NOT NULL,
+     started_at timestamptz,
+     completed_at timestamptz,
+     last_revision integer NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS download_jobs_account_status ON download_jobs (account_id, status)`,
+  `CREATE TABLE IF NOT EXISTS accounts (
+     account_id text PRIMARY KEY,
+     name text NOT NULL,
+     email text NOT NULL,
+     plan_id text,
+     state jsonb NOT NULL,
+     last_revision integer NOT NULL,
+     updated_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  `CREATE TABLE IF NOT EXISTS api_keys (
+     key_hash text PRIMARY KEY,
+     key_id text NOT NULL UNIQUE,
+     account_id text NOT NULL,
+     key_prefix text NOT NULL,
+     encrypted_key text NOT NULL,
+     issued_at timestamptz NOT NULL,
+     revoked_at timestamptz
+   )`,
+  `CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys (account_id)`,
+];
+
+export async function migrateReadModels(db: Knex): Promise<void> {
+  // Two processes starting at once must not race on CREATE ... IF NOT EXISTS.
+  await db.transaction(async (trx) => {
+    await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('read-model-schema'))`);
+    for (const statement of STATEMENTS) await trx.raw(statement);
+  });
+}
