@@ -1,0 +1,157 @@
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { type DependencyContainer, container as rootContainer, instanceCachingFactory } from 'tsyringe';
+import { AccountAdministration } from '../application/accounts/account-administration.js';
+import type { AccountCommandHandler } from '../application/accounts/account-commands.js';
+import { Authenticate } from '../application/accounts/authenticate.js';
+import { GetAccount } from '../application/accounts/get-account.js';
+import { ReplayAccountLedger } from '../application/audit/replay-account-ledger.js';
+import { CommandHandler } from '../application/command-handler.js';
+import type { DownloadJobCommandHandler } from '../application/downloads/download-job-commands.js';
+import { GetDownloadJob } from '../application/downloads/get-download-job.js';
+import { SubmitDownload } from '../application/downloads/submit-download.js';
+import { VideoLookup } from '../application/downloads/video-lookup.js';
+import type { ApiKeySecrets } from '../application/ports/api-key-secrets.js';
+import type { Clock } from '../application/ports/clock.js';
+import type { EventStore } from '../application/ports/event-store.js';
+import type { Extractor } from '../application/ports/extractor.js';
+import type { FileStore } from '../application/ports/file-store.js';
+import type { IdGenerator } from '../application/ports/id-generator.js';
+import type { Logger } from '../application/ports/logger.js';
+import type { PlanCatalog } from '../application/ports/plan-catalog.js';
+import type { AccountReadModel, DownloadJobReadModel } from '../application/ports/read-models.js';
+import type { WorkDirs } from '../application/ports/work-dirs.js';
+import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
+import { RunDownload } from '../application/processes/run-download.js';
+import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
+import { ACCOUNT_CATEGORY, accountDecider } from '../domain/account/decider.js';
+import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-job/decider.js';
+import type { Config } from './config/config.js';
+import { loadPlanCatalog } from './config/plan-catalog.js';
+import { createEventStore } from './event-store/create-event-store.js';
+import { YtDlpExtractor } from './extractor/yt-dlp-extractor.js';
+import { LocalDirectoryFileStore } from './files/local-directory-file-store.js';
+import { SignedDownloadLinks } from './files/signed-download-links.js';
+import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
+import { createKnex } from './postgres/create-knex.js';
+import { ensureDatabase } from './postgres/ensure-database.js';
+import { PostgresAccountReadModel } from './postgres/postgres-account-read-model.js';
+import { PostgresDownloadJobReadModel } from './postgres/postgres-download-job-read-model.js';
+import { migrateReadModels } from './postgres/read-model-schema.js';
+import { ApiKeyCrypto } from './security/api-key-crypto.js';
+import { deriveKey } from './security/derive-key.js';
+import { loadMasterKey } from './security/master-key.js';
+import { RandomIds } from './system/random-ids.js';
+import { SystemClock } from './system/system-clock.js';
+
+/** Injection tokens for ports and shared resources; use cases are registered by class. */
+export const TOKENS = {
+  config: Symbol('Config'),
+  logger: Symbol('Logger'),
+  clock: Symbol('Clock'),
+  ids: Symbol('IdGenerator'),
+  eventStore: Symbol('EventStore'),
+  database: Symbol('Database'),
+  metrics: Symbol('MetricsRegistry'),
+  planCatalog: Symbol('PlanCatalog'),
+  apiKeySecrets: Symbol('ApiKeySecrets'),
+  downloadLinks: Symbol('DownloadLinks'),
+  fileStore: Symbol('FileStore'),
+  workDirs: Symbol('WorkDirs'),
+  extractor: Symbol('Extractor'),
+  accountCommands: Symbol('AccountCommandHandler'),
+  downloadJobCommands: Symbol('DownloadJobCommandHandler'),
+  accountReadModel: Symbol('AccountReadModel'),
+  downloadJobReadModel: Symbol('DownloadJobReadModel'),
+} as const;
+
+export interface Overrides {
+  clock?: Clock;
+  extractor?: Extractor;
+}
+
+/**
+ * The composition root: the one place where adapters are chosen for ports.
+ * Resources that need I/O to start (the database, the event store) are opened
+ * here; `close` releases them.
+ */
+export async function createContainer(config: Config, logger: Logger, overrides: Overrides = {}): Promise<{ container: DependencyContainer; close: () => Promise<void> }> {
+  const container = rootContainer.createChildContainer();
+  await ensureDatabase(config.databaseUrl);
+  const database = createKnex(config.databaseUrl, config.databasePoolSize);
+  await migrateReadModels(database);
+  const eventStore = await createEventStore(config);
+  const masterKey = loadMasterKey(config.masterKey, config.masterKeyFile);
+  if (masterKey.generated) logger.warn({ file: config.masterKeyFile }, 'no MASTER_KEY set: generated a development master key');
+
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+
+  container.register(TOKENS.config, { useValue: config });
+  container.register(TOKENS.logger, { useValue: logger });
+  container.register(TOKENS.clock, { useValue: overrides.clock ?? new SystemClock() });
+  container.register(TOKENS.ids, { useValue: new RandomIds() });
+  container.register(TOKENS.eventStore, { useValue: eventStore });
+  container.register(TOKENS.database, { useValue: database });
+  container.register(TOKENS.metrics, { useValue: metrics });
+  container.register(TOKENS.planCatalog, { useValue: loadPlanCatalog(config.planCatalogFile) });
+  container.register(TOKENS.apiKeySecrets, { useValue: new ApiKeyCrypto(deriveKey(masterKey.key, 'api-key-encryption')) });
+  container.register(TOKENS.downloadLinks, {
+    useValue: new SignedDownloadLinks(deriveKey(masterKey.key, 'download-links'), config.publicBaseUrl, config.downloadLinkTtlSeconds),
+  });
+  container.register(TOKENS.fileStore, { useValue: new LocalDirectoryFileStore(config.filesDir) });
+  container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.workDir) });
+  container.register(TOKENS.extractor, {
+    useValue:
+      overrides.extractor ??
+      new YtDlpExtractor({
+        ytDlpPath: config.ytDlpPath,
+        ffmpegPath: config.ffmpegPath,
+        pythonPath: config.ytDlpPythonPath,
+        cookiesFile: config.ytDlpCookiesFile,
+        proxy: config.ytDlpProxy,
+        socketTimeoutSeconds: config.extractorTimeoutSeconds,
+      }),
+  });
+  container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database) });
+  container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(database) });
+
+  const resolve = <T>(token: symbol): T => container.resolve<T>(token);
+  container.register(TOKENS.accountCommands, {
+    useFactory: instanceCachingFactory(() => new CommandHandler(eventStore, accountDecider, ACCOUNT_CATEGORY, resolve<IdGenerator>(TOKENS.ids))),
+  });
+  container.register(TOKENS.downloadJobCommands, {
+    useFactory: instanceCachingFactory(() => new CommandHandler(eventStore, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, resolve<IdGenerator>(TOKENS.ids))),
+  });
+
+  const accounts = () => resolve<AccountCommandHandler>(TOKENS.accountCommands);
+  const jobs = () => resolve<DownloadJobCommandHandler>(TOKENS.downloadJobCommands);
+  const clock = () => resolve<Clock>(TOKENS.clock);
+  const ids = () => resolve<IdGenerator>(TOKENS.ids);
+  const single = <T>(make: () => T) => ({ useFactory: instanceCachingFactory<T>(make) });
+
+  container.register(AccountAdministration, single(() => new AccountAdministration(accounts(), resolve<PlanCatalog>(TOKENS.planCatalog), resolve<ApiKeySecrets>(TOKENS.apiKeySecrets), ids(), clock())));
+  container.register(Authenticate, single(() => new Authenticate(resolve<AccountReadModel>(TOKENS.accountReadModel), resolve<ApiKeySecrets>(TOKENS.apiKeySecrets))));
+  container.register(GetAccount, single(() => new GetAccount(resolve<AccountReadModel>(TOKENS.accountReadModel), clock())));
+  container.register(ReplayAccountLedger, single(() => new ReplayAccountLedger(eventStore, resolve<AccountReadModel>(TOKENS.accountReadModel), clock())));
+  container.register(VideoLookup, single(() => new VideoLookup(resolve<Extractor>(TOKENS.extractor), { ttlMs: config.metadataCacheTtlSeconds * 1000, maxEntries: 1000, concurrency: config.extractorConcurrency })));
+  container.register(SubmitDownload, single(() => new SubmitDownload(accounts(), jobs(), container.resolve(VideoLookup), ids(), clock())));
+  container.register(GetDownloadJob, single(() => new GetDownloadJob(resolve<DownloadJobReadModel>(TOKENS.downloadJobReadModel), jobs())));
+  container.register(RunDownload, single(() =>
+    new RunDownload(jobs(), resolve<Extractor>(TOKENS.extractor), resolve<FileStore>(TOKENS.fileStore), resolve<WorkDirs>(TOKENS.workDirs), clock(), logger, {
+      maxAttempts: config.downloadMaxAttempts,
+      retryBaseDelayMs: config.downloadRetryBaseMs,
+      retryMaxDelayMs: Math.max(config.downloadRetryBaseMs, 5 * 60_000),
+    }),
+  ));
+  container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock())));
+  container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs)));
+
+  return {
+    container,
+    async close() {
+      await eventStore.close();
+      await database.destroy();
+    },
+  };
+}
+

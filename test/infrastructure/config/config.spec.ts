@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { loadConfig } from '../../../infrastructure/config/config.js';
+import { DEFAULT_PLAN_CATALOG, loadPlanCatalog } from '../../../infrastructure/config/plan-catalog.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.eventStoreUrl, null);
+    assert.deepEqual(config.shortHosts, ['youtu.be']);
+    assert.ok(config.videoHosts.includes('www.youtube.com'));
+    assert.deepEqual(config.webhookAllowHosts, []);
+  });
+
+  it('stops start-up with a message naming the bad setting', () => {
+    assert.throws(() => loadConfig({ PORT: 'eighty' }), /PORT must be a whole number/);
+    assert.throws(() => loadConfig({ WORKER_CONCURRENCY: '0' }), /WORKER_CONCURRENCY must be between 1 and 64/);
+    assert.throws(() => loadConfig({ PUBLIC_BASE_URL: 'ftp://x' }), /PUBLIC_BASE_URL must be an http\(s\) URL/);
+    assert.throws(() => loadConfig({ EVENTSTORE_URL: 'postgres://x' }), /EVENTSTORE_URL must be an esdb:\/\/ or kurrentdb:\/\/ URL/);
+    assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL must be one of/);
+    assert.throws(() => loadConfig({ LEGACY_API_PREFIXES: 'api' }), /LEGACY_API_PREFIXES/);
+  });
+
+  it('selects EventStoreDB for esdb:// and kurrentdb:// URLs', () => {
+    assert.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false');
+    assert.equal(loadConfig({ EVENTSTORE_URL: 'kurrentdb://localhost:2113' }).eventStoreUrl, 'kurrentdb://localhost:2113');
+  });
+
+  it('loads a plan catalog file and names what is wrong in it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'plans-'));
+    const good = path.join(dir, 'good.json');
+    const catalog = structuredClone(DEFAULT_PLAN_CATALOG);
+    catalog.starter.allowances.download_count = 7;
+    writeFileSync(good, JSON.stringify(catalog));
+    assert.equal(loadPlanCatalog(good).starter.allowances.download_count, 7);
+    const bad = path.join(dir, 'bad.json');
+    (catalog.growth.allowances as Record<string, unknown>).info = -1;
+    writeFileSync(bad, JSON.stringify(catalog));
+    assert.throws(() => loadPlanCatalog(bad), /growth\.allowances\.info must be a non-negative integer/);
+  });
+});
