@@ -1,0 +1,81 @@
+import type { JetStreamClient } from 'nats';
+import type { Checkpoint, EventFilter, RecordedEvent } from '../../application/ports/event-store.js';
+import { CheckpointedProcessor, type CheckpointedProcessorOptions, type WaitOptions } from '../../projections/checkpointed-processor.js';
+
+export interface RelayedMessage {
+  subject: string;
+  /** Sent as JSON. */
+  payload: unknown;
+}
+
+/** The messages an event sets off; [] for events that set off none. Must be deterministic, since msgIDs derive from its output. */
+export type EventRoute = (event: RecordedEvent) => readonly RelayedMessage[];
+
+export interface EventRelayOptions extends CheckpointedProcessorOptions {
+  js: JetStreamClient;
+  route: EventRoute;
+  /** Its checkpoint row and lock. Default `relay:work`. */
+  name?: string;
+  /** Narrows what is read from the store; events outside it are never routed. Default: all events. */
+  filter?: EventFilter;
+  /** How long to wait for each PubAck. Default 5 s. */
+  publishTimeoutMs?: number;
+}
+
+/**
+ * Forwards events to JetStream at least once, in store order: a batch's
+ * messages are all acknowledged by the stream before the relay's checkpoint
+ * moves past them. Repeats after a crash carry the same msgIDs, so the
+ * stream's duplicate window drops them; later repeats reach the idempotent
+ * deciders.
+ */
+export class EventRelay {
+  private readonly processor: CheckpointedProcessor;
+
+  constructor(options: EventRelayOptions) {
+    const { js, route } = options;
+    const publishTimeoutMs = options.publishTimeoutMs ?? 5_000;
+    this.processor = new CheckpointedProcessor(
+      {
+        name: options.name ?? 'relay:work',
+        filter: options.filter ?? {},
+        async deliver(events: RecordedEvent[]): Promise<void> {
+          const publishes = events.flatMap((event) =>
+            route(event).map((message, index, all) =>
+              // A duplicate PubAck resolves like any other: the stream already has the message.
+              js.publish(message.subject, JSON.stringify(message.payload), { msgID: relayMessageId(event, index, all.length), timeout: publishTimeoutMs }),
+            ),
+          );
+          await Promise.all(publishes);
+        },
+      },
+      options,
+    );
+  }
+
+  get name(): string {
+    return this.processor.name;
+  }
+
+  get isActive(): boolean {
+    return this.processor.isActive;
+  }
+
+  start(): Promise<void> {
+    return this.processor.start();
+  }
+
+  stop(): Promise<void> {
+    return this.processor.stop();
+  }
+
+  /** Resolves once every routed event at or before `target` is in the stream. */
+  waitUntilCaughtUp(target: Checkpoint | null = null, options?: WaitOptions): Promise<void> {
+    return this.processor.waitUntilCaughtUp(target, options);
+  }
+}
+
+/** The event's id when it sets off one message, so the msgID is the eventId; `<id>:<index>` when several. */
+export function relayMessageId(event: RecordedEvent, index: number, count: number): string {
+  return count === 1 ? event.id : `${event.id}:${index}`;
+}

@@ -1,0 +1,241 @@
+import { AckPolicy, type Consumer, type ConsumerConfig, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg, type NatsError, nanos } from 'nats';
+import type { Logger } from '../../application/ports/logger.js';
+import { sleep } from '../../projections/sleep.js';
+
+export interface WorkItem {
+  subject: string;
+  /** The message body, parsed as JSON. */
+  data: unknown;
+  /** 1 on the first delivery. */
+  deliveryCount: number;
+  /**
+   * No delivery follows this one whatever the handler answers: fail the job
+   * with a code now, or it stays stuck.
+   */
+  isLastAttempt: boolean;
+  /** Resets the ack-wait timer; also done every `heartbeatMs` while the handler runs. */
+  heartbeat(): void;
+  /** Aborts when a stopping consumer gave up waiting and handed the message back. */
+  signal: AbortSignal;
+}
+
+/** Done; deliver again after a delay; or never deliver again. */
+export type WorkResult = 'ack' | { retryAfterMs: number } | 'terminate';
+
+export type WorkHandler = (item: WorkItem) => Promise<WorkResult>;
+
+export interface WorkQueueConsumerOptions {
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  stream: string;
+  /** One subject per consumer: a work-queue stream refuses overlapping filters. */
+  subject: string;
+  handler: WorkHandler;
+  logger: Logger;
+  /** Default derived from the subject: `work.download` → `work_download`. */
+  durableName?: string;
+  /** Default 30 s. */
+  ackWaitMs?: number;
+  /** Deliveries per message, the first included. Default 5. */
+  maxDeliver?: number;
+  /** Messages handled at once by this instance. Default 1. */
+  concurrency?: number;
+  /** Default a third of ackWaitMs. */
+  heartbeatMs?: number;
+  /** Redelivery delay after the handler throws, doubling per delivery. Default 1 s up to 60 s. */
+  errorRetry?: { initialDelayMs: number; maxDelayMs: number };
+  /** How long one pull waits for a message; bounds how long stop() waits for idle pulls. Default 5 s, at least 1 s. */
+  pullExpiresMs?: number;
+  /** How long stop() lets handlers finish before handing their messages back. Default 30 s. */
+  drainTimeoutMs?: number;
+}
+
+interface InFlight {
+  message: JsMsg;
+  abort: AbortController;
+  settled: boolean;
+}
+
+const CONSUMER_NOT_FOUND = 10014;
+
+/**
+ * A durable pull consumer on one subject of a work-queue stream. Each of
+ * `concurrency` loops pulls one message only when it is free, so no message
+ * waits in a local buffer while its ack-wait runs out.
+ */
+export class WorkQueueConsumer {
+  private readonly inFlight = new Set<InFlight>();
+  private stopController: AbortController | null = null;
+  private loops: Promise<void>[] = [];
+
+  constructor(private readonly options: WorkQueueConsumerOptions) {}
+
+  get durableName(): string {
+    return this.options.durableName ?? this.options.subject.replace(/[.*>\s]/g, '_');
+  }
+
+  /** Creates or updates the durable consumer, then pulls in the background. */
+  async start(): Promise<void> {
+    if (this.stopController !== null) return;
+    const { js, jsm, stream } = this.options;
+    await ensurePullConsumer(jsm, stream, this.consumerConfig());
+    const consumer = await js.consumers.get(stream, this.durableName);
+    const stop = new AbortController();
+    this.stopController = stop;
+    this.loops = Array.from({ length: Math.max(1, this.options.concurrency ?? 1) }, () => this.pullLoop(consumer, stop.signal));
+  }
+
+  /**
+   * Stops pulling and waits for the handlers under way. Those still running
+   * after `drainTimeoutMs` have their signal aborted and their message handed
+   * back at once for another instance, rather than after the ack wait.
+   */
+  async stop(): Promise<void> {
+    const stop = this.stopController;
+    if (stop === null) return;
+    stop.abort();
+    const drained = Promise.all(this.loops).then(() => true);
+    const stopWaiting = new AbortController();
+    const timedOut = sleep(this.options.drainTimeoutMs ?? 30_000, stopWaiting.signal).then(() => false);
+    const finished = await Promise.race([drained, timedOut]);
+    stopWaiting.abort();
+    if (!finished) {
+      for (const entry of this.inFlight) {
+        this.options.logger.warn({ subject: entry.message.subject, seq: entry.message.seq }, 'Handler still running at shutdown; handing its message back');
+        entry.abort.abort();
+        this.settle(entry, 'handback');
+      }
+    }
+    this.stopController = null;
+    this.loops = [];
+  }
+
+  private consumerConfig(): Partial<ConsumerConfig> & { durable_name: string } {
+    return {
+      durable_name: this.durableName,
+      filter_subject: this.options.subject,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(this.options.ackWaitMs ?? 30_000),
+      max_deliver: this.options.maxDeliver ?? 5,
+    };
+  }
+
+  private async pullLoop(consumer: Consumer, stop: AbortSignal): Promise<void> {
+    const { logger } = this.options;
+    const expires = Math.max(1_000, this.options.pullExpiresMs ?? 5_000);
+    let failures = 0;
+    while (!stop.aborted) {
+      let message: JsMsg | null;
+      try {
+        message = await consumer.next({ expires });
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        logger.warn({ subject: this.options.subject, failures, err: error }, 'Pulling work failed; retrying');
+        await sleep(Math.min(30_000, 500 * 2 ** (failures - 1)), stop);
+        continue;
+      }
+      if (message === null) continue;
+      if (stop.aborted) {
+        // Pulled while stopping: let another instance have it now.
+        message.nak();
+        continue;
+      }
+      await this.handle(message);
+    }
+  }
+
+  private async handle(message: JsMsg): Promise<void> {
+    const { handler, logger } = this.options;
+    const entry: InFlight = { message, abort: new AbortController(), settled: false };
+    this.inFlight.add(entry);
+    const deliveryCount = message.info.deliveryCount;
+    const maxDeliver = this.options.maxDeliver ?? 5;
+    const log = logger.child({ subject: message.subject, seq: message.seq, deliveryCount });
+    const heartbeat = () => {
+      if (entry.settled) return;
+      try {
+        message.working();
+      } catch (error) {
+        // A closed connection: the message will be redelivered after the ack wait anyway.
+        log.warn({ err: error }, 'Could not extend the ack wait');
+      }
+    };
+    const ackWaitMs = this.options.ackWaitMs ?? 30_000;
+    const timer = setInterval(heartbeat, this.options.heartbeatMs ?? Math.max(100, Math.floor(ackWaitMs / 3)));
+    try {
+      let data: unknown;
+      try {
+        data = message.json();
+      } catch (error) {
+        log.error({ err: error }, 'Work message is not JSON; dropping it');
+        await this.settle(entry, 'terminate');
+        return;
+      }
+      let result: WorkResult;
+      try {
+        result = await handler({
+          subject: message.subject,
+          data,
+          deliveryCount,
+          isLastAttempt: maxDeliver > 0 && deliveryCount >= maxDeliver,
+          heartbeat,
+          signal: entry.abort.signal,
+        });
+      } catch (error) {
+        const { initialDelayMs, maxDelayMs } = this.options.errorRetry ?? { initialDelayMs: 1_000, maxDelayMs: 60_000 };
+        result = { retryAfterMs: Math.min(maxDelayMs, initialDelayMs * 2 ** (deliveryCount - 1)) };
+        log.error({ err: error, retryAfterMs: result.retryAfterMs }, 'Work handler failed');
+      }
+      if (typeof result === 'object' && maxDeliver > 0 && deliveryCount >= maxDeliver) {
+        log.error({}, 'Work asked for a retry on its last allowed delivery; terminating it');
+        result = 'terminate';
+      }
+      await this.settle(entry, result);
+    } finally {
+      clearInterval(timer);
+      this.inFlight.delete(entry);
+    }
+  }
+
+  private async settle(entry: InFlight, result: WorkResult | 'handback'): Promise<void> {
+    if (entry.settled) return;
+    entry.settled = true;
+    const { message } = entry;
+    try {
+      if (result === 'ack') {
+        // Confirmed, so a lost ack is at least logged.
+        await message.ackAck();
+      } else if (result === 'terminate') {
+        message.term();
+      } else if (result === 'handback') {
+        message.nak();
+      } else {
+        message.nak(Math.max(0, Math.round(result.retryAfterMs)));
+      }
+    } catch (error) {
+      const outcome = typeof result === 'string' ? result : 'retry';
+      this.options.logger.warn({ subject: message.subject, seq: message.seq, outcome, err: error }, 'Could not settle the message; it will be delivered again after the ack wait');
+    }
+  }
+}
+
+/**
+ * Creates the durable consumer, or updates the settings a running one can
+ * change (ack wait, max deliver); its filter is fixed by its name.
+ */
+export async function ensurePullConsumer(jsm: JetStreamManager, stream: string, config: Partial<ConsumerConfig> & { durable_name: string }): Promise<void> {
+  try {
+    const info = await jsm.consumers.info(stream, config.durable_name);
+    if (info.config.filter_subject !== config.filter_subject) {
+      throw new Error(`Consumer ${config.durable_name} on ${stream} filters ${info.config.filter_subject ?? 'everything'}, not ${config.filter_subject ?? 'everything'}`);
+    }
+    if (info.config.ack_wait !== config.ack_wait || info.config.max_deliver !== config.max_deliver) {
+      await jsm.consumers.update(stream, config.durable_name, { ack_wait: config.ack_wait, max_deliver: config.max_deliver });
+    }
+  } catch (error) {
+    if ((error as NatsError).api_error?.err_code !== CONSUMER_NOT_FOUND) throw error;
+    await jsm.consumers.add(stream, config);
+  }
+}

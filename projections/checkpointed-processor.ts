@@ -1,0 +1,170 @@
+import type { Knex } from 'knex';
+import type { Checkpoint, EventStore } from '../application/ports/event-store.js';
+import type { Logger } from '../application/ports/logger.js';
+import { type BatchHandler, processorLockKey } from './batch-handler.js';
+import { CatchUpTarget, CatchUpTimeoutError } from './catch-up-target.js';
+import { ensureCheckpointTable } from './checkpoint-schema.js';
+import { CheckpointConflictError, loadCheckpoint, readCheckpoint } from './checkpoint-store.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, commitBatchWithRetries } from './commit-batch.js';
+import { RecentPositions } from './recent-positions.js';
+import { acquireSessionLock } from './session-advisory-lock.js';
+import { sleep } from './sleep.js';
+
+export interface CheckpointedProcessorOptions {
+  db: Knex;
+  store: EventStore;
+  /** Opens the dedicated connection that holds the advisory lock. */
+  connectionString: string;
+  logger: Logger;
+  /** Events per batch, and so per checkpoint transaction. Default 100. */
+  batchSize?: number;
+  /** How often a standby instance tries to take over. Default 500 ms. */
+  lockRetryMs?: number;
+  retry?: RetryPolicy;
+  /** How often waiters re-check when no local batch wakes them (standby, filtered-out targets). Default 250 ms. */
+  catchUpPollMs?: number;
+}
+
+export interface WaitOptions {
+  /** Default 30 s; then CatchUpTimeoutError. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Follows the event store from a checkpoint kept in Postgres and hands each
+ * batch to a BatchHandler; the checkpoint moves by compare-and-set in the
+ * batch's transaction. Only the instance holding the processor's advisory
+ * lock works; the others wait and take over when its connection goes away.
+ */
+export class CheckpointedProcessor {
+  private readonly recent = new RecentPositions();
+  private readonly commitListeners = new Set<() => void>();
+  private stopController: AbortController | null = null;
+  private running: Promise<void> | null = null;
+  private active = false;
+
+  constructor(
+    readonly handler: BatchHandler,
+    private readonly options: CheckpointedProcessorOptions,
+  ) {}
+
+  get name(): string {
+    return this.handler.name;
+  }
+
+  /** True while this instance holds the lock and processes events. */
+  get isActive(): boolean {
+    return this.active;
+  }
+
+  /** Returns once the checkpoint table exists; processing goes on in the background. */
+  async start(): Promise<void> {
+    if (this.running !== null) return;
+    await ensureCheckpointTable(this.options.db);
+    const stop = new AbortController();
+    this.stopController = stop;
+    this.running = this.run(stop.signal);
+  }
+
+  /** Lets the batch under way commit, then releases the lock. */
+  async stop(): Promise<void> {
+    this.stopController?.abort();
+    await this.running;
+    this.running = null;
+    this.stopController = null;
+  }
+
+  /**
+   * Resolves once every event at or before `target` that passes the filter
+   * has been committed, by whichever instance is active. Without a target,
+   * once nothing stored is left to handle.
+   */
+  async waitUntilCaughtUp(target: Checkpoint | null = null, options: WaitOptions = {}): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    const goal = new CatchUpTarget(this.options.store, this.handler.filter, target);
+    for (;;) {
+      const committed = this.nextCommit();
+      const checkpoint = await readCheckpoint(this.options.db, this.name);
+      if (await goal.isReachedBy(checkpoint, (position) => this.recent.has(position))) return;
+      options.signal?.throwIfAborted();
+      const left = deadline - Date.now();
+      if (left <= 0) throw new CatchUpTimeoutError(this.name, target, timeoutMs);
+      await Promise.race([committed, sleep(Math.min(left, this.options.catchUpPollMs ?? 250), options.signal)]);
+    }
+  }
+
+  private nextCommit(): Promise<void> {
+    return new Promise((resolve) => {
+      const listener = () => {
+        this.commitListeners.delete(listener);
+        resolve();
+      };
+      this.commitListeners.add(listener);
+      setTimeout(listener, this.options.catchUpPollMs ?? 250).unref();
+    });
+  }
+
+  private async run(stop: AbortSignal): Promise<void> {
+    const { logger } = this.options;
+    const retry = this.options.retry ?? DEFAULT_RETRY_POLICY;
+    let failures = 0;
+    while (!stop.aborted) {
+      const lock = await acquireSessionLock({
+        connectionString: this.options.connectionString,
+        key: processorLockKey(this.name),
+        logger,
+        retryMs: this.options.lockRetryMs,
+        signal: stop,
+      });
+      if (lock === null) return;
+      // What this instance remembers from an earlier turn may predate a rebuild.
+      this.recent.clear();
+      this.active = true;
+      try {
+        await this.followWhileHolding(AbortSignal.any([stop, lock.lost]));
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        const delayMs = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** (failures - 1));
+        logger.error({ processor: this.name, failures, delayMs, err: error }, 'Processor failed; restarting from its stored checkpoint');
+        await sleep(delayMs, stop);
+      } finally {
+        this.active = false;
+        await lock.release();
+      }
+    }
+  }
+
+  private async followWhileHolding(halt: AbortSignal): Promise<void> {
+    const { db, store, logger } = this.options;
+    while (!halt.aborted) {
+      let checkpoint = await loadCheckpoint(db, this.name);
+      logger.info({ processor: this.name, checkpoint }, 'Processing from checkpoint');
+      const subscription = store.subscribeToAll({ after: checkpoint, filter: this.handler.filter, batchSize: this.options.batchSize ?? 100 });
+      // Ends a subscription that is waiting for new events; a batch in hand still commits.
+      const close = () => void subscription.close().catch(() => undefined);
+      halt.addEventListener('abort', close, { once: true });
+      try {
+        for await (const events of subscription) {
+          const committed = await commitBatchWithRetries(db, this.handler, checkpoint, events, { logger, retry: this.options.retry, signal: halt });
+          if (committed === null) return;
+          checkpoint = committed;
+          this.recent.add(events.map((event) => event.position));
+          for (const listener of [...this.commitListeners]) listener();
+          if (halt.aborted) return;
+        }
+        // A subscription should only end when closed; pause before opening another.
+        await sleep((this.options.retry ?? DEFAULT_RETRY_POLICY).initialDelayMs, halt);
+      } catch (error) {
+        if (halt.aborted) return;
+        if (!(error instanceof CheckpointConflictError)) throw error;
+        logger.warn({ processor: this.name, expected: error.expected }, 'Checkpoint moved under this instance; restarting from the stored one');
+      } finally {
+        halt.removeEventListener('abort', close);
+        await subscription.close().catch(() => undefined);
+      }
+    }
+  }
+}

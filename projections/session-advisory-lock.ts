@@ -1,0 +1,106 @@
+import pg from 'pg';
+import type { Logger } from '../application/ports/logger.js';
+import { sleep } from './sleep.js';
+
+export interface HeldLock {
+  readonly key: string;
+  /** Aborts when the lock's connection is gone, and with it the lock. */
+  readonly lost: AbortSignal;
+  release(): Promise<void>;
+}
+
+export interface AcquireLockOptions {
+  connectionString: string;
+  /** Hashed with hashtext(); the same key always maps to the same lock. */
+  key: string;
+  logger: Logger;
+  /** Pause between attempts while another session holds the lock. */
+  retryMs?: number;
+  /** How often the held connection is probed, so a silently dropped one is noticed. */
+  probeMs?: number;
+  /** Give up (resolve null) after this long; waits indefinitely when absent. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Waits for a session-level advisory lock taken on a connection of its own.
+ * The lock lives exactly as long as that connection: when the holding
+ * process dies, Postgres releases it and a waiting instance takes over.
+ * A pooled connection would not do, since the pool may close or share it.
+ * Resolves null when `signal` aborts or `timeoutMs` passes first.
+ */
+export async function acquireSessionLock(options: AcquireLockOptions): Promise<HeldLock | null> {
+  const { key, logger } = options;
+  const retryMs = options.retryMs ?? 500;
+  const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+  let client: pg.Client | null = null;
+  let waitingLogged = false;
+  try {
+    while (!options.signal?.aborted && Date.now() <= deadline) {
+      try {
+        client ??= await connect(options.connectionString, key);
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);
+        if (rows[0]?.locked === true) {
+          const held = holdLock(client, key, logger, options.probeMs ?? 5_000);
+          client = null;
+          return held;
+        }
+        if (!waitingLogged) logger.info({ lock: key }, 'Lock held by another instance; waiting to take over');
+        waitingLogged = true;
+      } catch (error) {
+        logger.warn({ lock: key, err: error }, 'Could not try the advisory lock; retrying');
+        await endQuietly(client);
+        client = null;
+      }
+      await sleep(Math.min(retryMs, Math.max(0, deadline - Date.now())), options.signal);
+    }
+    return null;
+  } finally {
+    await endQuietly(client);
+  }
+}
+
+async function connect(connectionString: string, key: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString, application_name: `lock ${key}`.slice(0, 63), keepAlive: true });
+  // Without a listener an unexpected disconnect would crash the process.
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
+}
+
+function holdLock(client: pg.Client, key: string, logger: Logger, probeMs: number): HeldLock {
+  const lost = new AbortController();
+  let released = false;
+  const markLost = (reason: string) => {
+    if (released || lost.signal.aborted) return;
+    logger.warn({ lock: key, reason }, 'Advisory lock connection lost; the lock is gone');
+    lost.abort(new Error(`Lock ${key} lost: ${reason}`));
+  };
+  client.on('error', (error: Error) => markLost(error.message));
+  client.on('end', () => markLost('connection ended'));
+  const probe = setInterval(() => {
+    client.query('SELECT 1').catch((error: Error) => markLost(error.message));
+  }, probeMs);
+  probe.unref();
+  return {
+    key,
+    lost: lost.signal,
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(probe);
+      // Closing the session releases the lock; no unlock call can then fail halfway.
+      await endQuietly(client);
+    },
+  };
+}
+
+async function endQuietly(client: pg.Client | null): Promise<void> {
+  if (client === null) return;
+  try {
+    await client.end();
+  } catch {
+    // Already closed or broken: the session, and any lock it held, is gone either way.
+  }
+}
