@@ -106,6 +106,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
       new YtDlpExtractor({
         ytDlpPath: config.ytDlpPath,
         ffmpegPath: config.ffmpegPath,
+        ffprobePath: config.ffprobePath,
         pythonPath: config.ytDlpPythonPath,
         cookiesFile: config.ytDlpCookiesFile,
         proxy: config.ytDlpProxy,
