@@ -10,7 +10,7 @@ import type { Projection } from '../../projections/projection.js';
 import { ProjectionRunner, type ProjectionRunnerOptions } from '../../projections/projection-runner.js';
 import { ProjectionBusyError, rebuildProjections } from '../../projections/rebuild.js';
 import { type TestDatabase, createTestDatabase } from '../support/postgres.js';
-import { TmpStore } from './tmp-memory-store.js';
+import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -69,7 +69,7 @@ describe('ProjectionRunner', () => {
   before(async () => {
     database = await createTestDatabase('projection_runner');
     db = createKnex(database.url);
-    store = new TmpStore();
+    store = new InMemoryEventStore();
   });
 
   afterEach(async () => {

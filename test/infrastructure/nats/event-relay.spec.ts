@@ -9,7 +9,7 @@ import { EventRelay, type EventRelayOptions } from '../../../infrastructure/nats
 import { createKnex } from '../../../infrastructure/postgres/create-knex.js';
 import { CHECKPOINT_TABLE } from '../../../projections/checkpoint-schema.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
-import { TmpStore } from '../../projections/tmp-memory-store.js';
+import { InMemoryEventStore } from '../../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
@@ -36,7 +36,7 @@ describe('EventRelay (event store → JetStream)', () => {
   before(async () => {
     database = await createTestDatabase('event_relay');
     db = createKnex(database.url);
-    store = new TmpStore();
+    store = new InMemoryEventStore();
     nc = await connectToNats({ url: NATS_URL, name: 'event-relay.spec' });
     js = nc.jetstream();
     jsm = await nc.jetstreamManager();
