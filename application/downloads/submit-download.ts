@@ -1,6 +1,7 @@
 import { BYTES_PER_MB } from '../../domain/account/bandwidth.js';
 import { decideAccount } from '../../domain/account/decide.js';
 import { RuleViolationError } from '../../domain/errors.js';
+import { hasNoDownloadOptOut } from '../../domain/no-download-opt-out.js';
 import type { MediaFormat } from '../../domain/media-format.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import { ExtractorUnavailableError, VideoNotDownloadableError } from '../errors.js';
@@ -119,6 +120,9 @@ function checkDownloadable(video: VideoMetadata, input: SubmitDownloadInput): vo
   }
   if (video.liveStatus === 'is_upcoming') {
     throw new VideoNotDownloadableError('VIDEO_PREMIERE', 'The video has not aired yet; submit it again after it starts');
+  }
+  if (hasNoDownloadOptOut(video.tags)) {
+    throw new VideoNotDownloadableError('NO_DOWNLOAD_OPT_OUT', 'The creator opted out of downloads for this video');
   }
   const { startTime, endTime } = input;
   if (startTime !== undefined && startTime >= video.duration) {

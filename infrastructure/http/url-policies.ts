@@ -1,0 +1,20 @@
+import { parseVideoUrl } from '../../domain/video-url.js';
+import type { Config } from '../config/config.js';
+import { checkWebhookUrl } from '../security/webhook-url-policy.js';
+import { HttpError } from './http-error.js';
+
+/** The configured URL rules, applied to request fields; a refusal is a 400 naming the field. */
+export class UrlPolicies {
+  constructor(private readonly config: Pick<Config, 'videoHosts' | 'shortHosts' | 'videoUrlSchemes' | 'webhookAllowHosts'>) {}
+
+  videoUrl(url: string): string {
+    const result = parseVideoUrl(url, { videoHosts: this.config.videoHosts, shortHosts: this.config.shortHosts, schemes: this.config.videoUrlSchemes });
+    if (!result.ok) throw new HttpError(400, result.reason);
+    return result.url;
+  }
+
+  checkWebhookUrl(url: string): void {
+    const result = checkWebhookUrl(url, { allowHosts: this.config.webhookAllowHosts });
+    if (!result.ok) throw new HttpError(400, result.reason);
+  }
+}
