@@ -39,6 +39,14 @@ export const openApiDocument = {
   servers: [{ url: '/api/v2' }, { url: '/api/v1', description: 'legacy' }, { url: '/v2', description: 'legacy' }],
   security: [{ bearerAuth: [] }],
   paths: {
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        summary: 'This document',
+        security: [],
+        responses: { '200': { description: 'The OpenAPI document.', ...json({ type: 'object', required: ['openapi', 'paths'] }) } },
+      },
+    },
     '/download': {
       post: {
         operationId: 'submitDownload',

@@ -51,6 +51,6 @@ function validateAgainst(pointer: string, body: unknown): string[] {
 export function assertMatchesOpenApi(method: string, actualPath: string, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const problems = validateResponse(method, actualPath, status, body, headers);
   if (problems.length > 0) {
-    throw new Error(`${method} ${actualPath} -> ${status} does not match the OpenAPI document:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(body)}`);
+    throw new Error(`${method} ${actualPath} -> ${status} does not match the OpenAPI document:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(body).slice(0, 1000)}`);
   }
 }

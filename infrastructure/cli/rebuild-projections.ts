@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import type { Knex } from 'knex';
+import type { EventStore } from '../../application/ports/event-store.js';
+import { rebuildProjections } from '../../projections/rebuild.js';
+import { loadConfig } from '../config/config.js';
+import { TOKENS, createContainer } from '../container.js';
+import { createLogger } from '../observability/create-logger.js';
+import { PROJECTIONS } from '../service.js';
+
+/**
+ * `npm run rebuild-projections`: empties every read model and replays the
+ * event store into it. Waits for a running projector to let go of its locks
+ * (stop the projector role first, or it will be waited for and then refused).
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const { container, close } = await createContainer(config, logger);
+  try {
+    await rebuildProjections(PROJECTIONS, {
+      db: container.resolve<Knex>(TOKENS.database),
+      store: container.resolve<EventStore>(TOKENS.eventStore),
+      connectionString: config.databaseUrl,
+      logger,
+    });
+  } finally {
+    await close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { ROLES, type Role, loadConfig } from './config/config.js';
+import { createLogger } from './observability/create-logger.js';
+import { startService } from './service.js';
+
+/**
+ * `node build/infrastructure/main.js [--role api|projector|worker ...]`:
+ * every role by default; repeat --role to run a subset.
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { role: { type: 'string', multiple: true } }, strict: true });
+  const roles = new Set<Role>();
+  for (const role of values.role ?? ROLES) {
+    if (!(ROLES as readonly string[]).includes(role)) throw new Error(`--role must be one of: ${ROLES.join(', ')} (got "${role}")`);
+    roles.add(role as Role);
+  }
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const service = await startService(config, roles, logger);
+  logger.info({ roles: [...roles] }, 'service started');
+
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    signals += 1;
+    if (signals > 1) process.exit(1);
+    logger.info({ signal }, 'shutting down');
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,213 @@
+import { type RequestListener, type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Knex } from 'knex';
+import type { JetStreamManager, NatsConnection } from 'nats';
+import type { Registry } from 'prom-client';
+import type { DependencyContainer } from 'tsyringe';
+import { Authenticate } from '../application/accounts/authenticate.js';
+import { GetAccount } from '../application/accounts/get-account.js';
+import { GetDownloadJob } from '../application/downloads/get-download-job.js';
+import { SubmitDownload } from '../application/downloads/submit-download.js';
+import type { Clock } from '../application/ports/clock.js';
+import type { EventStore } from '../application/ports/event-store.js';
+import type { FileStore } from '../application/ports/file-store.js';
+import type { Logger } from '../application/ports/logger.js';
+import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
+import { RunDownload } from '../application/processes/run-download.js';
+import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
+import type { Delivery, WorkOutcome } from '../application/processes/work-outcome.js';
+import { type JobMessage, WORK_SUBJECTS, routeEventToWork } from '../application/processes/work-routing.js';
+import { accountsProjection } from '../projections/accounts-projection.js';
+import { downloadJobsProjection } from '../projections/download-jobs-projection.js';
+import { ProjectionRunner } from '../projections/projection-runner.js';
+import type { Config, Role } from './config/config.js';
+import { type Overrides, TOKENS, createContainer } from './container.js';
+import type { SignedDownloadLinks } from './files/signed-download-links.js';
+import { createHttpApp } from './http/create-http-app.js';
+import { openApiDocument } from './http/openapi/document.js';
+import { RequestValidation } from './http/request-validation.js';
+import { accountRoutes } from './http/routes/account-routes.js';
+import { downloadRoutes } from './http/routes/download-routes.js';
+import { fileRoutes } from './http/routes/file-routes.js';
+import { operationsRoutes } from './http/routes/operations-routes.js';
+import { UrlPolicies } from './http/url-policies.js';
+import { connectToNats, ensureWorkQueueStream } from './nats/connection.js';
+import { EventRelay } from './nats/event-relay.js';
+import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
+
+export const PROJECTIONS = [accountsProjection, downloadJobsProjection];
+
+export interface RunningService {
+  /** The API's base address (http://host:port), when the api role runs. */
+  url: string | null;
+  container: DependencyContainer;
+  projections: ProjectionRunner | null;
+  relay: EventRelay | null;
+  stop(): Promise<void>;
+}
+
+interface Stoppable {
+  name: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the chosen roles in this process: `api` (HTTP), `projector` (read
+ * models), `worker` (relay to JetStream and the work consumers). Each role can
+ * run in its own processes; locks keep one projector and one relay active.
+ */
+export async function startService(config: Config, roles: ReadonlySet<Role>, logger: Logger, overrides: Overrides = {}): Promise<RunningService> {
+  const { container, close } = await createContainer(config, logger, overrides);
+  const stoppables: Stoppable[] = [];
+  const store = container.resolve<EventStore>(TOKENS.eventStore);
+  const db = container.resolve<Knex>(TOKENS.database);
+  const clock = container.resolve<Clock>(TOKENS.clock);
+  const processorOptions = { db, store, connectionString: config.databaseUrl, logger };
+
+  let nats: NatsConnection | null = null;
+  let projections: ProjectionRunner | null = null;
+  let relay: EventRelay | null = null;
+  let url: string | null = null;
+  try {
+    nats = await connectToNats({ url: config.natsUrl, name: `video-download-service:${[...roles].join('+')}`, logger });
+    const natsConnection = nats;
+    const jsm = await nats.jetstreamManager();
+    await ensureWorkQueueStream(jsm, { name: config.natsStreamName, subjects: Object.values(WORK_SUBJECTS) });
+
+    if (roles.has('projector')) {
+      projections = new ProjectionRunner(PROJECTIONS, processorOptions);
+      await projections.start();
+      stoppables.push({ name: 'projector', stop: () => (projections as ProjectionRunner).stop() });
+    }
+
+    if (roles.has('worker')) {
+      relay = new EventRelay({ ...processorOptions, js: nats.jetstream(), route: routeEventToWork });
+      await relay.start();
+      stoppables.push({ name: 'relay', stop: () => (relay as EventRelay).stop() });
+      for (const [subject, consumer] of workConsumers(container, config, jsm, nats, logger)) {
+        await consumer.start();
+        stoppables.push({ name: `consumer ${subject}`, stop: () => consumer.stop() });
+      }
+    }
+
+    if (roles.has('api')) {
+      const links = container.resolve<SignedDownloadLinks>(TOKENS.downloadLinks);
+      const validation = new RequestValidation();
+      const app = createHttpApp({
+        logger,
+        metrics: container.resolve<Registry>(TOKENS.metrics),
+        legacyApiPrefixes: config.legacyApiPrefixes,
+        bodyLimitBytes: config.bodyLimitBytes,
+        authenticate: container.resolve(Authenticate),
+        openApiDocument,
+        apiRouters: [
+          downloadRoutes({
+            submitDownload: container.resolve(SubmitDownload),
+            getDownloadJob: container.resolve(GetDownloadJob),
+            links,
+            clock,
+            validation,
+            urls: new UrlPolicies(config),
+          }),
+          accountRoutes({ getAccount: container.resolve(GetAccount) }),
+        ],
+        publicRouters: [
+          fileRoutes({ files: container.resolve<FileStore>(TOKENS.fileStore), links, clock }),
+          operationsRoutes({
+            metrics: container.resolve<Registry>(TOKENS.metrics),
+            readinessChecks: {
+              postgres: async () => (await db.raw('select 1')) !== undefined,
+              eventStore: () => store.ping(),
+              nats: async () => !natsConnection.isClosed() && (await natsConnection.rtt()) >= 0,
+            },
+          }),
+        ],
+      });
+      const server = await listen(app.callback(), config.host, config.port);
+      const address = server.address() as AddressInfo;
+      url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address}:${address.port}`;
+      // The HTTP server stops first, so no new work arrives while the rest winds down.
+      stoppables.unshift({ name: 'http', stop: () => closeServer(server, config.shutdownTimeoutMs) });
+      logger.info({ url }, 'API listening');
+    }
+  } catch (error) {
+    await stopAll(stoppables, logger);
+    await nats?.close();
+    await close();
+    throw error;
+  }
+
+  let stopping: Promise<void> | null = null;
+  return {
+    url,
+    container,
+    projections,
+    relay,
+    stop() {
+      stopping ??= (async () => {
+        await stopAll(stoppables, logger);
+        await nats?.drain().catch(() => nats?.close());
+        await close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+function workConsumers(container: DependencyContainer, config: Config, jsm: JetStreamManager, nats: NatsConnection, logger: Logger): Array<[string, WorkQueueConsumer]> {
+  const js = nats.jetstream();
+  const common = { js, jsm, stream: config.natsStreamName, logger, ackWaitMs: config.workAckWaitMs };
+  const runDownload = container.resolve(RunDownload);
+  const settle = container.resolve(SettleDownloadBilling);
+  const releaseOrphan = container.resolve(ReleaseOrphanedReservation);
+  return [
+    [WORK_SUBJECTS.download, new WorkQueueConsumer({
+      ...common,
+      subject: WORK_SUBJECTS.download,
+      concurrency: config.workerConcurrency,
+      // One delivery beyond the attempts, so a job whose last attempt died with its worker is still failed.
+      maxDeliver: config.downloadMaxAttempts + 1,
+      handler: adapt((message, delivery) => runDownload.handle(message, delivery)),
+    })],
+    [WORK_SUBJECTS.billing, new WorkQueueConsumer({ ...common, subject: WORK_SUBJECTS.billing, concurrency: 4, maxDeliver: 1_000, handler: adapt((message) => settle.handle(message)) })],
+    [WORK_SUBJECTS.reservation, new WorkQueueConsumer({ ...common, subject: WORK_SUBJECTS.reservation, concurrency: 2, maxDeliver: 1_000, handler: adapt((message) => releaseOrphan.handle(message)) })],
+  ];
+}
+
+/** From the queue's terms to the application's: a message body becomes a JobMessage, an outcome an ack or a delayed retry. */
+function adapt(handle: (message: JobMessage, delivery: Delivery) => Promise<WorkOutcome>) {
+  return async (item: WorkItem): Promise<WorkResult> => {
+    const outcome = await handle(item.data as JobMessage, { attempt: item.deliveryCount, heartbeat: () => item.heartbeat(), signal: item.signal });
+    return outcome.kind === 'done' ? 'ack' : { retryAfterMs: outcome.afterMs };
+  };
+}
+
+function listen(handler: RequestListener, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(handler);
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+/** Stops accepting, lets requests under way finish, then cuts whatever is left after the timeout. */
+async function closeServer(server: Server, timeoutMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  await closed;
+  clearTimeout(timer);
+}
+
+async function stopAll(stoppables: Stoppable[], logger: Logger): Promise<void> {
+  for (const part of stoppables) {
+    try {
+      await part.stop();
+    } catch (error) {
+      logger.error({ err: error, part: part.name }, 'failed to stop cleanly');
+    }
+  }
+}
