@@ -16,7 +16,7 @@ import { ReleaseOrphanedReservation } from '../application/processes/release-orp
 import { RunDownload } from '../application/processes/run-download.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
 import type { Delivery, WorkOutcome } from '../application/processes/work-outcome.js';
-import { type JobMessage, WORK_SUBJECTS, routeEventToWork } from '../application/processes/work-routing.js';
+import { type JobMessage, WORK_KINDS, type WorkKind, routeEventToWork } from '../application/processes/work-routing.js';
 import { accountsProjection } from '../projections/accounts-projection.js';
 import { downloadJobsProjection } from '../projections/download-jobs-projection.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
@@ -72,7 +72,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
     nats = await connectToNats({ url: config.natsUrl, name: `video-download-service:${[...roles].join('+')}`, logger });
     const natsConnection = nats;
     const jsm = await nats.jetstreamManager();
-    await ensureWorkQueueStream(jsm, { name: config.natsStreamName, subjects: Object.values(WORK_SUBJECTS) });
+    await ensureWorkQueueStream(jsm, { name: config.natsStreamName, subjects: WORK_KINDS.map((kind) => workSubject(config, kind)) });
 
     if (roles.has('projector')) {
       projections = new ProjectionRunner(PROJECTIONS, processorOptions);
@@ -81,7 +81,11 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
     }
 
     if (roles.has('worker')) {
-      relay = new EventRelay({ ...processorOptions, js: nats.jetstream(), route: routeEventToWork });
+      relay = new EventRelay({
+        ...processorOptions,
+        js: nats.jetstream(),
+        route: (event) => routeEventToWork(event).map((message) => ({ subject: workSubject(config, message.kind), payload: message.payload })),
+      });
       await relay.start();
       stoppables.push({ name: 'relay', stop: () => (relay as EventRelay).stop() });
       for (const [subject, consumer] of workConsumers(container, config, jsm, nats, logger)) {
@@ -154,6 +158,11 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
   };
 }
 
+/** Subjects live under the stream's name, so several deployments (or test runs) share one NATS server without overlapping. */
+function workSubject(config: Config, kind: WorkKind): string {
+  return `${config.natsStreamName}.${kind}`;
+}
+
 function workConsumers(container: DependencyContainer, config: Config, jsm: JetStreamManager, nats: NatsConnection, logger: Logger): Array<[string, WorkQueueConsumer]> {
   const js = nats.jetstream();
   const common = { js, jsm, stream: config.natsStreamName, logger, ackWaitMs: config.workAckWaitMs };
@@ -161,16 +170,16 @@ function workConsumers(container: DependencyContainer, config: Config, jsm: JetS
   const settle = container.resolve(SettleDownloadBilling);
   const releaseOrphan = container.resolve(ReleaseOrphanedReservation);
   return [
-    [WORK_SUBJECTS.download, new WorkQueueConsumer({
+    [workSubject(config, 'download'), new WorkQueueConsumer({
       ...common,
-      subject: WORK_SUBJECTS.download,
+      subject: workSubject(config, 'download'),
       concurrency: config.workerConcurrency,
       // One delivery beyond the attempts, so a job whose last attempt died with its worker is still failed.
       maxDeliver: config.downloadMaxAttempts + 1,
       handler: adapt((message, delivery) => runDownload.handle(message, delivery)),
     })],
-    [WORK_SUBJECTS.billing, new WorkQueueConsumer({ ...common, subject: WORK_SUBJECTS.billing, concurrency: 4, maxDeliver: 1_000, handler: adapt((message) => settle.handle(message)) })],
-    [WORK_SUBJECTS.reservation, new WorkQueueConsumer({ ...common, subject: WORK_SUBJECTS.reservation, concurrency: 2, maxDeliver: 1_000, handler: adapt((message) => releaseOrphan.handle(message)) })],
+    [workSubject(config, 'billing'), new WorkQueueConsumer({ ...common, subject: workSubject(config, 'billing'), concurrency: 4, maxDeliver: 1_000, handler: adapt((message) => settle.handle(message)) })],
+    [workSubject(config, 'reservation'), new WorkQueueConsumer({ ...common, subject: workSubject(config, 'reservation'), concurrency: 2, maxDeliver: 1_000, handler: adapt((message) => releaseOrphan.handle(message)) })],
   ];
 }
 

@@ -1,11 +1,8 @@
 import type { RecordedEvent } from '../ports/event-store.js';
 
-/** Work-queue subjects: each names one kind of work that follows an event. */
-export const WORK_SUBJECTS = {
-  download: 'work.download',
-  billing: 'work.billing',
-  reservation: 'work.reservation',
-} as const;
+/** The kinds of work that follow events; the queue adapter turns each into a subject of its own. */
+export const WORK_KINDS = ['download', 'billing', 'reservation'] as const;
+export type WorkKind = (typeof WORK_KINDS)[number];
 
 export interface JobMessage {
   jobId: string;
@@ -15,7 +12,7 @@ export interface JobMessage {
 }
 
 export interface WorkMessage {
-  subject: string;
+  kind: WorkKind;
   payload: JobMessage;
 }
 
@@ -26,12 +23,12 @@ export function routeEventToWork(event: RecordedEvent): WorkMessage[] {
   const payload = { jobId, accountId, occurredAt: event.createdAt.toISOString() };
   switch (event.type) {
     case 'DownloadRequested':
-      return [{ subject: WORK_SUBJECTS.download, payload }];
+      return [{ kind: 'download', payload }];
     case 'DownloadCompleted':
     case 'DownloadFailed':
-      return [{ subject: WORK_SUBJECTS.billing, payload }];
+      return [{ kind: 'billing', payload }];
     case 'DownloadReserved':
-      return [{ subject: WORK_SUBJECTS.reservation, payload }];
+      return [{ kind: 'reservation', payload }];
     default:
       return [];
   }
