@@ -16,26 +16,29 @@ export class NotificationListener {
     private readonly channel: string,
   ) {}
 
-  /** Resolves at the next notification, after `timeoutMs`, or when `signal` aborts. */
-  async wait(timeoutMs: number, signal: AbortSignal): Promise<void> {
+  /** Resolves at the next notification (true), or false after `timeoutMs` or when `signal` aborts. */
+  async wait(timeoutMs: number, signal: AbortSignal): Promise<boolean> {
     await this.ensureListening().catch(() => undefined);
-    if (signal.aborted) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
+    if (signal.aborted) return false;
+    return new Promise<boolean>((resolve) => {
+      const finish = (notified: boolean) => {
         clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        this.waiters.delete(done);
-        resolve();
+        signal.removeEventListener('abort', onAbort);
+        this.waiters.delete(onNotify);
+        resolve(notified);
       };
-      const timer = setTimeout(done, timeoutMs);
-      signal.addEventListener('abort', done);
-      this.waiters.add(done);
+      const onNotify = () => finish(true);
+      const onAbort = () => finish(false);
+      const timer = setTimeout(onAbort, timeoutMs);
+      signal.addEventListener('abort', onAbort);
+      this.waiters.add(onNotify);
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const wake of [...this.waiters]) wake();
+    this.waiters.clear();
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);
