@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CommandHandler } from '../../application/command-handler.js';
+import { GetDownloadJob } from '../../application/downloads/get-download-job.js';
+import { type DownloadMediaRequest, ExtractionError, type Extractor } from '../../application/ports/extractor.js';
+import type { Logger } from '../../application/ports/logger.js';
+import { RunDownload } from '../../application/processes/run-download.js';
+import { SettleDownloadBilling } from '../../application/processes/settle-download-billing.js';
+import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
+import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
+import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
+import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
+import { LocalDirectoryFileStore } from '../../infrastructure/files/local-directory-file-store.js';
+import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
+import { RandomIds } from '../../infrastructure/system/random-ids.js';
+import { SystemClock } from '../../infrastructure/system/system-clock.js';
+
+const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+
+/** An extractor whose download outcome each test scripts; the real one is exercised against the fixture platform elsewhere. */
+class ScriptedExtractor implements Extractor {
+  constructor(private readonly outcome: (request: DownloadMediaRequest) => Promise<void>) {}
+  async probe(): Promise<never> {
+    throw new Error('not used');
+  }
+  async download(request: DownloadMediaRequest) {
+    await this.outcome(request);
+    const filePath = path.join(request.workDir, 'media.m4a');
+    await writeFile(filePath, Buffer.alloc(1234));
+    return { filePath, fileSize: 1234, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
+  }
+}
+
+describe('download processes (worker side)', () => {
+  const ids = new RandomIds();
+  const clock = new SystemClock();
+  const now = () => new Date().toISOString();
+
+  async function setUp(outcome: (request: DownloadMediaRequest) => Promise<void>, maxAttempts = 3) {
+    const store = new InMemoryEventStore();
+    const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
+    const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
+    const root = await mkdtemp(path.join(tmpdir(), 'processes-'));
+    const run = new RunDownload(jobs, new ScriptedExtractor(outcome), new LocalDirectoryFileStore(path.join(root, 'files')), new TemporaryWorkDirs(path.join(root, 'work')), clock, silent, {
+      maxAttempts,
+      retryBaseDelayMs: 1000,
+      retryMaxDelayMs: 60_000,
+    });
+    const accountId = randomUUID();
+    const jobId = randomUUID();
+    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: now() } });
+    await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
+    await jobs.handle(jobId, {
+      type: 'SubmitDownload',
+      data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: now() },
+    });
+    const message = { jobId, accountId, occurredAt: now() };
+    const types = async () => (await store.readStream(`download-${jobId}`)).map((event) => event.type);
+    return { store, accounts, jobs, run, message, types, accountId, jobId };
+  }
+  const delivery = (attempt: number) => ({ attempt, heartbeat() {} });
+
+  it('starts, downloads, stores and completes a job; a redelivery afterwards does nothing', async () => {
+    const { run, message, types } = await setUp(async () => {});
+    assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'done' });
+    assert.deepEqual(await types(), ['DownloadRequested', 'DownloadStarted', 'DownloadCompleted']);
+    assert.deepEqual(await run.handle(message, delivery(2)), { kind: 'done' });
+    assert.deepEqual(await types(), ['DownloadRequested', 'DownloadStarted', 'DownloadCompleted']);
+  });
+
+  it('fails at once with the code of a final error', async () => {
+    const { run, message, jobs, jobId } = await setUp(async () => {
+      throw new ExtractionError('PRIVATE_VIDEO', 'Private video');
+    });
+    assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'done' });
+    const { state } = await jobs.load(jobId);
+    assert.equal(state.status, 'FAILED');
+    assert.equal(state.status === 'FAILED' && state.errorCode, 'PRIVATE_VIDEO');
+  });
+
+  it('retries transient errors with growing delays, then fails with NETWORK_ERROR on the last attempt', async () => {
+    const { run, message, jobs, jobId } = await setUp(async () => {
+      throw new ExtractionError('NETWORK_ERROR', 'HTTP Error 503');
+    });
+    assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'retry', afterMs: 1000 });
+    assert.deepEqual(await run.handle(message, delivery(2)), { kind: 'retry', afterMs: 2000 });
+    assert.deepEqual(await run.handle(message, delivery(3)), { kind: 'done' });
+    const { state } = await jobs.load(jobId);
+    assert.equal(state.status === 'FAILED' && state.errorCode, 'NETWORK_ERROR');
+  });
+
+  it('fails a job whose attempts all died with their workers, so it never stays IN_PROGRESS', async () => {
+    const { run, message, jobs, jobId } = await setUp(async () => {}, 2);
+    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, attempt: 2, now: now() } });
+    assert.deepEqual(await run.handle(message, delivery(3)), { kind: 'done' });
+    const { state } = await jobs.load(jobId);
+    assert.equal(state.status, 'FAILED');
+    assert.equal(state.status === 'FAILED' && state.errorCode, 'NETWORK_ERROR');
+  });
+
+  it('charges a completed job once however often billing is delivered, and releases a failed one uncharged', async () => {
+    const ok = await setUp(async () => {});
+    await ok.run.handle(ok.message, delivery(1));
+    const settle = new SettleDownloadBilling(ok.jobs, ok.accounts, clock);
+    for (let i = 0; i < 3; i += 1) await settle.handle(ok.message);
+    const charges = (await ok.store.readStream(`account-${ok.accountId}`)).filter((event) => event.type === 'BandwidthCharged');
+    assert.equal(charges.length, 1);
+    assert.equal(charges[0].data.bandwidthMb, 20);
+
+    const bad = await setUp(async () => {
+      throw new ExtractionError('VIDEO_NOT_FOUND', 'gone');
+    });
+    await bad.run.handle(bad.message, delivery(1));
+    await new SettleDownloadBilling(bad.jobs, bad.accounts, clock).handle(bad.message);
+    const account = (await bad.accounts.load(bad.accountId)).state;
+    assert.deepEqual(account.pendingJobs, []);
+    assert.equal(account.usage.download_count, 0);
+  });
+
+  it('answers a poll from the job stream when the read model has not caught up, and hides other accounts\' jobs', async () => {
+    const { jobs, jobId, accountId } = await setUp(async () => {});
+    const emptyReadModel = { get: async () => null };
+    const query = new GetDownloadJob(emptyReadModel, jobs);
+    const view = await query.execute(accountId, jobId);
+    assert.equal(view?.status, 'IN_QUEUE');
+    assert.equal(view?.startedAt, null);
+    assert.equal(await query.execute(randomUUID(), jobId), null);
+    assert.equal(await query.execute(accountId, randomUUID()), null);
+  });
+});

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { apiClient } from '../support/api-client.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+
+const run = promisify(execFile);
+
+describe('admin CLI', function () {
+  this.timeout(60_000);
+  let service: TestService;
+  let admin: (...args: string[]) => Promise<{ stdout: string; stderr: string }>;
+
+  before(async () => {
+    service = await startTestService({ roles: ['api', 'projector'], label: 'admin_cli' });
+    const env = { ...process.env, DATABASE_URL: service.config.databaseUrl, MASTER_KEY_FILE: service.config.masterKeyFile, LOG_LEVEL: 'silent' };
+    admin = (...args) => run(process.execPath, [path.resolve('build/infrastructure/cli/admin.js'), ...args], { env });
+  });
+  after(async () => service?.stop());
+
+  it('creates an account whose printed key works at once, and manages it', async () => {
+    const { stdout } = await admin('create-account', '--name', 'Cli User', '--email', 'cli@example.com', '--plan', 'growth', '--add-on', 'client_download');
+    const created = JSON.parse(stdout);
+    assert.match(created.apiKey, /^vds_/);
+    const call = apiClient(service.url);
+    const me = await call('GET', '/api/v2/me', { key: created.apiKey });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.plan.id, 'growth');
+    assert.ok('client_download' in me.body.balances);
+
+    await admin('grant', '--account', created.accountId, '--feature', 'bandwidth_mb', '--units', '500');
+    await admin('revoke-key', '--account', created.accountId, '--key', created.keyId);
+    await service.settle();
+    assert.equal((await call('GET', '/api/v2/me', { key: created.apiKey })).status, 401);
+    const listed = JSON.parse((await admin('list-accounts')).stdout);
+    assert.deepEqual(listed.find((account: { accountId: string }) => account.accountId === created.accountId)?.apiKeys, [{ keyId: created.keyId, revoked: true }]);
+  });
+
+  it('refuses bad input with a message and exit code 2', async () => {
+    await assert.rejects(admin('create-account', '--name', 'X', '--email', 'x@example.com', '--plan', 'platinum'), (error: { code?: number; stderr?: string }) => {
+      assert.equal(error.code, 2);
+      assert.match(error.stderr ?? '', /--plan must be one of: free, starter, growth, scale, custom/);
+      return true;
+    });
+    await assert.rejects(admin('grant', '--account', 'nope', '--feature', 'info', '--units', '1'), (error: { code?: number; stderr?: string }) => {
+      assert.equal(error.code, 2);
+      assert.match(error.stderr ?? '', /Account not found/);
+      return true;
+    });
+  });
+});
