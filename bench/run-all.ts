@@ -8,7 +8,7 @@ import type { AccountCommandHandler } from '../application/accounts/account-comm
 import type { DownloadJobCommandHandler } from '../application/downloads/download-job-commands.js';
 import { TOKENS } from '../infrastructure/container.js';
 import { YtDlpExtractor } from '../infrastructure/extractor/yt-dlp-extractor.js';
-import { FIXTURE_VIDEOS, startFixturePlatform } from '../test/fixtures/platform/fixture-platform.js';
+import { FIXTURE_VIDEOS, serviceEnvFor, startFixturePlatform } from '../test/fixtures/platform/fixture-platform.js';
 import { startTestService } from '../test/support/test-service.js';
 import { measure, ms } from './measure.js';
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const platform = await startFixturePlatform();
   const service = await startTestService({
     label: 'bench',
-    env: { VIDEO_HOSTS: platform.host, SHORT_HOSTS: platform.host, VIDEO_URL_SCHEMES: 'http', YT_DLP_PYTHONPATH: platform.pluginPath, },
+    env: serviceEnvFor(platform),
     roles: ['api', 'projector'],
   });
   const db = service.service.container.resolve<Knex>(TOKENS.database);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { TOKENS } from '../../infrastructure/container.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
@@ -17,7 +17,7 @@ describe('limits under concurrency', function () {
     service = await startTestService({
       label: 'concurrency',
       roles: ['api', 'projector'],
-      env: { VIDEO_HOSTS: platform.host, SHORT_HOSTS: platform.host, VIDEO_URL_SCHEMES: 'http', YT_DLP_PYTHONPATH: platform.pluginPath },
+      env: serviceEnvFor(platform),
     });
     call = apiClient(service.url);
   });

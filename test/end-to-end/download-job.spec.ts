@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import { TOKENS } from '../../infrastructure/container.js';
 import { probeMediaFile } from '../../infrastructure/media/ffprobe.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
@@ -25,10 +25,7 @@ describe('end to end: a download job through the API, the workers, yt-dlp and ff
     service = await startTestService({
       label: 'e2e',
       env: {
-        VIDEO_HOSTS: platform.host,
-        SHORT_HOSTS: platform.host,
-        VIDEO_URL_SCHEMES: 'http',
-        YT_DLP_PYTHONPATH: platform.pluginPath,
+        ...serviceEnvFor(platform),
         DOWNLOAD_MAX_ATTEMPTS: '2',
         DOWNLOAD_RETRY_BASE_MS: '100',
       },

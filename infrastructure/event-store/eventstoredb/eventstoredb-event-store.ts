@@ -18,7 +18,6 @@ import {
   type AppendOptions,
   type AppendResult,
   type Checkpoint,
-  type EventFilter,
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
@@ -29,6 +28,7 @@ import {
   type Subscription,
   WrongExpectedRevisionError,
 } from '../../../application/ports/event-store.js';
+import { matchesFilter } from '../matches-filter.js';
 import { toEsdbConnectionString } from './connection-string.js';
 
 /**
@@ -89,7 +89,7 @@ export class EventStoreDbEventStore implements EventStore {
     for await (const resolved of read) {
       const event = toRecordedEvent(resolved);
       // The read starts at the checkpoint itself, which was already handled.
-      if (event === null || event.position === options.after || !passes(event, options.filter)) continue;
+      if (event === null || event.position === options.after || !matchesFilter(event, options.filter)) continue;
       events.push(event);
       if (events.length >= limit) break;
     }
@@ -108,7 +108,7 @@ export class EventStoreDbEventStore implements EventStore {
       async *[Symbol.asyncIterator]() {
         for await (const resolved of subscription) {
           const event = toRecordedEvent(resolved as ResolvedEvent);
-          if (event === null || event.position === after || !passes(event, filter)) continue;
+          if (event === null || event.position === after || !matchesFilter(event, filter)) continue;
           yield [event];
         }
       },
@@ -155,11 +155,6 @@ function toRecordedEvent(resolved: ResolvedEvent): RecordedEvent | null {
   };
 }
 
-function passes(event: RecordedEvent, filter: EventFilter | undefined): boolean {
-  if (filter?.eventTypes !== undefined && !filter.eventTypes.includes(event.type)) return false;
-  if (filter?.streamPrefixes !== undefined && !filter.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix))) return false;
-  return true;
-}
 
 function encodePosition(position: Position): Checkpoint {
   return `${position.commit}/${position.prepare}`;

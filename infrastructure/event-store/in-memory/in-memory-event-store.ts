@@ -14,6 +14,7 @@ import {
   type Subscription,
   WrongExpectedRevisionError,
 } from '../../../application/ports/event-store.js';
+import { matchesFilter } from '../matches-filter.js';
 
 /** Events in this process's memory: for fast tests and a future embedded mode. Appends are atomic because they are synchronous. */
 export class InMemoryEventStore implements EventStore {
@@ -66,7 +67,7 @@ export class InMemoryEventStore implements EventStore {
     const events: RecordedEvent[] = [];
     let index = after === null ? 0 : Number(after);
     for (; index < this.all.length && events.length < limit; index += 1) {
-      if (passes(this.all[index], filter)) events.push(this.all[index]);
+      if (matchesFilter(this.all[index], filter)) events.push(this.all[index]);
     }
     return { events, scannedTo: index === 0 ? after : String(index) };
   }
@@ -112,8 +113,3 @@ export class InMemoryEventStore implements EventStore {
   }
 }
 
-function passes(event: RecordedEvent, filter: EventFilter | undefined): boolean {
-  if (filter?.eventTypes !== undefined && !filter.eventTypes.includes(event.type)) return false;
-  if (filter?.streamPrefixes !== undefined && !filter.streamPrefixes.some((prefix) => event.streamName.startsWith(prefix))) return false;
-  return true;
-}

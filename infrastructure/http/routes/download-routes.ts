@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import type { GetDownloadJob } from '../../../application/downloads/get-download-job.js';
-import type { SubmitDownload } from '../../../application/downloads/submit-download.js';
+import type { SubmitDownload, SubmitDownloadInput } from '../../../application/downloads/submit-download.js';
 import type { Clock } from '../../../application/ports/clock.js';
 import type { DownloadLinks } from '../../../application/ports/download-links.js';
-import type { MediaFormat } from '../../../domain/media-format.js';
 import { HttpError } from '../http-error.js';
 import type { RequestValidation } from '../request-validation.js';
 import type { UrlPolicies } from '../url-policies.js';
@@ -18,14 +17,8 @@ export interface DownloadRouteDependencies {
   urls: UrlPolicies;
 }
 
-interface SubmitDownloadBody {
-  url: string;
-  format: MediaFormat;
-  startTime?: number;
-  endTime?: number;
-  language?: string;
-  webhookUrl?: string;
-}
+/** The validated body: the use case's input less what the request context supplies. */
+type SubmitDownloadBody = Omit<SubmitDownloadInput, 'accountId' | 'correlationId'>;
 
 export function downloadRoutes(deps: DownloadRouteDependencies): Router {
   const router = new Router();

@@ -34,7 +34,6 @@ export function fileRoutes(deps: { files: FileStore; links: SignedDownloadLinks;
     if (rangeHeader !== '') {
       const ranges = parseRange(file.size, rangeHeader, { combine: true });
       if (ranges === -1) {
-        ctx.set('Content-Range', `bytes */${file.size}`);
         throw new HttpError(416, 'Requested range not satisfiable', undefined, { 'Content-Range': `bytes */${file.size}` });
       }
       // Several ranges would need a multipart body; answering the whole file is allowed instead.

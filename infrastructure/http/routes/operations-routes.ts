@@ -14,7 +14,12 @@ export function operationsRoutes(deps: { readinessChecks: Record<string, Readine
   router.get('/readyz', async (ctx) => {
     const results = await Promise.all(
       Object.entries(deps.readinessChecks).map(async ([name, check]) => {
-        const ok = await Promise.race([check().catch(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000))]);
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), 2_000);
+        });
+        const ok = await Promise.race([check().catch(() => false), timedOut]);
+        clearTimeout(timer);
         return [name, ok ? 'ok' : 'unavailable'] as const;
       }),
     );
