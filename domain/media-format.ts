@@ -7,5 +7,3 @@ export type VideoFormat = (typeof VIDEO_HEIGHTS)[number];
 export function isVideoFormat(format: MediaFormat): format is VideoFormat {
   return (VIDEO_HEIGHTS as readonly string[]).includes(format);
 }
-
-export const DEFAULT_MEDIA_FORMAT: MediaFormat = 'audio';

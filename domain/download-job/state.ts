@@ -18,7 +18,3 @@ export type DownloadJobState =
     };
 
 export const initialDownloadJobState = (): DownloadJobState => ({ status: 'NONE' });
-
-export function isTerminal(status: DownloadJobState['status']): boolean {
-  return status === 'COMPLETED' || status === 'FAILED';
-}
