@@ -1,11 +1,16 @@
 import 'reflect-metadata';
+import { mkdtemp, truncate, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
 import Koa from 'koa';
 import type { AccountCommandHandler } from '../application/accounts/account-commands.js';
 import type { DownloadJobCommandHandler } from '../application/downloads/download-job-commands.js';
+import type { DownloadLinks } from '../application/ports/download-links.js';
+import type { FileStore } from '../application/ports/file-store.js';
 import { TOKENS } from '../infrastructure/container.js';
 import { YtDlpExtractor } from '../infrastructure/extractor/yt-dlp-extractor.js';
 import { FIXTURE_VIDEOS, serviceEnvFor, startFixturePlatform } from '../test/fixtures/platform/fixture-platform.js';
@@ -16,7 +21,8 @@ import { measure, ms } from './measure.js';
  * Prints each figure next to a baseline measured in the same run, as a ratio:
  * - polling: GET /download/{jobId} against a bare Koa + pg primary-key lookup of the same row;
  * - projection lag: append to visible in the read model;
- * - submit overhead: POST /download latency minus the extractor's own metadata time.
+ * - submit overhead: POST /download latency minus the extractor's own metadata time;
+ * - file serving: memory growth while a large file streams, against the file's size.
  */
 async function main(): Promise<void> {
   const platform = await startFixturePlatform();
@@ -86,6 +92,33 @@ async function main(): Promise<void> {
     lags.sort((a, b) => a - b);
     const directRead = await measure(200, 1, async () => void (await db('download_jobs').where('job_id', jobId).first()));
     console.log(`projection lag: p50 ${ms(lags[100])}, p99 ${ms(lags[197])}; one read-model lookup p50 ${ms(directRead.p50)} (lag p50 = ${(lags[100] / directRead.p50).toFixed(1)} lookups)`);
+
+    // Serving a file: memory growth while a large file streams out, against the file's size.
+    const files = service.service.container.resolve<FileStore>(TOKENS.fileStore);
+    const links = service.service.container.resolve<DownloadLinks>(TOKENS.downloadLinks);
+    const scratch = await mkdtemp(path.join(tmpdir(), 'bench-file-'));
+    const big = path.join(scratch, 'big.bin');
+    const size = 512 * 1024 * 1024;
+    await writeFile(big, Buffer.alloc(0));
+    await truncate(big, size);
+    await files.put('bench/big.bin', big);
+    const link = links.linkFor({ jobId: 'bench', fileKey: 'bench/big.bin', filename: 'big.bin' }, new Date());
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    let peak = rssBefore;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const started = performance.now();
+    const response = await fetch(link);
+    let received = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) received += chunk.length;
+    clearInterval(sampler);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `file serving: ${(received / 2 ** 20).toFixed(0)} MiB in ${seconds.toFixed(2)} s; peak RSS growth ${((peak - rssBefore) / 2 ** 20).toFixed(1)} MiB = ${(((peak - rssBefore) / size) * 100).toFixed(2)}% of the file (server and client in one process)`,
+    );
+    await files.remove('bench/big.bin');
   } finally {
     await service.stop();
     await platform.stop();
