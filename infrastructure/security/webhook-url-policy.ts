@@ -18,8 +18,9 @@ export function isPublicAddress(address: string): boolean {
 
 /**
  * Checks a webhook URL before it is accepted. Host names are not resolved
- * here (a name that does not resolve now may later); delivery checks the
- * address it connects to again, which also stops DNS rebinding.
+ * here (a name that does not resolve now may later); the sender must check
+ * the address it actually connects to with isPublicAddress, which also stops
+ * DNS rebinding.
  * `allowHosts` (host or host:port) is the operator's allowlist, empty by default.
  */
 export function checkWebhookUrl(input: string, options: { allowHosts?: readonly string[] } = {}): WebhookUrlCheck {
