@@ -16,7 +16,7 @@ import { ReleaseOrphanedReservation } from '../application/processes/release-orp
 import { RunDownload } from '../application/processes/run-download.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
 import type { Delivery, WorkOutcome } from '../application/processes/work-outcome.js';
-import { type JobMessage, WORK_KINDS, type WorkKind, routeEventToWork } from '../application/processes/work-routing.js';
+import { type JobMessage, ROUTED_EVENT_TYPES, WORK_KINDS, type WorkKind, routeEventToWork } from '../application/processes/work-routing.js';
 import { accountsProjection } from '../projections/accounts-projection.js';
 import { downloadJobsProjection } from '../projections/download-jobs-projection.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
@@ -84,6 +84,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       relay = new EventRelay({
         ...processorOptions,
         js: nats.jetstream(),
+        filter: { eventTypes: ROUTED_EVENT_TYPES },
         route: (event) => routeEventToWork(event).map((message) => ({ subject: workSubject(config, message.kind), payload: message.payload })),
       });
       await relay.start();

@@ -16,6 +16,9 @@ export interface WorkMessage {
   payload: JobMessage;
 }
 
+/** The only event types that set off work, so the relay need not read the others. */
+export const ROUTED_EVENT_TYPES = ['DownloadRequested', 'DownloadCompleted', 'DownloadFailed', 'DownloadReserved'] as const;
+
 /** The work each recorded event sets off. Everything not listed sets off none. */
 export function routeEventToWork(event: RecordedEvent): WorkMessage[] {
   const { jobId, accountId } = event.data as Partial<JobMessage>;

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { ROUTED_EVENT_TYPES, routeEventToWork } from '../../application/processes/work-routing.js';
+import { ACCOUNT_EVENT_TYPES } from '../../domain/account/events.js';
+import { DOWNLOAD_JOB_EVENT_TYPES } from '../../domain/download-job/events.js';
+
+describe('work routing', () => {
+  const event = (type: string) => ({
+    id: 'e1',
+    type,
+    streamName: 'download-j1',
+    revision: 0,
+    position: '1',
+    data: { jobId: 'j1', accountId: 'a1' },
+    metadata: {},
+    createdAt: new Date('2026-01-01T00:00:00Z'),
+  });
+
+  it('sets off work for exactly the routed event types, each carrying the job, the account and the event time', () => {
+    for (const type of [...ACCOUNT_EVENT_TYPES, ...DOWNLOAD_JOB_EVENT_TYPES]) {
+      const work = routeEventToWork(event(type));
+      assert.equal(work.length > 0, (ROUTED_EVENT_TYPES as readonly string[]).includes(type), type);
+      for (const message of work) assert.deepEqual(message.payload, { jobId: 'j1', accountId: 'a1', occurredAt: '2026-01-01T00:00:00.000Z' });
+    }
+    assert.deepEqual(routeEventToWork(event('DownloadRequested')).map((m) => m.kind), ['download']);
+    assert.deepEqual(routeEventToWork(event('DownloadFailed')).map((m) => m.kind), ['billing']);
+    assert.deepEqual(routeEventToWork(event('DownloadReserved')).map((m) => m.kind), ['reservation']);
+  });
+});
