@@ -22,6 +22,15 @@ const jobFields = {
   completedAt: { ...nullable(dateTime), description: 'null until terminal.' },
 };
 
+// Info and client-download submissions answer alike but are named apart so clients can evolve them separately.
+const pendingJobAccepted = (description: string) => ({
+  type: 'object',
+  description,
+  required: ['jobId', 'status'],
+  additionalProperties: false,
+  properties: { jobId: { type: 'string', format: 'uuid' }, status: { const: 'pending' } },
+});
+
 const jobIdParameter = { name: 'jobId', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 200 } };
 const unauthorized = error('Missing or invalid API key. Not charged.');
 const serverError = error('Unexpected server error; `details` may carry extractor context.');
@@ -90,7 +99,7 @@ export const openApiDocument = {
         operationId: 'submitInfo',
         summary: "Queue a lookup of a video's title, duration and, on request, audio tracks",
         requestBody: { required: true, ...json(ref('InfoRequest')) },
-        responses: { '200': { description: 'Queued.', ...json(ref('JobAccepted')) }, '400': invalid, '401': unauthorized, '403': error('Credit limit reached.'), '413': error('Request body too large.'), '415': error('The body is not JSON.'), '500': serverError },
+        responses: { '200': { description: 'Queued; poll GET /info/{jobId} within 1 hour.', ...json(ref('InfoSubmitResponse')) }, '400': invalid, '401': unauthorized, '403': error('Credit limit reached.'), '413': error('Request body too large.'), '415': error('The body is not JSON.'), '500': serverError },
       },
     },
     '/info/{jobId}': {
@@ -113,7 +122,7 @@ export const openApiDocument = {
         operationId: 'submitClientDownload',
         summary: 'Resolve direct media links for a video (add-on)',
         requestBody: { required: true, ...json(ref('ClientDownloadRequest')) },
-        responses: { '200': { description: 'Queued.', ...json(ref('JobAccepted')) }, '400': invalid, '401': unauthorized, '403': error('Add-on not enabled, or credit limit reached.'), '413': error('Request body too large.'), '415': error('The body is not JSON.'), '500': serverError },
+        responses: { '200': { description: 'Queued; poll GET /client-download/{jobId}.', ...json(ref('ClientDownloadSubmitResponse')) }, '400': invalid, '401': unauthorized, '403': error('Add-on not enabled, or credit limit reached.'), '413': error('Request body too large.'), '415': error('The body is not JSON.'), '500': serverError },
       },
     },
     '/client-download/{jobId}': {
@@ -164,7 +173,19 @@ export const openApiDocument = {
         additionalProperties: false,
         properties: { jobId: { type: 'string' }, title: { type: 'string' }, duration: { type: 'integer' }, status: { const: 'IN_QUEUE' }, message: { type: 'string' } },
       },
-      DownloadStatus: { oneOf: [ref('DownloadPending'), ref('DownloadCompleted'), ref('DownloadFailed')] },
+      DownloadStatus: {
+        description: 'One of three shapes selected by status. Webhook bodies use the same schema (completed or failed shape).',
+        oneOf: [ref('DownloadPending'), ref('DownloadCompleted'), ref('DownloadFailed')],
+        discriminator: {
+          propertyName: 'status',
+          mapping: {
+            IN_QUEUE: '#/components/schemas/DownloadPending',
+            IN_PROGRESS: '#/components/schemas/DownloadPending',
+            COMPLETED: '#/components/schemas/DownloadCompleted',
+            FAILED: '#/components/schemas/DownloadFailed',
+          },
+        },
+      },
       DownloadPending: {
         type: 'object',
         required: ['jobId', 'status', 'title', 'duration', 'url', 'format'],
@@ -195,12 +216,8 @@ export const openApiDocument = {
         additionalProperties: false,
         properties: { url: { type: 'string' }, includeAudioTracks: { type: 'boolean', default: false } },
       },
-      JobAccepted: {
-        type: 'object',
-        required: ['jobId', 'status'],
-        additionalProperties: false,
-        properties: { jobId: { type: 'string', format: 'uuid' }, status: { const: 'pending' } },
-      },
+      InfoSubmitResponse: pendingJobAccepted('Poll GET /info/{jobId}; the job is kept for 1 hour.'),
+      ClientDownloadSubmitResponse: pendingJobAccepted('Poll GET /client-download/{jobId}.'),
       InfoStatus: {
         oneOf: [
           { type: 'object', required: ['jobId', 'status'], additionalProperties: false, properties: { jobId: { type: 'string' }, status: { const: 'pending' } } },

@@ -32,8 +32,10 @@ export function validateResponse(method: string, actualPath: string, status: num
   const response = operation.responses[String(status)];
   if (response === undefined) return [`${method} ${route.template} does not document status ${status}`];
   const problems: string[] = [];
+  // Header names are case-insensitive in HTTP.
+  const present = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
   for (const [name, header] of Object.entries(response.headers ?? {})) {
-    if (header.required === true && headers[name.toLowerCase()] === undefined) problems.push(`missing header ${name}`);
+    if (header.required === true && !present.has(name.toLowerCase())) problems.push(`missing header ${name}`);
   }
   if (response.content?.['application/json'] !== undefined) {
     const pointer = `/paths/${route.template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
