@@ -1,40 +1,102 @@
+/** The video platform's own hosts; deployments and tests configure others. */
+export const DEFAULT_VIDEO_HOSTS: readonly string[] = ['www.youtube.com', 'youtube.com', 'm.youtube.com', 'music.youtube.com'];
+export const DEFAULT_SHORT_HOSTS: readonly string[] = ['youtu.be'];
+export const DEFAULT_VIDEO_URL_SCHEMES: readonly string[] = ['https'];
+
 export interface VideoUrlRules {
-  /** Hosts (host or host:port) serving `/watch?v=<id>` and `/live/<id>`. */
+  /** Hosts (host or host:port) serving `/watch?v=<id>`, `/live/<id>` and, where allowed, `/shorts/<id>`. */
   videoHosts: readonly string[];
-  /** Hosts serving `/<id>`. */
+  /** Hosts (host or host:port) serving `/<id>`. */
   shortHosts: readonly string[];
-  /** Allowed schemes without the colon; the platform's own URLs are https. */
-  schemes: readonly string[];
-  /** Client-download links also accept `/shorts/<id>`. */
+  /** Schemes without the colon. The platform is https only; a local stand-in in tests is http. Default: https. */
+  schemes?: readonly string[];
+  /** Client-download lookups also take `/shorts/<id>`; downloads do not. */
   allowShorts?: boolean;
 }
 
-export type VideoUrlResult = { ok: true; videoId: string; url: string } | { ok: false; reason: string };
+export type VideoUrlForm = 'watch' | 'short' | 'live' | 'shorts';
+
+export type VideoUrlResult =
+  | {
+      ok: true;
+      videoId: string;
+      /** The URL as submitted, which the job reports back. */
+      url: string;
+      /** The same video as `<scheme>://<first video host>/watch?v=<id>`, one spelling per video. */
+      canonicalUrl: string;
+      form: VideoUrlForm;
+    }
+  | { ok: false; reason: string };
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
- * Recognises the video platform's URL forms. The submitted URL is kept as
- * given (the spec echoes it back); only its shape is checked.
+ * Recognises the video platform's URL forms on the configured hosts. A
+ * refusal names the field, the accepted forms and what is wrong with this one.
  */
 export function parseVideoUrl(input: string, rules: VideoUrlRules): VideoUrlResult {
-  const reason = `url must be a video URL of the form https://${rules.videoHosts[0] ?? '{video_host}'}/watch?v=<id>, https://${rules.shortHosts[0] ?? '{short_host}'}/<id> or https://${rules.videoHosts[0] ?? '{video_host}'}/live/<id>`;
-  let url: URL;
+  const schemes = (rules.schemes ?? DEFAULT_VIDEO_URL_SCHEMES).map((scheme) => scheme.toLowerCase());
+  const videoHosts = rules.videoHosts.map((host) => host.toLowerCase());
+  const shortHosts = rules.shortHosts.map((host) => host.toLowerCase());
+  const refuse = (problem: string): VideoUrlResult => ({ ok: false, reason: `${acceptedForms(videoHosts, shortHosts, schemes[0] ?? 'https', rules.allowShorts === true)} (${problem})` });
+
+  const parsed = parseAbsoluteUrl(input);
+  if (typeof parsed === 'string') return refuse(parsed);
+  const scheme = parsed.protocol.slice(0, -1);
+  if (!schemes.includes(scheme)) return refuse(`the scheme must be ${schemes.join(' or ')}`);
+  if (parsed.username !== '' || parsed.password !== '') return refuse('credentials are not allowed');
+
+  const host = parsed.host;
+  const isVideoHost = videoHosts.includes(host);
+  const isShortHost = shortHosts.includes(host);
+  if (!isVideoHost && !isShortHost) return refuse(`${host} is not a supported host`);
+
+  const segments = pathSegments(parsed.pathname);
+  let match: { form: VideoUrlForm; id: string | null } | undefined;
+  if (isVideoHost && segments?.length === 1 && segments[0] === 'watch') {
+    match = { form: 'watch', id: parsed.searchParams.get('v') };
+  } else if (isVideoHost && segments?.length === 2 && segments[0] === 'live') {
+    match = { form: 'live', id: segments[1] };
+  } else if (isVideoHost && segments?.length === 2 && segments[0] === 'shorts' && rules.allowShorts === true) {
+    match = { form: 'shorts', id: segments[1] };
+  } else if (isShortHost && segments?.length === 1) {
+    match = { form: 'short', id: segments[0] };
+  }
+  if (match === undefined) return refuse(`${parsed.pathname} is not a video path`);
+  if (match.id === null || match.id === '') return refuse('the video id is missing');
+  if (!VIDEO_ID.test(match.id)) return refuse('the video id is malformed');
+
+  const canonicalHost = videoHosts[0] ?? host;
+  return { ok: true, videoId: match.id, url: input, canonicalUrl: `${scheme}://${canonicalHost}/watch?v=${match.id}`, form: match.form };
+}
+
+/** The URL, or why it is not one: relative, unparseable, or padded with spaces the parser would silently drop. */
+export function parseAbsoluteUrl(input: string): URL | string {
+  if (/[\s\u0000-\u001f]/.test(input)) return 'it contains spaces or control characters';
   try {
-    url = new URL(input);
+    return new URL(input);
   } catch {
-    return { ok: false, reason };
+    return 'it is not an absolute URL';
   }
-  if (!rules.schemes.includes(url.protocol.slice(0, -1)) || url.username !== '' || url.password !== '') return { ok: false, reason };
-  const host = url.host.toLowerCase();
-  const segments = url.pathname.split('/').filter((segment) => segment !== '');
-  let videoId: string | null = null;
-  if (rules.videoHosts.includes(host)) {
-    if (url.pathname === '/watch') videoId = url.searchParams.get('v');
-    else if (segments.length === 2 && (segments[0] === 'live' || (rules.allowShorts === true && segments[0] === 'shorts'))) videoId = segments[1];
-  } else if (rules.shortHosts.includes(host) && segments.length === 1) {
-    videoId = segments[0];
-  }
-  if (videoId === null || !VIDEO_ID.test(videoId)) return { ok: false, reason };
-  return { ok: true, videoId, url: input };
+}
+
+/**
+ * The path's segments, a single trailing slash allowed (share links often
+ * carry one); null when a segment is empty, as in `/live//id`.
+ */
+export function pathSegments(pathname: string): string[] | null {
+  const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  const segments = trimmed.split('/').slice(1);
+  return segments.some((segment) => segment === '') ? null : segments;
+}
+
+function acceptedForms(videoHosts: readonly string[], shortHosts: readonly string[], scheme: string, allowShorts: boolean): string {
+  const forms: string[] = [];
+  const videoHost = videoHosts[0];
+  if (videoHost !== undefined) forms.push(`${scheme}://${videoHost}/watch?v=<id>`);
+  if (shortHosts[0] !== undefined) forms.push(`${scheme}://${shortHosts[0]}/<id>`);
+  if (videoHost !== undefined) forms.push(`${scheme}://${videoHost}/live/<id>`);
+  if (videoHost !== undefined && allowShorts) forms.push(`${scheme}://${videoHost}/shorts/<id>`);
+  const listed = forms.length <= 1 ? forms.join('') : `${forms.slice(0, -1).join(', ')} or ${forms[forms.length - 1]}`;
+  return `url must be a video URL of the form ${listed}`;
 }

@@ -2,46 +2,97 @@ import ipaddr from 'ipaddr.js';
 
 export type WebhookUrlCheck = { ok: true } | { ok: false; reason: string };
 
-const BLOCKED_SUFFIXES = ['.localhost', '.local', '.internal', '.lan', '.home.arpa', '.localdomain'];
+export interface WebhookUrlPolicyOptions {
+  /**
+   * The operator's exemptions from the public-address rule, as `host` (any
+   * port) or `host:port`; e.g. a local receiver in tests. Empty by default.
+   */
+  allowHosts?: readonly string[];
+}
+
+/** Names that only ever mean something inside a network (RFC 6761, RFC 6762 appendix G, common LAN suffixes). */
+const LOCAL_NAMES = ['localhost', 'local', 'internal', 'localdomain', 'home.arpa', 'lan', 'intranet', 'corp', 'home', 'private'];
+
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  loopback: 'loopback',
+  carrierGradeNat: 'carrier-grade NAT',
+  private: 'private',
+  uniqueLocal: 'private (unique local)',
+  reserved: 'reserved',
+};
 
 /**
- * Only public unicast addresses may receive webhooks: loopback, private,
- * link-local, carrier-grade NAT, multicast, reserved and the like are all
- * refused, including IPv4 hidden inside IPv6.
+ * Why an address must not receive webhooks, or null for a public unicast
+ * one. IPv4 addresses hidden in IPv6 (mapped) are judged as the IPv4 they
+ * carry; every other IPv6 address must be global unicast (2000::/3), which
+ * also refuses the old IPv4-compatible form, NAT64, 6to4 and Teredo.
  */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+function nonPublicRange(text: string): string | null {
+  const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+  let address: ipaddr.IPv4 | ipaddr.IPv6;
+  // Resolved addresses come as dotted quads; other IPv4 spellings are not what a resolver returns, so they are not trusted.
+  if (ipaddr.IPv4.isValidFourPartDecimal(bare)) address = ipaddr.IPv4.parse(bare);
+  else if (ipaddr.IPv6.isValid(bare)) address = ipaddr.IPv6.parse(bare);
+  else return 'not an IP address';
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+  const range = address.range();
+  if (range !== 'unicast') return RANGE_WORDS[range] ?? `special-purpose (${range})`;
+  if (address.kind() === 'ipv6' && (address.toByteArray()[0] & 0xe0) !== 0x20) return 'not global unicast';
+  return null;
 }
 
 /**
- * Checks a webhook URL before it is accepted. Host names are not resolved
- * here (a name that does not resolve now may later); the sender must check
- * the address it actually connects to with isPublicAddress, which also stops
- * DNS rebinding.
- * `allowHosts` (host or host:port) is the operator's allowlist, empty by default.
+ * True for an address a webhook may be delivered to. The sender checks the
+ * address it actually connects to with this, after resolving the host name:
+ * checkWebhookUrl does not resolve names, so a name can point anywhere by
+ * the time of delivery (DNS rebinding).
  */
-export function checkWebhookUrl(input: string, options: { allowHosts?: readonly string[] } = {}): WebhookUrlCheck {
+export function isPublicAddress(ip: string): boolean {
+  return nonPublicRange(ip) === null;
+}
+
+/**
+ * Checks a webhook URL when a job is submitted: http(s) only, no
+ * credentials, no literal non-public address in any spelling, no local
+ * names. A public-looking name is accepted without resolving it (it may not
+ * resolve yet); see isPublicAddress for the check at delivery.
+ */
+export function checkWebhookUrl(input: string, options: WebhookUrlPolicyOptions = {}): WebhookUrlCheck {
   let url: URL;
   try {
     url = new URL(input);
   } catch {
-    return { ok: false, reason: 'webhookUrl must be an absolute http:// or https:// URL' };
+    return refuse('must be an absolute http:// or https:// URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'webhookUrl must use http:// or https://' };
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'webhookUrl must not contain credentials' };
-  const allow = options.allowHosts ?? [];
-  if (allow.includes(url.host.toLowerCase()) || allow.includes(url.hostname.toLowerCase())) return { ok: true };
-  // WHATWG parsing already turned decimal, hex, octal and short IPv4 spellings into dotted quads.
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
-  if (ipaddr.isValid(host)) {
-    return isPublicAddress(host) ? { ok: true } : { ok: false, reason: 'webhookUrl must not point to a loopback, private, link-local or reserved address' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return refuse('must use http:// or https://');
+  if (url.username !== '' || url.password !== '') return refuse('must not contain credentials');
+  if (isAllowlisted(url, options.allowHosts ?? [])) return { ok: true };
+
+  // WHATWG parsing has already turned decimal, hex, octal, short and full-width IPv4 spellings into a dotted quad, and bracketed IPv6 into its shortest form.
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  if (host.startsWith('[') || ipaddr.IPv4.isValidFourPartDecimal(host)) {
+    const range = nonPublicRange(host);
+    return range === null ? { ok: true } : refuse(`must not point to a non-public address (${host} is ${range})`);
   }
-  if (!host.includes('.')) return { ok: false, reason: 'webhookUrl must use a fully qualified public host name' };
-  if (host === 'localhost' || BLOCKED_SUFFIXES.some((suffix) => host.endsWith(suffix))) {
-    return { ok: false, reason: 'webhookUrl must not point to a local or internal host name' };
-  }
+  if (LOCAL_NAMES.some((name) => host === name || host.endsWith(`.${name}`))) return refuse(`must not point to a local or internal host name (${host})`);
+  if (!host.includes('.')) return refuse(`must use a fully qualified public host name (${host} is a single label)`);
   return { ok: true };
+}
+
+function refuse(rule: string): WebhookUrlCheck {
+  return { ok: false, reason: `webhookUrl ${rule}` };
+}
+
+function isAllowlisted(url: URL, allowHosts: readonly string[]): boolean {
+  if (allowHosts.length === 0) return false;
+  const hostname = url.hostname.toLowerCase();
+  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  return allowHosts.some((entry) => {
+    const allowed = entry.trim().toLowerCase();
+    return allowed === hostname || allowed === `${hostname}:${port}`;
+  });
 }

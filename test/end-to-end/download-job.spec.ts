@@ -119,6 +119,7 @@ describe('end to end: a download job through the API, the workers, yt-dlp and ff
     const { body } = await call('POST', '/api/v2/download', { key: owner.apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio-mp3' } });
     assert.equal((await call('GET', `/api/v2/download/${body.jobId}`, { key: other.apiKey })).status, 404);
     assert.equal((await call('GET', '/api/v2/download/00000000-0000-0000-0000-000000000000', { key: owner.apiKey })).status, 404);
+    assert.equal((await call('GET', '/api/v2/download/not%20a%20job!', { key: owner.apiKey })).status, 404, 'a malformed id names no job');
     const done = await pollUntilFinished(owner.apiKey, body.jobId);
     assert.equal(done.actualFormat, 'audio-mp3');
   });

@@ -1,284 +1,696 @@
+import { DOWNLOAD_ERROR_CODES } from '../../../domain/download-error-code.js';
+import { MEDIA_FORMATS } from '../../../domain/media-format.js';
+
 /**
- * The OpenAPI 3.1 document of the API, written by hand from the contract. It
- * is the single source of request validation (request-validator.ts), is
- * served at /api/v2/openapi.json, and tests check every response against it.
+ * The OpenAPI 3.1 description of the API, written by hand from the contract.
+ * It is the single source of request validation (request-validator.ts) and of
+ * the response shapes tests check (response-validator.ts), and clients read it
+ * at /api/v2/openapi.json. Signed file links (/files/...) and the operational
+ * endpoints (/healthz, /readyz, /metrics) live outside the API prefixes and
+ * are deliberately not described here.
  */
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
-const json = (schema: object) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json(ref('ApiError')) });
-const dateTime = { type: 'string', format: 'date-time' };
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const jobFields = {
-  jobId: { type: 'string' },
-  url: { type: 'string', description: 'The submitted URL.' },
-  format: { ...ref('MediaFormat'), description: 'Format requested.' },
-  title: { type: 'string' },
-  duration: { type: 'integer', description: 'Full video duration, seconds.' },
-  language: { ...nullable({ type: 'string' }), description: 'Language requested; null if none.' },
-  createdAt: { ...dateTime, description: 'Submission time.' },
-  startedAt: { ...nullable(dateTime), description: 'null while queued.' },
-  completedAt: { ...nullable(dateTime), description: 'null until terminal.' },
-};
-
-// Info and client-download submissions answer alike but are named apart so clients can evolve them separately.
-const pendingJobAccepted = (description: string) => ({
-  type: 'object',
-  description,
-  required: ['jobId', 'status'],
-  additionalProperties: false,
-  properties: { jobId: { type: 'string', format: 'uuid' }, status: { const: 'pending' } },
+const jsonContent = (schema: object, example?: unknown) => ({
+  'application/json': example === undefined ? { schema } : { schema, example },
 });
 
-const jobIdParameter = { name: 'jobId', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 200 } };
-const unauthorized = error('Missing or invalid API key. Not charged.');
-const serverError = error('Unexpected server error; `details` may carry extractor context.');
-const invalid = error('A missing or malformed field; the message names it.');
+const errorResponse = (description: string, example: string, schemaName = 'ApiError') => ({
+  description,
+  content: jsonContent(schemaRef(schemaName), { error: example }),
+});
+
+const dateTime = { type: 'string', format: 'date-time' };
+const dateTimeOrNull = { type: ['string', 'null'], format: 'date-time' };
+const seconds = (description: string) => ({ type: 'integer', minimum: 0, description });
+
+/** Fields every download job shape shares; each shape adds its own and lists what is required. */
+const downloadJobFields = {
+  jobId: { type: 'string', description: 'Job identifier, as returned by POST /download.' },
+  url: { type: 'string', description: 'The submitted URL, as given.' },
+  format: { ...schemaRef('MediaFormat'), description: 'The format requested.' },
+  title: { type: 'string', description: 'Video title.' },
+  duration: seconds('Full video duration in seconds, whatever startTime/endTime were requested.'),
+  language: {
+    type: ['string', 'null'],
+    description: 'The language requested; null when none was. The language delivered may differ through the fallback chain.',
+  },
+  createdAt: { ...dateTime, description: 'Submission time.' },
+  startedAt: { ...dateTimeOrNull, description: 'When processing started; null while queued (and for a job that failed before it started).' },
+  completedAt: { ...dateTimeOrNull, description: 'When the job reached COMPLETED or FAILED; null until then.' },
+};
+
+const jobIdParameter = (description: string) => ({
+  name: 'jobId',
+  in: 'path',
+  required: true,
+  description,
+  // Identifiers issued by the service are UUIDs; anything outside this shape cannot name a job.
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' },
+});
+
+const responses = {
+  unauthorized: {
+    description:
+      'The API key is missing (send `Authorization: Bearer <API_KEY>`) or not recognised (`Invalid API key`). Never charged.',
+    content: jsonContent(schemaRef('ApiError'), { error: 'Invalid API key' }),
+  },
+  creditLimitReached: errorResponse(
+    'The plan’s bandwidth allowance (plus any overage allowance) or a request quota is used up. `error` is exactly `Credit limit reached`. ' +
+      'Not charged; cleared by upgrading the plan or at the next billing cycle (see GET /me for the balances).',
+    'Credit limit reached',
+    'CreditLimitError',
+  ),
+  addOnOrCreditLimit: errorResponse(
+    'The add-on is not enabled for the account, or its quota is used up (`error` is then exactly `Credit limit reached`). Not charged.',
+    'Credit limit reached',
+  ),
+  payloadTooLarge: errorResponse('The request body is larger than the server accepts (64 KiB by default).', 'Request body too large'),
+  unsupportedMediaType: errorResponse('The request body is not sent as `application/json`.', 'Content-Type must be application/json'),
+  serverError: {
+    description: 'Unexpected server error. `details` may carry the extractor’s message. Retry after a short backoff.',
+    content: jsonContent(schemaRef('ApiError'), { error: 'Internal server error' }),
+  },
+};
+
+const badRequest = (description: string, example: string) => errorResponse(description, example);
 
 export const openApiDocument = {
   openapi: '3.1.0',
   info: {
     title: 'Video Download Service API',
     version: '2.0.0',
-    description:
-      'Server-side video downloads with job polling, video metadata, client download links, channel listing and account balances. ' +
-      'Only bandwidth is charged: each completed download counts its file size (at least 20 MB) against the plan.',
+    summary: 'Server-side video downloads with job polling and webhooks, video metadata, client download links, channel listing and account balances.',
+    description: [
+      'All requests and responses are JSON. Every endpoint needs the header `Authorization: Bearer <API_KEY>`.',
+      '',
+      '**Billing.** Only bandwidth is charged: each completed download counts its actual file size, at least 20 MB, against the plan’s monthly allowance. ' +
+        'Submitting is free, failed jobs are never charged, and neither are `401`, `403` or `429` responses. ' +
+        'Download and info counts are tracked against per-plan quotas; `GET /me` shows every balance.',
+      '',
+      '**Jobs.** Downloads, info lookups and client-download lookups run in the background: submit, then poll the job (or pass a `webhookUrl` to `POST /download`). ' +
+        'Jobs belong to the account that submitted them; another account’s job reads as `404`.',
+      '',
+      '**Timestamps.** `createdAt`, `startedAt` and `completedAt` are ISO 8601 date-times; timestamps in `GET /me` are Unix milliseconds.',
+    ].join('\n'),
   },
-  servers: [{ url: '/api/v2' }, { url: '/api/v1', description: 'legacy' }, { url: '/v2', description: 'legacy' }],
+  servers: [
+    { url: '/api/v2', description: 'Current base path (API version 2.0).' },
+    { url: '/api/v1', description: 'Legacy base path; serves the same API and keeps working.' },
+    { url: '/v2', description: 'Legacy base path; serves the same API and keeps working.' },
+  ],
   security: [{ bearerAuth: [] }],
+  tags: [
+    { name: 'Downloads', description: 'Server-side downloads of a video or its audio, polled or delivered by webhook.' },
+    { name: 'Video info', description: 'Title, duration and audio tracks of a video, without downloading it.' },
+    { name: 'Client downloads', description: 'Add-on: direct media links the client fetches itself.' },
+    { name: 'Channels', description: 'Add-on: recent videos of a channel.' },
+    { name: 'Account', description: 'Plan and live balances.' },
+    { name: 'Meta', description: 'This document.' },
+  ],
   paths: {
-    '/openapi.json': {
-      get: {
-        operationId: 'getOpenApiDocument',
-        summary: 'This document',
-        security: [],
-        responses: { '200': { description: 'The OpenAPI document.', ...json({ type: 'object', required: ['openapi', 'paths'] }) } },
-      },
-    },
     '/download': {
       post: {
         operationId: 'submitDownload',
+        tags: ['Downloads'],
         summary: 'Queue a download of a video or its audio',
-        description: 'Submitting is free; bandwidth is charged when the job completes. Poll GET /download/{jobId} or pass a webhookUrl.',
-        requestBody: { required: true, ...json(ref('SubmitDownloadRequest')) },
-        responses: {
-          '200': { description: 'Queued.', ...json(ref('SubmitDownloadResponse')) },
-          '400': invalid,
-          '401': unauthorized,
-          '403': error('Usage limit reached for the plan; `error` is exactly "Credit limit reached". Not charged.'),
-          '413': error('Request body too large.'),
-          '415': error('The body is not JSON.'),
-          '429': {
-            description: 'The account already has 100 downloads queued or in progress. Not charged.',
-            headers: {
-              'X-Pending-Downloads': { required: true, schema: { type: 'integer' }, description: 'Current count.' },
-              'X-Pending-Downloads-Limit': { required: true, schema: { type: 'integer' }, description: 'Maximum.' },
+        description: [
+          'Queues a background job that fetches the video (or only its audio) and produces a file. The answer comes at once with status `IN_QUEUE`; ' +
+            'poll `GET /download/{jobId}` until the status is `COMPLETED` or `FAILED`, or pass a `webhookUrl` to be told.',
+          '',
+          'Submitting is free. When the job completes, its actual file size (at least 20 MB) is charged against the bandwidth allowance; a failed job costs nothing.',
+          '',
+          'Refusals: `400` for a missing or malformed field, an unsupported URL, a rejected `webhookUrl`, times outside the video, ' +
+            'a live stream still in progress or a video that cannot be downloaded; `403` when the plan’s limits are used up; ' +
+            '`429` when the account already has 100 downloads queued or in progress.',
+        ].join('\n'),
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: schemaRef('SubmitDownloadRequest'),
+              examples: {
+                audio: { summary: 'Best audio, the default format', value: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } },
+                clip: {
+                  summary: 'A 720p clip from 0:30 to 1:00, with a webhook',
+                  value: { url: 'https://youtu.be/dQw4w9WgXcQ', format: '720', startTime: 30, endTime: 60, webhookUrl: 'https://hooks.example.com/video-done' },
+                },
+              },
             },
-            ...json(ref('ApiError')),
           },
-          '500': serverError,
+        },
+        responses: {
+          '200': {
+            description: 'The job is queued. Nothing is charged yet.',
+            content: jsonContent(schemaRef('SubmitDownloadResponse'), {
+              jobId: '3b241101-e2bb-4255-8caf-4136c566a962',
+              title: 'Never Gonna Give You Up',
+              duration: 213,
+              status: 'IN_QUEUE',
+              message: 'Download queued; poll GET /download/3b241101-e2bb-4255-8caf-4136c566a962 for its status',
+            }),
+          },
+          '400': badRequest(
+            'A missing or malformed field, an unsupported URL, a rejected `webhookUrl`, times outside the video, a live stream still in progress, ' +
+              'or a video that cannot be downloaded (its DownloadErrorCode is then in `details`). The message names the problem.',
+            'format must be one of: 1080, 720, 480, 360, audio, audio-aac, audio-mp3',
+          ),
+          '401': responses.unauthorized,
+          '403': responses.creditLimitReached,
+          '413': responses.payloadTooLarge,
+          '415': responses.unsupportedMediaType,
+          '429': {
+            description:
+              'The account already has 100 downloads queued or in progress. Not charged. Resubmit after some jobs reach `COMPLETED` or `FAILED`.',
+            headers: {
+              'X-Pending-Downloads': { required: true, description: 'Downloads the account has queued or in progress now.', schema: { type: 'integer', minimum: 0 } },
+              'X-Pending-Downloads-Limit': { required: true, description: 'The most the account may have queued or in progress.', schema: { type: 'integer', minimum: 0 } },
+            },
+            content: jsonContent(schemaRef('ApiError'), { error: 'Too many downloads queued or in progress (100 of 100)' }),
+          },
+          '500': responses.serverError,
         },
       },
     },
     '/download/{jobId}': {
       get: {
         operationId: 'getDownload',
+        tags: ['Downloads'],
         summary: 'Poll a download job',
-        parameters: [jobIdParameter],
+        description:
+          'Returns the job in one of three shapes selected by `status`: pending (`IN_QUEUE`, `IN_PROGRESS`), `COMPLETED` (with `downloadUrl`, `fileSize` and `actualFormat`) ' +
+          'or `FAILED` (with an optional `errorCode`). `COMPLETED` and `FAILED` are final. Free.',
+        parameters: [jobIdParameter('The `jobId` returned by POST /download.')],
         responses: {
-          '200': { description: 'The job in one of three shapes, selected by status.', ...json(ref('DownloadStatus')) },
-          '401': unauthorized,
-          '404': error('Job not found, expired, or belongs to another account.'),
-          '500': serverError,
+          '200': { description: 'The job.', content: jsonContent(schemaRef('DownloadJob')) },
+          '401': responses.unauthorized,
+          '404': errorResponse('No such job: it does not exist, has expired, or belongs to another account.', 'Download job not found'),
+          '500': responses.serverError,
         },
       },
     },
     '/info': {
       post: {
         operationId: 'submitInfo',
-        summary: "Queue a lookup of a video's title, duration and, on request, audio tracks",
-        requestBody: { required: true, ...json(ref('InfoRequest')) },
-        responses: { '200': { description: 'Queued; poll GET /info/{jobId} within 1 hour.', ...json(ref('InfoSubmitResponse')) }, '400': invalid, '401': unauthorized, '403': error('Credit limit reached.'), '413': error('Request body too large.'), '415': error('The body is not JSON.'), '500': serverError },
+        tags: ['Video info'],
+        summary: 'Queue a lookup of a video’s title, duration and audio tracks',
+        description:
+          'Queues a job that resolves the video’s title and duration, and its audio tracks (original and dubbed languages) when `includeAudioTracks` is true, without downloading. ' +
+          'Poll `GET /info/{jobId}`; the job is kept for 1 hour after submission. One info request is counted against the quota when the job succeeds; no bandwidth.',
+        requestBody: {
+          required: true,
+          content: jsonContent(schemaRef('SubmitInfoRequest'), { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', includeAudioTracks: true }),
+        },
+        responses: {
+          '200': {
+            description: 'The job is queued.',
+            content: jsonContent(schemaRef('SubmitInfoResponse'), { jobId: '9f1c2d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f', status: 'pending' }),
+          },
+          '400': badRequest('A missing or malformed field, or an unsupported URL. The message names the problem.', 'url is required'),
+          '401': responses.unauthorized,
+          '403': responses.creditLimitReached,
+          '413': responses.payloadTooLarge,
+          '415': responses.unsupportedMediaType,
+          '500': responses.serverError,
+        },
       },
     },
     '/info/{jobId}': {
       get: {
         operationId: 'getInfo',
-        parameters: [jobIdParameter],
-        responses: { '200': { description: 'The info job.', ...json(ref('InfoStatus')) }, '401': unauthorized, '404': error('Not found, or older than 1 hour.'), '500': serverError },
+        tags: ['Video info'],
+        summary: 'Poll a video info job',
+        description:
+          'Returns the job in one of three shapes selected by `status`: `pending`, `success` (with `result`) or `failed` (with `error` and, for recognised conditions, `errorCode`). ' +
+          'A failure without `errorCode`, or with `NETWORK_ERROR`, is worth retrying. Free.',
+        parameters: [jobIdParameter('The `jobId` returned by POST /info.')],
+        responses: {
+          '200': { description: 'The job.', content: jsonContent(schemaRef('InfoJob')) },
+          '401': responses.unauthorized,
+          '404': errorResponse('No such job: it does not exist, is older than 1 hour, or belongs to another account.', 'Info job not found'),
+          '500': responses.serverError,
+        },
       },
     },
     '/list-channel': {
       post: {
         operationId: 'listChannel',
-        summary: 'Recent videos of a channel (add-on)',
-        requestBody: { required: true, ...json(ref('ListChannelRequest')) },
-        responses: { '200': { description: 'The extractor’s flat listing, passed through.', ...json(ref('ChannelListing')) }, '400': invalid, '401': unauthorized, '403': error('Add-on not enabled, or credit limit reached.'), '413': error('Request body too large.'), '415': error('The body is not JSON.'), '500': serverError },
+        tags: ['Channels'],
+        summary: 'List recent videos of a channel (add-on)',
+        description:
+          'Returns the most recent videos of a channel on the video platform, as the media extractor’s flat listing passed through (extra properties may appear). ' +
+          'Higher `maxVideos` take proportionally longer. Counts 1 unit of the `channel_list` add-on per 10 items returned, rounded up; no bandwidth.',
+        requestBody: {
+          required: true,
+          content: jsonContent(schemaRef('ListChannelRequest'), { channelUrl: 'https://www.youtube.com/@example', maxVideos: 20 }),
+        },
+        responses: {
+          '200': { description: 'The listing.', content: jsonContent(schemaRef('ChannelListing')) },
+          '400': badRequest('A missing or malformed field, or an unsupported channel URL. The message names the problem.', 'maxVideos must be an integer from 1 to 1000'),
+          '401': responses.unauthorized,
+          '403': responses.addOnOrCreditLimit,
+          '413': responses.payloadTooLarge,
+          '415': responses.unsupportedMediaType,
+          '500': responses.serverError,
+        },
       },
     },
     '/client-download': {
       post: {
         operationId: 'submitClientDownload',
-        summary: 'Resolve direct media links for a video (add-on)',
-        requestBody: { required: true, ...json(ref('ClientDownloadRequest')) },
-        responses: { '200': { description: 'Queued; poll GET /client-download/{jobId}.', ...json(ref('ClientDownloadSubmitResponse')) }, '400': invalid, '401': unauthorized, '403': error('Add-on not enabled, or credit limit reached.'), '413': error('Request body too large.'), '415': error('The body is not JSON.'), '500': serverError },
+        tags: ['Client downloads'],
+        summary: 'Queue a lookup of direct media links (add-on)',
+        description: [
+          'Queues a job that resolves direct media links for a video, which the client then fetches itself. Poll `GET /client-download/{jobId}`. Uses the `client_download` add-on.',
+          '',
+          'Supported links:',
+          '- video platform: `/watch?v=<id>`, short host `/<id>`, `/live/<id>`, `/shorts/<id>`',
+          '- photo/video sharing platform: `/p/<id>`, `/reel/<id>`, `/reels/<id>`, `/tv/<id>`',
+          '- short-video platform: `/@<user>/video/<id>`, short host `/<id>`',
+          '- social network: `/.../videos/<id>`, `/.../watch/<id>`, `/.../reel/<id>`, short host `/<id>`',
+        ].join('\n'),
+        requestBody: { required: true, content: jsonContent(schemaRef('SubmitClientDownloadRequest'), { url: 'https://www.youtube.com/shorts/dQw4w9WgXcQ' }) },
+        responses: {
+          '200': {
+            description: 'The job is queued.',
+            content: jsonContent(schemaRef('SubmitClientDownloadResponse'), { jobId: '0d9c8b7a-6f5e-4d3c-8b1a-9f8e7d6c5b4a', status: 'pending' }),
+          },
+          '400': badRequest('A missing or malformed field, or a link the service does not support. The message names the problem.', 'url is required'),
+          '401': responses.unauthorized,
+          '403': responses.addOnOrCreditLimit,
+          '413': responses.payloadTooLarge,
+          '415': responses.unsupportedMediaType,
+          '500': responses.serverError,
+        },
       },
     },
     '/client-download/{jobId}': {
       get: {
         operationId: 'getClientDownload',
-        parameters: [jobIdParameter],
-        responses: { '200': { description: 'The client-download job.', ...json(ref('ClientDownloadStatus')) }, '401': unauthorized, '404': error('Job not found or belongs to another account.'), '500': serverError },
+        tags: ['Client downloads'],
+        summary: 'Poll a client-download job',
+        description: 'Returns the job in one of three shapes selected by `status`: `pending`, `success` (with `result`) or `failed` (with `error`). Free.',
+        parameters: [jobIdParameter('The `jobId` returned by POST /client-download.')],
+        responses: {
+          '200': { description: 'The job.', content: jsonContent(schemaRef('ClientDownloadJob')) },
+          '401': responses.unauthorized,
+          '404': errorResponse('No such job: it does not exist, has expired, or belongs to another account.', 'Client-download job not found'),
+          '500': responses.serverError,
+        },
       },
     },
     '/me': {
       get: {
         operationId: 'getMe',
+        tags: ['Account'],
         summary: 'The account, its plan and live balances',
-        description: 'No call limit; never charged.',
-        responses: { '200': { description: 'The account.', ...json(ref('AccountResponse')) }, '401': unauthorized, '500': serverError },
+        description: 'No call limit, never charged. Balances are keyed by feature: `download_count`, `bandwidth_mb` and `info` always, `client_download` and `channel_list` where the add-on is enabled.',
+        responses: {
+          '200': { description: 'The account.', content: jsonContent(schemaRef('AccountResponse')) },
+          '401': responses.unauthorized,
+          '500': responses.serverError,
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        tags: ['Meta'],
+        summary: 'This document',
+        description: 'Served without an API key, so client generators and API browsers can fetch it.',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The OpenAPI 3.1 document.',
+            content: jsonContent({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' } } }),
+          },
+        },
+      },
+    },
+  },
+  webhooks: {
+    'download.finished': {
+      post: {
+        operationId: 'downloadFinished',
+        tags: ['Downloads'],
+        summary: 'Sent to the webhookUrl of a download job when it reaches COMPLETED or FAILED',
+        description: [
+          'Sent once per job (at least once; use `jobId` as the idempotency key) to the `webhookUrl` given on POST /download. ' +
+            'The body is what GET /download/{jobId} returns for the job at that moment: the completed or the failed shape.',
+          '',
+          '**Signature.** `X-Service-Signature` is `t=<unix seconds>,v1=<hex>`, where `v1` is the lowercase hex HMAC-SHA256, keyed with the account’s API key, ' +
+            'of the text `<t>.<raw request body>`. Compute it over the raw bytes before parsing the JSON, compare in constant time, ' +
+            'and reject timestamps more than a few minutes old (300 seconds in the reference check).',
+          '',
+          '**Delivery.** Any 2xx answer within 15 seconds acknowledges it. Anything else (other status, redirect, timeout, connection error) is retried after ' +
+            '30s, 1m, 2m, 4m, 8m, 16m, 32m, 64m and 128m: 10 attempts over about 4 hours. A `410` answer stops the retries at once. Redirects are not followed.',
+        ].join('\n'),
+        security: [],
+        parameters: [
+          { name: 'X-Service-Event', in: 'header', required: true, description: 'Mirrors `status`.', schema: { type: 'string', enum: ['download.completed', 'download.failed'] } },
+          { name: 'X-Service-Job-Id', in: 'header', required: true, description: 'The `jobId`.', schema: { type: 'string' } },
+          { name: 'X-Service-Attempt', in: 'header', required: true, description: 'Delivery attempt, starting at 1.', schema: { type: 'integer', minimum: 1, maximum: 10 } },
+          {
+            name: 'X-Service-Signature',
+            in: 'header',
+            required: true,
+            description: '`t=<unix seconds>,v1=<lowercase hex HMAC-SHA256>`.',
+            schema: { type: 'string', pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$' },
+          },
+        ],
+        requestBody: { required: true, content: jsonContent(schemaRef('DownloadFinishedEvent')) },
+        responses: {
+          '2XX': { description: 'Acknowledged; no further attempts.' },
+          '410': { description: 'The receiver wants no more deliveries for this job; retries stop at once.' },
+          default: { description: 'A failed attempt; retried with backoff until 10 attempts have been made.' },
+        },
       },
     },
   },
   components: {
-    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>. The key also signs webhooks.' } },
+    securitySchemes: {
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        description: '`Authorization: Bearer <API_KEY>` with the API key issued to the account. The same key signs the webhooks sent to the account.',
+      },
+    },
     schemas: {
       MediaFormat: {
         type: 'string',
-        enum: ['1080', '720', '480', '360', 'audio', 'audio-aac', 'audio-mp3'],
-        description: 'Heights deliver MP4 (capped down to fit the per-file limit); audio is the best stream in its own container; audio-aac prefers AAC; audio-mp3 is MP3 at 320 kb/s CBR.',
+        enum: [...MEDIA_FORMATS],
+        description: [
+          '- `1080`, `720`, `480`, `360`: vertical resolution, delivered as MP4; may be capped down for very long videos so the file fits the plan’s per-file size limit (see `actualFormat`).',
+          '- `audio` (default): the best audio stream the platform serves, in its own container (usually M4A/AAC or WebM/Opus), not re-encoded.',
+          '- `audio-aac`: the platform’s AAC stream (M4A, about 128 kbps), not re-encoded; when there is none the best audio is delivered and `actualFormat` is `audio`.',
+          '- `audio-mp3`: MP3 at 320 kbps constant bitrate; sample rate and channel layout are kept.',
+        ].join('\n'),
       },
       DownloadErrorCode: {
         type: 'string',
-        enum: ['AGE_RESTRICTED', 'MEMBERS_ONLY', 'PAYMENT_REQUIRED', 'PRIVATE_VIDEO', 'VIDEO_PREMIERE', 'GEO_RESTRICTED', 'VIDEO_PROCESSING', 'VIDEO_UNAVAILABLE', 'DRM_PROTECTED', 'VIDEO_NOT_FOUND', 'FORMAT_UNAVAILABLE', 'LIVE_STREAM_IN_PROGRESS', 'COPYRIGHTED_MUSIC', 'NO_DOWNLOAD_OPT_OUT', 'NETWORK_ERROR'],
-        description: 'Every value but NETWORK_ERROR is final; retry NETWORK_ERROR after a short backoff.',
+        enum: [...DOWNLOAD_ERROR_CODES],
+        description:
+          'Why a job failed. Every value except `NETWORK_ERROR` describes the video or the service’s policy: retrying gives the same result. ' +
+          '`NETWORK_ERROR` is a transient failure on the service’s side: retry after a short backoff. ' +
+          '`VIDEO_PREMIERE` and `LIVE_STREAM_IN_PROGRESS` clear once the premiere starts or the stream ends.',
+      },
+      DownloadJobStatus: {
+        type: 'string',
+        enum: ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED', 'FAILED'],
+        description: '`IN_QUEUE` → `IN_PROGRESS` → `COMPLETED` or `FAILED`; the last two are final.',
       },
       SubmitDownloadRequest: {
         type: 'object',
         required: ['url'],
         additionalProperties: false,
         properties: {
-          url: { type: 'string', description: 'https://{video_host}/watch?v=<id>, https://{short_host}/<id> or https://{video_host}/live/<id>.' },
-          format: { ...ref('MediaFormat'), default: 'audio' },
-          startTime: { type: 'integer', minimum: 0, description: 'Seconds, inclusive; in [0, duration).' },
-          endTime: { type: 'integer', minimum: 1, description: 'Seconds, exclusive; in (0, duration] and greater than startTime.' },
-          language: { type: 'string', pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$', description: 'BCP-47; falls back to a prefix match, then the original audio.' },
-          webhookUrl: { type: 'string', format: 'uri', maxLength: 2048, description: 'Public http(s) URL; redirects are not followed.' },
+          url: {
+            type: 'string',
+            description: 'The video: `https://{video_host}/watch?v=<id>`, `https://{short_host}/<id>` or `https://{video_host}/live/<id>`.',
+            examples: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://youtu.be/dQw4w9WgXcQ'],
+          },
+          format: { ...schemaRef('MediaFormat'), default: 'audio' },
+          startTime: {
+            type: 'integer',
+            minimum: 0,
+            description: 'Start of the clip in seconds, inclusive; must be less than the duration. Omitted: from the beginning.',
+          },
+          endTime: {
+            type: 'integer',
+            minimum: 1,
+            description: 'End of the clip in seconds, exclusive; at most the duration and greater than `startTime`. Omitted: to the end.',
+          },
+          language: {
+            type: 'string',
+            pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$',
+            description:
+              'BCP-47 tag of the audio language wanted. When the video has no such track: any track whose tag starts with it (`en` matches `en-US`), ' +
+              'then the original audio. Omitted: the original audio.',
+            examples: ['en', 'en-US', 'pt-BR'],
+          },
+          webhookUrl: {
+            type: 'string',
+            format: 'uri',
+            maxLength: 2048,
+            description:
+              'Public `http://` or `https://` URL that receives the `download.finished` webhook. Loopback, private-network and single-label host names are refused with `400`; ' +
+              'redirects are not followed.',
+          },
         },
       },
       SubmitDownloadResponse: {
         type: 'object',
         required: ['jobId', 'title', 'duration', 'status', 'message'],
         additionalProperties: false,
-        properties: { jobId: { type: 'string' }, title: { type: 'string' }, duration: { type: 'integer' }, status: { const: 'IN_QUEUE' }, message: { type: 'string' } },
+        properties: {
+          jobId: { type: 'string', description: 'Identifier to poll GET /download/{jobId} with.' },
+          title: { type: 'string', description: 'Video title.' },
+          duration: seconds('Full video duration in seconds.'),
+          status: { type: 'string', const: 'IN_QUEUE' },
+          message: { type: 'string', description: 'Human-readable next-step hint.' },
+        },
       },
-      DownloadStatus: {
-        description: 'One of three shapes selected by status. Webhook bodies use the same schema (completed or failed shape).',
-        oneOf: [ref('DownloadPending'), ref('DownloadCompleted'), ref('DownloadFailed')],
+      DownloadJob: {
+        type: 'object',
+        description: 'A download job in one of three shapes, selected by `status`.',
+        oneOf: [schemaRef('DownloadJobPending'), schemaRef('DownloadJobCompleted'), schemaRef('DownloadJobFailed')],
         discriminator: {
           propertyName: 'status',
           mapping: {
-            IN_QUEUE: '#/components/schemas/DownloadPending',
-            IN_PROGRESS: '#/components/schemas/DownloadPending',
-            COMPLETED: '#/components/schemas/DownloadCompleted',
-            FAILED: '#/components/schemas/DownloadFailed',
+            IN_QUEUE: '#/components/schemas/DownloadJobPending',
+            IN_PROGRESS: '#/components/schemas/DownloadJobPending',
+            COMPLETED: '#/components/schemas/DownloadJobCompleted',
+            FAILED: '#/components/schemas/DownloadJobFailed',
           },
         },
       },
-      DownloadPending: {
+      DownloadJobPending: {
         type: 'object',
+        description: 'Queued (`IN_QUEUE`) or being processed (`IN_PROGRESS`).',
         required: ['jobId', 'status', 'title', 'duration', 'url', 'format'],
         additionalProperties: false,
-        properties: { ...jobFields, status: { enum: ['IN_QUEUE', 'IN_PROGRESS'] } },
+        properties: { ...downloadJobFields, status: { type: 'string', enum: ['IN_QUEUE', 'IN_PROGRESS'] } },
       },
-      DownloadCompleted: {
+      DownloadJobCompleted: {
         type: 'object',
+        description: 'The file is ready at `downloadUrl`; its size has been charged against the bandwidth allowance (at least 20 MB).',
         required: ['jobId', 'status', 'url', 'format', 'actualFormat', 'downloadUrl', 'title', 'duration', 'fileSize'],
         additionalProperties: false,
         properties: {
-          ...jobFields,
-          status: { const: 'COMPLETED' },
-          actualFormat: { ...ref('MediaFormat'), description: 'Format delivered.' },
-          downloadUrl: { type: 'string', format: 'uri', description: 'Signed, expiring URL of the file.' },
-          fileSize: { type: 'integer', minimum: 0, description: 'Bytes.' },
+          ...downloadJobFields,
+          status: { type: 'string', const: 'COMPLETED' },
+          actualFormat: {
+            ...schemaRef('MediaFormat'),
+            description: 'The format delivered: lower than `format` when capped down to fit the per-file size limit, or `audio` in place of `audio-aac`.',
+          },
+          downloadUrl: {
+            type: 'string',
+            format: 'uri',
+            description:
+              'Where to fetch the file. The link is signed and expires (each poll returns one valid from then); it supports `Range` requests (answered `206`). ' +
+              'An expired or altered link answers `403`: poll the job again for a fresh one.',
+          },
+          fileSize: { type: 'integer', minimum: 0, description: 'Size of the produced file in bytes.' },
         },
       },
-      DownloadFailed: {
+      DownloadJobFailed: {
         type: 'object',
+        description: 'The job failed; nothing was charged.',
         required: ['jobId', 'status', 'title', 'duration', 'url', 'format'],
         additionalProperties: false,
-        properties: { ...jobFields, status: { const: 'FAILED' }, errorCode: ref('DownloadErrorCode') },
+        properties: {
+          ...downloadJobFields,
+          status: { type: 'string', const: 'FAILED' },
+          errorCode: { ...schemaRef('DownloadErrorCode'), description: 'Why it failed, when known; see DownloadErrorCode for retry advice.' },
+        },
       },
-      InfoRequest: {
+      DownloadFinishedEvent: {
+        type: 'object',
+        description: 'Body of the `download.finished` webhook: the completed or the failed shape of the job.',
+        oneOf: [schemaRef('DownloadJobCompleted'), schemaRef('DownloadJobFailed')],
+        discriminator: {
+          propertyName: 'status',
+          mapping: { COMPLETED: '#/components/schemas/DownloadJobCompleted', FAILED: '#/components/schemas/DownloadJobFailed' },
+        },
+      },
+      SubmitInfoRequest: {
         type: 'object',
         required: ['url'],
         additionalProperties: false,
-        properties: { url: { type: 'string' }, includeAudioTracks: { type: 'boolean', default: false } },
-      },
-      InfoSubmitResponse: pendingJobAccepted('Poll GET /info/{jobId}; the job is kept for 1 hour.'),
-      ClientDownloadSubmitResponse: pendingJobAccepted('Poll GET /client-download/{jobId}.'),
-      InfoStatus: {
-        oneOf: [
-          { type: 'object', required: ['jobId', 'status'], additionalProperties: false, properties: { jobId: { type: 'string' }, status: { const: 'pending' } } },
-          { type: 'object', required: ['jobId', 'status', 'result'], additionalProperties: false, properties: { jobId: { type: 'string' }, status: { const: 'success' }, result: ref('VideoInfo') } },
-          {
-            type: 'object',
-            required: ['jobId', 'status', 'error'],
-            additionalProperties: false,
-            properties: { jobId: { type: 'string' }, status: { const: 'failed' }, error: { type: 'string' }, errorCode: ref('DownloadErrorCode') },
+        properties: {
+          url: { type: 'string', description: 'The video, in the same forms as POST /download accepts.' },
+          includeAudioTracks: {
+            type: 'boolean',
+            default: false,
+            description: 'Also list the audio tracks. Needs a full extraction: such jobs are slower and can occasionally fail.',
           },
-        ],
+        },
+      },
+      SubmitInfoResponse: {
+        type: 'object',
+        required: ['jobId', 'status'],
+        additionalProperties: false,
+        properties: {
+          jobId: { type: 'string', format: 'uuid', description: 'Identifier to poll GET /info/{jobId} with, for 1 hour.' },
+          status: { type: 'string', const: 'pending' },
+        },
+      },
+      InfoJob: {
+        type: 'object',
+        description: 'A video info job in one of three shapes, selected by `status`.',
+        oneOf: [schemaRef('InfoJobPending'), schemaRef('InfoJobSuccess'), schemaRef('InfoJobFailed')],
+        discriminator: {
+          propertyName: 'status',
+          mapping: { pending: '#/components/schemas/InfoJobPending', success: '#/components/schemas/InfoJobSuccess', failed: '#/components/schemas/InfoJobFailed' },
+        },
+      },
+      InfoJobPending: {
+        type: 'object',
+        required: ['jobId', 'status'],
+        additionalProperties: false,
+        properties: { jobId: { type: 'string' }, status: { type: 'string', const: 'pending' } },
+      },
+      InfoJobSuccess: {
+        type: 'object',
+        required: ['jobId', 'status', 'result'],
+        additionalProperties: false,
+        properties: { jobId: { type: 'string' }, status: { type: 'string', const: 'success' }, result: schemaRef('VideoInfo') },
+      },
+      InfoJobFailed: {
+        type: 'object',
+        required: ['jobId', 'status', 'error'],
+        additionalProperties: false,
+        properties: {
+          jobId: { type: 'string' },
+          status: { type: 'string', const: 'failed' },
+          error: { type: 'string', description: 'What went wrong, in words.' },
+          errorCode: {
+            ...schemaRef('DownloadErrorCode'),
+            description: 'Present for recognised conditions (including the transient `NETWORK_ERROR`); absent for unrecognised service-side failures, which are worth retrying.',
+          },
+        },
       },
       VideoInfo: {
         type: 'object',
         required: ['title', 'duration', 'url'],
-        properties: { title: { type: 'string' }, duration: { type: 'integer' }, url: { type: 'string' }, audio: { type: 'array', items: ref('AudioTrack') } },
+        additionalProperties: false,
+        properties: {
+          title: { type: 'string' },
+          duration: seconds('Duration in seconds.'),
+          url: { type: 'string', description: 'The submitted URL.' },
+          audio: {
+            type: 'array',
+            items: schemaRef('AudioTrack'),
+            description: 'Present only when submitted with `includeAudioTracks: true`. The first entry of type `original` is the original soundtrack.',
+          },
+        },
       },
       AudioTrack: {
         type: 'object',
         required: ['type', 'language'],
-        properties: { type: { enum: ['original', 'dubbed'] }, language: nullable({ type: 'string' }) },
+        additionalProperties: false,
+        properties: {
+          type: { type: 'string', enum: ['original', 'dubbed'] },
+          language: { type: ['string', 'null'], description: 'ISO language code; null when unknown.' },
+        },
       },
       ListChannelRequest: {
         type: 'object',
         required: ['channelUrl'],
         additionalProperties: false,
-        properties: { channelUrl: { type: 'string' }, maxVideos: { type: 'integer', minimum: 1, maximum: 1000, default: 5 } },
+        properties: {
+          channelUrl: { type: 'string', description: 'URL of a channel on the video platform.', examples: ['https://www.youtube.com/@example'] },
+          maxVideos: { type: 'integer', minimum: 1, maximum: 1000, default: 5, description: 'How many recent videos to list; higher values take proportionally longer.' },
+        },
       },
       ChannelListing: {
         type: 'object',
+        description: 'The media extractor’s flat-playlist listing of the channel, passed through; properties beyond those described here may appear.',
+        required: ['id', 'title', 'channel', 'channel_id', 'channel_url', 'entries'],
         properties: {
           id: { type: 'string' },
           title: { type: 'string' },
           channel: { type: 'string' },
           channel_id: { type: 'string' },
           channel_url: { type: 'string' },
-          entries: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: { id: { type: 'string' }, title: { type: 'string' }, url: { type: 'string' }, duration: { type: 'number' }, view_count: { type: 'integer' }, uploader: { type: 'string' } },
-            },
+          entries: { type: 'array', items: schemaRef('ChannelListingEntry'), description: 'One item per video, most recent first.' },
+        },
+      },
+      ChannelListingEntry: {
+        type: 'object',
+        description: 'One video of the listing; properties beyond those described here may appear, and the extractor reports null for what it does not know.',
+        required: ['id', 'title', 'url'],
+        properties: {
+          id: { type: 'string', description: 'Video ID.' },
+          title: { type: 'string' },
+          url: { type: 'string' },
+          duration: { type: ['number', 'null'], description: 'Seconds.' },
+          view_count: { type: ['integer', 'null'] },
+          uploader: { type: ['string', 'null'] },
+        },
+      },
+      SubmitClientDownloadRequest: {
+        type: 'object',
+        required: ['url'],
+        additionalProperties: false,
+        properties: {
+          url: {
+            type: 'string',
+            description: 'A video on the video platform, the photo/video sharing platform, the short-video platform or the social network (see POST /client-download).',
+            examples: ['https://www.youtube.com/shorts/dQw4w9WgXcQ', 'https://www.instagram.com/reel/C0abcDEFghi/'],
           },
         },
       },
-      ClientDownloadRequest: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string' } } },
-      ClientDownloadStatus: {
-        oneOf: [
-          { type: 'object', required: ['jobId', 'status'], additionalProperties: false, properties: { jobId: { type: 'string' }, status: { const: 'pending' } } },
-          { type: 'object', required: ['jobId', 'status', 'result'], additionalProperties: false, properties: { jobId: { type: 'string' }, status: { const: 'success' }, result: ref('ClientDownloadInfo') } },
-          { type: 'object', required: ['jobId', 'status', 'error'], additionalProperties: false, properties: { jobId: { type: 'string' }, status: { const: 'failed' }, error: { type: 'string' } } },
-        ],
+      SubmitClientDownloadResponse: {
+        type: 'object',
+        required: ['jobId', 'status'],
+        additionalProperties: false,
+        properties: {
+          jobId: { type: 'string', format: 'uuid', description: 'Identifier to poll GET /client-download/{jobId} with.' },
+          status: { type: 'string', const: 'pending' },
+        },
+      },
+      ClientDownloadJob: {
+        type: 'object',
+        description: 'A client-download job in one of three shapes, selected by `status`.',
+        oneOf: [schemaRef('ClientDownloadJobPending'), schemaRef('ClientDownloadJobSuccess'), schemaRef('ClientDownloadJobFailed')],
+        discriminator: {
+          propertyName: 'status',
+          mapping: {
+            pending: '#/components/schemas/ClientDownloadJobPending',
+            success: '#/components/schemas/ClientDownloadJobSuccess',
+            failed: '#/components/schemas/ClientDownloadJobFailed',
+          },
+        },
+      },
+      ClientDownloadJobPending: {
+        type: 'object',
+        required: ['jobId', 'status'],
+        additionalProperties: false,
+        properties: { jobId: { type: 'string' }, status: { type: 'string', const: 'pending' } },
+      },
+      ClientDownloadJobSuccess: {
+        type: 'object',
+        required: ['jobId', 'status', 'result'],
+        additionalProperties: false,
+        properties: { jobId: { type: 'string' }, status: { type: 'string', const: 'success' }, result: schemaRef('ClientDownloadInfo') },
+      },
+      ClientDownloadJobFailed: {
+        type: 'object',
+        required: ['jobId', 'status', 'error'],
+        additionalProperties: false,
+        properties: { jobId: { type: 'string' }, status: { type: 'string', const: 'failed' }, error: { type: 'string', description: 'What went wrong, in words.' } },
       },
       ClientDownloadInfo: {
         type: 'object',
         required: ['title', 'url', 'duration', 'downloadLinks'],
+        additionalProperties: false,
         properties: {
           title: { type: 'string' },
-          url: { type: 'string' },
-          duration: { type: 'number' },
-          downloadLinks: { type: 'array', items: ref('ClientDownloadLink') },
+          url: { type: 'string', description: 'The submitted URL.' },
+          duration: { type: 'number', minimum: 0, description: 'Seconds.' },
+          downloadLinks: { type: 'array', items: schemaRef('ClientDownloadLink') },
           description: { type: 'string' },
           author: { type: 'string' },
           authorUrl: { type: 'string' },
@@ -287,59 +699,80 @@ export const openApiDocument = {
       },
       ClientDownloadLink: {
         type: 'object',
+        description: 'A direct media URL. `width` and `height` are given for video links only, `audioBitrate` for audio links only.',
         required: ['url', 'type', 'hasAudio'],
+        additionalProperties: false,
         properties: {
-          url: { type: 'string', format: 'uri' },
-          type: { enum: ['video', 'audio'] },
-          hasAudio: { type: 'boolean' },
-          width: { type: 'integer' },
-          height: { type: 'integer' },
-          audioBitrate: { type: 'integer' },
-          sizeBytes: { type: 'integer' },
+          url: { type: 'string', format: 'uri', description: 'Direct media URL.' },
+          type: { type: 'string', enum: ['video', 'audio'] },
+          hasAudio: { type: 'boolean', description: 'For video links, whether audio is muxed in.' },
+          width: { type: 'integer', minimum: 1, description: 'Pixels (video only).' },
+          height: { type: 'integer', minimum: 1, description: 'Pixels (video only).' },
+          audioBitrate: { type: 'integer', minimum: 1, description: 'kbps (audio only).' },
+          sizeBytes: { type: 'integer', minimum: 0, description: 'Bytes, when known.' },
         },
+        allOf: [
+          { if: { properties: { type: { const: 'audio' } }, required: ['type'] }, then: { properties: { width: false, height: false } } },
+          { if: { properties: { type: { const: 'video' } }, required: ['type'] }, then: { properties: { audioBitrate: false } } },
+        ],
       },
       AccountResponse: {
         type: 'object',
         required: ['name', 'email', 'plan', 'balances'],
         additionalProperties: false,
         properties: {
-          name: { type: 'string' },
-          email: { type: 'string' },
-          plan: {
-            type: 'object',
-            required: ['id', 'renewsAt', 'canceledAt'],
-            additionalProperties: false,
-            properties: {
-              id: { enum: ['free', 'starter', 'growth', 'scale', 'custom'] },
-              renewsAt: { ...nullable({ type: 'number' }), description: 'Unix ms when the period ends; null on the free plan.' },
-              canceledAt: { ...nullable({ type: 'number' }), description: 'Unix ms the cancellation was asked for; the plan ends with the period.' },
-            },
-          },
-          balances: {
-            type: 'object',
-            required: ['download_count', 'bandwidth_mb', 'info'],
-            propertyNames: { enum: ['download_count', 'bandwidth_mb', 'info', 'client_download', 'channel_list'] },
-            additionalProperties: ref('FeatureBalance'),
-          },
+          name: { type: 'string', description: 'Account holder’s name.' },
+          email: { type: 'string', description: 'Account email.' },
+          plan: schemaRef('AccountPlan'),
+          balances: schemaRef('Balances'),
         },
+      },
+      AccountPlan: {
+        type: 'object',
+        required: ['id', 'renewsAt', 'canceledAt'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', enum: ['free', 'starter', 'growth', 'scale', 'custom'] },
+          renewsAt: { type: ['number', 'null'], description: 'Unix milliseconds when the period ends and quotas renew; null on the free plan.' },
+          canceledAt: { type: ['number', 'null'], description: 'When set (Unix milliseconds), the plan is scheduled to cancel at the end of the current period.' },
+        },
+      },
+      FeatureId: {
+        type: 'string',
+        enum: ['download_count', 'bandwidth_mb', 'info', 'client_download', 'channel_list'],
+        description: '`client_download` and `channel_list` appear only where the add-on is enabled.',
+      },
+      Balances: {
+        type: 'object',
+        description: 'Live balance of every metered feature, keyed by feature ID.',
+        required: ['download_count', 'bandwidth_mb', 'info'],
+        propertyNames: schemaRef('FeatureId'),
+        additionalProperties: schemaRef('FeatureBalance'),
       },
       FeatureBalance: {
         type: 'object',
         required: ['granted', 'used', 'remaining', 'unlimited', 'resetsAt'],
         additionalProperties: false,
         properties: {
-          granted: { type: 'number' },
+          granted: { type: 'number', description: 'Units in the current cycle, extra grants included.' },
           used: { type: 'number' },
-          remaining: { type: 'number' },
-          unlimited: { type: 'boolean' },
-          resetsAt: nullable({ type: 'number' }),
+          remaining: { type: 'number', description: 'Units left before the limit, or overage pricing, applies.' },
+          unlimited: { type: 'boolean', description: 'When true, ignore the numeric fields.' },
+          resetsAt: { type: ['number', 'null'], description: 'Unix milliseconds of the next reset; null for one-off grants that never reset (such as the free plan).' },
         },
       },
       ApiError: {
         type: 'object',
         required: ['error'],
         additionalProperties: false,
-        properties: { error: { type: 'string' }, details: { type: 'string' } },
+        properties: {
+          error: { type: 'string', description: 'What went wrong, in words.' },
+          details: { type: 'string', description: 'Extra context, for instance the extractor’s message on 500 or the DownloadErrorCode of a video that cannot be downloaded.' },
+        },
+      },
+      CreditLimitError: {
+        description: 'The ApiError of a used-up plan limit.',
+        allOf: [schemaRef('ApiError'), { properties: { error: { const: 'Credit limit reached' } } }],
       },
     },
   },

@@ -1,29 +1,46 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from './document.js';
 
 const DOCUMENT_ID = 'openapi.json';
 
-/**
- * One ajv instance holding the whole document, so schemas compile with their
- * `#/components/...` references resolved, once each.
- */
-function createAjv(options: { useDefaults: boolean }): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, useDefaults: options.useDefaults });
-  addFormats(ajv);
-  ajv.addSchema({ ...structuredClone(openApiDocument), $id: DOCUMENT_ID } as object);
-  return ajv;
+export interface OpenApiAjvOptions {
+  /** Fill in `default` values while validating (request bodies). */
+  useDefaults: boolean;
+  /** Report every problem rather than the first (responses, where tests want the whole list). */
+  allErrors: boolean;
 }
 
+/** A JSON pointer (`/paths/~1download/post`) from raw segments, escaping `~` and `/`. */
+export function jsonPointer(...segments: string[]): string {
+  return segments.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/**
+ * The whole OpenAPI document in one ajv instance, so `#/components/...`
+ * references resolve where they are written and each schema compiles once.
+ */
 export class OpenApiSchemas {
   private readonly ajv: Ajv2020;
   private readonly compiled = new Map<string, ValidateFunction>();
+  /** Tag values of each discriminator as given to ajv, which only knows them through its `oneOf`. */
+  private readonly discriminatorTags = new WeakMap<object, readonly string[]>();
 
-  constructor(options: { useDefaults: boolean }) {
-    this.ajv = createAjv(options);
+  constructor(document: object, options: OpenApiAjvOptions) {
+    this.ajv = new Ajv2020({
+      // The document carries OpenAPI keywords (paths, servers, ...) that are not JSON Schema; the document's own tests check its keywords instead.
+      strict: false,
+      coerceTypes: false,
+      useDefaults: options.useDefaults,
+      allErrors: options.allErrors,
+      discriminator: true,
+      // Messages are phrased from the failing schema, which ajv only hands over in verbose mode.
+      verbose: true,
+    });
+    addFormats(this.ajv);
+    this.ajv.addSchema({ ...(this.forAjv(document) as object), $id: DOCUMENT_ID });
   }
 
-  /** `pointer` is a JSON pointer into the document, e.g. `/components/schemas/ApiError`. */
+  /** The compiled validator of the schema at `pointer`, e.g. `/components/schemas/ApiError`. */
   validator(pointer: string): ValidateFunction {
     let validate = this.compiled.get(pointer);
     if (validate === undefined) {
@@ -32,40 +49,30 @@ export class OpenApiSchemas {
     }
     return validate;
   }
-}
 
-/** One ajv error in words a client understands, naming the field. */
-export function describeError(error: ErrorObject): string {
-  const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const subject = field === '' ? 'request body' : field;
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'required':
-      return `${field === '' ? '' : `${field}.`}${String(params.missingProperty)} is required`;
-    case 'additionalProperties':
-      return `unknown field: ${field === '' ? '' : `${field}.`}${String(params.additionalProperty)}`;
-    case 'type': {
-      const type = String(params.type);
-      return `${subject} must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type === 'object' ? 'JSON object' : type}`;
+  /** The values a failing discriminator would have accepted, for the error message. */
+  tagValues(error: ErrorObject): readonly string[] {
+    return typeof error.schema === 'object' && error.schema !== null ? (this.discriminatorTags.get(error.schema) ?? []) : [];
+  }
+
+  /**
+   * A copy ajv accepts: it selects the `oneOf` branch by the discriminator's
+   * property itself and refuses OpenAPI's `mapping`, which the document keeps
+   * for code generators.
+   */
+  private forAjv(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map((item) => this.forAjv(item));
+    if (typeof node !== 'object' || node === null) return node;
+    const copy: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'discriminator' && typeof value === 'object' && value !== null && 'mapping' in value) {
+        const { mapping, ...rest } = value as { mapping: Record<string, string> };
+        this.discriminatorTags.set(rest, Object.keys(mapping));
+        copy[key] = rest;
+      } else {
+        copy[key] = this.forAjv(value);
+      }
     }
-    case 'enum':
-      return `${subject} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
-    case 'const':
-      return `${subject} must be ${JSON.stringify(params.allowedValue)}`;
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-      return `${subject} must be ${String(params.comparison)} ${String(params.limit)}`;
-    case 'maxLength':
-      return `${subject} must be at most ${String(params.limit)} characters`;
-    case 'minLength':
-      return `${subject} must be at least ${String(params.limit)} characters`;
-    case 'pattern':
-      return `${subject} must match ${String(params.pattern)}`;
-    case 'format':
-      return `${subject} must be a valid ${params.format === 'uri' ? 'absolute URI' : String(params.format)}`;
-    default:
-      return `${subject} ${error.message ?? 'is invalid'}`;
+    return copy;
   }
 }

@@ -1,28 +1,78 @@
+import type { ValidateFunction } from 'ajv/dist/2020';
 import { openApiDocument } from './document.js';
-import { OpenApiSchemas, describeError } from './openapi-ajv.js';
+import { OpenApiSchemas, jsonPointer } from './openapi-ajv.js';
+import { describeValidationErrors } from './validation-messages.js';
 
-type Operation = { operationId?: string; requestBody?: { content: { 'application/json': { schema: { $ref?: string } } } } };
+export type RequestValidationResult<T = Record<string, unknown>> = { ok: true; value: T } | { ok: false; message: string };
 
-const schemas = new OpenApiSchemas({ useDefaults: true });
+interface DocumentedOperation {
+  operationId?: string;
+  parameters?: ReadonlyArray<{ name: string; in: string }>;
+  requestBody?: { content?: Record<string, unknown> };
+}
 
-/** operationId -> JSON pointer of its request body schema, read from the document once. */
-const requestBodies = new Map<string, string>();
-for (const pathItem of Object.values(openApiDocument.paths) as Array<Record<string, Operation>>) {
-  for (const operation of Object.values(pathItem)) {
-    const reference = operation.requestBody?.content['application/json'].schema.$ref;
-    if (operation.operationId !== undefined && reference !== undefined) requestBodies.set(operation.operationId, reference.replace(/^#/, ''));
+interface OperationValidators {
+  body?: ValidateFunction;
+  pathParameters: Array<{ name: string; validate: ValidateFunction }>;
+}
+
+// Request validation stops at the first problem: the client gets one clear message, and a large bad body costs little.
+const schemas = new OpenApiSchemas(openApiDocument, { useDefaults: true, allErrors: false });
+
+/** Compiled when the module loads, so a schema ajv cannot compile stops start-up rather than a request. */
+const operations = new Map<string, OperationValidators>();
+for (const [path, pathItem] of Object.entries(openApiDocument.paths)) {
+  for (const [method, operation] of Object.entries(pathItem as Record<string, DocumentedOperation>)) {
+    if (operation.operationId === undefined) continue;
+    const validators: OperationValidators = { pathParameters: [] };
+    if (operation.requestBody?.content?.['application/json'] !== undefined) {
+      validators.body = schemas.validator(jsonPointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'));
+    }
+    (operation.parameters ?? []).forEach((parameter, index) => {
+      if (parameter.in !== 'path') return;
+      validators.pathParameters.push({ name: parameter.name, validate: schemas.validator(jsonPointer('paths', path, method, 'parameters', String(index), 'schema')) });
+    });
+    operations.set(operation.operationId, validators);
   }
 }
 
-export type RequestValidationResult = { ok: true; value: unknown } | { ok: false; message: string };
+function operationValidators(operationId: string): OperationValidators {
+  const validators = operations.get(operationId);
+  // A caller naming an operation the document lacks is a programming error, not the client's.
+  if (validators === undefined) throw new Error(`The OpenAPI document has no operation ${operationId}`);
+  return validators;
+}
 
-/** Validates (and fills defaults into a copy of) a request body by the operation's schema. */
+/**
+ * Checks a parsed JSON request body against the operation's schema. On
+ * success `value` is a copy with the documented defaults filled in (e.g.
+ * `format: "audio"`); the body given is left as it was. On failure `message`
+ * names the field and the rule, e.g. `startTime must be an integer >= 0`.
+ */
 export function validateRequestBody(operationId: string, body: unknown): RequestValidationResult {
-  const pointer = requestBodies.get(operationId);
-  if (pointer === undefined) throw new Error(`No request body schema for operation ${operationId}`);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, message: 'request body must be a JSON object' };
+  const validate = operationValidators(operationId).body;
+  if (validate === undefined) throw new Error(`Operation ${operationId} takes no JSON request body`);
   const value = structuredClone(body);
-  const validate = schemas.validator(pointer);
-  if (validate(value)) return { ok: true, value };
-  return { ok: false, message: describeError((validate.errors ?? [])[0]) };
+  if (validate(value)) return { ok: true, value: value as Record<string, unknown> };
+  return { ok: false, message: firstMessage(validate, 'request body') };
+}
+
+/**
+ * Checks the operation's path parameters (as the router decoded them), e.g.
+ * `{ jobId }` for getDownload. `value` holds only the documented parameters.
+ */
+export function validatePathParameters(operationId: string, params: Readonly<Record<string, string | undefined>>): RequestValidationResult<Record<string, string>> {
+  const value: Record<string, string> = {};
+  for (const { name, validate } of operationValidators(operationId).pathParameters) {
+    const given = params[name];
+    if (given === undefined || given === '') return { ok: false, message: `${name} is required` };
+    if (!validate(given)) return { ok: false, message: firstMessage(validate, name) };
+    value[name] = given;
+  }
+  return { ok: true, value };
+}
+
+function firstMessage(validate: ValidateFunction, root: string): string {
+  const [message] = describeValidationErrors(validate.errors ?? [], { root, tagValues: (error) => schemas.tagValues(error) });
+  return message ?? `${root} is invalid`;
 }

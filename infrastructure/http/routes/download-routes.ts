@@ -40,7 +40,7 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
   });
 
   router.get('/download/:jobId', async (ctx) => {
-    const jobId = ctx.params.jobId ?? '';
+    const { jobId } = deps.validation.pathParameters('getDownload', ctx.params, `Download job ${ctx.params.jobId ?? ''} not found`);
     const view = await deps.getDownloadJob.execute(ctx.state.accountId as string, jobId);
     if (view === null) throw new HttpError(404, `Download job ${jobId} not found`);
     ctx.body = downloadStatusBody(view, deps.links, deps.clock.now());

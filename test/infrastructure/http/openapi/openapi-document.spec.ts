@@ -1,200 +1,302 @@
 import assert from 'node:assert/strict';
 import { openApiDocument } from '../../../../infrastructure/http/openapi/document.js';
 import { OpenApiSchemas } from '../../../../infrastructure/http/openapi/openapi-ajv.js';
-import { validateRequestBody } from '../../../../infrastructure/http/openapi/request-validator.js';
-import { assertMatchesOpenApi, validateResponse } from '../../../../infrastructure/http/openapi/response-validator.js';
 
-type Operation = { operationId: string; responses: Record<string, { content?: Record<string, unknown> }> };
+type Json = Record<string, unknown>;
 
-const operations = (): Array<{ path: string; method: string; operation: Operation }> =>
-  Object.entries(openApiDocument.paths).flatMap(([path, item]) =>
-    Object.entries(item as Record<string, Operation>).map(([method, operation]) => ({ path, method, operation })),
+const document = openApiDocument as unknown as Json;
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Keywords of JSON Schema 2020-12 and of the OpenAPI 3.1 base vocabulary; anything else in a schema is a typo ajv would ignore. */
+const SCHEMA_KEYWORDS = new Set([
+  '$id', '$schema', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$defs', '$comment', '$vocabulary',
+  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'prefixItems', 'items', 'contains',
+  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
+  'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength',
+  'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties', 'minProperties', 'required', 'dependentRequired',
+  'format', 'contentEncoding', 'contentMediaType', 'contentSchema',
+  'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'examples',
+  'discriminator', 'xml', 'externalDocs', 'example',
+]);
+const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const SCHEMA_VALUES = ['items', 'contains', 'additionalProperties', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+
+interface Operation {
+  where: string;
+  pointer: string;
+  operation: Json;
+}
+
+function escape(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function operationsOf(section: 'paths' | 'webhooks'): Operation[] {
+  return Object.entries(document[section] as Record<string, Json>).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ where: `${method.toUpperCase()} ${path}`, pointer: `/${section}/${escape(path)}/${method}`, operation: operation as Json })),
   );
+}
+
+const allOperations = (): Operation[] => [...operationsOf('paths'), ...operationsOf('webhooks')];
+
+/** Every schema the operations use, by JSON pointer: parameters, request bodies, response bodies and headers. */
+function operationSchemas(): Array<[string, unknown]> {
+  const found: Array<[string, unknown]> = [];
+  for (const { pointer, operation } of allOperations()) {
+    ((operation.parameters ?? []) as Json[]).forEach((parameter, index) => found.push([`${pointer}/parameters/${index}/schema`, parameter.schema]));
+    const body = operation.requestBody as { content?: Record<string, Json> } | undefined;
+    for (const [type, media] of Object.entries(body?.content ?? {})) found.push([`${pointer}/requestBody/content/${escape(type)}/schema`, media.schema]);
+    for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
+      for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>)) found.push([`${pointer}/responses/${status}/content/${escape(type)}/schema`, media.schema]);
+      for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) found.push([`${pointer}/responses/${status}/headers/${escape(name)}/schema`, header.schema]);
+    }
+  }
+  return found;
+}
+
+function allSchemas(): Array<[string, unknown]> {
+  const components = Object.entries((document.components as Json).schemas as Json).map(([name, schema]): [string, unknown] => [`/components/schemas/${name}`, schema]);
+  return [...components, ...operationSchemas()];
+}
+
+/** Visits a schema and all its subschemas. */
+function walkSchema(schema: unknown, at: string, visit: (schema: Json, at: string) => void): void {
+  if (typeof schema === 'boolean') return;
+  assert.ok(typeof schema === 'object' && schema !== null && !Array.isArray(schema), `${at} is not a schema`);
+  const node = schema as Json;
+  visit(node, at);
+  for (const key of SCHEMA_MAPS) for (const [name, sub] of Object.entries((node[key] ?? {}) as Json)) walkSchema(sub, `${at}/${key}/${name}`, visit);
+  for (const key of SCHEMA_LISTS) ((node[key] ?? []) as unknown[]).forEach((sub, index) => walkSchema(sub, `${at}/${key}/${index}`, visit));
+  for (const key of SCHEMA_VALUES) if (node[key] !== undefined) walkSchema(node[key], `${at}/${key}`, visit);
+}
+
+function resolve(pointer: string): unknown {
+  let node: unknown = document;
+  for (const raw of pointer.replace(/^#\//, '').split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null || !(key in node)) return undefined;
+    node = (node as Json)[key];
+  }
+  return node;
+}
+
+function schemaNamed(name: string): Json {
+  return ((document.components as Json).schemas as Json)[name] as Json;
+}
 
 describe('OpenAPI document', () => {
-  describe('structure', () => {
-    it('is OpenAPI 3.1.0 served under the current and legacy base paths', () => {
+  describe('as an OpenAPI 3.1 document', () => {
+    it('has only OpenAPI 3.1 top-level fields, with info and a version', () => {
+      const allowed = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags', 'externalDocs'];
+      for (const key of Object.keys(document)) assert.ok(allowed.includes(key), key);
       assert.equal(openApiDocument.openapi, '3.1.0');
-      assert.deepEqual(openApiDocument.servers.map((server) => server.url), ['/api/v2', '/api/v1', '/v2']);
+      assert.equal(typeof openApiDocument.info.title, 'string');
+      assert.equal(openApiDocument.info.version, '2.0.0');
     });
 
-    it('requires the bearer scheme by default', () => {
-      assert.deepEqual(openApiDocument.components.securitySchemes.bearerAuth, {
-        ...openApiDocument.components.securitySchemes.bearerAuth,
-        type: 'http',
-        scheme: 'bearer',
-      });
+    it('survives a JSON round trip unchanged, as it is served', () => {
+      assert.deepEqual(JSON.parse(JSON.stringify(openApiDocument)), openApiDocument);
+    });
+
+    it('is served under /api/v2 and the two legacy base paths', () => {
+      assert.deepEqual(
+        openApiDocument.servers.map((server) => server.url),
+        ['/api/v2', '/api/v1', '/v2'],
+      );
+    });
+
+    it('requires the HTTP bearer scheme everywhere except on the document itself', () => {
       assert.deepEqual(openApiDocument.security, [{ bearerAuth: [] }]);
+      const scheme = openApiDocument.components.securitySchemes.bearerAuth;
+      assert.equal(scheme.type, 'http');
+      assert.equal(scheme.scheme, 'bearer');
+      const open = operationsOf('paths').filter(({ operation }) => operation.security !== undefined).map(({ where }) => where);
+      assert.deepEqual(open, ['GET /openapi.json']);
     });
 
-    it('names every contract operation by its operationId', () => {
-      const ids = operations().map(({ operation }) => operation.operationId);
-      for (const id of ['submitDownload', 'getDownload', 'submitInfo', 'getInfo', 'listChannel', 'submitClientDownload', 'getClientDownload', 'getMe']) {
-        assert.ok(ids.includes(id), id);
-      }
+    it('names only defined security schemes', () => {
+      const defined = Object.keys(openApiDocument.components.securitySchemes);
+      const requirements = [...openApiDocument.security, ...allOperations().flatMap(({ operation }) => (operation.security ?? []) as Json[])];
+      for (const requirement of requirements) for (const name of Object.keys(requirement)) assert.ok(defined.includes(name), name);
+    });
+
+    it('gives every operation a unique operationId, declared tags and described responses with valid status keys', () => {
+      const ids = allOperations().map(({ operation }) => operation.operationId);
       assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
-    });
-
-    it('lists the fifteen download error codes', () => {
-      assert.equal(openApiDocument.components.schemas.DownloadErrorCode.enum.length, 15);
-    });
-
-    it('compiles every component schema and every JSON response schema', () => {
-      const compiler = new OpenApiSchemas({ useDefaults: false });
-      for (const name of Object.keys(openApiDocument.components.schemas)) compiler.validator(`/components/schemas/${name}`);
-      for (const { path, method, operation } of operations()) {
-        for (const [status, response] of Object.entries(operation.responses)) {
-          if (response.content?.['application/json'] === undefined) continue;
-          const escapedPath = path.replace(/~/g, '~0').replace(/\//g, '~1');
-          compiler.validator(`/paths/${escapedPath}/${method}/responses/${status}/content/application~1json/schema`);
+      const tags: string[] = openApiDocument.tags.map((tag) => tag.name);
+      for (const { where, operation } of allOperations()) {
+        assert.equal(typeof operation.operationId, 'string', where);
+        assert.equal(typeof operation.summary, 'string', where);
+        for (const tag of (operation.tags ?? []) as string[]) assert.ok(tags.includes(tag), `${where}: tag ${tag}`);
+        const responses = Object.entries(operation.responses as Record<string, Json>);
+        assert.ok(responses.length > 0, where);
+        for (const [status, response] of responses) {
+          assert.match(status, /^([1-5]([0-9]{2}|XX)|default)$/, `${where} ${status}`);
+          assert.equal(typeof response.description, 'string', `${where} ${status} needs a description`);
         }
       }
     });
+
+    it('declares every path parameter of a template, and nothing else, as required', () => {
+      for (const { where, operation } of operationsOf('paths')) {
+        const inTemplate = [...where.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();
+        const declared = ((operation.parameters ?? []) as Json[]).filter((parameter) => parameter.in === 'path');
+        assert.deepEqual(declared.map((parameter) => parameter.name).sort(), inTemplate, where);
+        for (const parameter of declared) assert.equal(parameter.required, true, `${where} ${String(parameter.name)}`);
+      }
+    });
+
+    it('resolves every $ref', () => {
+      const refs: string[] = [];
+      const collect = (node: unknown): void => {
+        if (Array.isArray(node)) node.forEach(collect);
+        else if (typeof node === 'object' && node !== null) {
+          for (const [key, value] of Object.entries(node)) {
+            if (key === '$ref' && typeof value === 'string') refs.push(value);
+            else collect(value);
+          }
+        }
+      };
+      collect(document);
+      assert.ok(refs.length > 20);
+      for (const ref of refs) {
+        assert.match(ref, /^#\//, ref);
+        assert.notEqual(resolve(ref), undefined, ref);
+      }
+    });
+
+    it('uses only JSON Schema 2020-12 and OpenAPI keywords in its schemas', () => {
+      for (const [pointer, schema] of allSchemas()) {
+        walkSchema(schema, pointer, (node, at) => {
+          for (const key of Object.keys(node)) assert.ok(SCHEMA_KEYWORDS.has(key), `${at}: unknown keyword ${key}`);
+        });
+      }
+    });
+
+    it('lists only declared properties as required in closed objects', () => {
+      for (const [pointer, schema] of allSchemas()) {
+        walkSchema(schema, pointer, (node, at) => {
+          if (node.additionalProperties !== false || !Array.isArray(node.required)) return;
+          for (const name of node.required as string[]) assert.ok(name in ((node.properties ?? {}) as Json), `${at}: required ${name} is not a property`);
+        });
+      }
+    });
+
+    it('has discriminators whose mapping matches the status values of their oneOf branches', () => {
+      for (const [name, schema] of Object.entries(openApiDocument.components.schemas) as Array<[string, Json]>) {
+        const discriminator = schema.discriminator as { propertyName: string; mapping: Record<string, string> } | undefined;
+        if (discriminator === undefined) continue;
+        const branches = (schema.oneOf as Array<{ $ref: string }>).map((branch) => branch.$ref);
+        const covered = new Set<string>();
+        for (const branch of branches) {
+          const target = resolve(branch) as Json;
+          assert.ok((target.required as string[]).includes(discriminator.propertyName), `${name}: ${branch} must require ${discriminator.propertyName}`);
+          const tag: { const?: string; enum?: string[] } = (target.properties as Record<string, { const?: string; enum?: string[] }>)[discriminator.propertyName];
+          const values: string[] = tag.enum ?? [tag.const as string];
+          for (const value of values) {
+            assert.equal(discriminator.mapping[value], branch, `${name}: ${value}`);
+            covered.add(value);
+          }
+        }
+        assert.deepEqual([...covered].sort(), Object.keys(discriminator.mapping).sort(), name);
+      }
+    });
+
+    it('compiles every schema with ajv', () => {
+      const schemas = new OpenApiSchemas(openApiDocument, { useDefaults: false, allErrors: true });
+      const pointers = allSchemas().map(([pointer]) => pointer);
+      assert.ok(pointers.length > 60);
+      for (const pointer of pointers) assert.equal(typeof schemas.validator(pointer), 'function', pointer);
+    });
   });
 
-  describe('request validation', () => {
-    const refusal = (body: unknown, operationId = 'submitDownload'): string => {
-      const result = validateRequestBody(operationId, body);
-      assert.equal(result.ok, false, `expected ${JSON.stringify(body)} to be refused`);
-      return result.ok ? '' : result.message;
-    };
+  describe('against the contract', () => {
+    const operation = (path: string, method: string) => ((document.paths as Record<string, Json>)[path][method] as Json);
+    const statuses = (path: string, method: string) => Object.keys(operation(path, method).responses as Json).sort();
 
-    it('fills in documented defaults on a copy of the body', () => {
-      const body = { url: 'https://youtu.be/abc' };
-      assert.deepEqual(validateRequestBody('submitDownload', body), { ok: true, value: { url: 'https://youtu.be/abc', format: 'audio' } });
-      assert.deepEqual(body, { url: 'https://youtu.be/abc' });
-      assert.deepEqual(validateRequestBody('submitInfo', { url: 'u' }), { ok: true, value: { url: 'u', includeAudioTracks: false } });
-      assert.deepEqual(validateRequestBody('listChannel', { channelUrl: 'c' }), { ok: true, value: { channelUrl: 'c', maxVideos: 5 } });
-    });
-
-    it('accepts a fully specified download request unchanged', () => {
-      const body = { url: 'u', format: '720', startTime: 0, endTime: 30, language: 'en-US', webhookUrl: 'https://hooks.example.com/done' };
-      assert.deepEqual(validateRequestBody('submitDownload', body), { ok: true, value: body });
-    });
-
-    it('refuses a body that is not a JSON object', () => {
-      for (const body of [undefined, null, 'text', 3, [1]]) assert.equal(refusal(body), 'request body must be a JSON object');
-    });
-
-    it('names the field and the broken rule', () => {
-      assert.equal(refusal({}), 'url is required');
-      assert.equal(refusal({ url: 5 }), 'url must be a string');
-      assert.equal(refusal({ url: 'u', format: '4k' }), 'format must be one of: 1080, 720, 480, 360, audio, audio-aac, audio-mp3');
-      assert.equal(refusal({ url: 'u', startTime: 1.5 }), 'startTime must be an integer');
-      assert.equal(refusal({ url: 'u', startTime: '3' }), 'startTime must be an integer');
-      assert.equal(refusal({ url: 'u', startTime: -1 }), 'startTime must be >= 0');
-      assert.equal(refusal({ url: 'u', endTime: 0 }), 'endTime must be >= 1');
-      assert.equal(refusal({ url: 'u', language: 'english!' }), 'language must match ^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$');
-      assert.equal(refusal({ url: 'u', webhookUrl: `https://example.com/${'a'.repeat(2048)}` }), 'webhookUrl must be at most 2048 characters');
-      assert.equal(refusal({ url: 'u', webhookUrl: 'not a uri' }), 'webhookUrl must be a valid absolute URI');
-      assert.equal(refusal({ url: 'u', foo: 1 }), 'unknown field: foo');
-    });
-
-    it('applies the rules of the other operations', () => {
-      assert.equal(refusal({ url: 'u', includeAudioTracks: 'yes' }, 'submitInfo'), 'includeAudioTracks must be a boolean');
-      assert.equal(refusal({ channelUrl: 'c', maxVideos: 1001 }, 'listChannel'), 'maxVideos must be <= 1000');
-      assert.equal(refusal({ channelUrl: 'c', maxVideos: 0 }, 'listChannel'), 'maxVideos must be >= 1');
-      assert.equal(refusal({}, 'submitClientDownload'), 'url is required');
-    });
-
-    it('throws for an operation without a request body, a programming error rather than a client one', () => {
-      assert.throws(() => validateRequestBody('getMe', {}), /getMe/);
-    });
-  });
-
-  describe('response validation', () => {
-    const path = '/api/v2/download/job-1';
-    const base = {
-      jobId: 'job-1',
-      url: 'https://youtu.be/abc',
-      format: 'audio',
-      title: 'A video',
-      duration: 61,
-      language: null,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      startedAt: null,
-      completedAt: null,
-    };
-    const completed = {
-      ...base,
-      status: 'COMPLETED',
-      actualFormat: 'audio',
-      downloadUrl: 'https://cdn.example.com/file.m4a',
-      fileSize: 1024,
-      startedAt: '2026-01-01T00:00:01.000Z',
-      completedAt: '2026-01-01T00:00:09.000Z',
-    };
-
-    it('accepts each download status shape', () => {
-      assert.deepEqual(validateResponse('GET', path, 200, { ...base, status: 'IN_QUEUE' }), []);
-      assert.deepEqual(validateResponse('GET', path, 200, { ...base, status: 'IN_PROGRESS', startedAt: '2026-01-01T00:00:01.000Z' }), []);
-      assert.deepEqual(validateResponse('GET', path, 200, completed), []);
-      assert.deepEqual(validateResponse('GET', path, 200, { ...base, status: 'FAILED', errorCode: 'PRIVATE_VIDEO', completedAt: completed.completedAt }), []);
-      assert.deepEqual(validateResponse('GET', path, 200, { ...base, status: 'FAILED' }), []);
-    });
-
-    it('strips each base path, legacy ones included', () => {
-      for (const prefix of ['/api/v2', '/api/v1', '/v2']) assert.deepEqual(validateResponse('GET', `${prefix}/download/job-1`, 200, completed), [], prefix);
-    });
-
-    it('rejects a completed job without fileSize', () => {
-      const { fileSize: _omitted, ...withoutSize } = completed;
-      assert.notDeepEqual(validateResponse('GET', path, 200, withoutSize), []);
-    });
-
-    it('rejects a pending job carrying fileSize', () => {
-      assert.notDeepEqual(validateResponse('GET', path, 200, { ...base, status: 'IN_QUEUE', fileSize: 3 }), []);
-    });
-
-    it('rejects an unknown status', () => {
-      assert.notDeepEqual(validateResponse('GET', path, 200, { ...base, status: 'PAUSED' }), []);
-    });
-
-    it('rejects a status code the operation does not document', () => {
-      const problems = validateResponse('GET', path, 418, { error: 'teapot' });
-      assert.deepEqual(problems, ['GET /download/{jobId} does not document status 418']);
-    });
-
-    it('checks error bodies against ApiError', () => {
-      assert.deepEqual(validateResponse('GET', path, 404, { error: 'Job not found' }), []);
-      assert.notDeepEqual(validateResponse('GET', path, 404, { message: 'Job not found' }), []);
-    });
-
-    it('requires the pending-download headers on 429', () => {
-      const headers = { 'X-Pending-Downloads': '100', 'x-pending-downloads-limit': '100' };
-      assert.deepEqual(validateResponse('POST', '/api/v2/download', 429, { error: 'Too many pending downloads' }, headers), []);
-      assert.deepEqual(validateResponse('POST', '/api/v2/download', 429, { error: 'Too many pending downloads' }), [
-        'missing header X-Pending-Downloads',
-        'missing header X-Pending-Downloads-Limit',
+    it('has exactly the contract operations under the API prefix, and the document itself', () => {
+      const found = operationsOf('paths').map(({ where, operation: op }) => `${where} ${String(op.operationId)}`).sort();
+      assert.deepEqual(found, [
+        'GET /client-download/{jobId} getClientDownload',
+        'GET /download/{jobId} getDownload',
+        'GET /info/{jobId} getInfo',
+        'GET /me getMe',
+        'GET /openapi.json getOpenApiDocument',
+        'POST /client-download submitClientDownload',
+        'POST /download submitDownload',
+        'POST /info submitInfo',
+        'POST /list-channel listChannel',
       ]);
     });
 
-    it('leaves paths outside the API alone, and holds unknown API routes to the error body', () => {
-      assert.deepEqual(validateResponse('GET', '/healthz', 200, 'ok'), []);
-      assert.deepEqual(validateResponse('GET', '/api/v2/nowhere', 404, { error: 'No such endpoint: GET /api/v2/nowhere' }), []);
-      assert.notDeepEqual(validateResponse('GET', '/api/v2/nowhere', 404, 'not json'), []);
+    it('leaves signed file links and operational endpoints out', () => {
+      for (const path of Object.keys(openApiDocument.paths)) assert.doesNotMatch(path, /^\/(files|healthz|readyz|metrics)/);
     });
 
-    it('validates the other resources', () => {
-      assert.deepEqual(validateResponse('POST', '/api/v2/info', 200, { jobId: '3b241101-e2bb-4255-8caf-4136c566a962', status: 'pending' }), []);
-      assert.deepEqual(
-        validateResponse('GET', '/api/v2/info/x', 200, { jobId: 'x', status: 'success', result: { title: 't', duration: 5, url: 'u', audio: [{ type: 'original', language: null }] } }),
-        [],
-      );
-      assert.notDeepEqual(validateResponse('GET', '/api/v2/info/x', 200, { jobId: 'x', status: 'failed' }), []);
-      const balance = { granted: 10, used: 1, remaining: 9, unlimited: false, resetsAt: null };
-      const account = { name: 'N', email: 'n@example.com', plan: { id: 'free', renewsAt: null, canceledAt: null }, balances: { download_count: balance, bandwidth_mb: balance, info: balance } };
-      assert.deepEqual(validateResponse('GET', '/api/v2/me', 200, account), []);
-      assert.notDeepEqual(validateResponse('GET', '/api/v2/me', 200, { ...account, plan: { ...account.plan, id: 'platinum' } }), []);
+    it('documents the status codes of each endpoint', () => {
+      assert.deepEqual(statuses('/download', 'post'), ['200', '400', '401', '403', '413', '415', '429', '500']);
+      assert.deepEqual(statuses('/download/{jobId}', 'get'), ['200', '401', '404', '500']);
+      assert.deepEqual(statuses('/info', 'post'), ['200', '400', '401', '403', '413', '415', '500']);
+      assert.deepEqual(statuses('/info/{jobId}', 'get'), ['200', '401', '404', '500']);
+      assert.deepEqual(statuses('/list-channel', 'post'), ['200', '400', '401', '403', '413', '415', '500']);
+      assert.deepEqual(statuses('/client-download', 'post'), ['200', '400', '401', '403', '413', '415', '500']);
+      assert.deepEqual(statuses('/client-download/{jobId}', 'get'), ['200', '401', '404', '500']);
+      assert.deepEqual(statuses('/me', 'get'), ['200', '401', '500']);
     });
 
-    it('assertMatchesOpenApi throws with the problems and the body', () => {
-      assert.doesNotThrow(() => assertMatchesOpenApi('GET', path, 200, completed));
-      assert.throws(() => assertMatchesOpenApi('GET', path, 200, { ...base, status: 'PAUSED' }), (error: Error) => {
-        assert.match(error.message, /GET \/api\/v2\/download\/job-1 -> 200/);
-        assert.match(error.message, /PAUSED/);
-        return true;
-      });
+    it('requires the pending-download headers on 429', () => {
+      const headers = openApiDocument.paths['/download'].post.responses['429'].headers;
+      assert.deepEqual(Object.keys(headers), ['X-Pending-Downloads', 'X-Pending-Downloads-Limit']);
+      for (const header of Object.values(headers)) {
+        assert.equal(header.required, true);
+        assert.equal(header.schema.type, 'integer');
+      }
+    });
+
+    it('describes the submit request field by field', () => {
+      const request = openApiDocument.components.schemas.SubmitDownloadRequest;
+      assert.deepEqual(request.required, ['url']);
+      assert.equal(request.additionalProperties, false);
+      assert.deepEqual(Object.keys(request.properties).sort(), ['endTime', 'format', 'language', 'startTime', 'url', 'webhookUrl']);
+      assert.equal(request.properties.format.default, 'audio');
+      assert.deepEqual([request.properties.startTime.type, request.properties.startTime.minimum], ['integer', 0]);
+      assert.deepEqual([request.properties.endTime.type, request.properties.endTime.minimum], ['integer', 1]);
+      assert.equal(request.properties.language.pattern, '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$');
+      assert.deepEqual([request.properties.webhookUrl.format, request.properties.webhookUrl.maxLength], ['uri', 2048]);
+    });
+
+    it('lists the contract enumerations', () => {
+      const schemas = openApiDocument.components.schemas;
+      assert.deepEqual(schemas.MediaFormat.enum, ['1080', '720', '480', '360', 'audio', 'audio-aac', 'audio-mp3']);
+      assert.equal(schemas.DownloadErrorCode.enum.length, 15);
+      assert.deepEqual(schemas.DownloadJobStatus.enum, ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED', 'FAILED']);
+      assert.deepEqual(schemas.AccountPlan.properties.id.enum, ['free', 'starter', 'growth', 'scale', 'custom']);
+      assert.deepEqual(schemas.FeatureId.enum, ['download_count', 'bandwidth_mb', 'info', 'client_download', 'channel_list']);
+    });
+
+    it('requires exactly the fields the contract lists for each download shape', () => {
+      const shape = (name: string) => schemaNamed(name) as { required: string[]; properties: Json };
+      const optional = (name: string) => Object.keys(shape(name).properties).filter((field) => !shape(name).required.includes(field)).sort();
+      assert.deepEqual(shape('DownloadJobPending').required.sort(), ['duration', 'format', 'jobId', 'status', 'title', 'url']);
+      assert.deepEqual(optional('DownloadJobPending'), ['completedAt', 'createdAt', 'language', 'startedAt']);
+      assert.deepEqual(shape('DownloadJobCompleted').required.sort(), ['actualFormat', 'downloadUrl', 'duration', 'fileSize', 'format', 'jobId', 'status', 'title', 'url']);
+      assert.deepEqual(optional('DownloadJobCompleted'), ['completedAt', 'createdAt', 'language', 'startedAt']);
+      assert.deepEqual(shape('DownloadJobFailed').required.sort(), ['duration', 'format', 'jobId', 'status', 'title', 'url']);
+      assert.deepEqual(optional('DownloadJobFailed'), ['completedAt', 'createdAt', 'errorCode', 'language', 'startedAt']);
+    });
+
+    it('answers a used-up limit with exactly "Credit limit reached"', () => {
+      assert.deepEqual(openApiDocument.paths['/download'].post.responses['403'].content['application/json'].schema, { $ref: '#/components/schemas/CreditLimitError' });
+      assert.deepEqual(resolve('#/components/schemas/CreditLimitError/allOf/1/properties/error'), { const: 'Credit limit reached' });
+    });
+
+    it('describes the download.finished webhook with its signed headers and the completed or failed body', () => {
+      const webhook = openApiDocument.webhooks['download.finished'].post;
+      assert.deepEqual(webhook.parameters.map((parameter) => parameter.name), ['X-Service-Event', 'X-Service-Job-Id', 'X-Service-Attempt', 'X-Service-Signature']);
+      assert.deepEqual(Object.keys(openApiDocument.components.schemas.DownloadFinishedEvent.discriminator.mapping), ['COMPLETED', 'FAILED']);
     });
   });
 });

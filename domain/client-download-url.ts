@@ -1,0 +1,130 @@
+import { DEFAULT_SHORT_HOSTS, DEFAULT_VIDEO_HOSTS, DEFAULT_VIDEO_URL_SCHEMES, parseAbsoluteUrl, parseVideoUrl, pathSegments } from './video-url.js';
+
+export type ClientDownloadPlatform = 'video-platform' | 'photo-sharing' | 'short-video' | 'social-network';
+
+export interface PlatformHosts {
+  /** Hosts (host or host:port) serving the platform's full links. */
+  hosts: readonly string[];
+  /** Hosts (host or host:port) serving `/<id>` share links. */
+  shortHosts: readonly string[];
+}
+
+export interface ClientDownloadUrlRules {
+  videoPlatform: PlatformHosts;
+  photoSharing: Pick<PlatformHosts, 'hosts'>;
+  shortVideo: PlatformHosts;
+  socialNetwork: PlatformHosts;
+  /** Schemes without the colon. Default: https. */
+  schemes?: readonly string[];
+}
+
+/** The platforms' own hosts; deployments and tests configure others. */
+export const DEFAULT_CLIENT_DOWNLOAD_HOSTS: ClientDownloadUrlRules = {
+  videoPlatform: { hosts: DEFAULT_VIDEO_HOSTS, shortHosts: DEFAULT_SHORT_HOSTS },
+  photoSharing: { hosts: ['www.instagram.com', 'instagram.com'] },
+  shortVideo: { hosts: ['www.tiktok.com', 'tiktok.com', 'm.tiktok.com'], shortHosts: ['vm.tiktok.com', 'vt.tiktok.com'] },
+  socialNetwork: { hosts: ['www.facebook.com', 'facebook.com', 'm.facebook.com', 'web.facebook.com'], shortHosts: ['fb.watch'] },
+};
+
+export type ClientDownloadUrlResult =
+  | {
+      ok: true;
+      platform: ClientDownloadPlatform;
+      /** The platform's id of the media, or the code of a short share link. */
+      id: string;
+      /** True when `id` is a short link's code, which the platform resolves to the media by redirecting. */
+      shortLink: boolean;
+      /** The URL as submitted. */
+      url: string;
+    }
+  | { ok: false; reason: string };
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const USER = /^@[A-Za-z0-9_.]{1,64}$/;
+const PHOTO_SHARING_KINDS = new Set(['p', 'reel', 'reels', 'tv']);
+const SOCIAL_NETWORK_KINDS = new Set(['videos', 'watch', 'reel']);
+
+type Match = { id: string; shortLink: boolean } | null;
+
+/**
+ * Recognises the links a client-download lookup accepts, on each platform's
+ * configured hosts. A host listed for several platforms (a local stand-in in
+ * tests) is tried against each platform's shapes in turn.
+ */
+export function parseClientDownloadUrl(input: string, rules: ClientDownloadUrlRules): ClientDownloadUrlResult {
+  const schemes = (rules.schemes ?? DEFAULT_VIDEO_URL_SCHEMES).map((scheme) => scheme.toLowerCase());
+  const refuse = (problem: string): ClientDownloadUrlResult => ({ ok: false, reason: `${acceptedForms(rules, schemes[0] ?? 'https')} (${problem})` });
+
+  const parsed = parseAbsoluteUrl(input);
+  if (typeof parsed === 'string') return refuse(parsed);
+  if (!schemes.includes(parsed.protocol.slice(0, -1))) return refuse(`the scheme must be ${schemes.join(' or ')}`);
+  if (parsed.username !== '' || parsed.password !== '') return refuse('credentials are not allowed');
+
+  const host = parsed.host;
+  const on = (hosts: readonly string[]) => hosts.some((candidate) => candidate.toLowerCase() === host);
+  const segments = pathSegments(parsed.pathname) ?? [];
+  let knownHost = false;
+
+  if (on(rules.videoPlatform.hosts) || on(rules.videoPlatform.shortHosts)) {
+    knownHost = true;
+    const video = parseVideoUrl(input, { videoHosts: rules.videoPlatform.hosts, shortHosts: rules.videoPlatform.shortHosts, schemes, allowShorts: true });
+    if (video.ok) return { ok: true, platform: 'video-platform', id: video.videoId, shortLink: false, url: input };
+  }
+  const candidates: Array<[ClientDownloadPlatform, readonly string[], () => Match]> = [
+    ['photo-sharing', rules.photoSharing.hosts, () => photoSharingMatch(segments)],
+    ['short-video', rules.shortVideo.hosts, () => shortVideoMatch(segments)],
+    ['short-video', rules.shortVideo.shortHosts, () => shortLinkMatch(segments)],
+    ['social-network', rules.socialNetwork.hosts, () => socialNetworkMatch(segments, parsed)],
+    ['social-network', rules.socialNetwork.shortHosts, () => shortLinkMatch(segments)],
+  ];
+  for (const [platform, hosts, match] of candidates) {
+    if (!on(hosts)) continue;
+    knownHost = true;
+    const found = match();
+    if (found !== null) return { ok: true, platform, ...found, url: input };
+  }
+  return refuse(knownHost ? `${parsed.pathname}${parsed.search} is not a video link this service supports` : `${host} is not a supported host`);
+}
+
+/** `/p/<id>`, `/reel/<id>`, `/reels/<id>`, `/tv/<id>`. */
+function photoSharingMatch(segments: string[]): Match {
+  if (segments.length !== 2 || !PHOTO_SHARING_KINDS.has(segments[0])) return null;
+  return ID.test(segments[1]) ? { id: segments[1], shortLink: false } : null;
+}
+
+/** `/@<user>/video/<id>`. */
+function shortVideoMatch(segments: string[]): Match {
+  if (segments.length !== 3 || !USER.test(segments[0]) || segments[1] !== 'video') return null;
+  return ID.test(segments[2]) ? { id: segments[2], shortLink: false } : null;
+}
+
+/** `/<code>` on a share-link host. */
+function shortLinkMatch(segments: string[]): Match {
+  return segments.length === 1 && ID.test(segments[0]) ? { id: segments[0], shortLink: true } : null;
+}
+
+/**
+ * `/.../videos/<id>`, `/.../watch/<id>` and `/.../reel/<id>`, whatever leads
+ * up to them (a page name, say), plus the network's own `/watch?v=<id>`.
+ */
+function socialNetworkMatch(segments: string[], url: URL): Match {
+  const last = segments.length - 1;
+  if (last >= 1 && SOCIAL_NETWORK_KINDS.has(segments[last - 1]) && ID.test(segments[last])) return { id: segments[last], shortLink: false };
+  const watched = url.searchParams.get('v');
+  if (segments[last] === 'watch' && watched !== null && ID.test(watched)) return { id: watched, shortLink: false };
+  return null;
+}
+
+function acceptedForms(rules: ClientDownloadUrlRules, scheme: string): string {
+  const forms: string[] = [];
+  const first = (hosts: readonly string[]) => hosts[0]?.toLowerCase();
+  const video = first(rules.videoPlatform.hosts);
+  const photo = first(rules.photoSharing.hosts);
+  const shortVideo = first(rules.shortVideo.hosts);
+  const social = first(rules.socialNetwork.hosts);
+  if (video !== undefined) forms.push(`${scheme}://${video}/watch?v=<id>`, `${scheme}://${video}/shorts/<id>`);
+  if (photo !== undefined) forms.push(`${scheme}://${photo}/reel/<id>`);
+  if (shortVideo !== undefined) forms.push(`${scheme}://${shortVideo}/@<user>/video/<id>`);
+  if (social !== undefined) forms.push(`${scheme}://${social}/<page>/videos/<id>`);
+  return `url must be a link to a video on a supported platform, such as ${forms.join(', ')}`;
+}
