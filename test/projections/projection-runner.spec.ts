@@ -10,7 +10,7 @@ import type { Projection } from '../../projections/projection.js';
 import { ProjectionRunner, type ProjectionRunnerOptions } from '../../projections/projection-runner.js';
 import { ProjectionBusyError, rebuildProjections } from '../../projections/rebuild.js';
 import { type TestDatabase, createTestDatabase } from '../support/postgres.js';
-import { EVENT_STORE_ADAPTERS } from './event-store-adapters.js';
+import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -58,214 +58,192 @@ async function eventually(condition: () => Promise<boolean> | boolean, timeoutMs
   }
 }
 
-for (const adapter of EVENT_STORE_ADAPTERS) {
-  describe(`ProjectionRunner on the ${adapter.name} event store`, () => {
-    let database: TestDatabase;
-    let db: Knex;
-    let store: EventStore;
-    const expected = new Map<string, number>();
-    const runners: ProjectionRunner[] = [];
-    let counter = 0;
+describe('ProjectionRunner', () => {
+  let database: TestDatabase;
+  let db: Knex;
+  let store: EventStore;
+  const expected = new Map<string, number>();
+  const runners: ProjectionRunner[] = [];
+  let counter = 0;
 
-    before(async () => {
-      database = await createTestDatabase(`projection_runner_${adapter.name}`);
-      db = createKnex(database.url);
-      store = await adapter.open(database.url);
-    });
-
-    afterEach(async () => {
-      await Promise.all(runners.splice(0).map((runner) => runner.stop()));
-    });
-
-    after(async () => {
-      await store.close();
-      await db.destroy();
-      await database.drop();
-    });
-
-    /** A projection name of its own, with its table created. */
-    async function uniqueName(): Promise<string> {
-      counter += 1;
-      const name = `toy${counter}`;
-      await db.raw(`CREATE TABLE ?? (stream_name text PRIMARY KEY, events integer NOT NULL)`, [`${name}_counts`]);
-      return name;
-    }
-
-    function runner(projections: Projection[], options: Partial<ProjectionRunnerOptions> = {}): ProjectionRunner {
-      const created = new ProjectionRunner(projections, { db, store, connectionString: database.url, logger: silent, batchSize: 7, lockRetryMs: 100, retry: { initialDelayMs: 20, maxDelayMs: 100 }, ...options });
-      runners.push(created);
-      return created;
-    }
-
-    /** Appends to a few counted streams and one stream the projection ignores; returns the last position. */
-    async function appendEvents(count: number): Promise<Checkpoint> {
-      let position: Checkpoint = '';
-      for (let n = 0; n < count; n++) {
-        const stream = `counted-${n % 3}`;
-        ({ position } = await store.appendToStream(stream, [{ id: randomUUID(), type: 'Counted', data: { n } }], { expectedRevision: 'any' }));
-        expected.set(stream, (expected.get(stream) ?? 0) + 1);
-        if (n % 5 === 0) await store.appendToStream('ignored-1', [{ id: randomUUID(), type: 'Ignored', data: {} }], { expectedRevision: 'any' });
-      }
-      return position;
-    }
-
-    async function counts(projection: CountingProjection): Promise<Map<string, number>> {
-      const rows = await db(projection.table).select<Array<{ stream_name: string; events: number }>>('stream_name', 'events');
-      return new Map(rows.map((row) => [row.stream_name, row.events]));
-    }
-
-    async function checkpointOf(name: string): Promise<string | null> {
-      const row = await db(CHECKPOINT_TABLE).where({ name }).first<{ checkpoint: string | null } | undefined>('checkpoint');
-      return row?.checkpoint ?? null;
-    }
-
-    it('catches up with stored events, then follows new ones live', async () => {
-      const projection = countingProjection(await uniqueName());
-      const stored = await appendEvents(20);
-      const live = runner([projection]);
-      await live.start();
-      await live.waitUntilCaughtUp(stored);
-      assert.deepEqual(await counts(projection), expected);
-
-      const position = await appendEvents(11);
-      await live.waitUntilCaughtUp(position);
-      assert.deepEqual(await counts(projection), expected);
-      assert.deepEqual(live.activeProjections(), [projection.name]);
-    });
-
-    it('resumes from its checkpoint after a restart without applying anything twice', async () => {
-      const projection = countingProjection(await uniqueName());
-      const first = runner([projection]);
-      await first.start();
-      await first.waitUntilCaughtUp(await appendEvents(9));
-      await first.stop();
-      const checkpoint = await checkpointOf(projection.name);
-      assert.notEqual(checkpoint, null);
-
-      const whileStopped = await appendEvents(10);
-      const second = runner([projection]);
-      await second.start();
-      await second.waitUntilCaughtUp(whileStopped);
-      assert.deepEqual(await counts(projection), expected);
-    });
-
-    it('retries a failing batch, whose partial writes roll back, until it succeeds', async () => {
-      let failuresLeft = 3;
-      const projection = countingProjection(await uniqueName(), {
-        async afterWrites() {
-          if (failuresLeft-- > 0) throw new Error('handler failed after writing');
-        },
-      });
-      const live = runner([projection]);
-      await live.start();
-      await live.waitUntilCaughtUp(await appendEvents(15));
-      assert.ok(failuresLeft < 0);
-      assert.deepEqual(await counts(projection), expected);
-    });
-
-    it('waits for a position whose event the projection filters out', async () => {
-      const projection = countingProjection(await uniqueName());
-      const live = runner([projection]);
-      await live.start();
-      await appendEvents(4);
-      const { position } = await store.appendToStream('ignored-2', [{ id: randomUUID(), type: 'Ignored', data: {} }], { expectedRevision: 'any' });
-      await live.waitUntilCaughtUp(position);
-      assert.deepEqual(await counts(projection), expected);
-    });
-
-    it('does not report a position as reached while the store still hides it', async function () {
-      if (adapter.name !== 'PostgreSQL') this.skip();
-      const projection = countingProjection(await uniqueName());
-      const live = runner([projection]);
-      await live.start();
-      // An older transaction still open keeps the store from showing anything appended after it.
-      const blocker = await db.client.acquireConnection();
-      try {
-        await db.raw('BEGIN; SELECT pg_current_xact_id()').connection(blocker);
-        const position = await appendEvents(3);
-        await assert.rejects(live.waitUntilCaughtUp(position, { timeoutMs: 300 }), CatchUpTimeoutError);
-        await db.raw('COMMIT').connection(blocker);
-        await live.waitUntilCaughtUp(position);
-        assert.deepEqual(await counts(projection), expected);
-      } finally {
-        await db.raw('ROLLBACK').connection(blocker).catch(() => undefined);
-        await db.client.releaseConnection(blocker);
-      }
-    });
-
-    it('times out waiting when no instance runs the projection', async () => {
-      const projection = countingProjection(await uniqueName());
-      const idle = runner([projection]);
-      const position = await appendEvents(1);
-      await assert.rejects(idle.waitUntilCaughtUp(position, { timeoutMs: 200 }), CatchUpTimeoutError);
-    });
-
-    it('rebuilds tables equal to the live ones, and refuses while a runner holds the projection', async () => {
-      const projection = countingProjection(await uniqueName());
-      const live = runner([projection]);
-      await live.start();
-      await live.waitUntilCaughtUp(await appendEvents(25));
-      await assert.rejects(rebuildProjections([projection], { db, store, connectionString: database.url, logger: silent, lockTimeoutMs: 300 }), ProjectionBusyError);
-      await live.stop();
-      const liveCounts = await counts(projection);
-      const liveCheckpoint = await checkpointOf(projection.name);
-
-      await rebuildProjections([projection], { db, store, connectionString: database.url, logger: silent, batchSize: 4 });
-      assert.deepEqual(await counts(projection), liveCounts);
-      assert.equal(await checkpointOf(projection.name), liveCheckpoint);
-
-      const resumed = runner([projection]);
-      await resumed.start();
-      await resumed.waitUntilCaughtUp(await appendEvents(3));
-      assert.deepEqual(await counts(projection), expected);
-    });
-
-    it('keeps a second runner waiting, which takes over when the first stops', async () => {
-      const projection = countingProjection(await uniqueName());
-      const first = runner([projection]);
-      const second = runner([projection]);
-      await first.start();
-      await first.waitUntilCaughtUp(await appendEvents(5));
-      await second.start();
-      await second.waitUntilCaughtUp(await appendEvents(5));
-      assert.deepEqual(first.activeProjections(), [projection.name]);
-      assert.deepEqual(second.activeProjections(), []);
-
-      await first.stop();
-      await eventually(() => second.activeProjections().length === 1);
-      await second.waitUntilCaughtUp(await appendEvents(6));
-      assert.deepEqual(await counts(projection), expected);
-    });
-
-    it('lets a second runner take over when the first dies mid-batch, and the first cannot commit that batch', async () => {
-      const gate = deferred();
-      const firstInBatch = deferred();
-      let gated = false;
-      const name = await uniqueName();
-      const stuck = countingProjection(name, {
-        async beforeWrites() {
-          if (gated) return;
-          gated = true;
-          firstInBatch.resolve();
-          await gate.promise;
-        },
-      });
-      const first = runner([stuck]);
-      await first.start();
-      const position = await appendEvents(5);
-      await firstInBatch.promise;
-
-      const second = runner([countingProjection(name)]);
-      await second.start();
-      assert.deepEqual(second.activeProjections(), []);
-      // The first runner's process "dies": Postgres drops its lock with its session.
-      await db.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?`, [`lock projection:${name}`]);
-      await eventually(() => second.activeProjections().length === 1);
-      await second.waitUntilCaughtUp(position);
-      gate.resolve();
-      await eventually(() => first.activeProjections().length === 0);
-      await second.waitUntilCaughtUp(await appendEvents(4));
-      assert.deepEqual(await counts(stuck), expected);
-    });
+  before(async () => {
+    database = await createTestDatabase('projection_runner');
+    db = createKnex(database.url);
+    store = new InMemoryEventStore();
   });
-}
+
+  afterEach(async () => {
+    await Promise.all(runners.splice(0).map((runner) => runner.stop()));
+  });
+
+  after(async () => {
+    await store.close();
+    await db.destroy();
+    await database.drop();
+  });
+
+  /** A projection name of its own, with its table created. */
+  async function uniqueName(): Promise<string> {
+    counter += 1;
+    const name = `toy${counter}`;
+    await db.raw(`CREATE TABLE ?? (stream_name text PRIMARY KEY, events integer NOT NULL)`, [`${name}_counts`]);
+    return name;
+  }
+
+  function runner(projections: Projection[], options: Partial<ProjectionRunnerOptions> = {}): ProjectionRunner {
+    const created = new ProjectionRunner(projections, { db, store, connectionString: database.url, logger: silent, batchSize: 7, lockRetryMs: 100, retry: { initialDelayMs: 20, maxDelayMs: 100 }, ...options });
+    runners.push(created);
+    return created;
+  }
+
+  /** Appends to a few counted streams and one stream the projection ignores; returns the last position. */
+  async function appendEvents(count: number): Promise<Checkpoint> {
+    let position: Checkpoint = '';
+    for (let n = 0; n < count; n++) {
+      const stream = `counted-${n % 3}`;
+      ({ position } = await store.appendToStream(stream, [{ id: randomUUID(), type: 'Counted', data: { n } }], { expectedRevision: 'any' }));
+      expected.set(stream, (expected.get(stream) ?? 0) + 1);
+      if (n % 5 === 0) await store.appendToStream('ignored-1', [{ id: randomUUID(), type: 'Ignored', data: {} }], { expectedRevision: 'any' });
+    }
+    return position;
+  }
+
+  async function counts(projection: CountingProjection): Promise<Map<string, number>> {
+    const rows = await db(projection.table).select<Array<{ stream_name: string; events: number }>>('stream_name', 'events');
+    return new Map(rows.map((row) => [row.stream_name, row.events]));
+  }
+
+  async function checkpointOf(name: string): Promise<string | null> {
+    const row = await db(CHECKPOINT_TABLE).where({ name }).first<{ checkpoint: string | null } | undefined>('checkpoint');
+    return row?.checkpoint ?? null;
+  }
+
+  it('catches up with stored events, then follows new ones live', async () => {
+    const projection = countingProjection(await uniqueName());
+    await appendEvents(20);
+    const live = runner([projection]);
+    await live.start();
+    await live.waitUntilCaughtUp();
+    assert.deepEqual(await counts(projection), expected);
+
+    const position = await appendEvents(11);
+    await live.waitUntilCaughtUp(position);
+    assert.deepEqual(await counts(projection), expected);
+    assert.deepEqual(live.activeProjections(), [projection.name]);
+  });
+
+  it('resumes from its checkpoint after a restart without applying anything twice', async () => {
+    const projection = countingProjection(await uniqueName());
+    const first = runner([projection]);
+    await first.start();
+    await first.waitUntilCaughtUp(await appendEvents(9));
+    await first.stop();
+    const checkpoint = await checkpointOf(projection.name);
+    assert.notEqual(checkpoint, null);
+
+    await appendEvents(10);
+    const second = runner([projection]);
+    await second.start();
+    await second.waitUntilCaughtUp();
+    assert.deepEqual(await counts(projection), expected);
+  });
+
+  it('retries a failing batch, whose partial writes roll back, until it succeeds', async () => {
+    let failuresLeft = 3;
+    const projection = countingProjection(await uniqueName(), {
+      async afterWrites() {
+        if (failuresLeft-- > 0) throw new Error('handler failed after writing');
+      },
+    });
+    const live = runner([projection]);
+    await live.start();
+    await live.waitUntilCaughtUp(await appendEvents(15));
+    assert.ok(failuresLeft < 0);
+    assert.deepEqual(await counts(projection), expected);
+  });
+
+  it('waits for a position whose event the projection filters out', async () => {
+    const projection = countingProjection(await uniqueName());
+    const live = runner([projection]);
+    await live.start();
+    await appendEvents(4);
+    const { position } = await store.appendToStream('ignored-2', [{ id: randomUUID(), type: 'Ignored', data: {} }], { expectedRevision: 'any' });
+    await live.waitUntilCaughtUp(position);
+    assert.deepEqual(await counts(projection), expected);
+  });
+
+  it('times out waiting when no instance runs the projection', async () => {
+    const projection = countingProjection(await uniqueName());
+    const idle = runner([projection]);
+    const position = await appendEvents(1);
+    await assert.rejects(idle.waitUntilCaughtUp(position, { timeoutMs: 200 }), CatchUpTimeoutError);
+  });
+
+  it('rebuilds tables equal to the live ones, and refuses while a runner holds the projection', async () => {
+    const projection = countingProjection(await uniqueName());
+    const live = runner([projection]);
+    await live.start();
+    await live.waitUntilCaughtUp(await appendEvents(25));
+    await assert.rejects(rebuildProjections([projection], { db, store, connectionString: database.url, logger: silent, lockTimeoutMs: 300 }), ProjectionBusyError);
+    await live.stop();
+    const liveCounts = await counts(projection);
+    const liveCheckpoint = await checkpointOf(projection.name);
+
+    await rebuildProjections([projection], { db, store, connectionString: database.url, logger: silent, batchSize: 4 });
+    assert.deepEqual(await counts(projection), liveCounts);
+    assert.equal(await checkpointOf(projection.name), liveCheckpoint);
+
+    const resumed = runner([projection]);
+    await resumed.start();
+    await resumed.waitUntilCaughtUp(await appendEvents(3));
+    assert.deepEqual(await counts(projection), expected);
+  });
+
+  it('keeps a second runner waiting, which takes over when the first stops', async () => {
+    const projection = countingProjection(await uniqueName());
+    const first = runner([projection]);
+    const second = runner([projection]);
+    await first.start();
+    await first.waitUntilCaughtUp(await appendEvents(5));
+    await second.start();
+    await second.waitUntilCaughtUp(await appendEvents(5));
+    assert.deepEqual(first.activeProjections(), [projection.name]);
+    assert.deepEqual(second.activeProjections(), []);
+
+    await first.stop();
+    await eventually(() => second.activeProjections().length === 1);
+    await second.waitUntilCaughtUp(await appendEvents(6));
+    assert.deepEqual(await counts(projection), expected);
+  });
+
+  it('lets a second runner take over when the first dies mid-batch, and the first cannot commit that batch', async () => {
+    const gate = deferred();
+    const firstInBatch = deferred();
+    let gated = false;
+    const name = await uniqueName();
+    const stuck = countingProjection(name, {
+      async beforeWrites() {
+        if (gated) return;
+        gated = true;
+        firstInBatch.resolve();
+        await gate.promise;
+      },
+    });
+    const first = runner([stuck]);
+    await first.start();
+    const position = await appendEvents(5);
+    await firstInBatch.promise;
+
+    const second = runner([countingProjection(name)]);
+    await second.start();
+    assert.deepEqual(second.activeProjections(), []);
+    // The first runner's process "dies": Postgres drops its lock with its session.
+    await db.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?`, [`lock projection:${name}`]);
+    await eventually(() => second.activeProjections().length === 1);
+    await second.waitUntilCaughtUp(position);
+    gate.resolve();
+    await eventually(() => first.activeProjections().length === 0);
+    await second.waitUntilCaughtUp(await appendEvents(4));
+    assert.deepEqual(await counts(stuck), expected);
+  });
+});
