@@ -7,6 +7,7 @@ import {
   type EventFilter,
   type EventStore,
   type EventToAppend,
+  type ExpectedRevision,
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
@@ -16,89 +17,88 @@ import {
 } from '../../../application/ports/event-store.js';
 import { matchesFilter } from '../matches-filter.js';
 
-/** Events in this process's memory: for fast tests and a future embedded mode. Appends are atomic because they are synchronous. */
+const DEFAULT_READ_ALL_COUNT = 1000;
+const DEFAULT_BATCH_SIZE = 100;
+
+/**
+ * Events in this process's memory, with the PostgreSQL store's semantics: for
+ * fast tests and a future embedded mode. Each append runs without awaiting,
+ * so it is atomic and appends are totally ordered. Events are copied in and
+ * out, so callers can no more change what is stored than they could in a
+ * database.
+ */
 export class InMemoryEventStore implements EventStore {
-  private readonly all: RecordedEvent[] = [];
+  /** The global order; an event's position is its index here plus one, so "0" would mean "before everything". */
+  private readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, RecordedEvent[]>();
-  private readonly ids = new Set<string>();
-  private readonly appended = new EventEmitter().setMaxListeners(0);
+  private readonly eventIds = new Set<string>();
+  private readonly changes = new EventEmitter().setMaxListeners(0);
   private closed = false;
 
   async appendToStream(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+    this.assertOpen();
+    if (events.length === 0) throw new Error('appendToStream needs at least one event');
     const stream = this.streams.get(streamName) ?? [];
     const actual = stream.length - 1;
-    const expected = options.expectedRevision;
-    const matches = expected === 'any' || (expected === 'no_stream' ? actual === -1 : expected === 'stream_exists' ? actual >= 0 : expected === actual);
-    if (!matches) throw new WrongExpectedRevisionError(streamName, expected, actual);
-    const duplicate = events.find((event) => this.ids.has(event.id));
-    if (duplicate !== undefined) throw new DuplicateEventError(duplicate.id);
+    if (!matchesExpectedRevision(options.expectedRevision, actual)) {
+      throw new WrongExpectedRevisionError(streamName, options.expectedRevision, actual);
+    }
+    const idsInBatch = new Set<string>();
+    for (const event of events) {
+      if (this.eventIds.has(event.id) || idsInBatch.has(event.id)) throw new DuplicateEventError(event.id);
+      idsInBatch.add(event.id);
+    }
     const createdAt = new Date();
-    const recorded = events.map((event, index): RecordedEvent => ({
-      id: event.id,
-      type: event.type,
-      streamName,
-      revision: actual + 1 + index,
-      position: String(this.all.length + index + 1),
-      data: structuredClone(event.data),
-      metadata: structuredClone(event.metadata ?? {}),
-      createdAt,
-    }));
-    for (const event of recorded) this.ids.add(event.id);
-    this.all.push(...recorded);
+    const recorded = events.map(
+      (event, index): RecordedEvent => ({
+        id: event.id,
+        type: event.type,
+        streamName,
+        revision: actual + 1 + index,
+        position: String(this.log.length + index + 1),
+        data: structuredClone(event.data),
+        metadata: structuredClone(event.metadata ?? {}),
+        createdAt,
+      }),
+    );
+    for (const event of recorded) this.eventIds.add(event.id);
+    this.log.push(...recorded);
     this.streams.set(streamName, [...stream, ...recorded]);
-    this.appended.emit('appended');
+    this.changes.emit('change');
     return { nextExpectedRevision: actual + events.length, position: recorded[recorded.length - 1].position };
   }
 
   async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
     const stream = this.streams.get(streamName) ?? [];
-    const backwards = options.direction === 'backwards';
-    const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
-    const selected = backwards ? stream.filter((event) => event.revision <= from).reverse() : stream.filter((event) => event.revision >= from);
-    return selected.slice(0, options.maxCount ?? selected.length);
+    const selected =
+      options.direction === 'backwards'
+        ? stream.filter((event) => event.revision <= (options.fromRevision ?? Number.MAX_SAFE_INTEGER)).reverse()
+        : stream.filter((event) => event.revision >= (options.fromRevision ?? 0));
+    return selected.slice(0, options.maxCount ?? selected.length).map(copyOf);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.scan(options.after ?? null, options.filter, options.maxCount ?? 1000).events;
-  }
-
-  /** Synchronous, so `scannedTo` is exact: no append can slip between the scan and its end. */
-  private scan(after: Checkpoint | null, filter: EventFilter | undefined, limit: number): { events: RecordedEvent[]; scannedTo: Checkpoint | null } {
-    const events: RecordedEvent[] = [];
-    let index = after === null ? 0 : Number(after);
-    for (; index < this.all.length && events.length < limit; index += 1) {
-      if (matchesFilter(this.all[index], filter)) events.push(this.all[index]);
-    }
-    return { events, scannedTo: index === 0 ? after : String(index) };
+    this.assertOpen();
+    return this.scan(options.after ?? null, options.filter, options.maxCount ?? DEFAULT_READ_ALL_COUNT).events;
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
-    const stop = new AbortController();
+    const stopped = new AbortController();
+    const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
     const store = this;
     return {
       async *[Symbol.asyncIterator]() {
-        let after: Checkpoint | null = options.after ?? null;
-        while (!stop.signal.aborted && !store.closed) {
-          const { events, scannedTo } = store.scan(after, options.filter, options.batchSize ?? 100);
-          if (events.length > 0) {
-            after = events[events.length - 1].position;
-            yield events;
-            continue;
-          }
+        let after = options.after ?? null;
+        while (!stopped.signal.aborted && !store.closed) {
+          const { events, scannedTo } = store.scan(after, options.filter, batchSize);
           after = scannedTo;
-          await new Promise<void>((resolve) => {
-            const wake = () => {
-              store.appended.off('appended', wake);
-              stop.signal.removeEventListener('abort', wake);
-              resolve();
-            };
-            store.appended.on('appended', wake);
-            stop.signal.addEventListener('abort', wake);
-          });
+          if (events.length > 0) yield events;
+          else await store.nextChange(stopped.signal);
         }
       },
       async close() {
-        stop.abort();
+        stopped.abort();
       },
     };
   }
@@ -109,7 +109,51 @@ export class InMemoryEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.appended.emit('appended');
+    this.changes.emit('change');
+  }
+
+  /**
+   * Synchronous, so `scannedTo` is exact: no append can slip in between. A
+   * filtered subscription resumes from there rather than from its last match.
+   */
+  private scan(after: Checkpoint | null, filter: EventFilter | undefined, limit: number): { events: RecordedEvent[]; scannedTo: Checkpoint | null } {
+    const events: RecordedEvent[] = [];
+    let index = after === null ? 0 : decodePosition(after);
+    for (; index < this.log.length && events.length < limit; index += 1) {
+      if (matchesFilter(this.log[index], filter)) events.push(copyOf(this.log[index]));
+    }
+    return { events, scannedTo: index === 0 ? after : String(index) };
+  }
+
+  private nextChange(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        this.changes.off('change', wake);
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      this.changes.on('change', wake);
+      signal.addEventListener('abort', wake);
+    });
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('The event store is closed');
   }
 }
 
+function matchesExpectedRevision(expected: ExpectedRevision, actual: number): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return actual === -1;
+  if (expected === 'stream_exists') return actual >= 0;
+  return expected === actual;
+}
+
+function decodePosition(checkpoint: Checkpoint): number {
+  if (!/^\d+$/.test(checkpoint)) throw new Error(`Not an in-memory event store checkpoint: ${checkpoint}`);
+  return Number(checkpoint);
+}
+
+function copyOf(event: RecordedEvent): RecordedEvent {
+  return structuredClone(event);
+}

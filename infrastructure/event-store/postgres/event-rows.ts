@@ -13,7 +13,11 @@ export interface EventRow {
   created_at: Date;
 }
 
-/** Cast to text so 64-bit values survive JavaScript; ORDER BY must therefore name the table's columns, not these. */
+/**
+ * Cast to text so 64-bit values survive JavaScript. The casts keep the column
+ * names, so an ORDER BY must qualify them (`es_events.global_position`) or it
+ * sorts the text.
+ */
 export const EVENT_COLUMNS =
   'global_position::text, transaction_id::text, stream_name, stream_revision::text, event_id::text, event_type, data, metadata, created_at';
 

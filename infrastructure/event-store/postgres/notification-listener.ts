@@ -1,9 +1,10 @@
 import pg from 'pg';
 
 /**
- * One LISTEN connection per store, shared by its subscriptions. A wake-up is
- * only a hint to read again: subscriptions also poll, so a lost connection or
- * a missed notification delays delivery but never loses an event.
+ * One LISTEN connection per store, shared by its subscriptions. A
+ * notification is only a hint to read again: subscriptions also poll, so a
+ * lost connection or a missed notification delays delivery but never loses
+ * an event.
  */
 export class NotificationListener {
   private client: pg.Client | null = null;
@@ -16,10 +17,10 @@ export class NotificationListener {
     private readonly channel: string,
   ) {}
 
-  /** Resolves at the next notification (true), or false after `timeoutMs` or when `signal` aborts. */
+  /** Resolves true at the next notification, false after `timeoutMs` or when `signal` aborts. */
   async wait(timeoutMs: number, signal: AbortSignal): Promise<boolean> {
     await this.ensureListening().catch(() => undefined);
-    if (signal.aborted) return false;
+    if (signal.aborted || this.closed) return false;
     return new Promise<boolean>((resolve) => {
       const finish = (notified: boolean) => {
         clearTimeout(timer);
@@ -37,33 +38,43 @@ export class NotificationListener {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const wake of [...this.waiters]) wake();
-    this.waiters.clear();
+    this.wakeAll();
+    await this.connecting?.catch(() => undefined);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);
   }
 
+  private wakeAll(): void {
+    for (const wake of [...this.waiters]) wake();
+  }
+
   private ensureListening(): Promise<void> {
     if (this.closed || this.client !== null) return Promise.resolve();
-    this.connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.connectionString });
-      client.on('notification', () => {
-        for (const wake of [...this.waiters]) wake();
-      });
-      client.on('error', () => {
-        // Reconnect on the next wait; polling covers the gap.
-        if (this.client === client) this.client = null;
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
-        if (this.closed) await client.end();
-        else this.client = client;
-      } finally {
-        this.connecting = null;
-      }
-    })();
+    this.connecting ??= this.listen().finally(() => {
+      this.connecting = null;
+    });
     return this.connecting;
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    const forget = () => {
+      // The next wait connects again; polling covers the gap.
+      if (this.client === client) this.client = null;
+      client.end().catch(() => undefined);
+    };
+    client.on('notification', () => this.wakeAll());
+    client.on('error', forget);
+    client.on('end', forget);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
+    } catch (error) {
+      forget();
+      throw error;
+    }
+    if (this.closed) await client.end();
+    else this.client = client;
   }
 }

@@ -1,21 +1,29 @@
 import type { Checkpoint, RecordedEvent, Subscription } from '../../../application/ports/event-store.js';
+import type { GlobalPage } from './read-global-page.js';
 
-type ReadBatch = (after: Checkpoint | null, maxCount: number) => Promise<RecordedEvent[]>;
+type ReadPage = (after: Checkpoint | null, maxCount: number) => Promise<GlobalPage>;
 type WaitForNews = (timeoutMs: number, signal: AbortSignal) => Promise<boolean>;
 
+export interface PostgresSubscriptionOptions {
+  after: Checkpoint | null;
+  batchSize: number;
+  pollIntervalMs: number;
+}
+
 /**
- * Reads batches after its position; when there are none, waits for a
- * notification or a poll. A notified event can still be hidden behind an
- * older transaction that has not committed (the xmin gate), so after a
- * fruitless wake-up it looks again soon, backing off to the poll interval.
+ * Reads pages after its position; when one comes back empty, waits for a
+ * notification or the poll interval. A notified event can still be hidden
+ * behind an older transaction that has not committed (the xmin gate), so
+ * after a fruitless wake-up it looks again soon, backing off to the poll
+ * interval.
  */
 export class PostgresSubscription implements Subscription {
   private readonly stopped = new AbortController();
 
   constructor(
-    private readonly readBatch: ReadBatch,
+    private readonly readPage: ReadPage,
     private readonly waitForNews: WaitForNews,
-    private readonly options: { after: Checkpoint | null; batchSize: number; pollIntervalMs: number },
+    private readonly options: PostgresSubscriptionOptions,
     private readonly onClose: () => void,
   ) {}
 
@@ -24,17 +32,24 @@ export class PostgresSubscription implements Subscription {
     let fruitlessReads = 0;
     try {
       while (!this.stopped.signal.aborted) {
-        const events = await this.readBatch(after, this.options.batchSize);
+        let page: GlobalPage;
+        try {
+          page = await this.readPage(after, this.options.batchSize);
+        } catch (error) {
+          // The store closing under a read ends the iteration; it is not a failure.
+          if (this.stopped.signal.aborted) return;
+          throw error;
+        }
         if (this.stopped.signal.aborted) return;
-        if (events.length === 0) {
-          const delay = Math.min(this.options.pollIntervalMs, 2 * 2 ** fruitlessReads);
-          const notified = await this.waitForNews(delay, this.stopped.signal);
-          fruitlessReads = notified ? 0 : fruitlessReads + 1;
+        after = page.scannedTo;
+        if (page.events.length > 0) {
+          fruitlessReads = 0;
+          yield page.events;
           continue;
         }
-        fruitlessReads = 0;
-        after = events[events.length - 1].position;
-        yield events;
+        const delay = Math.min(this.options.pollIntervalMs, 2 ** (fruitlessReads + 1));
+        const notified = await this.waitForNews(delay, this.stopped.signal);
+        fruitlessReads = notified ? 0 : fruitlessReads + 1;
       }
     } finally {
       this.onClose();

@@ -1,9 +1,16 @@
+import type pg from 'pg';
+
+/** Appends notify this channel (payload: the stream's category) so subscribers wake at once instead of at their next poll. */
+export const EVENTS_CHANNEL = 'es_events_appended';
+
 /**
- * Events are ordered globally by (transaction_id, global_position): readers
- * only read below the oldest transaction still running (the snapshot's xmin),
- * so an event whose transaction commits late can never be skipped.
+ * Events are ordered globally by (transaction_id, global_position), and
+ * readers only read below the oldest transaction still running (the
+ * snapshot's xmin): an event whose transaction commits late can then never
+ * be skipped, which ordering by global_position alone cannot promise.
+ * Every statement is idempotent, so each process runs them at start.
  */
-export const EVENT_STORE_SCHEMA = [
+const STATEMENTS = [
   `CREATE TABLE IF NOT EXISTS es_streams (
      stream_name text PRIMARY KEY,
      category text NOT NULL,
@@ -19,11 +26,28 @@ export const EVENT_STORE_SCHEMA = [
      data jsonb NOT NULL,
      metadata jsonb NOT NULL DEFAULT '{}',
      created_at timestamptz NOT NULL DEFAULT now(),
-     PRIMARY KEY (stream_name, stream_revision),
+     CONSTRAINT es_events_pkey PRIMARY KEY (stream_name, stream_revision),
      CONSTRAINT es_events_event_id_key UNIQUE (event_id)
    )`,
   `CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (transaction_id, global_position)`,
 ];
 
-/** The channel appends notify, so subscribers wake at once instead of at their next poll. */
-export const EVENTS_CHANNEL = 'es_events_appended';
+/** The constraint names the append maps to the port's errors. */
+export const STREAM_REVISION_CONSTRAINT = 'es_events_pkey';
+export const EVENT_ID_CONSTRAINT = 'es_events_event_id_key';
+
+export async function migrateEventStoreSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // Two processes starting together would otherwise race inside CREATE ... IF NOT EXISTS and one would fail.
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('es-schema'))`);
+    for (const statement of STATEMENTS) await client.query(statement);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,75 @@
+import type pg from 'pg';
+import { type AppendResult, type EventToAppend, type ExpectedRevision, WrongExpectedRevisionError } from '../../../application/ports/event-store.js';
+import { encodePosition } from './checkpoint.js';
+import { EVENTS_CHANNEL } from './schema.js';
+
+/**
+ * The statements of an append, for a transaction the caller has begun and
+ * has not written in yet; the caller commits. The store runs it in a
+ * transaction of its own, and tests run it to hold an append open.
+ *
+ * The per-stream lock comes first, before anything gets a transaction id: a
+ * transaction id is assigned at the first write, so it then follows the order
+ * in which appends to one stream take the lock, and the global order
+ * (transaction id first) keeps each stream in revision order. A transaction
+ * that had already written would carry an older id and break that.
+ */
+export async function appendInTransaction(
+  client: pg.ClientBase,
+  streamName: string,
+  events: readonly EventToAppend[],
+  expectedRevision: ExpectedRevision,
+): Promise<AppendResult> {
+  if (events.length === 0) throw new Error('appendToStream needs at least one event');
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [streamName]);
+  // A statement of its own, so that its snapshot is taken after the lock was granted and sees the previous holder's commit.
+  const actual = await readStreamRevision(client, streamName);
+  if (!matchesExpectedRevision(expectedRevision, actual)) throw new WrongExpectedRevisionError(streamName, expectedRevision, actual);
+  const nextExpectedRevision = actual + events.length;
+  const written = await client.query<{ transaction_id: string; global_position: string }>(
+    `WITH appended AS (
+       INSERT INTO es_events (stream_name, stream_revision, event_id, event_type, data, metadata)
+       SELECT $1, $2::bigint + e.ordinality, e.id, e.type, e.data, e.metadata
+       FROM unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY AS e(id, type, data, metadata, ordinality)
+       ORDER BY e.ordinality
+       RETURNING transaction_id, global_position
+     ), stream AS (
+       INSERT INTO es_streams (stream_name, category, revision) VALUES ($1, $7, $8)
+       ON CONFLICT (stream_name) DO UPDATE SET revision = EXCLUDED.revision
+     )
+     SELECT transaction_id::text, max(global_position)::text AS global_position, pg_notify($9, $7)
+     FROM appended GROUP BY transaction_id`,
+    [
+      streamName,
+      actual,
+      events.map((event) => event.id),
+      events.map((event) => event.type),
+      events.map((event) => JSON.stringify(event.data)),
+      events.map((event) => JSON.stringify(event.metadata ?? {})),
+      categoryOf(streamName),
+      nextExpectedRevision,
+      EVENTS_CHANNEL,
+    ],
+  );
+  const [last] = written.rows;
+  return { nextExpectedRevision, position: encodePosition({ transactionId: last.transaction_id, globalPosition: last.global_position }) };
+}
+
+/** -1 when the stream does not exist, as WrongExpectedRevisionError reports it. */
+export async function readStreamRevision(client: pg.ClientBase | pg.Pool, streamName: string): Promise<number> {
+  const result = await client.query<{ revision: string }>('SELECT revision::text FROM es_streams WHERE stream_name = $1', [streamName]);
+  return result.rows.length === 0 ? -1 : Number(result.rows[0].revision);
+}
+
+function matchesExpectedRevision(expected: ExpectedRevision, actual: number): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return actual === -1;
+  if (expected === 'stream_exists') return actual >= 0;
+  return expected === actual;
+}
+
+/** `download-<jobId>` belongs to `download`; category names contain no dash. */
+function categoryOf(streamName: string): string {
+  const dash = streamName.indexOf('-');
+  return dash === -1 ? streamName : streamName.slice(0, dash);
+}
