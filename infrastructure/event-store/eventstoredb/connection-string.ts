@@ -1,9 +1,13 @@
+const SCHEME = /^(esdb|kurrentdb)(\+discover)?:\/\//i;
+
 /**
- * The EventStoreDB client (v6) accepts esdb:// URLs only; KurrentDB, its
- * renamed successor, uses kurrentdb://, which is rewritten here.
+ * KurrentDB is EventStoreDB renamed, and its URLs say kurrentdb://; the v6
+ * client refuses that scheme, so it is rewritten to the equivalent esdb one.
  */
 export function toEsdbConnectionString(url: string): string {
-  const match = /^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\//.exec(url);
-  if (match === null) throw new Error('EVENTSTORE_URL must start with esdb://, esdb+discover://, kurrentdb:// or kurrentdb+discover://');
-  return url.replace(/^kurrentdb/, 'esdb');
+  const match = SCHEME.exec(url.trim());
+  if (match === null) {
+    throw new Error('EVENTSTORE_URL must start with esdb://, esdb+discover://, kurrentdb:// or kurrentdb+discover://');
+  }
+  return `esdb${match[2] ?? ''}://${url.trim().slice(match[0].length)}`;
 }

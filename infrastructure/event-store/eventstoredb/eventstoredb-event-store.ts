@@ -1,23 +1,31 @@
 import {
   ANY,
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
   type AppendExpectedRevision,
   BACKWARDS,
+  END,
   EventStoreDBClient,
   FORWARDS,
+  type Filter,
   NO_STREAM,
+  type Position,
+  type ResolvedEvent,
   START,
   STREAM_EXISTS,
   StreamNotFoundError,
   WrongExpectedVersionError,
+  eventTypeFilter,
+  excludeSystemEvents,
   jsonEvent,
-  type Position,
-  type ResolvedEvent,
   streamNameFilter,
 } from '@eventstore/db-client';
 import {
   type AppendOptions,
   type AppendResult,
   type Checkpoint,
+  type EventFilter,
+  type EventMetadata,
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
@@ -31,14 +39,23 @@ import {
 import { matchesFilter } from '../matches-filter.js';
 import { toEsdbConnectionString } from './connection-string.js';
 
+const DEFAULT_READ_ALL_COUNT = 1000;
+/** $all holds system events too, so a filtered read may need several pages to fill up. */
+const READ_ALL_PAGE_SIZE = 500;
+const PING_DEADLINE_MS = 3000;
+
 /**
- * The event store port on EventStoreDB. Revisions are the server's, as
- * numbers; checkpoints are `<commit>/<prepare>` positions in $all. A retried
- * append with the same event ids is idempotent on the server, so this adapter
- * never reports DuplicateEventError: repeating an append is simply a no-op.
+ * The event store port on EventStoreDB. Revisions are the server's bigints as
+ * numbers; checkpoints are `<commit>/<prepare>` positions in $all.
+ *
+ * The server treats an append that repeats already written event ids as an
+ * idempotent retry and acknowledges it without writing anything, so this
+ * adapter never raises DuplicateEventError: a repeated append is a no-op.
  */
 export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
+  private readonly subscriptions = new Set<EventStoreDbSubscription>();
+  private closed = false;
 
   constructor(options: { url: string }) {
     this.client = EventStoreDBClient.connectionString(toEsdbConnectionString(options.url));
@@ -48,14 +65,17 @@ export class EventStoreDbEventStore implements EventStore {
     try {
       const result = await this.client.appendToStream(
         streamName,
-        events.map((event) => jsonEvent({ id: event.id, type: event.type, data: event.data as never, metadata: event.metadata ?? {} })),
+        events.map((event) => jsonEvent({ id: event.id, type: event.type, data: event.data, metadata: event.metadata ?? {} })),
         { expectedRevision: toExpectedRevision(options.expectedRevision) },
       );
-      const position = result.position ?? { commit: 0n, prepare: 0n };
-      return { nextExpectedRevision: Number(result.nextExpectedRevision), position: encodePosition(position) };
+      return {
+        nextExpectedRevision: Number(result.nextExpectedRevision),
+        // Servers older than 22.6 leave the position out of the append result.
+        position: result.position === undefined ? '' : encodePosition(result.position),
+      };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
-        const actual = error.actualVersion === NO_STREAM || typeof error.actualVersion !== 'bigint' ? -1 : Number(error.actualVersion);
+        const actual = typeof error.actualVersion === 'bigint' ? Number(error.actualVersion) : -1;
         throw new WrongExpectedRevisionError(streamName, options.expectedRevision, actual);
       }
       throw error;
@@ -63,13 +83,14 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    if (options.maxCount !== undefined && options.maxCount <= 0) return [];
     const backwards = options.direction === 'backwards';
     const events: RecordedEvent[] = [];
     try {
       const read = this.client.readStream(streamName, {
         direction: backwards ? BACKWARDS : FORWARDS,
-        fromRevision: options.fromRevision === undefined ? (backwards ? 'end' : START) : BigInt(options.fromRevision),
-        maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER,
+        fromRevision: options.fromRevision !== undefined ? BigInt(options.fromRevision) : backwards ? END : START,
+        ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
       });
       for await (const resolved of read) {
         const event = toRecordedEvent(resolved);
@@ -83,44 +104,44 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const limit = options.maxCount ?? 1000;
+    const limit = options.maxCount ?? DEFAULT_READ_ALL_COUNT;
     const events: RecordedEvent[] = [];
-    const read = this.client.readAll({ fromPosition: options.after == null ? START : decodePosition(options.after), direction: FORWARDS, maxCount: Number.MAX_SAFE_INTEGER });
-    for await (const resolved of read) {
-      const event = toRecordedEvent(resolved);
-      // The read starts at the checkpoint itself, which was already handled.
-      if (event === null || event.position === options.after || !matchesFilter(event, options.filter)) continue;
-      events.push(event);
-      if (events.length >= limit) break;
+    if (limit <= 0) return events;
+    let after = options.after == null ? null : decodePosition(options.after);
+    for (;;) {
+      let seen = 0;
+      // A forwards read of $all includes the event at its start position.
+      const read = this.client.readAll({ direction: FORWARDS, fromPosition: after ?? START, maxCount: READ_ALL_PAGE_SIZE });
+      for await (const resolved of read) {
+        seen += 1;
+        const position = positionOf(resolved);
+        if (position === undefined || (after !== null && comparePositions(position, after) <= 0)) continue;
+        after = position;
+        const event = toRecordedEvent(resolved);
+        if (event !== null && matchesFilter(event, options.filter)) events.push(event);
+        if (events.length >= limit) return events;
+      }
+      if (seen < READ_ALL_PAGE_SIZE) return events;
     }
-    return events;
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
-    const prefixes = options.filter?.streamPrefixes;
-    const subscription = this.client.subscribeToAll({
+    const source = this.client.subscribeToAll({
       fromPosition: options.after == null ? START : decodePosition(options.after),
-      ...(prefixes !== undefined ? { filter: streamNameFilter({ prefixes: [...prefixes] }) } : {}),
+      filter: serverFilter(options.filter),
     });
-    const filter = options.filter;
-    const after = options.after ?? null;
-    return {
-      async *[Symbol.asyncIterator]() {
-        for await (const resolved of subscription) {
-          const event = toRecordedEvent(resolved as ResolvedEvent);
-          if (event === null || event.position === after || !matchesFilter(event, filter)) continue;
-          yield [event];
-        }
-      },
-      async close() {
-        await subscription.unsubscribe();
-      },
-    };
+    const subscription = new EventStoreDbSubscription(source, options.after ?? null, options.filter, () => {
+      this.subscriptions.delete(subscription);
+    });
+    this.subscriptions.add(subscription);
+    if (this.closed) void subscription.close();
+    return subscription;
   }
 
   async ping(): Promise<boolean> {
+    if (this.closed) return false;
     try {
-      for await (const _ of this.client.readAll({ maxCount: 1 })) break;
+      for await (const _ of this.client.readAll({ maxCount: 1, deadline: PING_DEADLINE_MS })) break;
       return true;
     } catch {
       return false;
@@ -128,8 +149,80 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
     await this.client.dispose();
   }
+}
+
+/**
+ * Yields one event per batch: the client delivers events one at a time and
+ * holding them back to fill a batch would delay live delivery.
+ */
+class EventStoreDbSubscription implements Subscription {
+  private closed = false;
+  private readonly after: Position | null;
+  private signalClosed!: () => void;
+  private readonly whenClosed = new Promise<'closed'>((resolve) => {
+    this.signalClosed = () => resolve('closed');
+  });
+
+  constructor(
+    private readonly source: AllStreamSubscription,
+    after: Checkpoint | null,
+    private readonly filter: EventFilter | undefined,
+    private readonly onClose: () => void,
+  ) {
+    this.after = after === null ? null : decodePosition(after);
+    // Errors surface through iteration; an unobserved one must not crash the process.
+    source.on('error', () => undefined);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<RecordedEvent[]> {
+    const iterator = this.source[Symbol.asyncIterator]();
+    try {
+      while (!this.closed) {
+        const pending = iterator.next();
+        // Once closed, the pending read may still settle with the cancellation.
+        pending.catch(() => undefined);
+        const next = await Promise.race([pending, this.whenClosed]);
+        if (next === 'closed' || next.done === true) return;
+        const resolved = next.value as AllStreamResolvedEvent;
+        const position = positionOf(resolved);
+        // Subscribing from a position is meant to be exclusive; this guards against servers that include it.
+        if (position !== undefined && this.after !== null && comparePositions(position, this.after) <= 0) continue;
+        const event = toRecordedEvent(resolved);
+        if (event !== null && matchesFilter(event, this.filter)) yield [event];
+      }
+    } catch (error) {
+      if (!this.closed) throw error;
+    } finally {
+      await this.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.signalClosed();
+    this.onClose();
+    await this.source.unsubscribe().catch(() => undefined);
+  }
+}
+
+/**
+ * Narrows the subscription on the server where the port's filter allows it;
+ * matchesFilter still decides exactly, since the server matches prefixes only.
+ */
+function serverFilter(filter: EventFilter | undefined): Filter {
+  if (filter?.streamPrefixes !== undefined && filter.streamPrefixes.length > 0) {
+    return streamNameFilter({ prefixes: [...filter.streamPrefixes] });
+  }
+  if (filter?.eventTypes !== undefined && filter.eventTypes.length > 0) {
+    return eventTypeFilter({ prefixes: [...filter.eventTypes] });
+  }
+  return excludeSystemEvents();
 }
 
 function toExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
@@ -139,22 +232,46 @@ function toExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision 
   return BigInt(expected);
 }
 
-function toRecordedEvent(resolved: ResolvedEvent): RecordedEvent | null {
+function positionOf(resolved: ResolvedEvent | AllStreamResolvedEvent): Position | undefined {
+  const position = resolved.event?.position ?? resolved.link?.position;
+  if (position !== undefined) return position;
+  return resolved.commitPosition === undefined ? undefined : { commit: resolved.commitPosition, prepare: resolved.commitPosition };
+}
+
+function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {
   const event = resolved.event;
   if (event === undefined || event.type.startsWith('$') || event.streamId.startsWith('$')) return null;
-  const position = (event as { position?: Position }).position ?? { commit: resolved.commitPosition ?? 0n, prepare: resolved.commitPosition ?? 0n };
+  const position = positionOf(resolved);
   return {
     id: event.id,
     type: event.type,
     streamName: event.streamId,
     revision: Number(event.revision),
-    position: encodePosition(position),
-    data: (event.data ?? {}) as Record<string, unknown>,
-    metadata: (event.metadata ?? {}) as Record<string, unknown>,
+    position: position === undefined ? '' : encodePosition(position),
+    data: asObject(event.data),
+    metadata: asObject(event.metadata) as EventMetadata,
     createdAt: event.created,
   };
 }
 
+/** Events written by other tools may carry binary or non-object payloads. */
+function asObject(value: unknown): Record<string, unknown> {
+  if (value instanceof Uint8Array) {
+    if (value.length === 0) return {};
+    try {
+      return asObject(JSON.parse(Buffer.from(value).toString('utf8')));
+    } catch {
+      return {};
+    }
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function comparePositions(a: Position, b: Position): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
 
 function encodePosition(position: Position): Checkpoint {
   return `${position.commit}/${position.prepare}`;
