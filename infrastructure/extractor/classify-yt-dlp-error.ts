@@ -1,67 +1,146 @@
 import type { DownloadErrorCode } from '../../domain/download-error-code.js';
 
+type Needle = string | RegExp;
+
 /**
- * yt-dlp's error lines, mapped to the spec's codes by case-insensitive
- * substrings of the reason (never the `[extractor]` bracket, which varies).
- * Order matters: a private video's message also says "sign in", the bot check
- * says "sign in" but is an IP block (transient), and a rate-limited session
- * says "Video unavailable" but clears with time.
+ * yt-dlp's failure text mapped to the spec's codes, by case-insensitive
+ * substrings of the reason: never by the `[extractor]` bracket, whose name
+ * varies (`youtube`, `youtube+plugin`, `generic`, a plugin's own), nor by exact
+ * wording, which the platform changes. The first matching rule wins, so the
+ * order carries these decisions:
+ *
+ * - Transient blocks come first. The bot check says "Sign in to confirm you're
+ *   not a bot" and rate limiting says "Video unavailable. This content isn't
+ *   available, try again later": both are about this server's standing with
+ *   the platform, not the video, and clear with time, so they are
+ *   NETWORK_ERROR.
+ * - A private video's message also says "Sign in" (and current yt-dlp appends
+ *   a cookies hint to any reason that does), so private, members-only and
+ *   payment are checked before the generic sign-in rule of AGE_RESTRICTED.
+ * - "Premieres in …" and "This live event will begin …" are VIDEO_PREMIERE.
+ * - A copyright block is COPYRIGHTED_MUSIC even when it names the country,
+ *   and it comes before geo restriction for that reason.
+ * - The watch page answering 404 means no such video; any other HTTP error,
+ *   and every HTTP error while fetching media, is NETWORK_ERROR: on the
+ *   platform, a media 403/404 means an expired or throttled URL, not the
+ *   video's state.
+ * - "Video unavailable" with no better reason is VIDEO_UNAVAILABLE.
+ * - Anything else is unrecognised (code null), which callers retry.
  */
-const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly string[]]> = [
-  ['NETWORK_ERROR', ['not a bot', 'session has been rate-limited', 'rate-limited by youtube', 'http error 429']],
-  ['PRIVATE_VIDEO', ['private video', 'this video is private']],
-  ['MEMBERS_ONLY', ['members-only', 'members only', 'join this channel']],
-  ['PAYMENT_REQUIRED', ['requires payment', 'purchase this video', 'rent this video', 'this video is available for purchase']],
-  ['VIDEO_PREMIERE', ['premieres in', 'premiere will begin', 'this live event will begin', 'waiting for scheduled']],
-  ['AGE_RESTRICTED', ['confirm your age', 'age-restricted', 'age restricted', 'inappropriate for some users', 'sign in']],
-  ['GEO_RESTRICTED', ['geo restriction', 'geo-restrict', 'not available in your country', 'available in your country', 'not available from your location']],
-  ['DRM_PROTECTED', ['drm protected', 'drm-protected', ' drm']],
-  ['VIDEO_PROCESSING', ['being processed', 'still processing', 'processing this video']],
-  ['COPYRIGHTED_MUSIC', ['copyright grounds', 'copyright claim', 'copyrighted']],
-  ['FORMAT_UNAVAILABLE', ['requested format is not available', 'requested format not available', 'no video formats found']],
-  ['VIDEO_NOT_FOUND', ['does not exist', 'has been removed', 'been terminated', 'no longer available', 'http error 404', 'video not found', 'incomplete youtube id']],
-  ['VIDEO_UNAVAILABLE', ['video unavailable', 'this video is unavailable', 'content isn\'t available', 'is not available']],
+const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly Needle[]]> = [
+  [
+    'NETWORK_ERROR',
+    ['not a bot', 'rate-limited', 'rate limited', "isn't available, try again later", 'http error 429', 'too many requests', 'captcha'],
+  ],
+  ['PRIVATE_VIDEO', ['private video', 'video is private']],
+  ['MEMBERS_ONLY', ['members-only', 'members only', "channel's members", 'join this channel']],
+  ['PAYMENT_REQUIRED', ['requires payment', 'purchase', 'rent this video', 'rental', 'premium members', 'youtube premium', 'music premium']],
+  ['VIDEO_PREMIERE', ['premieres in', 'premiere will begin', 'live event will begin', 'scheduled to start', 'waiting for scheduled']],
+  ['COPYRIGHTED_MUSIC', ['copyright grounds', 'copyright claim', 'copyright infringement', 'copyrighted']],
+  [
+    'GEO_RESTRICTED',
+    ['available in your country', 'in your country', 'geo restrict', 'geo-restrict', 'georestrict', 'from your location', 'in your region'],
+  ],
+  [
+    'AGE_RESTRICTED',
+    [
+      'confirm your age',
+      'age-restricted',
+      'age restricted',
+      'inappropriate for some users',
+      'age verification',
+      /\bsign in\b/,
+      /\blog ?in\b/,
+      'available for registered users',
+      'requires authentication',
+    ],
+  ],
+  ['DRM_PROTECTED', [/\bdrm\b/]],
+  ['VIDEO_PROCESSING', ['being processed', 'still processing', 'is processing', 'processing will begin', 'processing this video']],
+  ['FORMAT_UNAVAILABLE', ['requested format is not available', 'requested format not available', 'no video formats found', 'no formats found']],
+  [
+    'VIDEO_NOT_FOUND',
+    [
+      /unable to download webpage: http error (404|410)\b/,
+      'does not exist',
+      'has been removed',
+      'been terminated',
+      'no longer available',
+      "isn't available anymore",
+      'video not found',
+      'incomplete youtube id',
+      'looks truncated',
+      'unsupported url',
+    ],
+  ],
+  ['VIDEO_UNAVAILABLE', ['video unavailable', 'video is unavailable', "content isn't available", 'not available']],
   [
     'NETWORK_ERROR',
     [
-      'http error 5',
-      'http error 403',
+      'http error',
       'timed out',
       'timeout',
       'connection reset',
       'connection refused',
       'connection aborted',
       'remote end closed',
-      'temporary failure in name resolution',
+      'remotedisconnected',
+      'broken pipe',
+      'name resolution',
       'name or service not known',
+      'nodename nor servname',
+      'getaddrinfo',
+      'network is unreachable',
+      'no route to host',
       'unable to download webpage',
       'unable to download video data',
+      'unable to download json',
+      'unable to connect',
       'urlopen error',
       'incompleteread',
-      'ffmpeg exited',
+      'incomplete read',
+      'content too short',
       'did not get any data blocks',
-      'network is unreachable',
+      'giving up after',
+      /fragment \d+ not found/,
+      /\bssl\b/,
+      /\bproxy\b/,
     ],
   ],
 ];
 
 export interface ClassifiedError {
   code: DownloadErrorCode | null;
-  /** The reason without the `ERROR: [extractor] id:` prefix; safe to show. */
+  /** The reason without the `ERROR: [extractor] id:` prefix and without hints for command-line users; safe to show. */
   message: string;
 }
 
+const FALLBACK_MESSAGE = 'The extractor failed';
+
 export function classifyYtDlpError(stderr: string): ClassifiedError {
-  const errorLines = stderr.split(/\r?\n/).filter((line) => line.startsWith('ERROR:'));
-  const line = errorLines.at(-1) ?? stderr.trim().split(/\r?\n/).at(-1) ?? '';
-  const message = line
-    .replace(/^ERROR:\s*/, '')
-    .replace(/^\[[^\]]+\]\s*/, '')
-    .replace(/^[\w?=&.-]+:\s+/, '')
-    .trim();
-  const haystack = errorLines.join('\n').toLowerCase() || stderr.toLowerCase();
+  const lines = stderr.split(/\r?\n/).filter((line) => line.trim() !== '');
+  const firstError = lines.findIndex((line) => line.startsWith('ERROR:'));
+  // An error's explanation can span lines (geo restriction names the countries); warnings are not errors.
+  const relevant = firstError === -1 ? lines.slice(-20).filter((line) => !line.startsWith('WARNING:')) : lines.slice(firstError).filter((line) => !line.startsWith('WARNING:'));
+  const lastError = [...relevant].reverse().find((line) => line.startsWith('ERROR:')) ?? relevant.at(-1) ?? '';
+  const message = cleanMessage(lastError) || FALLBACK_MESSAGE;
+  const haystack = normalise(relevant.join('\n'));
   for (const [code, needles] of RULES) {
-    if (needles.some((needle) => haystack.includes(needle))) return { code, message: message || 'The extractor failed' };
+    if (needles.some((needle) => (typeof needle === 'string' ? haystack.includes(needle) : needle.test(haystack)))) return { code, message };
   }
-  return { code: null, message: message || 'The extractor failed' };
+  return { code: null, message };
+}
+
+/** Lower case, with typographic apostrophes made plain: the platform uses both. */
+function normalise(text: string): string {
+  return text.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'");
+}
+
+function cleanMessage(line: string): string {
+  return line
+    .replace(/^ERROR:\s*/, '')
+    .replace(/^\[[^\]]+\]\s*(?:[^\s:]+:\s+)?/, '')
+    .replace(/;?\s*please report this issue on\b.*$/i, '')
+    .replace(/\.?\s*Use --cookies[\s\S]*$/, '.')
+    .trim();
 }

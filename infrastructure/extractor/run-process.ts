@@ -1,57 +1,106 @@
 import { spawn } from 'node:child_process';
 
 export interface ProcessResult {
+  /** Exit code, or null when the process died of a signal. */
   code: number | null;
+  /** Collected stdout; empty when lines were handed to `onStdoutLine` instead. */
   stdout: string;
+  /** The last `maxStderrChars` of stderr: error lines come last. */
   stderr: string;
+  timedOut: boolean;
 }
 
-const MAX_CAPTURE = 4 * 1024 * 1024;
+export interface RunProcessOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Receives stdout line by line; stdout is then not collected. */
+  onStdoutLine?: (line: string) => void;
+  /** Collected stdout beyond this fails the run (a `-J` of one video is a few MB at most). */
+  maxStdoutChars?: number;
+  maxStderrChars?: number;
+}
+
+export class OutputTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`The process wrote more than ${limit} characters to stdout`);
+    this.name = 'OutputTooLargeError';
+  }
+}
 
 /**
- * Runs a program without a shell, capturing bounded output. Aborting kills
- * the whole process group, so yt-dlp's ffmpeg children die with it.
+ * Runs a program with an argument vector, never through a shell. The child
+ * leads its own process group, so a timeout or an abort kills it together
+ * with whatever it started (yt-dlp runs ffmpeg). Aborting rejects with the
+ * signal's reason.
  */
-export function runProcess(
-  command: string,
-  args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; signal?: AbortSignal; onStdoutLine?: (line: string) => void; timeoutMs?: number } = {},
-): Promise<ProcessResult> {
+export function runProcess(command: string, args: readonly string[], options: RunProcessOptions = {}): Promise<ProcessResult> {
+  const maxStdout = options.maxStdoutChars ?? 64 * 1024 * 1024;
+  const maxStderr = options.maxStderrChars ?? 64 * 1024;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (options.signal?.aborted === true) {
+      reject(options.signal.reason);
+      return;
+    }
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
-    let pending = '';
-    const kill = () => {
+    let pendingLine = '';
+    let timedOut = false;
+    let failure: unknown = null;
+
+    const killGroup = () => {
+      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
       try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        process.kill(-child.pid, 'SIGKILL');
       } catch {
-        // Already gone.
+        // The group is already gone.
       }
     };
-    const timer = options.timeoutMs === undefined ? null : setTimeout(kill, options.timeoutMs);
-    options.signal?.addEventListener('abort', kill, { once: true });
+    const onAbort = () => {
+      failure ??= options.signal?.reason;
+      killGroup();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer =
+      options.timeoutMs === undefined
+        ? null
+        : setTimeout(() => {
+            timedOut = true;
+            killGroup();
+          }, options.timeoutMs);
+
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stdout.length < MAX_CAPTURE) stdout += chunk;
-      if (options.onStdoutLine !== undefined) {
-        pending += chunk;
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) options.onStdoutLine(line);
+      if (options.onStdoutLine === undefined) {
+        stdout += chunk;
+        if (stdout.length > maxStdout) {
+          failure ??= new OutputTooLargeError(maxStdout);
+          killGroup();
+        }
+        return;
       }
+      const lines = (pendingLine + chunk).split('\n');
+      pendingLine = lines.pop() ?? '';
+      for (const line of lines) options.onStdoutLine(line.replace(/\r$/, ''));
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      // Keep the tail: the error line comes last.
-      stderr = (stderr + chunk).slice(-MAX_CAPTURE);
+      stderr = (stderr + chunk).slice(-maxStderr);
     });
-    child.on('error', (error) => {
+
+    const finish = () => {
       if (timer !== null) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    child.once('error', (error) => {
+      finish();
       reject(error);
     });
-    child.on('close', (code) => {
-      if (timer !== null) clearTimeout(timer);
-      options.signal?.removeEventListener('abort', kill);
-      resolve({ code, stdout, stderr });
+    child.once('close', (code) => {
+      finish();
+      if (pendingLine !== '') options.onStdoutLine?.(pendingLine);
+      if (failure !== null) reject(failure);
+      else resolve({ code, stdout, stderr, timedOut });
     });
   });
 }

@@ -1,134 +1,227 @@
-import { stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type DownloadMediaRequest, type DownloadedMedia, ExtractionError, type Extractor, type ProbeOptions, type VideoMetadata } from '../../application/ports/extractor.js';
-import { type MediaFormat, VIDEO_HEIGHTS, isVideoFormat } from '../../domain/media-format.js';
-import { probeMediaFile } from '../media/ffprobe.js';
-import { buildDownloadArguments } from './build-download-arguments.js';
-import { classifyYtDlpError } from './classify-yt-dlp-error.js';
-import { parseVideoMetadata, type YtDlpInfo } from './parse-video-metadata.js';
-import { runProcess } from './run-process.js';
+import {
+  type DownloadMediaRequest,
+  type DownloadedMedia,
+  ExtractionError,
+  type Extractor,
+  type ProbeOptions,
+  type VideoMetadata,
+} from '../../application/ports/extractor.js';
+import { type MediaFormat, isVideoFormat } from '../../domain/media-format.js';
+import { type MediaProbe, probeMediaFile } from '../media/ffprobe.js';
+import { FILE_LINE_PREFIX, buildDownloadArguments } from './build-download-arguments.js';
 import { chooseHeightWithinSize } from './choose-height-within-size.js';
+import { classifyYtDlpError } from './classify-yt-dlp-error.js';
+import { DownloadProgress } from './download-progress.js';
+import { locateDownloadedFile } from './locate-downloaded-file.js';
+import { mediaMimeType } from './media-mime-type.js';
+import { nameVideoHeight } from './name-video-height.js';
+import { type YtDlpInfo, parseVideoMetadata } from './parse-video-metadata.js';
+import { OutputTooLargeError, type ProcessResult, type RunProcessOptions, runProcess } from './run-process.js';
 
 export interface YtDlpExtractorOptions {
   ytDlpPath: string;
+  /** A path to ffmpeg; a bare name is looked up on PATH by yt-dlp. */
   ffmpegPath: string;
-  ffprobePath: string;
+  /** Default: `ffprobe` beside ffmpeg, where yt-dlp looks for it too (on PATH when ffmpegPath is a bare name). */
+  ffprobePath?: string;
   /** Extra PYTHONPATH entries, e.g. a directory of extractor plugins. */
   pythonPath?: string;
+  /** Netscape cookies. yt-dlp writes its cookie jar back on exit, so each run gets a private copy. */
   cookiesFile?: string;
   proxy?: string;
   socketTimeoutSeconds?: number;
-  /** Upper bound for one metadata lookup. */
+  /** Passed before the adapter's own options, which therefore win where both are given. */
+  extraArgs?: readonly string[];
+  /** Upper bound for one metadata extraction. Downloads are bounded by their AbortSignal only. */
   probeTimeoutMs?: number;
 }
 
-const MIME_TYPES: Record<string, string> = {
-  m4a: 'audio/mp4',
-  mp3: 'audio/mpeg',
-  mp4: 'video/mp4',
-  webm: 'audio/webm',
-  opus: 'audio/ogg',
-  ogg: 'audio/ogg',
-  aac: 'audio/aac',
-  flac: 'audio/flac',
-  wav: 'audio/wav',
-  mkv: 'video/x-matroska',
-};
+/** The downloaded file's name before its extension, inside the job's work directory. */
+const MEDIA_BASE_NAME = 'media';
+/** Where a video's `-J` dump waits for the download that reuses it; dot-named so it is never taken for the result. */
+const INFO_JSON_NAME = '.info.json';
+/** yt-dlp's exit code when `--break-match-filters` rejected the video: here, only a stream in progress. */
+const REJECTED_BY_FILTER_EXIT_CODE = 101;
+const MAX_DETAILS_CHARS = 4000;
 
-/** The extractor port on the yt-dlp program, with ffmpeg for merging, extraction and cuts. */
+/**
+ * The extractor port on the yt-dlp program, with ffmpeg for merging, cutting
+ * and audio extraction and ffprobe to check what was delivered.
+ *
+ * A download runs yt-dlp once, in the job's work directory, writing
+ * `media.<ext>` there; the result is the path yt-dlp prints after its last
+ * step (see locateDownloadedFile). A video download with a size limit first
+ * extracts the metadata (`-J`) to choose a height, then downloads from that
+ * dump (`--load-info-json`) rather than extracting twice.
+ */
 export class YtDlpExtractor implements Extractor {
-  constructor(private readonly options: YtDlpExtractorOptions) {}
+  private readonly ffprobePath: string;
+
+  constructor(private readonly options: YtDlpExtractorOptions) {
+    this.ffprobePath = options.ffprobePath ?? siblingProgram(options.ffmpegPath, 'ffprobe');
+  }
 
   async probe(url: string, options: ProbeOptions = {}): Promise<VideoMetadata> {
-    return parseVideoMetadata(await this.info(url, options.signal), options.includeAudioTracks === true);
+    const { info } = await this.extractInfo(url, options.signal);
+    return parseVideoMetadata(info, options.includeAudioTracks === true);
   }
 
   async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
+    const workDir = path.resolve(request.workDir);
     let maxHeight: number | undefined;
-    if (isVideoFormat(request.format)) {
-      const info = await this.info(request.url, request.signal);
-      const clipSeconds = clipLength(info.duration ?? null, request.startTime, request.endTime);
+    let infoJsonFile: string | undefined;
+    if (isVideoFormat(request.format) && request.maxFileSizeBytes !== undefined) {
+      const { info, json } = await this.extractInfo(request.url, request.signal, workDir);
+      if (info.live_status === 'is_live' || info.is_live === true) throw liveStreamError();
+      const clipSeconds = clipLength(info.duration, request.startTime, request.endTime);
       maxHeight = chooseHeightWithinSize(info, Number(request.format), request.maxFileSizeBytes, clipSeconds);
+      infoJsonFile = path.join(workDir, INFO_JSON_NAME);
+      await writeFile(infoJsonFile, json);
     }
-    const args = [
-      ...this.commonArguments(),
-      ...buildDownloadArguments({
-        url: request.url,
-        format: request.format,
-        maxHeight,
-        startTime: request.startTime,
-        endTime: request.endTime,
-        language: request.language,
-        outputTemplate: path.join(request.workDir, 'media.%(ext)s'),
-        ffmpegPath: this.options.ffmpegPath,
-      }),
-    ];
-    const printed: string[] = [];
-    const result = await runProcess(this.options.ytDlpPath, args, {
-      env: this.environment(),
+
+    const printedPaths: string[] = [];
+    const progress = new DownloadProgress();
+    const args = buildDownloadArguments({
+      url: request.url,
+      format: request.format,
+      maxHeight,
+      startTime: request.startTime,
+      endTime: request.endTime,
+      language: request.language,
+      outputTemplate: `${MEDIA_BASE_NAME}.%(ext)s`,
+      infoJsonFile,
+    });
+    const result = await this.run(args, workDir, {
+      cwd: workDir,
       signal: request.signal,
       onStdoutLine: (line) => {
-        if (line.trim() !== '') printed.push(line.trim());
-        request.onProgress?.({ downloadedBytes: 0, totalBytes: null });
+        if (line.startsWith(FILE_LINE_PREFIX)) printedPaths.push(line.slice(FILE_LINE_PREFIX.length));
+        const update = progress.read(line);
+        if (update !== null) request.onProgress?.(update);
       },
     });
-    if (result.code !== 0) throw this.failure(result.stderr);
-    const filePath = printed.at(-1);
-    if (filePath === undefined || !path.resolve(filePath).startsWith(path.resolve(request.workDir))) {
-      throw new ExtractionError(null, 'The extractor reported no output file', result.stderr.slice(-2000));
-    }
-    const fileSize = (await stat(filePath)).size;
-    const extension = path.extname(filePath).slice(1).toLowerCase();
-    const actualFormat = await this.deliveredFormat(request.format, filePath);
-    const mimeType = extension === 'webm' && isVideoFormat(actualFormat) ? 'video/webm' : (MIME_TYPES[extension] ?? 'application/octet-stream');
-    return { filePath, fileSize, actualFormat, extension, mimeType };
-  }
+    if (result.code === REJECTED_BY_FILTER_EXIT_CODE) throw liveStreamError();
+    if (result.code !== 0 || result.timedOut) throw failure(result);
 
-  private async info(url: string, signal?: AbortSignal): Promise<YtDlpInfo> {
-    const result = await runProcess(this.options.ytDlpPath, [...this.commonArguments(), '-J', '--no-playlist', '--', url], {
-      env: this.environment(),
-      signal,
-      timeoutMs: this.options.probeTimeoutMs ?? 90_000,
-    });
-    if (result.code !== 0) throw this.failure(result.stderr);
+    const filePath = await locateDownloadedFile(workDir, printedPaths, MEDIA_BASE_NAME);
+    if (filePath === null) throw new ExtractionError(null, 'The extractor reported no output file', details(result.stderr));
+    let probe: MediaProbe;
     try {
-      return JSON.parse(result.stdout) as YtDlpInfo;
+      probe = await probeMediaFile(this.ffprobePath, filePath, { signal: request.signal });
+    } catch (error) {
+      if (request.signal?.aborted === true) throw error;
+      throw new ExtractionError(null, 'The downloaded file could not be read', error instanceof Error ? error.message : String(error));
+    }
+    const extension = path.extname(filePath).slice(1).toLowerCase();
+    const hasVideo = videoStreams(probe).length > 0;
+    return {
+      filePath,
+      fileSize: (await stat(filePath)).size,
+      actualFormat: deliveredFormat(request.format, probe),
+      extension,
+      mimeType: mediaMimeType(extension, hasVideo),
+    };
+  }
+
+  /** `yt-dlp -J`: the parsed metadata and its text, which a download can load again. */
+  private async extractInfo(url: string, signal: AbortSignal | undefined, scratchDir?: string): Promise<{ info: YtDlpInfo; json: string }> {
+    const result = await this.run(['-J', '--no-playlist', '--', url], scratchDir, {
+      signal,
+      timeoutMs: this.options.probeTimeoutMs ?? 120_000,
+      maxStdoutChars: 64 * 1024 * 1024,
+    });
+    if (result.code !== 0 || result.timedOut) throw failure(result);
+    try {
+      const info = JSON.parse(result.stdout) as YtDlpInfo;
+      if (typeof info !== 'object' || info === null) throw new TypeError('not an object');
+      return { info, json: result.stdout };
     } catch {
-      throw new ExtractionError(null, 'The extractor returned unreadable metadata', result.stdout.slice(0, 2000));
+      throw new ExtractionError(null, 'The extractor returned unreadable metadata', result.stdout.slice(0, MAX_DETAILS_CHARS));
     }
   }
 
-  private async deliveredFormat(requested: MediaFormat, filePath: string): Promise<MediaFormat> {
-    if (requested === 'audio' || requested === 'audio-mp3') return requested;
-    const probe = await probeMediaFile(this.options.ffprobePath, filePath);
-    if (requested === 'audio-aac') {
-      return probe.streams.some((stream) => stream.type === 'audio' && stream.codec === 'aac') ? 'audio-aac' : 'audio';
+  /** Runs yt-dlp with the options every run shares, cookies copied into `scratchDir` (or a temporary directory). */
+  private async run(args: readonly string[], scratchDir: string | undefined, options: RunProcessOptions): Promise<ProcessResult> {
+    let temporaryDir: string | null = null;
+    const shared = [
+      '--ignore-config',
+      '--no-cache-dir',
+      '--socket-timeout',
+      String(this.options.socketTimeoutSeconds ?? 20),
+      '--retries',
+      '3',
+      '--fragment-retries',
+      '3',
+    ];
+    if (this.options.ffmpegPath.includes(path.sep)) shared.push('--ffmpeg-location', this.options.ffmpegPath);
+    if (this.options.proxy !== undefined) shared.push('--proxy', this.options.proxy);
+    try {
+      if (this.options.cookiesFile !== undefined) {
+        const dir = scratchDir ?? (temporaryDir = await mkdtemp(path.join(tmpdir(), 'yt-dlp-cookies-')));
+        const cookies = path.join(dir, '.cookies.txt');
+        await copyFile(this.options.cookiesFile, cookies);
+        shared.push('--cookies', cookies);
+      }
+      return await runProcess(this.options.ytDlpPath, [...shared, ...(this.options.extraArgs ?? []), ...args], { env: this.environment(), ...options });
+    } catch (error) {
+      if (error instanceof OutputTooLargeError) throw new ExtractionError(null, 'The extractor returned too much output', error.message);
+      if (isSpawnError(error)) throw new ExtractionError(null, 'The extractor could not be started', error.message);
+      throw error;
+    } finally {
+      if (temporaryDir !== null) await rm(temporaryDir, { recursive: true, force: true });
     }
-    const height = Math.max(0, ...probe.streams.filter((stream) => stream.type === 'video').map((stream) => stream.height ?? 0));
-    // The largest named height the file reaches; anything smaller still counts as the lowest one.
-    return VIDEO_HEIGHTS.find((candidate) => Number(candidate) <= height) ?? '360';
-  }
-
-  private failure(stderr: string): ExtractionError {
-    const { code, message } = classifyYtDlpError(stderr);
-    return new ExtractionError(code, message, stderr.trim().split('\n').slice(-5).join('\n'));
-  }
-
-  private commonArguments(): string[] {
-    const args = ['--ignore-config', '--no-cache-dir', '--retries', '3', '--socket-timeout', String(this.options.socketTimeoutSeconds ?? 20)];
-    if (this.options.cookiesFile !== undefined) args.push('--cookies', this.options.cookiesFile);
-    if (this.options.proxy !== undefined) args.push('--proxy', this.options.proxy);
-    return args;
   }
 
   private environment(): NodeJS.ProcessEnv {
-    const extra = this.options.pythonPath;
-    if (extra === undefined) return process.env;
-    return { ...process.env, PYTHONPATH: [extra, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
+    const pythonPath = [this.options.pythonPath, process.env.PYTHONPATH].filter((entry) => entry !== undefined && entry !== '').join(path.delimiter);
+    // Messages quote the platform's typographic apostrophes; the service's locale must not turn them into errors.
+    const env: NodeJS.ProcessEnv = { ...process.env, PYTHONUTF8: '1' };
+    if (pythonPath !== '') env.PYTHONPATH = pythonPath;
+    return env;
   }
 }
 
-function clipLength(duration: number | null, start: number | undefined, end: number | undefined): number | null {
-  if (duration === null) return null;
-  return Math.max(0, (end ?? duration) - (start ?? 0));
+function failure(result: ProcessResult): ExtractionError {
+  if (result.timedOut) return new ExtractionError('NETWORK_ERROR', 'The extractor timed out', details(result.stderr));
+  const { code, message } = classifyYtDlpError(result.stderr);
+  return new ExtractionError(code, message, details(result.stderr));
+}
+
+function liveStreamError(): ExtractionError {
+  return new ExtractionError('LIVE_STREAM_IN_PROGRESS', 'The live stream is still in progress', 'live_status is is_live');
+}
+
+function details(stderr: string): string {
+  return stderr.trim().slice(-MAX_DETAILS_CHARS);
+}
+
+function deliveredFormat(requested: MediaFormat, probe: MediaProbe): MediaFormat {
+  if (isVideoFormat(requested)) {
+    const [video] = videoStreams(probe);
+    if (video === undefined) throw new ExtractionError('FORMAT_UNAVAILABLE', 'The platform offered no video for this format');
+    return nameVideoHeight(video.width ?? 0, video.height ?? 0);
+  }
+  if (requested === 'audio-aac') return probe.streams.some((stream) => stream.type === 'audio' && stream.codec === 'aac') ? 'audio-aac' : 'audio';
+  return requested;
+}
+
+/** Picture streams, not cover art (which MP4 and Matroska carry as a one-frame video stream). */
+function videoStreams(probe: MediaProbe) {
+  return probe.streams.filter((stream) => stream.type === 'video' && stream.codec !== 'mjpeg' && stream.codec !== 'png' && stream.width !== null && stream.height !== null);
+}
+
+function clipLength(duration: number | null | undefined, start: number | undefined, end: number | undefined): number | null {
+  if (typeof duration !== 'number' || duration <= 0) return null;
+  return Math.max(0, Math.min(end ?? duration, duration) - (start ?? 0));
+}
+
+function siblingProgram(programPath: string, name: string): string {
+  return programPath.includes(path.sep) ? path.join(path.dirname(programPath), name) : name;
+}
+
+function isSpawnError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall?.startsWith('spawn') === true;
 }
