@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import type { Authenticate } from '../../application/accounts/authenticate.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { httpMetrics } from '../observability/http-metrics.js';
+import { requireAuthenticatedAccount } from './authenticated-account.js';
 import { bearerAuthentication } from './middleware/bearer-authentication.js';
 import { errorResponses } from './middleware/error-responses.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -43,25 +44,45 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
   const root = new Router();
   for (const router of deps.publicRouters) root.use(router.routes(), router.allowedMethods());
 
-  const api = new Router();
-  api.get(OPENAPI_PATH, (ctx) => {
+  const document = new Router();
+  document.get(OPENAPI_PATH, (ctx) => {
     ctx.body = deps.openApiDocument;
   });
-  for (const router of deps.apiRouters) api.use(router.routes(), router.allowedMethods());
-  for (const prefix of prefixes) root.use(prefix, api.routes(), api.allowedMethods());
+  const api = new Router();
+  for (const router of deps.apiRouters) {
+    // The second line of defence, on each route itself (router-level middleware matches paths case-sensitively
+    // while routes do not): whatever path reaches a route, its handler never runs without an account.
+    for (const layer of router.stack) if (layer.methods.length > 0) layer.stack.unshift(requireAuthenticatedAccount);
+    api.use(router.routes(), router.allowedMethods());
+  }
+  for (const prefix of prefixes) {
+    root.use(prefix, document.routes(), document.allowedMethods());
+    root.use(prefix, api.routes(), api.allowedMethods());
+  }
 
-  app.use(authenticateApiPaths(prefixes, bearerAuthentication(deps.authenticate)));
-  app.use(jsonBody(deps.bodyLimitBytes));
+  const authenticate = bearerAuthentication(deps.authenticate);
+  const parseBody = jsonBody(deps.bodyLimitBytes);
+  app.use(underApiPrefix(prefixes, (ctx, next) => authenticate(ctx, () => parseBody(ctx, next))));
   app.use(root.routes());
   app.use(root.allowedMethods());
   return app;
 }
 
-/** Every path under an API prefix needs the key, even one that matches no route; the document does not. */
-function authenticateApiPaths(prefixes: string[], authenticate: (ctx: Context, next: Next) => Promise<void>) {
-  return async function authenticateApiPathsMiddleware(ctx: Context, next: Next): Promise<void> {
-    const prefix = prefixes.find((candidate) => ctx.path === candidate || ctx.path.startsWith(`${candidate}/`));
-    if (prefix === undefined || ctx.path === prefix + OPENAPI_PATH) return next();
-    return authenticate(ctx, next);
+/**
+ * Every path under an API prefix needs the key, even one that matches no
+ * route; the document does not. The router matches paths whatever their
+ * letter case, so the prefix is compared the same way. Bodies are read only
+ * here, after the key: nothing else takes a body.
+ */
+function underApiPrefix(prefixes: string[], authenticateAndParse: (ctx: Context, next: Next) => Promise<void>) {
+  const lowerPrefixes = prefixes.map((prefix) => prefix.toLowerCase());
+  return async function underApiPrefixMiddleware(ctx: Context, next: Next): Promise<void> {
+    const path = ctx.path.toLowerCase();
+    const prefix = lowerPrefixes.find((candidate) => path === candidate || path.startsWith(`${candidate}/`));
+    if (prefix === undefined || path === prefix + OPENAPI_PATH) {
+      await next();
+      return;
+    }
+    await authenticateAndParse(ctx, next);
   };
 }

@@ -3,6 +3,7 @@ import type { GetDownloadJob } from '../../../application/downloads/get-download
 import type { SubmitDownload, SubmitDownloadInput } from '../../../application/downloads/submit-download.js';
 import type { Clock } from '../../../application/ports/clock.js';
 import type { DownloadLinks } from '../../../application/ports/download-links.js';
+import { authenticatedAccountId } from '../authenticated-account.js';
 import { HttpError } from '../http-error.js';
 import type { RequestValidation } from '../request-validation.js';
 import type { UrlPolicies } from '../url-policies.js';
@@ -24,11 +25,12 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
   const router = new Router();
 
   router.post('/download', async (ctx) => {
+    const accountId = authenticatedAccountId(ctx);
     const body = deps.validation.body<SubmitDownloadBody>('submitDownload', ctx.request.body);
     const video = deps.urls.videoUrl(body.url);
     if (body.webhookUrl !== undefined) deps.urls.checkWebhookUrl(body.webhookUrl);
     ctx.body = await deps.submitDownload.execute({
-      accountId: ctx.state.accountId as string,
+      accountId,
       url: video,
       format: body.format,
       startTime: body.startTime,
@@ -40,8 +42,9 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
   });
 
   router.get('/download/:jobId', async (ctx) => {
+    const accountId = authenticatedAccountId(ctx);
     const { jobId } = deps.validation.pathParameters('getDownload', ctx.params, `Download job ${ctx.params.jobId ?? ''} not found`);
-    const view = await deps.getDownloadJob.execute(ctx.state.accountId as string, jobId);
+    const view = await deps.getDownloadJob.execute(accountId, jobId);
     if (view === null) throw new HttpError(404, `Download job ${jobId} not found`);
     ctx.body = downloadStatusBody(view, deps.links, deps.clock.now());
   });
