@@ -22,3 +22,20 @@ export class ExtractorUnavailableError extends Error {
     this.name = 'ExtractorUnavailableError';
   }
 }
+
+/** Too many submissions are waiting for the platform (this account's, or everyone's): a 429 with Retry-After, refused before any lookup. */
+export class SubmissionsBusyError extends Error {
+  constructor(
+    readonly scope: 'requester' | 'everyone',
+    readonly retryAfterSeconds: number,
+    readonly pending: number,
+    readonly limit: number,
+  ) {
+    super(
+      scope === 'requester'
+        ? 'Too many submissions of this account are waiting for the video platform; retry after a few seconds'
+        : 'Too many submissions are waiting for the video platform; retry after a few seconds',
+    );
+    this.name = 'SubmissionsBusyError';
+  }
+}

@@ -134,7 +134,13 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(Authenticate, single(() => new Authenticate(resolve<AccountReadModel>(TOKENS.accountReadModel), resolve<ApiKeySecrets>(TOKENS.apiKeySecrets))));
   container.register(GetAccount, single(() => new GetAccount(resolve<AccountReadModel>(TOKENS.accountReadModel), clock())));
   container.register(ReplayAccountLedger, single(() => new ReplayAccountLedger(eventStore, resolve<AccountReadModel>(TOKENS.accountReadModel), clock())));
-  container.register(VideoLookup, single(() => new VideoLookup(resolve<Extractor>(TOKENS.extractor), { ttlMs: config.metadataCacheTtlSeconds * 1000, maxEntries: 1000, concurrency: config.extractorConcurrency })));
+  container.register(VideoLookup, single(() => new VideoLookup(resolve<Extractor>(TOKENS.extractor), {
+    ttlMs: config.metadataCacheTtlSeconds * 1000,
+    maxEntries: 1000,
+    concurrency: config.extractorConcurrency,
+    maxPerRequester: config.lookupQueuePerAccount,
+    maxWaiting: config.lookupQueueMax,
+  })));
   container.register(SubmitDownload, single(() => new SubmitDownload(accounts(), jobs(), container.resolve(VideoLookup), ids(), clock())));
   container.register(GetDownloadJob, single(() => new GetDownloadJob(resolve<DownloadJobReadModel>(TOKENS.downloadJobReadModel), jobs())));
   container.register(RunDownload, single(() =>

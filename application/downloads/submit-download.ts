@@ -4,17 +4,19 @@ import { RuleViolationError } from '../../domain/errors.js';
 import { hasNoDownloadOptOut } from '../../domain/no-download-opt-out.js';
 import type { MediaFormat } from '../../domain/media-format.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
-import { ExtractorUnavailableError, VideoNotDownloadableError } from '../errors.js';
+import { ExtractorUnavailableError, SubmissionsBusyError, VideoNotDownloadableError } from '../errors.js';
 import type { Clock } from '../ports/clock.js';
 import { ExtractionError, type VideoMetadata } from '../ports/extractor.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { DownloadJobCommandHandler } from './download-job-commands.js';
-import type { VideoLookup } from './video-lookup.js';
+import { LookupQueueFullError, type VideoLookup } from './video-lookup.js';
 
 export interface SubmitDownloadInput {
   accountId: string;
-  /** Already checked against the platform's URL forms. */
+  /** As the client sent it (already checked against the platform's URL forms); the job reports it back. */
   url: string;
+  /** The video's one canonical URL, which the extractor and the metadata cache see. */
+  videoUrl: string;
   format: MediaFormat;
   startTime?: number;
   endTime?: number;
@@ -38,8 +40,14 @@ export const PENDING_DOWNLOADS_LIMIT = 100;
  * Admits a download: limits first (so a refused request never reaches the
  * platform), then the video's metadata and the rules that need it, then the
  * reservation on the account stream (the race-free check) and the job stream.
+ * Submissions of an account still being admitted in this process count
+ * toward its limits in the first check, so a burst beyond the limit is
+ * refused before any of it reaches the platform.
  */
 export class SubmitDownload {
+  /** Job ids being admitted, per account: counted as pending until their reservation is written or refused. */
+  private readonly admitting = new Map<string, Set<string>>();
+
   constructor(
     private readonly accounts: AccountCommandHandler,
     private readonly jobs: DownloadJobCommandHandler,
@@ -53,11 +61,23 @@ export class SubmitDownload {
       throw new RuleViolationError('endTime must be greater than startTime');
     }
     const jobId = this.ids.next();
-    const { state: account } = await this.accounts.load(input.accountId);
-    // A dry run of the reservation: throws the same limit errors the real one would.
-    decideAccount({ type: 'ReserveDownload', data: { jobId, pendingLimit: PENDING_DOWNLOADS_LIMIT, now: this.now() } }, account);
+    const admitting = this.admitting.get(input.accountId) ?? new Set<string>();
+    this.admitting.set(input.accountId, admitting);
+    try {
+      const { state: account } = await this.accounts.load(input.accountId);
+      // A dry run of the reservation, counting the account's other admissions under way: throws the limit errors the real one would.
+      const pendingJobs = [...new Set([...account.pendingJobs, ...admitting])];
+      decideAccount({ type: 'ReserveDownload', data: { jobId, pendingLimit: PENDING_DOWNLOADS_LIMIT, now: this.now() } }, { ...account, pendingJobs });
+      admitting.add(jobId);
+      return await this.admit(jobId, input, pendingJobs.length);
+    } finally {
+      admitting.delete(jobId);
+      if (admitting.size === 0) this.admitting.delete(input.accountId);
+    }
+  }
 
-    const video = await this.lookUp(input.url);
+  private async admit(jobId: string, input: SubmitDownloadInput, pendingNow: number): Promise<SubmitDownloadOutput> {
+    const video = await this.lookUp(input, pendingNow);
     checkDownloadable(video, input);
 
     const context = { correlationId: input.correlationId ?? jobId };
@@ -75,6 +95,7 @@ export class SubmitDownload {
           jobId,
           accountId: input.accountId,
           url: input.url,
+          videoUrl: input.videoUrl,
           format: input.format,
           startTime: input.startTime ?? null,
           endTime: input.endTime ?? null,
@@ -97,10 +118,11 @@ export class SubmitDownload {
     };
   }
 
-  private async lookUp(url: string): Promise<VideoMetadata> {
+  private async lookUp(input: SubmitDownloadInput, pendingNow: number): Promise<VideoMetadata> {
     try {
-      return await this.videos.lookup(url);
+      return await this.videos.lookup(input.videoUrl, input.accountId);
     } catch (error) {
+      if (error instanceof LookupQueueFullError) throw new SubmissionsBusyError(error.scope, error.retryAfterSeconds, pendingNow, PENDING_DOWNLOADS_LIMIT);
       if (error instanceof ExtractionError && error.code !== null && error.code !== 'NETWORK_ERROR') {
         throw new VideoNotDownloadableError(error.code, `The video cannot be downloaded: ${error.message}`, error.details);
       }

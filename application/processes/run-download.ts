@@ -49,7 +49,7 @@ export class RunDownload {
     const workDir = await this.workDirs.create(jobId);
     try {
       const media = await this.extractor.download({
-        url: request.url,
+        url: request.videoUrl ?? request.url,
         format: request.format,
         startTime: request.startTime ?? undefined,
         endTime: request.endTime ?? undefined,

@@ -3,7 +3,10 @@ import type { DownloadErrorCode } from '../download-error-code.js';
 import type { MediaFormat } from '../media-format.js';
 
 export interface DownloadRequest {
+  /** As submitted; the job reports it back. */
   url: string;
+  /** The video's canonical URL, which the extractor is given; absent from jobs submitted before it was recorded. */
+  videoUrl?: string;
   format: MediaFormat;
   startTime: number | null;
   endTime: number | null;

@@ -7,10 +7,11 @@ import { HttpError } from './http-error.js';
 export class UrlPolicies {
   constructor(private readonly config: Pick<Config, 'videoHosts' | 'shortHosts' | 'videoUrlSchemes' | 'webhookAllowHosts'>) {}
 
-  videoUrl(url: string): string {
+  /** The URL as submitted and the video's canonical URL. */
+  videoUrl(url: string): { url: string; canonicalUrl: string } {
     const result = parseVideoUrl(url, { videoHosts: this.config.videoHosts, shortHosts: this.config.shortHosts, schemes: this.config.videoUrlSchemes });
     if (!result.ok) throw new HttpError(400, result.reason);
-    return result.url;
+    return { url: result.url, canonicalUrl: result.canonicalUrl };
   }
 
   checkWebhookUrl(url: string): void {

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ExtractorUnavailableError, VideoNotDownloadableError } from '../../../application/errors.js';
+import { ExtractorUnavailableError, SubmissionsBusyError, VideoNotDownloadableError } from '../../../application/errors.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import {
   AddOnNotEnabledError,
@@ -56,6 +56,17 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       status: 429,
       error: `Too many downloads queued or in progress (${error.pending} of ${error.limit}); resubmit after some jobs reach COMPLETED or FAILED`,
       headers: { 'X-Pending-Downloads': String(error.pending), 'X-Pending-Downloads-Limit': String(error.limit) },
+    };
+  }
+  if (error instanceof SubmissionsBusyError) {
+    return {
+      status: 429,
+      error: error.message,
+      headers: {
+        'Retry-After': String(error.retryAfterSeconds),
+        'X-Pending-Downloads': String(error.pending),
+        'X-Pending-Downloads-Limit': String(error.limit),
+      },
     };
   }
   if (error instanceof NotFoundError) return { status: 404, error: error.message };

@@ -162,8 +162,10 @@ export const openApiDocument = {
           '415': responses.unsupportedMediaType,
           '429': {
             description:
-              'The account already has 100 downloads queued or in progress. Not charged. Resubmit after some jobs reach `COMPLETED` or `FAILED`.',
+              'The account already has 100 downloads queued or in progress. Not charged. Resubmit after some jobs reach `COMPLETED` or `FAILED`. ' +
+              'Also, with `Retry-After` and an `error` saying submissions are waiting for the video platform, when too many of the account’s (or everyone’s) submissions are being looked up now.',
             headers: {
+              'Retry-After': { required: false, description: 'Seconds to wait before resubmitting, when submissions are waiting for the video platform.', schema: { type: 'integer', minimum: 1 } },
               'X-Pending-Downloads': { required: true, description: 'Downloads the account has queued or in progress now.', schema: { type: 'integer', minimum: 0 } },
               'X-Pending-Downloads-Limit': { required: true, description: 'The most the account may have queued or in progress.', schema: { type: 'integer', minimum: 0 } },
             },

@@ -19,7 +19,7 @@ export interface DownloadRouteDependencies {
 }
 
 /** The validated body: the use case's input less what the request context supplies. */
-type SubmitDownloadBody = Omit<SubmitDownloadInput, 'accountId' | 'correlationId'>;
+type SubmitDownloadBody = Omit<SubmitDownloadInput, 'accountId' | 'correlationId' | 'videoUrl'>;
 
 export function downloadRoutes(deps: DownloadRouteDependencies): Router {
   const router = new Router();
@@ -31,7 +31,8 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
     if (body.webhookUrl !== undefined) deps.urls.checkWebhookUrl(body.webhookUrl);
     ctx.body = await deps.submitDownload.execute({
       accountId,
-      url: video,
+      url: video.url,
+      videoUrl: video.canonicalUrl,
       format: body.format,
       startTime: body.startTime,
       endTime: body.endTime,

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import type { DownloadMediaRequest, DownloadedMedia, Extractor, VideoMetadata } from '../../application/ports/extractor.js';
+import { apiClient } from '../support/api-client.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+
+const LOOKUP_MS = 1_000;
+
+/** A platform that takes LOOKUP_MS to describe any video, and counts how often it is asked. */
+class SlowExtractor implements Extractor {
+  readonly probed: string[] = [];
+
+  async probe(url: string): Promise<VideoMetadata> {
+    this.probed.push(url);
+    await new Promise((resolve) => setTimeout(resolve, LOOKUP_MS));
+    return { id: new URL(url).searchParams.get('v') ?? 'x', title: 'A video', duration: 60, liveStatus: 'not_live', tags: [] };
+  }
+
+  download(_request: DownloadMediaRequest): Promise<DownloadedMedia> {
+    throw new Error('no downloads in this test');
+  }
+}
+
+const watch = (id: string, extra = '') => `https://www.youtube.com/watch?v=${id}${extra}`;
+
+describe('HTTP: submissions share the platform fairly and refuse early', function () {
+  this.timeout(120_000);
+  let service: TestService;
+  let call: ReturnType<typeof apiClient>;
+  const extractor = new SlowExtractor();
+
+  before(async () => {
+    // No worker role: admitted jobs stay queued.
+    service = await startTestService({ roles: ['api', 'projector'], label: 'http_fairness', overrides: { extractor } });
+    call = apiClient(service.url);
+  });
+  after(async () => service?.stop());
+
+  const timed = async <T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> => {
+    const started = Date.now();
+    const value = await work();
+    return { value, ms: Date.now() - started };
+  };
+
+  it("does not let one account's burst of uncached submissions delay another's beyond one lookup", async () => {
+    const busy = await service.createAccount();
+    const other = await service.createAccount();
+    // What one submission costs on an idle service besides its lookup, on this machine now.
+    const idle = await timed(() => call('POST', '/api/v2/download', { key: other.apiKey, json: { url: watch('other-idle') } }));
+    const burst = Array.from({ length: 40 }, (_, index) =>
+      timed(() => call('POST', '/api/v2/download', { key: busy.apiKey, json: { url: watch(`burst-${index}`) } })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const single = await timed(() => call('POST', '/api/v2/download', { key: other.apiKey, json: { url: watch('other-single') } }));
+    assert.equal(single.value.status, 200);
+    assert.ok(single.ms < idle.ms + 1.6 * LOOKUP_MS, `the other account waited ${single.ms} ms (${idle.ms} ms when idle)`);
+
+    const answers = await Promise.all(burst);
+    const refused = answers.filter(({ value }) => value.status === 429);
+    assert.ok(refused.length > 0, 'the burst beyond the lookup queue is refused');
+    for (const { value, ms } of refused) {
+      assert.match(value.body.error, /waiting for the video platform/);
+      assert.ok(Number(value.headers.get('retry-after')) >= 1);
+      assert.ok(ms < LOOKUP_MS, `a refusal took ${ms} ms`);
+    }
+    assert.ok(answers.every(({ value }) => value.status === 200 || value.status === 429));
+  });
+
+  it('refuses submissions beyond the pending limit before any of them reaches the platform', async () => {
+    const account = await service.createAccount();
+    const cached = await Promise.all(Array.from({ length: 95 }, () => call('POST', '/api/v2/download', { key: account.apiKey, json: { url: watch('one-cached-video') } })));
+    assert.ok(cached.every((response) => response.status === 200));
+    const probesBefore = extractor.probed.length;
+
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => timed(() => call('POST', '/api/v2/download', { key: account.apiKey, json: { url: watch(`beyond-${index}`) } }))),
+    );
+    assert.equal(answers.filter(({ value }) => value.status === 200).length, 5);
+    const refused = answers.filter(({ value }) => value.status === 429);
+    assert.equal(refused.length, 15);
+    for (const { value, ms } of refused) {
+      assert.equal(value.headers.get('x-pending-downloads'), '100');
+      assert.match(value.body.error, /queued or in progress/);
+      assert.ok(ms < LOOKUP_MS, `a refusal took ${ms} ms, so it waited for a lookup`);
+    }
+    assert.equal(extractor.probed.length - probesBefore, 5, 'only the admitted submissions reached the platform');
+  });
+
+  it('looks a video up once, whatever spelling of its URL is submitted', async () => {
+    const account = await service.createAccount();
+    const probesBefore = extractor.probed.length;
+    for (const url of [watch('spelled-many-ways'), watch('spelled-many-ways', '&probe=1'), watch('spelled-many-ways', '&probe=2'), 'https://youtu.be/spelled-many-ways']) {
+      const response = await call('POST', '/api/v2/download', { key: account.apiKey, json: { url } });
+      assert.equal(response.status, 200, url);
+    }
+    assert.deepEqual(extractor.probed.slice(probesBefore), ['https://www.youtube.com/watch?v=spelled-many-ways']);
+  });
+});
