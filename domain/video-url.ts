@@ -30,6 +30,11 @@ export type VideoUrlResult =
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Longer URLs are refused before anything else reads them (the platform itself answers such requests with errors). */
+export const MAX_URL_LENGTH = 2048;
+
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443', 'ftp:': '21' };
+
 /**
  * Recognises the video platform's URL forms on the configured hosts. A
  * refusal names the field, the accepted forms and what is wrong with this one.
@@ -64,20 +69,38 @@ export function parseVideoUrl(input: string, rules: VideoUrlRules): VideoUrlResu
   }
   if (match === undefined) return refuse(`${parsed.pathname} is not a video path`);
   if (match.id === null || match.id === '') return refuse('the video id is missing');
+  if (match.form === 'watch' && parsed.searchParams.getAll('v').length > 1) return refuse('the video id is given more than once');
   if (!VIDEO_ID.test(match.id)) return refuse('the video id is malformed');
 
   const canonicalHost = videoHosts[0] ?? host;
-  return { ok: true, videoId: match.id, url: input, canonicalUrl: `${scheme}://${canonicalHost}/watch?v=${match.id}`, form: match.form };
+  const canonicalScheme = schemes[0] ?? scheme;
+  return { ok: true, videoId: match.id, url: input, canonicalUrl: `${canonicalScheme}://${canonicalHost}/watch?v=${match.id}`, form: match.form };
 }
 
-/** The URL, or why it is not one: relative, unparseable, or padded with spaces the parser would silently drop. */
+/**
+ * The URL, or why it is not one: too long, relative, unparseable, padded with
+ * spaces the parser would silently drop, or spelled in a way the parser would
+ * quietly rewrite (backslashes for slashes, a missing `//`, a host written
+ * percent-encoded, as a decimal or hex number, or with a default port), so
+ * the URL accepted is the URL the platform will be asked for.
+ */
 export function parseAbsoluteUrl(input: string): URL | string {
+  if (input.length > MAX_URL_LENGTH) return `it is longer than ${MAX_URL_LENGTH} characters`;
   if (/[\s\u0000-\u001f]/.test(input)) return 'it contains spaces or control characters';
+  if (input.includes('\\')) return 'it contains a backslash';
+  let parsed: URL;
   try {
-    return new URL(input);
+    parsed = new URL(input);
   } catch {
     return 'it is not an absolute URL';
   }
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(input)?.[1];
+  if (authority === undefined) return 'it must begin with <scheme>://<host>';
+  const written = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(authority.slice(authority.lastIndexOf('@') + 1));
+  const port = written?.[2];
+  const plainPort = port === undefined || port === parsed.port || (parsed.port === '' && port === DEFAULT_PORTS[parsed.protocol]);
+  if (written === null || written[1].toLowerCase() !== parsed.hostname || !plainPort) return 'its host is not written in its plain form';
+  return parsed;
 }
 
 /**

@@ -102,8 +102,41 @@ describe('video platform URLs', () => {
     assert.equal(reason('https://other.example/abc', onlyShort), 'url must be a video URL of the form https://short.example/<id> (other.example is not a supported host)');
   });
 
-  it('canonicalises short links to the first video host, keeping the scheme', () => {
+  it('canonicalises every form to the first scheme and video host', () => {
     const result = parseVideoUrl('https://youtu.be/abc', { videoHosts: ['m.youtube.com'], shortHosts: ['youtu.be'] });
     assert.equal(result.ok && result.canonicalUrl, 'https://m.youtube.com/watch?v=abc');
+    const twoSchemes = { videoHosts: ['www.youtube.com'], shortHosts: ['youtu.be'], schemes: ['https', 'http'] };
+    const plain = parseVideoUrl('http://youtu.be/abc?t=3', twoSchemes);
+    assert.equal(plain.ok && plain.canonicalUrl, 'https://www.youtube.com/watch?v=abc');
+    const noisy = parseVideoUrl('https://WWW.YouTube.com/watch?feature=share&v=abc&probe=1#t=5', rules);
+    assert.equal(noisy.ok && noisy.canonicalUrl, 'https://www.youtube.com/watch?v=abc');
+  });
+
+  it('refuses spellings the URL parser would rewrite into another URL', () => {
+    const local = { videoHosts: ['127.0.0.1:47810'], shortHosts: [], schemes: ['http'] };
+    const cases: Array<[string, string]> = [
+      ['http:\\\\127.0.0.1:47810\\watch?v=abc', 'it contains a backslash'],
+      ['http://127.0.0.1:47810\\watch?v=abc', 'it contains a backslash'],
+      ['http:127.0.0.1:47810/watch?v=abc', 'it must begin with <scheme>://<host>'],
+      ['http:/127.0.0.1:47810/watch?v=abc', 'it must begin with <scheme>://<host>'],
+      ['http://%31%32%37.0.0.1:47810/watch?v=abc', 'its host is not written in its plain form'],
+      ['http://2130706433:47810/watch?v=abc', 'its host is not written in its plain form'],
+      ['http://0x7f.0.0.1:47810/watch?v=abc', 'its host is not written in its plain form'],
+      ['http://127.1:47810/watch?v=abc', 'its host is not written in its plain form'],
+      ['http://127.0.0.1:047810/watch?v=abc', 'its host is not written in its plain form'],
+      ['http://127.0.0.1:47810/watch?v=abc&v=def', 'the video id is given more than once'],
+      ['http://127.0.0.1:47810/watch?v=abc&v=abc', 'the video id is given more than once'],
+    ];
+    for (const [url, problem] of cases) assert.match(reason(url, local), new RegExp(`\\(${problem.replace(/[?<>()]/g, '\\$&')}\\)$`), url);
+    assert.match(reason('https://www.youtube.com:0443/watch?v=abc'), /\(its host is not written in its plain form\)$/);
+    assert.match(reason('https://www.youtube.com:/watch?v=abc'), /\(its host is not written in its plain form\)$/);
+    assert.match(reason('https://www.youtube.com./watch?v=abc'), /is not a supported host\)$/);
+  });
+
+  it('refuses URLs longer than 2048 characters before reading them', () => {
+    const long = `https://www.youtube.com/watch?v=abc&pad=${'x'.repeat(2048)}`;
+    assert.equal(reason(long), `${FORMS} (it is longer than 2048 characters)`);
+    const justFits = `https://www.youtube.com/watch?v=abc&pad=`;
+    assert.equal(parseVideoUrl(justFits + 'x'.repeat(2048 - justFits.length), rules).ok, true);
   });
 });

@@ -26,8 +26,11 @@ export function errorResponses(logger: Logger) {
   return async function errorResponsesMiddleware(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        respond(ctx, { status: 404, error: `No such endpoint: ${ctx.method} ${ctx.path}` });
+      if (ctx.body === undefined || ctx.body === null) {
+        // The router answers these with a status alone (and `Allow`, which stays).
+        if (ctx.status === 404) respond(ctx, { status: 404, error: `No such endpoint: ${ctx.method} ${ctx.path}` });
+        else if (ctx.status === 405) respond(ctx, { status: 405, error: `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}` });
+        else if (ctx.status === 501) respond(ctx, { status: 501, error: `Method ${ctx.method} is not implemented` });
       }
     } catch (error) {
       const response = toErrorResponse(error);

@@ -409,7 +409,10 @@ export const openApiDocument = {
         properties: {
           url: {
             type: 'string',
-            description: 'The video: `https://{video_host}/watch?v=<id>`, `https://{short_host}/<id>` or `https://{video_host}/live/<id>`.',
+            maxLength: 2048,
+            description:
+              'The video: `https://{video_host}/watch?v=<id>`, `https://{short_host}/<id>` or `https://{video_host}/live/<id>`, at most 2048 characters, ' +
+              'with its host written plainly (no backslashes, percent-encoding or numeric forms) and one `v`. The job reports it back as given; the platform is asked for `https://{video_host}/watch?v=<id>`.',
             examples: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://youtu.be/dQw4w9WgXcQ'],
           },
           format: { ...schemaRef('MediaFormat'), default: 'audio' },

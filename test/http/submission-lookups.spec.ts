@@ -94,4 +94,31 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
     }
     assert.deepEqual(extractor.probed.slice(probesBefore), ['https://www.youtube.com/watch?v=spelled-many-ways']);
   });
+
+  it('asks the platform for the canonical URL and reports back the URL as submitted', async () => {
+    const account = await service.createAccount();
+    const submitted = 'https://youtu.be/canonical-check?si=shared-link';
+    const response = await call('POST', '/api/v2/download', { key: account.apiKey, json: { url: submitted } });
+    assert.equal(response.status, 200);
+    assert.equal(extractor.probed.at(-1), 'https://www.youtube.com/watch?v=canonical-check');
+    await service.settle();
+    const job = await call('GET', `/api/v2/download/${response.body.jobId}`, { key: account.apiKey });
+    assert.equal(job.body.url, submitted);
+  });
+
+  it('refuses URL spellings the parser would rewrite, and overlong URLs, with 400 naming url, before any lookup', async () => {
+    const account = await service.createAccount();
+    const probesBefore = extractor.probed.length;
+    for (const url of [
+      'https:\\\\www.youtube.com\\watch?v=abc',
+      'https://%77ww.youtube.com/watch?v=abc',
+      'https://www.youtube.com/watch?v=abc&v=def',
+      `https://www.youtube.com/watch?v=abc&pad=${'x'.repeat(20_000)}`,
+    ]) {
+      const response = await call('POST', '/api/v2/download', { key: account.apiKey, json: { url } });
+      assert.equal(response.status, 400, url.slice(0, 80));
+      assert.match(response.body.error, /^url /);
+    }
+    assert.equal(extractor.probed.length, probesBefore);
+  });
 });
