@@ -128,7 +128,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
           }),
         ],
       });
-      const server = await listen(app.callback(), config.host, config.port);
+      const server = await listen(app.callback(), config.host, config.port, { requestTimeout: config.httpRequestTimeoutMs, headersTimeout: config.httpHeadersTimeoutMs });
       const address = server.address() as AddressInfo;
       url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address}:${address.port}`;
       // The HTTP server stops first, so no new work arrives while the rest winds down.
@@ -192,9 +192,10 @@ function adapt(handle: (message: JobMessage, delivery: Delivery) => Promise<Work
   };
 }
 
-function listen(handler: RequestListener, host: string, port: number): Promise<Server> {
+/** Clients that send headers or a body too slowly are cut off (408), checked at least once a second. */
+function listen(handler: RequestListener, host: string, port: number, timeouts: { requestTimeout: number; headersTimeout: number }): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(handler);
+    const server = createServer({ ...timeouts, connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeout) }, handler);
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);

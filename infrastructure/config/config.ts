@@ -44,6 +44,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   lookupQueuePerAccount: number;
   lookupQueueMax: number;
+  httpRequestTimeoutMs: number;
+  httpHeadersTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -101,7 +103,16 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     lookupQueuePerAccount: read.integer('LOOKUP_QUEUE_PER_ACCOUNT', 8, 1, 1_000),
     lookupQueueMax: read.integer('LOOKUP_QUEUE_MAX', 64, 0, 100_000),
+    ...httpTimeouts(read),
   };
+}
+
+/** Node refuses a headers timeout longer than the whole request's. */
+function httpTimeouts(read: EnvReader): { httpRequestTimeoutMs: number; httpHeadersTimeoutMs: number } {
+  const httpRequestTimeoutMs = read.integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000);
+  const httpHeadersTimeoutMs = read.integer('HTTP_HEADERS_TIMEOUT_MS', 10_000, 500, 3_600_000);
+  if (httpHeadersTimeoutMs > httpRequestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs})`);
+  return { httpRequestTimeoutMs, httpHeadersTimeoutMs };
 }
 
 class EnvReader {

@@ -22,6 +22,13 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ EVENTSTORE_URL: 'postgres://x' }), /EVENTSTORE_URL must be an esdb:\/\/ or kurrentdb:\/\/ URL/);
     assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL must be one of/);
     assert.throws(() => loadConfig({ LEGACY_API_PREFIXES: 'api' }), /LEGACY_API_PREFIXES/);
+    assert.throws(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' }), /HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS/);
+  });
+
+  it('cuts off slow clients by default: 30 s for a request, 10 s for its headers', () => {
+    const config = loadConfig({});
+    assert.equal(config.httpRequestTimeoutMs, 30_000);
+    assert.equal(config.httpHeadersTimeoutMs, 10_000);
   });
 
   it('selects EventStoreDB for esdb:// and kurrentdb:// URLs', () => {
