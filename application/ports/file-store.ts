@@ -3,6 +3,8 @@ import type { Readable } from 'node:stream';
 export interface StoredFileInfo {
   key: string;
   size: number;
+  /** When the stored file was last written, where the store knows it. */
+  modifiedAt?: Date;
 }
 
 /** Where produced files live until they expire. Keys are relative, slash-separated names. */

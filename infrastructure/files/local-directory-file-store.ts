@@ -31,7 +31,7 @@ export class LocalDirectoryFileStore implements FileStore {
   async stat(key: string): Promise<StoredFileInfo | null> {
     try {
       const info = await stat(this.pathOf(key));
-      return info.isFile() ? { key, size: info.size } : null;
+      return info.isFile() ? { key, size: info.size, modifiedAt: info.mtime } : null;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;

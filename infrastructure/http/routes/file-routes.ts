@@ -1,14 +1,16 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import Router from '@koa/router';
-import parseRange from 'range-parser';
 import type { Clock } from '../../../application/ports/clock.js';
-import type { FileStore } from '../../../application/ports/file-store.js';
+import type { FileStore, StoredFileInfo } from '../../../application/ports/file-store.js';
 import { FILES_ROUTE_PREFIX, type SignedDownloadLinks } from '../../files/signed-download-links.js';
 import { HttpError } from '../http-error.js';
+import { answerRange } from './range-request.js';
 
 /**
  * Serves produced files behind signed links: streamed (memory stays flat
- * whatever the size), with single-range requests answered 206.
+ * whatever the size), with single-range requests answered 206, ETag and
+ * Last-Modified for resuming with If-Range, and HEAD answered like GET.
  */
 export function fileRoutes(deps: { files: FileStore; links: SignedDownloadLinks; clock: Clock }): Router {
   const router = new Router({ prefix: FILES_ROUTE_PREFIX });
@@ -29,27 +31,34 @@ export function fileRoutes(deps: { files: FileStore; links: SignedDownloadLinks;
     ctx.attachment(link.filename);
     ctx.set('Accept-Ranges', 'bytes');
     ctx.set('Cache-Control', 'private, max-age=300');
+    const etag = entityTag(file);
+    const lastModified = file.modifiedAt?.toUTCString() ?? null;
+    ctx.set('ETag', etag);
+    if (lastModified !== null) ctx.set('Last-Modified', lastModified);
 
-    const rangeHeader = ctx.get('Range');
-    if (rangeHeader !== '') {
-      const ranges = parseRange(file.size, rangeHeader, { combine: true });
-      if (ranges === -1) {
-        throw new HttpError(416, 'Requested range not satisfiable', undefined, { 'Content-Range': `bytes */${file.size}` });
-      }
-      // Several ranges would need a multipart body; answering the whole file is allowed instead.
-      if (ranges !== -2 && ranges.length === 1) {
-        const [{ start, end }] = ranges;
-        ctx.status = 206;
-        ctx.set('Content-Range', `bytes ${start}-${end}/${file.size}`);
-        ctx.length = end - start + 1;
-        ctx.body = ctx.method === 'HEAD' ? null : deps.files.read(link.fileKey, { start, end });
-        return;
-      }
+    // HEAD gets the status and headers GET would, and no body (Koa would answer 204 to an empty one).
+    const answer = answerRange({ range: ctx.get('Range'), ifRange: ctx.get('If-Range') }, { size: file.size, etag, lastModified });
+    if (answer.kind === 'unsatisfiable') {
+      throw new HttpError(416, 'Requested range not satisfiable', undefined, { 'Content-Range': `bytes */${file.size}` });
+    }
+    if (answer.kind === 'partial') {
+      const { start, end } = answer;
+      ctx.status = 206;
+      ctx.set('Content-Range', `bytes ${start}-${end}/${file.size}`);
+      if (ctx.method !== 'HEAD') ctx.body = deps.files.read(link.fileKey, { start, end });
+      ctx.length = end - start + 1;
+      return;
     }
     ctx.status = 200;
+    if (ctx.method !== 'HEAD') ctx.body = deps.files.read(link.fileKey);
     ctx.length = file.size;
-    ctx.body = ctx.method === 'HEAD' ? null : deps.files.read(link.fileKey);
   });
 
   return router;
+}
+
+/** Stored files never change under their key, so key, size and time name one version. */
+function entityTag(file: StoredFileInfo): string {
+  const digest = createHash('sha256').update(`${file.key}\n${file.size}\n${file.modifiedAt?.getTime() ?? ''}`).digest('base64url');
+  return `"${digest.slice(0, 27)}"`;
 }

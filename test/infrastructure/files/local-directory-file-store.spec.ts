@@ -20,7 +20,9 @@ describe('local directory file store', () => {
     const store = new LocalDirectoryFileStore(root);
     assert.deepEqual(await store.put('acc/job.bin', source), { key: 'acc/job.bin', size: 10 });
     await assert.rejects(readFile(source));
-    assert.deepEqual(await store.stat('acc/job.bin'), { key: 'acc/job.bin', size: 10 });
+    const stat = await store.stat('acc/job.bin');
+    assert.deepEqual({ key: stat?.key, size: stat?.size }, { key: 'acc/job.bin', size: 10 });
+    assert.ok(stat?.modifiedAt instanceof Date, 'the time it was written, for Last-Modified');
     assert.equal(await text(store.read('acc/job.bin')), '0123456789');
     assert.equal(await text(store.read('acc/job.bin', { start: 2, end: 4 })), '234');
     await store.remove('acc/job.bin');
