@@ -13,6 +13,12 @@ export interface WebhookUrlPolicyOptions {
 /** Names that only ever mean something inside a network (RFC 6761, RFC 6762 appendix G, common LAN suffixes). */
 const LOCAL_NAMES = ['localhost', 'local', 'internal', 'localdomain', 'home.arpa', 'lan', 'intranet', 'corp', 'home', 'private'];
 
+/** Special-use top-level names (RFC 6761, RFC 7686, RFC 9476) that never resolve on the public internet. */
+const SPECIAL_USE_NAMES = ['test', 'invalid', 'example', 'onion', 'alt'];
+
+/** A DNS label as a public host name spells it: letters, digits and inner hyphens, at most 63 characters (IDNs arrive as punycode). */
+const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
 const RANGE_WORDS: Record<string, string> = {
   unspecified: 'unspecified',
   broadcast: 'broadcast',
@@ -57,8 +63,8 @@ export function isPublicAddress(ip: string): boolean {
 
 /**
  * Checks a webhook URL when a job is submitted: http(s) only, no
- * credentials, no literal non-public address in any spelling, no local
- * names. A public-looking name is accepted without resolving it (it may not
+ * credentials, no port 0, no literal non-public address in any spelling, a
+ * well-formed host name that is neither local nor special-use. A public-looking name is accepted without resolving it (it may not
  * resolve yet); see isPublicAddress for the check at delivery.
  */
 export function checkWebhookUrl(input: string, options: WebhookUrlPolicyOptions = {}): WebhookUrlCheck {
@@ -70,6 +76,7 @@ export function checkWebhookUrl(input: string, options: WebhookUrlPolicyOptions 
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return refuse('must use http:// or https://');
   if (url.username !== '' || url.password !== '') return refuse('must not contain credentials');
+  if (url.port === '0') return refuse('must not use port 0');
   if (isAllowlisted(url, options.allowHosts ?? [])) return { ok: true };
 
   // WHATWG parsing has already turned decimal, hex, octal, short and full-width IPv4 spellings into a dotted quad, and bracketed IPv6 into its shortest form.
@@ -78,8 +85,10 @@ export function checkWebhookUrl(input: string, options: WebhookUrlPolicyOptions 
     const range = nonPublicRange(host);
     return range === null ? { ok: true } : refuse(`must not point to a non-public address (${host} is ${range})`);
   }
+  if (host.length > 253 || !host.split('.').every((label) => HOST_LABEL.test(label))) return refuse('must have a well-formed host name (labels of letters, digits and inner hyphens, none empty)');
   if (LOCAL_NAMES.some((name) => host === name || host.endsWith(`.${name}`))) return refuse(`must not point to a local or internal host name (${host})`);
   if (!host.includes('.')) return refuse(`must use a fully qualified public host name (${host} is a single label)`);
+  if (SPECIAL_USE_NAMES.some((name) => host.endsWith(`.${name}`))) return refuse(`must not use a special-use domain that never resolves publicly (${host})`);
   return { ok: true };
 }
 

@@ -87,6 +87,8 @@ function clientErrorMessage(status: number, error: unknown): string {
   const type = (error as { type?: unknown }).type;
   if (status === 413) return 'Request body too large';
   if (status === 415) return 'Content-Type must be application/json';
+  // The JSON parser refuses prototype poisoning outright rather than dropping the key.
+  if (status === 400 && /prototype property/i.test(String((error as Error).message))) return 'request body must not contain the field __proto__';
   if (type === 'entity.parse.failed' || (status === 400 && /json/i.test(String((error as Error).message)))) {
     return 'Request body is not valid JSON';
   }

@@ -419,15 +419,19 @@ export const openApiDocument = {
           startTime: {
             type: 'integer',
             minimum: 0,
+            // A bound far beyond any video, so that a JSON number too large for a double (1e400, read as Infinity) is refused.
+            maximum: 2147483647,
             description: 'Start of the clip in seconds, inclusive; must be less than the duration. Omitted: from the beginning.',
           },
           endTime: {
             type: 'integer',
             minimum: 1,
+            maximum: 2147483647,
             description: 'End of the clip in seconds, exclusive; at most the duration and greater than `startTime`. Omitted: to the end.',
           },
           language: {
             type: 'string',
+            maxLength: 35,
             pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$',
             description:
               'BCP-47 tag of the audio language wanted. When the video has no such track: any track whose tag starts with it (`en` matches `en-US`), ' +

@@ -115,7 +115,7 @@ function typeWords(type: string, schema: SchemaFacts): string {
       return `${type === 'integer' ? 'an integer' : 'a number'}${range === '' ? '' : ` ${range}`}`;
     }
     case 'string':
-      return schema.format === undefined ? 'a string' : formatWords(schema.format);
+      return schema.format === undefined ? 'a string' : `a string (${formatWords(schema.format)})`;
     case 'boolean':
       return 'true or false';
     case 'null':

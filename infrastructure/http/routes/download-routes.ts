@@ -44,7 +44,8 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
 
   router.get('/download/:jobId', async (ctx) => {
     const accountId = authenticatedAccountId(ctx);
-    const { jobId } = deps.validation.pathParameters('getDownload', ctx.params, `Download job ${ctx.params.jobId ?? ''} not found`);
+    // An id outside the id pattern is not echoed: it may carry control characters, markup or kilobytes.
+    const { jobId } = deps.validation.pathParameters('getDownload', ctx.params, 'Download job not found');
     const view = await deps.getDownloadJob.execute(accountId, jobId);
     if (view === null) throw new HttpError(404, `Download job ${jobId} not found`);
     ctx.body = downloadStatusBody(view, deps.links, deps.clock.now());

@@ -69,6 +69,26 @@ describe('webhook URL policy', () => {
     }
   });
 
+  describe('malformed and special-use host names, port 0', () => {
+    it('refuses empty, overlong and badly spelled labels', () => {
+      for (const url of ['http://.example.com/h', 'http://example..com/h', 'http://-.com/h', 'http://a-.example.com/h', 'http://-a.example.com/h', 'http://under_score.example.com/h', `http://${'a'.repeat(64)}.com/h`, `http://${'abcdefghi.'.repeat(26)}com/h`]) {
+        assert.equal(reason(url), 'webhookUrl must have a well-formed host name (labels of letters, digits and inner hyphens, none empty)', url);
+      }
+    });
+
+    it('refuses special-use domains that never resolve publicly', () => {
+      for (const url of ['https://hooks.test/h', 'https://x.invalid/h', 'https://abc.onion/h', 'https://hooks.example/h', 'https://a.alt/h', 'https://a.b.TEST./h']) {
+        assert.match(reason(url), /^webhookUrl must not use a special-use domain that never resolves publicly \(.+\)$/, url);
+      }
+      assert.match(reason('https://app.localhost/h'), /local or internal host name/);
+    });
+
+    it('refuses port 0, even on an allowlisted host', () => {
+      assert.equal(reason('https://hooks.example.com:0/h'), 'webhookUrl must not use port 0');
+      assert.equal(reason('http://127.0.0.1:0/h', ['127.0.0.1']), 'webhookUrl must not use port 0');
+    });
+  });
+
   describe('schemes, credentials and malformed URLs', () => {
     it('refuses schemes other than http and https', () => {
       for (const url of ['ftp://example.com/hook', 'file:///etc/passwd', 'gopher://example.com/', 'javascript:alert(1)', 'ws://example.com/hook']) {
@@ -98,8 +118,9 @@ describe('webhook URL policy', () => {
         'http://1.1.1.1/h',
         'https://[2606:4700:4700::1111]/h',
         'https://[::ffff:8.8.8.8]/h',
-        'https://hooks.does-not-resolve.example/x',
-        'https://xn--bcher-kva.example/hook',
+        'https://hooks.does-not-resolve.example.net/x',
+        'https://xn--bcher-kva.example.org/hook',
+        'https://a-b.c0.example.com/hook',
         'https://example.com./hook',
         // A public name may resolve to a private address; that is caught at delivery, not here.
         'http://127.0.0.1.nip.io/hook',

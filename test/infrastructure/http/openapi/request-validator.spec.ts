@@ -50,8 +50,8 @@ describe('request validation by the OpenAPI document', () => {
     });
 
     it('startTime and endTime', () => {
-      for (const startTime of [-1, 1.5, '3', null, true]) assert.equal(refusal({ url, startTime }), 'startTime must be an integer >= 0', String(startTime));
-      for (const endTime of [0, -5, 2.5, '10']) assert.equal(refusal({ url, endTime }), 'endTime must be an integer >= 1', String(endTime));
+      for (const startTime of [-1, 1.5, '3', null, true, Infinity, 2 ** 31]) assert.equal(refusal({ url, startTime }), 'startTime must be an integer from 0 to 2147483647', String(startTime));
+      for (const endTime of [0, -5, 2.5, '10', Infinity]) assert.equal(refusal({ url, endTime }), 'endTime must be an integer from 1 to 2147483647', String(endTime));
       assert.equal(validateRequestBody('submitDownload', { url, startTime: 0, endTime: 1 }).ok, true);
     });
 
@@ -59,6 +59,8 @@ describe('request validation by the OpenAPI document', () => {
       const message = 'language must match the pattern ^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$ (for example en, en-US, pt-BR)';
       for (const language of ['english!', 'e', 'en_US', 'en-', 'en-toolongsubtag', '']) assert.equal(refusal({ url, language }), message, language);
       assert.equal(refusal({ url, language: 7 }), 'language must be a string');
+      assert.equal(refusal({ url, language: `en${'-abcdefgh'.repeat(3000)}` }), 'language must be at most 35 characters');
+      assert.equal(validateRequestBody('submitDownload', { url, language: `en${'-abcdefgh'.repeat(3)}-abcd` }).ok, true);
       for (const language of ['en', 'EN', 'yue', 'en-US', 'zh-Hant-TW', 'es-419']) assert.equal(validateRequestBody('submitDownload', { url, language }).ok, true, language);
     });
 
@@ -66,7 +68,7 @@ describe('request validation by the OpenAPI document', () => {
       assert.equal(refusal({ url, webhookUrl: `https://example.com/${'a'.repeat(2048)}` }), 'webhookUrl must be at most 2048 characters');
       assert.equal(refusal({ url, webhookUrl: 'not a uri' }), 'webhookUrl must be an absolute URL');
       assert.equal(refusal({ url, webhookUrl: '/relative/path' }), 'webhookUrl must be an absolute URL');
-      assert.equal(refusal({ url, webhookUrl: 42 }), 'webhookUrl must be an absolute URL');
+      assert.equal(refusal({ url, webhookUrl: 42 }), 'webhookUrl must be a string (an absolute URL)');
       const longest = `https://example.com/${'a'.repeat(2048 - 'https://example.com/'.length)}`;
       assert.equal(validateRequestBody('submitDownload', { url, webhookUrl: longest }).ok, true);
     });

@@ -73,7 +73,7 @@ describe('response validation by the OpenAPI document', () => {
       assert.deepEqual(validateResponse('GET', DOWNLOAD, 200, { ...failed, errorCode: 'OOPS', duration: 1.5, language: 5, startedAt: 'yesterday', createdAt: null }), [
         'duration must be an integer >= 0',
         'language must be a string or null',
-        'createdAt must be an ISO 8601 date-time with a time zone',
+        'createdAt must be a string (an ISO 8601 date-time with a time zone)',
         'startedAt must be an ISO 8601 date-time with a time zone or null',
         'errorCode must be one of: AGE_RESTRICTED, MEMBERS_ONLY, PAYMENT_REQUIRED, PRIVATE_VIDEO, VIDEO_PREMIERE, GEO_RESTRICTED, VIDEO_PROCESSING, VIDEO_UNAVAILABLE, DRM_PROTECTED, VIDEO_NOT_FOUND, FORMAT_UNAVAILABLE, LIVE_STREAM_IN_PROGRESS, COPYRIGHTED_MUSIC, NO_DOWNLOAD_OPT_OUT, NETWORK_ERROR',
       ]);
