@@ -29,10 +29,13 @@ export class SignedDownloadLinks implements DownloadLinks {
 
   /** Null for a link that was not signed here, was altered, or has expired. */
   verify(encodedKey: string, filename: string, expires: string | undefined, signature: string | undefined, now: Date): VerifiedLink | null {
-    if (expires === undefined || signature === undefined || !/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return null;
+    // Only the spelling linkFor writes is accepted: no padding, no standard-alphabet characters, no leading zeros.
+    if (expires === undefined || signature === undefined || !/^[1-9]\d{0,11}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return null;
+    if (!/^[A-Za-z0-9_-]+$/.test(encodedKey)) return null;
     const expiresAt = Number(expires);
     if (expiresAt * 1000 < now.getTime()) return null;
     const fileKey = Buffer.from(encodedKey, 'base64url').toString('utf8');
+    if (Buffer.from(fileKey, 'utf8').toString('base64url') !== encodedKey) return null;
     const expected = Buffer.from(this.sign(fileKey, filename, expiresAt), 'hex');
     if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return null;
     return { fileKey, filename };

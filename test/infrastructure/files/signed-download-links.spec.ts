@@ -37,4 +37,27 @@ describe('signed download links', () => {
     const foreign = new SignedDownloadLinks(randomBytes(32), 'https://dl.example.com', 3600);
     assert.equal(foreign.verify(p.encodedKey, p.filename, p.expires, p.signature, now), null);
   });
+
+  it('accepts only the spelling it writes: no padding, no standard base64 alphabet, no leading zeros in expires', () => {
+    const odd = { jobId: 'j2', fileKey: 'acc/~~~?', filename: 'x.m4a' };
+    const p = parts(links.linkFor(odd, now));
+    assert.match(p.encodedKey, /[_-]/, 'the key chosen needs the URL-safe alphabet');
+    assert.notEqual(links.verify(p.encodedKey, p.filename, p.expires, p.signature, now), null);
+    const standard = p.encodedKey.replace(/-/g, '+').replace(/_/g, '/');
+    const variants: Array<[string, string | undefined]> = [
+      [`${p.encodedKey}=`, p.expires],
+      [`${p.encodedKey}==`, p.expires],
+      [standard, p.expires],
+      [p.encodedKey, `0${p.expires}`],
+      [p.encodedKey, `00${p.expires}`],
+      [`${p.encodedKey}.`, p.expires],
+    ];
+    for (const [encodedKey, expires] of variants) {
+      assert.equal(links.verify(encodedKey, p.filename, expires, p.signature, now), null, `${encodedKey} ${expires}`);
+    }
+    // Unused low bits in the last character decode to the same bytes; only the zero-bit spelling is accepted.
+    const plain = parts(links.linkFor({ jobId: 'j3', fileKey: 'a', filename: 'x.m4a' }, now));
+    assert.equal(plain.encodedKey, 'YQ');
+    assert.equal(links.verify('YR', plain.filename, plain.expires, plain.signature, now), null);
+  });
 });
