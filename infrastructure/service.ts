@@ -12,6 +12,7 @@ import type { Clock } from '../application/ports/clock.js';
 import type { EventStore } from '../application/ports/event-store.js';
 import type { FileStore } from '../application/ports/file-store.js';
 import type { Logger } from '../application/ports/logger.js';
+import type { WorkDirs } from '../application/ports/work-dirs.js';
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
@@ -23,6 +24,7 @@ import { ProjectionRunner } from '../projections/projection-runner.js';
 import type { Config, Role } from './config/config.js';
 import { type Overrides, TOKENS, createContainer } from './container.js';
 import type { SignedDownloadLinks } from './files/signed-download-links.js';
+import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
 import { createHttpApp } from './http/create-http-app.js';
 import { openApiDocument } from './http/openapi/document.js';
 import { RequestValidation } from './http/request-validation.js';
@@ -81,6 +83,11 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
     }
 
     if (roles.has('worker')) {
+      const workDirs = container.resolve<WorkDirs>(TOKENS.workDirs);
+      if (workDirs instanceof TemporaryWorkDirs) {
+        const removed = await workDirs.removeStale();
+        if (removed.length > 0) logger.info({ removed }, 'removed work directories left by processes that died');
+      }
       relay = new EventRelay({
         ...processorOptions,
         js: nats.jetstream(),

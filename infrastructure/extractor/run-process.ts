@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { watchProcessGroup } from './process-group-watchdog.js';
 
 export interface ProcessResult {
   /** Exit code, or null when the process died of a signal. */
@@ -32,8 +33,8 @@ export class OutputTooLargeError extends Error {
 /**
  * Runs a program with an argument vector, never through a shell. The child
  * leads its own process group, so a timeout or an abort kills it together
- * with whatever it started (yt-dlp runs ffmpeg). Aborting rejects with the
- * signal's reason.
+ * with whatever it started (yt-dlp runs ffmpeg), and a watchdog kills the
+ * group if this process dies first. Aborting rejects with the signal's reason.
  */
 export function runProcess(command: string, args: readonly string[], options: RunProcessOptions = {}): Promise<ProcessResult> {
   const maxStdout = options.maxStdoutChars ?? 64 * 1024 * 1024;
@@ -44,6 +45,7 @@ export function runProcess(command: string, args: readonly string[], options: Ru
       return;
     }
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const watchdog = child.pid === undefined ? null : watchProcessGroup(child.pid);
     let stdout = '';
     let stderr = '';
     let pendingLine = '';
@@ -89,6 +91,7 @@ export function runProcess(command: string, args: readonly string[], options: Ru
     });
 
     const finish = () => {
+      watchdog?.release();
       if (timer !== null) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
     };
