@@ -25,6 +25,7 @@ import type { Config, Role } from './config/config.js';
 import { type Overrides, TOKENS, createContainer } from './container.js';
 import type { SignedDownloadLinks } from './files/signed-download-links.js';
 import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
+import { answerClientErrorsInJson } from './http/client-errors.js';
 import { createHttpApp } from './http/create-http-app.js';
 import { openApiDocument } from './http/openapi/document.js';
 import { RequestValidation } from './http/request-validation.js';
@@ -203,6 +204,7 @@ function adapt(handle: (message: JobMessage, delivery: Delivery) => Promise<Work
 function listen(handler: RequestListener, host: string, port: number, timeouts: { requestTimeout: number; headersTimeout: number }): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer({ ...timeouts, connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeout) }, handler);
+    answerClientErrorsInJson(server);
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);

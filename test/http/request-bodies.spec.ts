@@ -1,31 +1,8 @@
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { type ApiResponse, apiClient } from '../support/api-client.js';
+import { rawRequest } from '../support/raw-http.js';
 import { type TestService, startTestService } from '../support/test-service.js';
-
-/** A raw request with any headers and body bytes, as a hostile client sends them. */
-function rawRequest(base: string, method: string, path: string, headers: Record<string, string>, body?: Buffer | string) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }>((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // Left as text: the assertion names it.
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
-      });
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
 
 describe('HTTP: hostile request bodies', function () {
   this.timeout(60_000);

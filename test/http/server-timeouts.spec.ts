@@ -40,6 +40,7 @@ describe('HTTP: slow clients are cut off', function () {
     assert.notEqual(result.closedAfterMs, null, 'the connection was still open');
     assert.ok((result.closedAfterMs ?? 0) < 4_000, `closed after ${result.closedAfterMs} ms`);
     assert.match(result.answer, /^HTTP\/1\.1 408/);
+    assert.match(result.answer, /\{"error":"The request was not received in time"\}$/);
   });
 
   it('answers 408 and closes when a body never finishes, even without a key on an unknown path', async () => {

@@ -28,7 +28,7 @@ export function errorResponses(logger: Logger) {
       await next();
       if (ctx.body === undefined || ctx.body === null) {
         // The router answers these with a status alone (and `Allow`, which stays).
-        if (ctx.status === 404) respond(ctx, { status: 404, error: `No such endpoint: ${ctx.method} ${ctx.path}` });
+        if (ctx.status === 404) respond(ctx, { status: 404, error: noSuchEndpoint(ctx.method, ctx.path) });
         else if (ctx.status === 405) respond(ctx, { status: 405, error: `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}` });
         else if (ctx.status === 501) respond(ctx, { status: 501, error: `Method ${ctx.method} is not implemented` });
       }
@@ -40,6 +40,11 @@ export function errorResponses(logger: Logger) {
       respond(ctx, response);
     }
   };
+}
+
+/** Names the path only when it is short and plainly spelled: hostile paths are not echoed. */
+function noSuchEndpoint(method: string, path: string): string {
+  return /^[A-Za-z0-9/._~-]{1,200}$/.test(path) ? `No such endpoint: ${method} ${path}` : 'No such endpoint';
 }
 
 function respond(ctx: Context, response: ErrorResponse): void {
