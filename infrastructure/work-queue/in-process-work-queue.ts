@@ -4,6 +4,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkConsumerOptions, WorkQueue, WorkRelay, WorkRelayOptions } from '../../application/ports/work-queue.js';
 import { CheckpointedProcessor, type CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
 import { relayMessageId } from '../nats/event-relay.js';
+import { WakeSignal } from '../system/wake-signal.js';
 import { InProcessWorkConsumer } from './in-process-work-consumer.js';
 import { WORK_QUEUE_TABLE, ensureWorkQueueTable } from './work-queue-schema.js';
 
@@ -28,7 +29,7 @@ export interface InProcessWorkQueueOptions {
  */
 export class InProcessWorkQueue implements WorkQueue {
   readonly kind = 'in-process';
-  private readonly waiters = new Set<() => void>();
+  private readonly news = new WakeSignal();
 
   private constructor(private readonly options: InProcessWorkQueueOptions) {}
 
@@ -44,7 +45,7 @@ export class InProcessWorkQueue implements WorkQueue {
 
   relay(options: WorkRelayOptions): WorkRelay {
     const { route } = options;
-    const wake = () => this.wakeAll();
+    const wake = () => this.news.wakeAll();
     return new CheckpointedProcessor(
       {
         name: options.name ?? 'relay:work',
@@ -73,7 +74,7 @@ export class InProcessWorkQueue implements WorkQueue {
       db: this.options.processor.db,
       logger: this.options.logger,
       pollIntervalMs: this.options.pollIntervalMs,
-      waitForWork: (timeoutMs, signal) => this.waitForWork(timeoutMs, signal),
+      waitForWork: async (timeoutMs, signal) => void (await this.news.wait(timeoutMs, signal)),
     });
   }
 
@@ -87,24 +88,6 @@ export class InProcessWorkQueue implements WorkQueue {
   }
 
   async close(): Promise<void> {
-    this.wakeAll();
-  }
-
-  private waitForWork(timeoutMs: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      signal.addEventListener('abort', done, { once: true });
-      this.waiters.add(done);
-    });
-  }
-
-  private wakeAll(): void {
-    for (const wake of [...this.waiters]) wake();
+    this.news.wakeAll();
   }
 }
