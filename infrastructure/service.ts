@@ -31,6 +31,7 @@ import { downloadRoutes } from './http/routes/download-routes.js';
 import { fileRoutes } from './http/routes/file-routes.js';
 import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
+import type { Storage } from './storage/open-storage.js';
 import { openWorkQueue } from './work-queue/open-work-queue.js';
 
 export const PROJECTIONS = [accountsProjection, downloadJobsProjection];
@@ -60,16 +61,18 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
   const store = container.resolve<EventStore>(TOKENS.eventStore);
   const db = container.resolve<Knex>(TOKENS.database);
   const clock = container.resolve<Clock>(TOKENS.clock);
-  const processorOptions = { db, store, connectionString: config.databaseUrl, logger };
+  const storage = container.resolve<Storage>(TOKENS.storage);
+  const processorOptions = { db, store, connectionString: config.databaseUrl, acquireLock: storage.acquireLock, logger };
 
   let queue: WorkQueue | null = null;
   let projections: ProjectionRunner | null = null;
   let relay: WorkRelay | null = null;
   let url: string | null = null;
   try {
-    const settings = { natsUrl: config.natsUrl, natsStream: config.natsStreamName, subjects: WORK_KINDS.map((kind) => workSubject(config, kind)) };
+    const settings = { natsUrl: config.mode === 'embedded' ? null : config.natsUrl, natsStream: config.natsStreamName, subjects: WORK_KINDS.map((kind) => workSubject(config, kind)) };
     queue = await openWorkQueue({ ...settings, connectionName: `video-download-service:${[...roles].join('+')}` }, processorOptions, logger);
     const workQueue = queue;
+    logger.info({ mode: config.mode, storage: storage.description, workQueue: queue.kind }, `Running in ${config.mode} mode`);
 
     if (roles.has('projector')) {
       projections = new ProjectionRunner(PROJECTIONS, processorOptions);
@@ -114,6 +117,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         publicRouters: [
           fileRoutes({ files: container.resolve<FileStore>(TOKENS.fileStore), links, clock }),
           operationsRoutes({
+            mode: config.mode,
             metrics: container.resolve<Registry>(TOKENS.metrics),
             readinessChecks: {
               postgres: async () => (await db.raw('select 1')) !== undefined,

@@ -42,7 +42,12 @@ export interface Config {
   reservationGraceMs: number;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** `embedded` when none of DATABASE_URL, EVENTSTORE_URL and NATS_URL is set: one process, no servers. */
+  mode: ServiceMode;
+  embeddedDataDir: string;
 }
+
+export type ServiceMode = 'embedded' | 'server';
 
 export class ConfigError extends Error {
   constructor(name: string, problem: string) {
@@ -97,6 +102,8 @@ export function loadConfig(env: Env = process.env): Config {
     reservationGraceMs: read.integer('RESERVATION_GRACE_MS', 120_000, 1_000, 86_400_000),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
+    mode: ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL'].some((name) => read.optional(name) !== undefined) ? 'server' : 'embedded',
+    embeddedDataDir: read.string('EMBEDDED_DATA_DIR', path.join(dataDir, 'embedded')),
   };
 }
 
