@@ -31,6 +31,7 @@ import { downloadRoutes } from './http/routes/download-routes.js';
 import { fileRoutes } from './http/routes/file-routes.js';
 import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
+import { startAdminEndpoint } from './embedded/admin-endpoint.js';
 import type { Storage } from './storage/open-storage.js';
 import { openWorkQueue } from './work-queue/open-work-queue.js';
 
@@ -133,6 +134,12 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       // The HTTP server stops first, so no new work arrives while the rest winds down.
       stoppables.unshift({ name: 'http', stop: () => closeServer(server, config.shutdownTimeoutMs) });
       logger.info({ url }, 'API listening');
+    }
+
+    if (config.mode === 'embedded') {
+      // Only this process may open the embedded database, so the CLIs reach it through here.
+      const endpoint = await startAdminEndpoint({ directory: config.embeddedDataDir, container, logger });
+      stoppables.push({ name: 'admin endpoint', stop: () => endpoint.stop() });
     }
   } catch (error) {
     await stopAll(stoppables, logger);
