@@ -10,7 +10,7 @@ export interface InProcessWorkConsumerOptions extends WorkConsumerOptions {
   logger: Logger;
   /** Resolves when new work may be due (the relay committed some), or after `timeoutMs`. */
   waitForWork(timeoutMs: number, signal: AbortSignal): Promise<void>;
-  /** How often an idle loop looks for delayed retries and expired leases. Default 250 ms. */
+  /** How often an idle loop looks for delayed retries and expired leases; new work wakes it at once. Default 500 ms. */
   pollIntervalMs?: number;
 }
 
@@ -91,7 +91,7 @@ export class InProcessWorkConsumer implements WorkConsumer {
         continue;
       }
       if (claimed === null) {
-        await this.options.waitForWork(this.options.pollIntervalMs ?? 250, stop);
+        await this.options.waitForWork(this.options.pollIntervalMs ?? 500, stop);
         continue;
       }
       const entry: InFlight = { claimed, token, abort: new AbortController(), settled: false };
