@@ -33,7 +33,9 @@ interface ConnectionPool {
  * reads, subscriptions) on the embedded PGlite database. What differs, and why:
  * - The connection: PGlite has one, which knex's pool of one hands out. Each
  *   operation here takes it from that pool, so an append never runs inside a
- *   read-model transaction, nor one inside an append.
+ *   read-model transaction, nor one inside an append. Hence code must not call
+ *   the store from inside a knex transaction: it would wait for the connection
+ *   that transaction holds (until knex's acquire timeout fails it).
  * - The snapshot gate stays in the SQL but is trivially satisfied: with one
  *   connection no other transaction can be open while a page is read.
  * - Wake-ups come from PGlite's own `listen`, not a LISTEN connection.
