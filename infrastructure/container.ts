@@ -27,20 +27,17 @@ import { ACCOUNT_CATEGORY, accountDecider } from '../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-job/decider.js';
 import type { Config } from './config/config.js';
 import { loadPlanCatalog } from './config/plan-catalog.js';
-import { createEventStore } from './event-store/create-event-store.js';
 import { YtDlpExtractor } from './extractor/yt-dlp-extractor.js';
 import { LocalDirectoryFileStore } from './files/local-directory-file-store.js';
 import { SignedDownloadLinks } from './files/signed-download-links.js';
 import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
-import { createKnex } from './postgres/create-knex.js';
-import { ensureDatabase } from './postgres/ensure-database.js';
 import { PostgresAccountReadModel } from './postgres/postgres-account-read-model.js';
 import { PostgresDownloadJobReadModel } from './postgres/postgres-download-job-read-model.js';
-import { migrateReadModels } from './postgres/read-model-schema.js';
 import { ApiKeyCrypto } from './security/api-key-crypto.js';
 import { deriveKey } from './security/derive-key.js';
 import { loadMasterKey } from './security/master-key.js';
 import { RandomIds } from './system/random-ids.js';
+import { openStorage } from './storage/open-storage.js';
 import { SystemClock } from './system/system-clock.js';
 
 /** Injection tokens for ports and shared resources; use cases are registered by class. */
@@ -62,6 +59,7 @@ export const TOKENS = {
   downloadJobCommands: Symbol('DownloadJobCommandHandler'),
   accountReadModel: Symbol('AccountReadModel'),
   downloadJobReadModel: Symbol('DownloadJobReadModel'),
+  storage: Symbol('Storage'),
 } as const;
 
 export interface Overrides {
@@ -76,10 +74,8 @@ export interface Overrides {
  */
 export async function createContainer(config: Config, logger: Logger, overrides: Overrides = {}): Promise<{ container: DependencyContainer; close: () => Promise<void> }> {
   const container = rootContainer.createChildContainer();
-  await ensureDatabase(config.databaseUrl);
-  const database = createKnex(config.databaseUrl, config.databasePoolSize);
-  await migrateReadModels(database);
-  const eventStore = await createEventStore(config);
+  const storage = await openStorage(config);
+  const { database, eventStore } = storage;
   const masterKey = loadMasterKey(config.masterKey, config.masterKeyFile);
   if (masterKey.generated) logger.warn({ file: config.masterKeyFile }, 'no MASTER_KEY set: generated a development master key');
 
@@ -92,6 +88,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(TOKENS.ids, { useValue: new RandomIds() });
   container.register(TOKENS.eventStore, { useValue: eventStore });
   container.register(TOKENS.database, { useValue: database });
+  container.register(TOKENS.storage, { useValue: storage });
   container.register(TOKENS.metrics, { useValue: metrics });
   container.register(TOKENS.planCatalog, { useValue: loadPlanCatalog(config.planCatalogFile) });
   container.register(TOKENS.apiKeySecrets, { useValue: new ApiKeyCrypto(deriveKey(masterKey.key, 'api-key-encryption')) });
@@ -155,10 +152,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
 
   return {
     container,
-    async close() {
-      await eventStore.close();
-      await database.destroy();
-    },
+    close: () => storage.close(),
   };
 }
 

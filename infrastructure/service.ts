@@ -1,7 +1,6 @@
 import { type RequestListener, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
-import type { JetStreamManager, NatsConnection } from 'nats';
 import type { Registry } from 'prom-client';
 import type { DependencyContainer } from 'tsyringe';
 import { Authenticate } from '../application/accounts/authenticate.js';
@@ -13,6 +12,7 @@ import type { EventStore } from '../application/ports/event-store.js';
 import type { FileStore } from '../application/ports/file-store.js';
 import type { Logger } from '../application/ports/logger.js';
 import type { WorkDirs } from '../application/ports/work-dirs.js';
+import type { WorkConsumer, WorkItem, WorkQueue, WorkRelay, WorkResult } from '../application/ports/work-queue.js';
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
@@ -34,9 +34,9 @@ import { downloadRoutes } from './http/routes/download-routes.js';
 import { fileRoutes } from './http/routes/file-routes.js';
 import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
-import { connectToNats, ensureWorkQueueStream } from './nats/connection.js';
-import { EventRelay } from './nats/event-relay.js';
-import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
+import { startAdminEndpoint } from './embedded/admin-endpoint.js';
+import type { Storage } from './storage/open-storage.js';
+import { openWorkQueue } from './work-queue/open-work-queue.js';
 
 export const PROJECTIONS = [accountsProjection, downloadJobsProjection];
 
@@ -45,7 +45,7 @@ export interface RunningService {
   url: string | null;
   container: DependencyContainer;
   projections: ProjectionRunner | null;
-  relay: EventRelay | null;
+  relay: WorkRelay | null;
   stop(): Promise<void>;
 }
 
@@ -65,17 +65,18 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
   const store = container.resolve<EventStore>(TOKENS.eventStore);
   const db = container.resolve<Knex>(TOKENS.database);
   const clock = container.resolve<Clock>(TOKENS.clock);
-  const processorOptions = { db, store, connectionString: config.databaseUrl, logger };
+  const storage = container.resolve<Storage>(TOKENS.storage);
+  const processorOptions = { db, store, connectionString: config.databaseUrl, acquireLock: storage.acquireLock, logger };
 
-  let nats: NatsConnection | null = null;
+  let queue: WorkQueue | null = null;
   let projections: ProjectionRunner | null = null;
-  let relay: EventRelay | null = null;
+  let relay: WorkRelay | null = null;
   let url: string | null = null;
   try {
-    nats = await connectToNats({ url: config.natsUrl, name: `video-download-service:${[...roles].join('+')}`, logger });
-    const natsConnection = nats;
-    const jsm = await nats.jetstreamManager();
-    await ensureWorkQueueStream(jsm, { name: config.natsStreamName, subjects: WORK_KINDS.map((kind) => workSubject(config, kind)) });
+    const settings = { natsUrl: config.mode === 'embedded' ? null : config.natsUrl, natsStream: config.natsStreamName, subjects: WORK_KINDS.map((kind) => workSubject(config, kind)) };
+    queue = await openWorkQueue({ ...settings, connectionName: `video-download-service:${[...roles].join('+')}` }, processorOptions, logger);
+    const workQueue = queue;
+    logger.info({ mode: config.mode, storage: storage.description, workQueue: queue.kind }, `Running in ${config.mode} mode`);
 
     if (roles.has('projector')) {
       projections = new ProjectionRunner(PROJECTIONS, processorOptions);
@@ -89,15 +90,13 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         const removed = await workDirs.removeStale();
         if (removed.length > 0) logger.info({ removed }, 'removed work directories left by processes that died');
       }
-      relay = new EventRelay({
-        ...processorOptions,
-        js: nats.jetstream(),
+      relay = queue.relay({
         filter: { eventTypes: ROUTED_EVENT_TYPES },
         route: (event) => routeEventToWork(event).map((message) => ({ subject: workSubject(config, message.kind), payload: message.payload })),
       });
       await relay.start();
-      stoppables.push({ name: 'relay', stop: () => (relay as EventRelay).stop() });
-      for (const [subject, consumer] of workConsumers(container, config, jsm, nats, logger)) {
+      stoppables.push({ name: 'relay', stop: () => (relay as WorkRelay).stop() });
+      for (const [subject, consumer] of workConsumers(container, config, queue)) {
         await consumer.start();
         stoppables.push({ name: `consumer ${subject}`, stop: () => consumer.stop() });
       }
@@ -127,11 +126,12 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         publicRouters: [
           fileRoutes({ files: container.resolve<FileStore>(TOKENS.fileStore), links, clock }),
           operationsRoutes({
+            mode: config.mode,
             metrics: container.resolve<Registry>(TOKENS.metrics),
             readinessChecks: {
               postgres: async () => (await db.raw('select 1')) !== undefined,
               eventStore: () => store.ping(),
-              nats: async () => !natsConnection.isClosed() && (await natsConnection.rtt()) >= 0,
+              [workQueue.kind === 'jetstream' ? 'nats' : 'workQueue']: () => workQueue.ping(),
             },
           }),
         ],
@@ -143,9 +143,15 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       stoppables.unshift({ name: 'http', stop: () => closeServer(server, config.shutdownTimeoutMs) });
       logger.info({ url }, 'API listening');
     }
+
+    if (config.mode === 'embedded') {
+      // Only this process may open the embedded database, so the CLIs reach it through here.
+      const endpoint = await startAdminEndpoint({ directory: config.embeddedDataDir, container, logger });
+      stoppables.push({ name: 'admin endpoint', stop: () => endpoint.stop() });
+    }
   } catch (error) {
     await stopAll(stoppables, logger);
-    await nats?.close();
+    await queue?.close();
     await close();
     throw error;
   }
@@ -159,7 +165,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
     stop() {
       stopping ??= (async () => {
         await stopAll(stoppables, logger);
-        await nats?.drain().catch(() => nats?.close());
+        await queue?.close();
         await close();
       })();
       return stopping;
@@ -172,14 +178,13 @@ function workSubject(config: Config, kind: WorkKind): string {
   return `${config.natsStreamName}.${kind}`;
 }
 
-function workConsumers(container: DependencyContainer, config: Config, jsm: JetStreamManager, nats: NatsConnection, logger: Logger): Array<[string, WorkQueueConsumer]> {
-  const js = nats.jetstream();
-  const common = { js, jsm, stream: config.natsStreamName, logger, ackWaitMs: config.workAckWaitMs };
+function workConsumers(container: DependencyContainer, config: Config, queue: WorkQueue): Array<[string, WorkConsumer]> {
+  const common = { ackWaitMs: config.workAckWaitMs };
   const runDownload = container.resolve(RunDownload);
   const settle = container.resolve(SettleDownloadBilling);
   const releaseOrphan = container.resolve(ReleaseOrphanedReservation);
   return [
-    [workSubject(config, 'download'), new WorkQueueConsumer({
+    [workSubject(config, 'download'), queue.consumer({
       ...common,
       subject: workSubject(config, 'download'),
       concurrency: config.workerConcurrency,
@@ -187,8 +192,8 @@ function workConsumers(container: DependencyContainer, config: Config, jsm: JetS
       maxDeliver: config.downloadMaxAttempts + 1,
       handler: adapt((message, delivery) => runDownload.handle(message, delivery)),
     })],
-    [workSubject(config, 'billing'), new WorkQueueConsumer({ ...common, subject: workSubject(config, 'billing'), concurrency: 4, maxDeliver: 1_000, handler: adapt((message) => settle.handle(message)) })],
-    [workSubject(config, 'reservation'), new WorkQueueConsumer({ ...common, subject: workSubject(config, 'reservation'), concurrency: 2, maxDeliver: 1_000, handler: adapt((message) => releaseOrphan.handle(message)) })],
+    [workSubject(config, 'billing'), queue.consumer({ ...common, subject: workSubject(config, 'billing'), concurrency: 4, maxDeliver: 1_000, handler: adapt((message) => settle.handle(message)) })],
+    [workSubject(config, 'reservation'), queue.consumer({ ...common, subject: workSubject(config, 'reservation'), concurrency: 2, maxDeliver: 1_000, handler: adapt((message) => releaseOrphan.handle(message)) })],
   ];
 }
 

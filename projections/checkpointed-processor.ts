@@ -7,7 +7,7 @@ import { ensureCheckpointTable } from './checkpoint-schema.js';
 import { CheckpointConflictError, loadCheckpoint, readCheckpoint } from './checkpoint-store.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, commitBatchWithRetries } from './commit-batch.js';
 import { RecentPositions } from './recent-positions.js';
-import { acquireSessionLock } from './session-advisory-lock.js';
+import { type AcquireLock, acquireSessionLock } from './session-advisory-lock.js';
 import { sleep } from './sleep.js';
 
 export interface CheckpointedProcessorOptions {
@@ -15,6 +15,8 @@ export interface CheckpointedProcessorOptions {
   store: EventStore;
   /** Opens the dedicated connection that holds the advisory lock. */
   connectionString: string;
+  /** Default: a session advisory lock on a connection of its own to `connectionString`. */
+  acquireLock?: AcquireLock;
   logger: Logger;
   /** Events per batch, and so per checkpoint transaction. Default 100. */
   batchSize?: number;
@@ -111,7 +113,7 @@ export class CheckpointedProcessor {
     const retry = this.options.retry ?? DEFAULT_RETRY_POLICY;
     let failures = 0;
     while (!stop.aborted) {
-      const lock = await acquireSessionLock({
+      const lock = await (this.options.acquireLock ?? acquireSessionLock)({
         connectionString: this.options.connectionString,
         key: processorLockKey(this.name),
         logger,

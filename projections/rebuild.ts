@@ -6,13 +6,15 @@ import { ensureCheckpointTable } from './checkpoint-schema.js';
 import { resetCheckpoints } from './checkpoint-store.js';
 import { type RetryPolicy, commitBatchWithRetries } from './commit-batch.js';
 import type { Projection } from './projection.js';
-import { type HeldLock, acquireSessionLock } from './session-advisory-lock.js';
+import { type AcquireLock, type HeldLock, acquireSessionLock } from './session-advisory-lock.js';
 
 export interface RebuildOptions {
   db: Knex;
   store: EventStore;
   /** Opens the dedicated connections that hold the advisory locks. */
   connectionString: string;
+  /** Default: session advisory locks on connections of their own to `connectionString`. */
+  acquireLock?: AcquireLock;
   logger: Logger;
   batchSize?: number;
   /** How long to wait for running instances to let go of the projections. Default 30 s. */
@@ -45,7 +47,7 @@ export async function rebuildProjections(projections: readonly Projection[], opt
   try {
     // A fixed order keeps two rebuilds of overlapping sets from each holding half.
     for (const projection of [...projections].sort((a, b) => a.name.localeCompare(b.name))) {
-      const lock = await acquireSessionLock({
+      const lock = await (options.acquireLock ?? acquireSessionLock)({
         connectionString: options.connectionString,
         key: processorLockKey(projection.name),
         logger,

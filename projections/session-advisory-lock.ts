@@ -23,6 +23,9 @@ export interface AcquireLockOptions {
   signal?: AbortSignal;
 }
 
+/** How a processor waits for the lock that makes it the active instance. */
+export type AcquireLock = (options: AcquireLockOptions) => Promise<HeldLock | null>;
+
 /**
  * Waits for a session-level advisory lock taken on a connection of its own.
  * The lock lives exactly as long as that connection: when the holding

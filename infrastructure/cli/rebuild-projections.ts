@@ -6,6 +6,7 @@ import { loadConfig } from '../config/config.js';
 import { TOKENS, createContainer } from '../container.js';
 import { createLogger } from '../observability/create-logger.js';
 import { PROJECTIONS } from '../service.js';
+import type { Storage } from '../storage/open-storage.js';
 
 /**
  * `npm run rebuild-projections`: empties every read model and replays the
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
       db: container.resolve<Knex>(TOKENS.database),
       store: container.resolve<EventStore>(TOKENS.eventStore),
       connectionString: config.databaseUrl,
+      acquireLock: container.resolve<Storage>(TOKENS.storage).acquireLock,
       logger,
     });
   } finally {

@@ -46,7 +46,12 @@ export interface Config {
   lookupQueueMax: number;
   httpRequestTimeoutMs: number;
   httpHeadersTimeoutMs: number;
+  /** `embedded` when none of DATABASE_URL, EVENTSTORE_URL and NATS_URL is set: one process, no servers. */
+  mode: ServiceMode;
+  embeddedDataDir: string;
 }
+
+export type ServiceMode = 'embedded' | 'server';
 
 export class ConfigError extends Error {
   constructor(name: string, problem: string) {
@@ -104,6 +109,8 @@ export function loadConfig(env: Env = process.env): Config {
     lookupQueuePerAccount: read.integer('LOOKUP_QUEUE_PER_ACCOUNT', 8, 1, 1_000),
     lookupQueueMax: read.integer('LOOKUP_QUEUE_MAX', 64, 0, 100_000),
     ...httpTimeouts(read),
+    mode: ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL'].some((name) => read.optional(name) !== undefined) ? 'server' : 'embedded',
+    embeddedDataDir: read.string('EMBEDDED_DATA_DIR', path.join(dataDir, 'embedded')),
   };
 }
 

@@ -1,15 +1,9 @@
 import type { JetStreamClient } from 'nats';
 import type { Checkpoint, EventFilter, RecordedEvent } from '../../application/ports/event-store.js';
+import type { EventRoute, RelayedMessage, WorkRelay } from '../../application/ports/work-queue.js';
 import { CheckpointedProcessor, type CheckpointedProcessorOptions, type WaitOptions } from '../../projections/checkpointed-processor.js';
 
-export interface RelayedMessage {
-  subject: string;
-  /** Sent as JSON. */
-  payload: unknown;
-}
-
-/** The messages an event sets off; [] for events that set off none. Must be deterministic, since msgIDs derive from its output. */
-export type EventRoute = (event: RecordedEvent) => readonly RelayedMessage[];
+export type { EventRoute, RelayedMessage };
 
 export interface EventRelayOptions extends CheckpointedProcessorOptions {
   js: JetStreamClient;
@@ -29,7 +23,7 @@ export interface EventRelayOptions extends CheckpointedProcessorOptions {
  * stream's duplicate window drops them; later repeats reach the idempotent
  * deciders.
  */
-export class EventRelay {
+export class EventRelay implements WorkRelay {
   private readonly processor: CheckpointedProcessor;
 
   constructor(options: EventRelayOptions) {

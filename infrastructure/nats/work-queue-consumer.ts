@@ -1,28 +1,9 @@
 import { AckPolicy, type Consumer, type ConsumerConfig, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg, type NatsError, nanos } from 'nats';
 import type { Logger } from '../../application/ports/logger.js';
+import type { WorkConsumer, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
 import { sleep } from '../../projections/sleep.js';
 
-export interface WorkItem {
-  subject: string;
-  /** The message body, parsed as JSON. */
-  data: unknown;
-  /** 1 on the first delivery. */
-  deliveryCount: number;
-  /**
-   * No delivery follows this one whatever the handler answers: fail the job
-   * with a code now, or it stays stuck.
-   */
-  isLastAttempt: boolean;
-  /** Resets the ack-wait timer; also done every `heartbeatMs` while the handler runs. */
-  heartbeat(): void;
-  /** Aborts when a stopping consumer gave up waiting and handed the message back. */
-  signal: AbortSignal;
-}
-
-/** Done; deliver again after a delay; or never deliver again. */
-export type WorkResult = 'ack' | { retryAfterMs: number } | 'terminate';
-
-export type WorkHandler = (item: WorkItem) => Promise<WorkResult>;
+export type { WorkHandler, WorkItem, WorkResult };
 
 export interface WorkQueueConsumerOptions {
   js: JetStreamClient;
@@ -63,7 +44,7 @@ const CONSUMER_NOT_FOUND = 10014;
  * `concurrency` loops pulls one message only when it is free, so no message
  * waits in a local buffer while its ack-wait runs out.
  */
-export class WorkQueueConsumer {
+export class WorkQueueConsumer implements WorkConsumer {
   private readonly inFlight = new Set<InFlight>();
   private stopController: AbortController | null = null;
   private loops: Promise<void>[] = [];

@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# Prepares a fresh Debian machine: system packages (yt-dlp, ffmpeg), the local
-# PostgreSQL and NATS (JetStream) when they are installed but stopped, and the
-# npm dependencies. Safe to run again.
+# Prepares a fresh Debian machine: system packages (yt-dlp, ffmpeg) and the npm
+# dependencies, which is all the embedded mode needs. With --servers (what CI
+# and `npm test` need) it also starts the local PostgreSQL and NATS (JetStream)
+# when they are installed but stopped. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+
+servers=0
+for argument in "$@"; do
+  case "$argument" in
+    --servers) servers=1 ;;
+    *) echo "Usage: npm run setup [-- --servers]" >&2; exit 2 ;;
+  esac
+done
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -25,7 +34,7 @@ wait_for_port() {
   return 1
 }
 
-if ! port_open 5432; then
+if [ "$servers" = 1 ] && ! port_open 5432; then
   if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
     echo "Starting PostgreSQL"
     as_root pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start
@@ -36,7 +45,7 @@ if ! port_open 5432; then
   fi
 fi
 
-if ! port_open 4222; then
+if [ "$servers" = 1 ] && ! port_open 4222; then
   if [ -x /usr/sbin/nats-server ]; then
     echo "Starting NATS with JetStream"
     as_root mkdir -p /var/lib/nats-server

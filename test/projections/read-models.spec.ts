@@ -8,11 +8,12 @@ import type { EventStore } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { TOKENS } from '../../infrastructure/container.js';
 import { PROJECTIONS } from '../../infrastructure/service.js';
+import type { Storage } from '../../infrastructure/storage/open-storage.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { rebuildProjections } from '../../projections/rebuild.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
-describe('read models: download jobs and accounts', function () {
+for (const embedded of [false, true]) describe(`read models: download jobs and accounts (${embedded ? 'embedded' : 'server'} mode)`, function () {
   this.timeout(90_000);
   let service: TestService;
   let db: Knex;
@@ -21,7 +22,7 @@ describe('read models: download jobs and accounts', function () {
   const now = () => new Date().toISOString();
 
   before(async () => {
-    service = await startTestService({ roles: ['projector'], label: 'read_models' });
+    service = await startTestService({ roles: ['projector'], label: 'read_models', embedded });
     db = service.service.container.resolve<Knex>(TOKENS.database);
     jobs = service.service.container.resolve<DownloadJobCommandHandler>(TOKENS.downloadJobCommands);
     accounts = service.service.container.resolve<AccountCommandHandler>(TOKENS.accountCommands);
@@ -73,7 +74,7 @@ describe('read models: download jobs and accounts', function () {
 
   it('resumes after a restart without applying anything twice, and a rebuild equals the live tables', async () => {
     const container = service.service.container;
-    const options = { db, store: container.resolve<EventStore>(TOKENS.eventStore), connectionString: service.config.databaseUrl, logger: container.resolve<Logger>(TOKENS.logger) };
+    const options = { db, store: container.resolve<EventStore>(TOKENS.eventStore), connectionString: service.config.databaseUrl, acquireLock: container.resolve<Storage>(TOKENS.storage).acquireLock, logger: container.resolve<Logger>(TOKENS.logger) };
     const { accountId } = await service.createAccount();
     await runJob(accountId, 'job-before-stop1', 'complete');
     await service.settle();

@@ -18,7 +18,8 @@ export interface TestService {
   api: string;
   config: Config;
   service: RunningService;
-  database: TestDatabase;
+  /** The server mode's throwaway database; null in embedded mode. */
+  database: TestDatabase | null;
   /** Opens an account through the same use case the admin CLI runs, and waits until its key works. */
   createAccount(options?: { planId?: PlanId; addOns?: AddOnId[]; name?: string; email?: string }): Promise<{ accountId: string; apiKey: string }>;
   /** Resolves once the read models reflect everything appended so far. */
@@ -28,17 +29,20 @@ export interface TestService {
 
 /**
  * The whole service in this process, on a throwaway database, its own NATS
- * stream and its own directories, listening on a random port.
+ * stream and its own directories, listening on a random port. `embedded`
+ * sets none of the server URLs, so the service keeps everything in PGlite
+ * under its data directory.
  */
-export async function startTestService(options: { roles?: Role[]; env?: Record<string, string>; overrides?: Overrides; label?: string } = {}): Promise<TestService> {
-  const database = await createTestDatabase(options.label ?? 'service');
+export async function startTestService(options: { roles?: Role[]; env?: Record<string, string>; overrides?: Overrides; label?: string; embedded?: boolean } = {}): Promise<TestService> {
+  const database = options.embedded ? null : await createTestDatabase(options.label ?? 'service');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'vds-test-'));
+  const servers = database === null ? {} : { DATABASE_URL: database.url, NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' };
   const port = await freePort();
   const config = loadConfig({
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     HOST: '127.0.0.1',
-    DATABASE_URL: database.url,
+    ...servers,
     DATABASE_POOL_SIZE: '20',
     NATS_STREAM: `VDS_TEST_${randomBytes(4).toString('hex').toUpperCase()}`,
     DATA_DIR: dataDir,
@@ -75,8 +79,10 @@ export async function startTestService(options: { roles?: Role[]; env?: Record<s
     },
     async stop() {
       await service.stop();
-      await deleteStream(config);
-      await database.drop();
+      if (database !== null) {
+        await deleteStream(config);
+        await database.drop();
+      }
       await rm(dataDir, { recursive: true, force: true });
     },
   };

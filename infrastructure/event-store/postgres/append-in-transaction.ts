@@ -1,7 +1,7 @@
-import type pg from 'pg';
 import { type AppendResult, type EventToAppend, type ExpectedRevision, WrongExpectedRevisionError } from '../../../application/ports/event-store.js';
 import { encodePosition } from './checkpoint.js';
 import { EVENTS_CHANNEL } from './schema.js';
+import type { SqlClient } from './sql-client.js';
 
 /**
  * The statements of an append, for a transaction the caller has begun and
@@ -15,7 +15,7 @@ import { EVENTS_CHANNEL } from './schema.js';
  * that had already written would carry an older id and break that.
  */
 export async function appendInTransaction(
-  client: pg.ClientBase,
+  client: SqlClient,
   streamName: string,
   events: readonly EventToAppend[],
   expectedRevision: ExpectedRevision,
@@ -56,7 +56,7 @@ export async function appendInTransaction(
 }
 
 /** -1 when the stream does not exist, as WrongExpectedRevisionError reports it. */
-export async function readStreamRevision(client: pg.ClientBase | pg.Pool, streamName: string): Promise<number> {
+export async function readStreamRevision(client: SqlClient, streamName: string): Promise<number> {
   const result = await client.query<{ revision: string }>('SELECT revision::text FROM es_streams WHERE stream_name = $1', [streamName]);
   return result.rows.length === 0 ? -1 : Number(result.rows[0].revision);
 }

@@ -2,7 +2,6 @@ import pg from 'pg';
 import {
   type AppendOptions,
   type AppendResult,
-  DuplicateEventError,
   type EventStore,
   type EventToAppend,
   type ReadAllOptions,
@@ -10,14 +9,14 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
-  WrongExpectedRevisionError,
 } from '../../../application/ports/event-store.js';
 import { appendInTransaction, readStreamRevision } from './append-in-transaction.js';
-import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './event-rows.js';
+import { toAppendError } from './append-error.js';
 import { NotificationListener } from './notification-listener.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import { readGlobalPage } from './read-global-page.js';
-import { EVENTS_CHANNEL, EVENT_ID_CONSTRAINT, STREAM_REVISION_CONSTRAINT, migrateEventStoreSchema } from './schema.js';
+import { readStreamEvents } from './read-stream.js';
+import { EVENTS_CHANNEL, migrateEventStoreSchema } from './schema.js';
 
 export interface PostgresEventStoreOptions {
   connectionString: string;
@@ -26,7 +25,6 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
 }
 
-const UNIQUE_VIOLATION = '23505';
 const DEFAULT_READ_ALL_COUNT = 1000;
 const DEFAULT_BATCH_SIZE = 100;
 
@@ -77,20 +75,14 @@ export class PostgresEventStore implements EventStore {
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw await this.toPortError(error, streamName, options);
+      throw await toAppendError(error, streamName, options, () => readStreamRevision(this.pool, streamName));
     } finally {
       client.release();
     }
   }
 
-  async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const backwards = options.direction === 'backwards';
-    const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
-    const query = `SELECT ${EVENT_COLUMNS} FROM es_events
-       WHERE stream_name = $1 AND stream_revision ${backwards ? '<=' : '>='} $2
-       ORDER BY es_events.stream_revision ${backwards ? 'DESC' : 'ASC'} LIMIT $3`;
-    const result = await this.track(() => this.pool.query<EventRow>(query, [streamName, from, options.maxCount ?? null]));
-    return result.rows.map(toRecordedEvent);
+  readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    return this.track(() => readStreamEvents(this.pool, streamName, options));
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -143,25 +135,4 @@ export class PostgresEventStore implements EventStore {
     running.then(forget, forget);
     return running;
   }
-
-  /**
-   * The lock taken first makes both unique violations rare: a revision clash
-   * needs a writer that skipped the lock, and an id clash a retried append.
-   */
-  private async toPortError(error: unknown, streamName: string, options: AppendOptions): Promise<unknown> {
-    if (!isUniqueViolation(error)) return error;
-    if (error.constraint === EVENT_ID_CONSTRAINT) {
-      const eventId = /\(event_id\)=\(([^)]+)\)/.exec(error.detail ?? '')?.[1] ?? 'unknown';
-      return new DuplicateEventError(eventId);
-    }
-    if (error.constraint === STREAM_REVISION_CONSTRAINT) {
-      const actual = await readStreamRevision(this.pool, streamName).catch(() => -1);
-      return new WrongExpectedRevisionError(streamName, options.expectedRevision, actual);
-    }
-    return error;
-  }
-}
-
-function isUniqueViolation(error: unknown): error is { code: string; constraint?: string; detail?: string } {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
 }

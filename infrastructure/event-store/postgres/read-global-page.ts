@@ -1,7 +1,7 @@
-import type pg from 'pg';
 import type { Checkpoint, EventFilter, RecordedEvent } from '../../../application/ports/event-store.js';
 import { comparePositions, decodePosition, encodePosition } from './checkpoint.js';
 import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './event-rows.js';
+import type { SqlClient } from './sql-client.js';
 
 export interface GlobalPage {
   events: RecordedEvent[];
@@ -26,7 +26,7 @@ type PageRow = { horizon: string } & (EventRow | { [Column in keyof EventRow]: n
  * later gets a newer transaction id, so nothing can appear below it later.
  */
 export async function readGlobalPage(
-  pool: pg.Pool,
+  pool: SqlClient,
   after: Checkpoint | null,
   maxCount: number,
   filter: EventFilter | undefined,

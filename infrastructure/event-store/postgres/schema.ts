@@ -51,3 +51,6 @@ export async function migrateEventStoreSchema(pool: pg.Pool): Promise<void> {
     client.release();
   }
 }
+
+/** The same statements for a store that runs them itself (the embedded PGlite database). */
+export const EVENT_STORE_SCHEMA: readonly string[] = STATEMENTS;

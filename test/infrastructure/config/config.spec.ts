@@ -36,6 +36,17 @@ describe('configuration', () => {
     assert.equal(loadConfig({ EVENTSTORE_URL: 'kurrentdb://localhost:2113' }).eventStoreUrl, 'kurrentdb://localhost:2113');
   });
 
+  it('runs embedded, under the data directory, unless a server URL is set', () => {
+    const embedded = loadConfig({ DATA_DIR: '/srv/vds' });
+    assert.equal(embedded.mode, 'embedded');
+    assert.equal(embedded.embeddedDataDir, path.join('/srv/vds', 'embedded'));
+    for (const name of ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL']) {
+      const value = name === 'EVENTSTORE_URL' ? 'esdb://localhost:2113' : name === 'NATS_URL' ? 'nats://127.0.0.1:4222' : 'postgres://db/vds';
+      assert.equal(loadConfig({ [name]: value }).mode, 'server', name);
+    }
+    assert.equal(loadConfig({ DATABASE_URL: ' ' }).mode, 'embedded', 'a blank value counts as unset');
+  });
+
   it('loads a plan catalog file and names what is wrong in it', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'plans-'));
     const good = path.join(dir, 'good.json');

@@ -1,0 +1,58 @@
+import { parseArgs } from 'node:util';
+import { ReplayAccountLedger, type AuditReport, type RunningBalances } from '../../application/audit/replay-account-ledger.js';
+import type { DependencyContainer } from 'tsyringe';
+import type { CliOutput } from './cli-command.js';
+
+const USAGE = 'Usage: npm run --silent audit -- <accountId> [--json]\n' +
+  'Replays the account stream from the event store, prints its billing ledger and the balances it arrives at,\n' +
+  'and exits 1 when they differ from what the service reports (exit 2: no such account or bad usage).';
+
+/** `npm run audit -- <accountId> [--json]` against a composed service: exit 0 when the balances agree, 1 when not, 2 for no such account or bad usage. */
+export async function auditCommand(args: string[], container: DependencyContainer, io: CliOutput): Promise<number> {
+  let parsed: { values: { json?: boolean; help?: boolean }; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: { json: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
+  } catch {
+    parsed = { values: { help: true }, positionals: [] };
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length !== 1) {
+    io.err(`${USAGE}\n`);
+    return 2;
+  }
+  const report = await container.resolve(ReplayAccountLedger).execute(positionals[0]);
+  if (report === null) {
+    io.err(`No account stream for ${positionals[0]}\n`);
+    return 2;
+  }
+  io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  return report.differences.length === 0 ? 0 : 1;
+}
+
+function formatReport(report: AuditReport): string {
+  const lines = [`Billing ledger of account ${report.accountId} (${report.events} events)`, ''];
+  for (const entry of report.entries) {
+    const balances = formatBalances(entry.balances);
+    switch (entry.kind) {
+      case 'charge':
+        lines.push(`${entry.at}  charge  job ${entry.jobId}  ${entry.fileSizeBytes} bytes -> ${entry.bandwidthMb} MB, ${entry.downloads} download  | ${balances}`);
+        break;
+      case 'period':
+        lines.push(`${entry.at}  period  plan ${entry.planId}  ${entry.periodStart} .. ${entry.periodEnd ?? 'no renewal'} (usage reset)  | ${balances}`);
+        break;
+      case 'grant':
+        lines.push(`${entry.at}  grant   +${entry.units} ${entry.feature}  | ${balances}`);
+        break;
+    }
+  }
+  lines.push('', 'Balances now (replay):');
+  for (const [feature, balance] of Object.entries(report.replayed)) {
+    lines.push(`  ${feature}: granted ${balance.granted}, used ${balance.used}, remaining ${balance.remaining}${balance.unlimited ? ' (unlimited)' : ''}, resets ${balance.resetsAt === null ? 'never' : new Date(balance.resetsAt).toISOString()}`);
+  }
+  lines.push('', report.differences.length === 0 ? 'OK: the service reports the same balances.' : `MISMATCH with the service:\n  ${report.differences.join('\n  ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function formatBalances(balances: RunningBalances): string {
+  return Object.entries(balances).map(([feature, b]) => `${feature} used ${b.used} left ${b.remaining}`).join(', ');
+}

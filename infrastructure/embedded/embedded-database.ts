@@ -1,0 +1,35 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import knex, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+
+/**
+ * The embedded mode's one database: PGlite (PostgreSQL compiled to
+ * WebAssembly) in a directory, holding the event store, the read models,
+ * the checkpoints and the work queue. It has a single connection, shared
+ * through knex's pool of one: a knex transaction holds it to the end, and the
+ * event store takes it the same way (see PgliteEventStore), so no statement
+ * ever runs inside someone else's transaction.
+ */
+export interface EmbeddedDatabase {
+  pglite: PGlite;
+  db: Knex;
+  /** Closes the connection and with it the database; close the event store first. */
+  close(): Promise<void>;
+}
+
+/** Opens (creating it the first time) the database in `directory`; in memory when null, for tests. */
+export async function openEmbeddedDatabase(directory: string | null): Promise<EmbeddedDatabase> {
+  if (directory !== null) await mkdir(directory, { recursive: true });
+  const pglite = directory === null ? await PGlite.create() : await PGlite.create(directory);
+  // knex-pglite takes an open instance through a connection function; its typings do not describe that form.
+  const db = knex({ client: ClientPgLite, dialect: 'postgres', connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig });
+  return {
+    pglite,
+    db,
+    async close() {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import type { Knex } from 'knex';
+import type { Logger } from '../../application/ports/logger.js';
+import { rebuildProjections } from '../../projections/rebuild.js';
+import type { PostgresPosition } from '../event-store/postgres/checkpoint.js';
+import { EVENT_COLUMNS, type EventRow } from '../event-store/postgres/event-rows.js';
+import { PostgresEventStore } from '../event-store/postgres/postgres-event-store.js';
+import { createKnex } from '../postgres/create-knex.js';
+import { ensureDatabase } from '../postgres/ensure-database.js';
+import { migrateReadModels } from '../postgres/read-model-schema.js';
+import { PROJECTIONS } from '../service.js';
+import { openEmbeddedStorage } from '../storage/open-storage.js';
+
+export interface MoveReport {
+  events: number;
+  streams: number;
+}
+
+/** The target already holds events: moving would interleave two histories. */
+export class TargetNotEmptyError extends Error {
+  constructor(readonly events: number) {
+    super(`The target database already holds ${events} events; move into an empty database`);
+    this.name = 'TargetNotEmptyError';
+  }
+}
+
+const BATCH_SIZE = 500;
+
+/**
+ * Moves an embedded installation's history to a PostgreSQL server: the
+ * events in their global order, each batch in a transaction of its own
+ * (later batches get later transaction ids, so the order survives), keeping
+ * ids, revisions, data, metadata and recording times; then the streams'
+ * revisions; then every read model rebuilt from the copied events. The
+ * embedded directory is only read, and locked meanwhile, so the service must
+ * be stopped. The work relay starts on the server from the beginning of the
+ * history; the idempotent deciders absorb the work already done, and work the
+ * embedded queue still held is set off again.
+ */
+export async function moveToServer(options: { directory: string; databaseUrl: string; logger: Logger }): Promise<MoveReport> {
+  const { logger } = options;
+  const source = await openEmbeddedStorage(options.directory);
+  await ensureDatabase(options.databaseUrl);
+  const targetStore = new PostgresEventStore({ connectionString: options.databaseUrl });
+  const target = createKnex(options.databaseUrl);
+  try {
+    await targetStore.migrate();
+    const existing = Number((await target('es_events').count<Array<{ count: string }>>({ count: '*' }))[0].count);
+    if (existing > 0) throw new TargetNotEmptyError(existing);
+    const events = await copyEvents(source.database, target, logger);
+    const streams = await copyStreams(source.database, target);
+    await migrateReadModels(target);
+    await rebuildProjections(PROJECTIONS, { db: target, store: targetStore, connectionString: options.databaseUrl, logger });
+    return { events, streams };
+  } finally {
+    await target.destroy();
+    await targetStore.close();
+    await source.close();
+  }
+}
+
+async function copyEvents(source: Knex, target: Knex, logger: Logger): Promise<number> {
+  let after: PostgresPosition | null = null;
+  let copied = 0;
+  for (;;) {
+    const condition: string = after === null ? '' : 'WHERE (transaction_id, global_position) > (?::xid8, ?::bigint)';
+    const { rows }: { rows: EventRow[] } = await source.raw(
+      `SELECT ${EVENT_COLUMNS} FROM es_events ${condition} ORDER BY es_events.transaction_id, es_events.global_position LIMIT ?`,
+      after === null ? [BATCH_SIZE] : [after.transactionId, after.globalPosition, BATCH_SIZE],
+    );
+    if (rows.length === 0) return copied;
+    // One statement: a transaction of its own, whose rows take positions in the order given.
+    await target('es_events').insert(
+      rows.map((row) => ({
+        stream_name: row.stream_name,
+        stream_revision: row.stream_revision,
+        event_id: row.event_id,
+        event_type: row.event_type,
+        data: JSON.stringify(row.data),
+        metadata: JSON.stringify(row.metadata),
+        created_at: row.created_at,
+      })),
+    );
+    const last: EventRow = rows[rows.length - 1];
+    after = { transactionId: last.transaction_id, globalPosition: last.global_position };
+    copied += rows.length;
+    logger.info({ copied }, 'Events copied');
+  }
+}
+
+async function copyStreams(source: Knex, target: Knex): Promise<number> {
+  const streams = await source('es_streams').select('stream_name', 'category', source.raw('revision::text AS revision'));
+  for (let start = 0; start < streams.length; start += BATCH_SIZE) {
+    await target('es_streams').insert(streams.slice(start, start + BATCH_SIZE));
+  }
+  return streams.length;
+}

@@ -1,0 +1,61 @@
+import type { JetStreamManager, NatsConnection } from 'nats';
+import type { Logger } from '../../application/ports/logger.js';
+import type { WorkConsumer, WorkConsumerOptions, WorkQueue, WorkRelay, WorkRelayOptions } from '../../application/ports/work-queue.js';
+import type { CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
+import { connectToNats, ensureWorkQueueStream } from './connection.js';
+import { EventRelay } from './event-relay.js';
+import { WorkQueueConsumer } from './work-queue-consumer.js';
+
+export interface JetStreamWorkQueueOptions {
+  url: string;
+  /** The work-queue stream; it is created or updated to carry `subjects`. */
+  stream: string;
+  subjects: string[];
+  /** Shown in the server's connection list. */
+  connectionName: string;
+  logger: Logger;
+  /** Where the relay keeps its checkpoint and lock. */
+  processor: CheckpointedProcessorOptions;
+  /** How long an idle pull waits; bounds how long a consumer's stop() waits. */
+  pullExpiresMs?: number;
+}
+
+/** The work queue on a JetStream work-queue stream: one durable pull consumer per subject, fed by the event relay. */
+export class JetStreamWorkQueue implements WorkQueue {
+  readonly kind = 'jetstream';
+
+  private constructor(
+    private readonly connection: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly options: JetStreamWorkQueueOptions,
+  ) {}
+
+  static async open(options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {
+    const connection = await connectToNats({ url: options.url, name: options.connectionName, logger: options.logger });
+    try {
+      const jsm = await connection.jetstreamManager();
+      await ensureWorkQueueStream(jsm, { name: options.stream, subjects: options.subjects });
+      return new JetStreamWorkQueue(connection, jsm, options);
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+  }
+
+  relay(options: WorkRelayOptions): WorkRelay {
+    return new EventRelay({ ...this.options.processor, ...options, js: this.connection.jetstream() });
+  }
+
+  consumer(options: WorkConsumerOptions): WorkConsumer {
+    const { stream, logger, pullExpiresMs } = this.options;
+    return new WorkQueueConsumer({ ...options, js: this.connection.jetstream(), jsm: this.jsm, stream, logger, pullExpiresMs });
+  }
+
+  async ping(): Promise<boolean> {
+    return !this.connection.isClosed() && (await this.connection.rtt()) >= 0;
+  }
+
+  async close(): Promise<void> {
+    await this.connection.drain().catch(() => this.connection.close());
+  }
+}

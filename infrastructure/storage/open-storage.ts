@@ -1,0 +1,79 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import type { EventStore } from '../../application/ports/event-store.js';
+import { inProcessLocks } from '../../projections/in-process-locks.js';
+import { type AcquireLock, acquireSessionLock } from '../../projections/session-advisory-lock.js';
+import type { Config } from '../config/config.js';
+import { lockDataDirectory } from '../embedded/data-directory-lock.js';
+import { openEmbeddedDatabase } from '../embedded/embedded-database.js';
+import { createEventStore } from '../event-store/create-event-store.js';
+import { PgliteEventStore } from '../event-store/pglite/pglite-event-store.js';
+import { createKnex } from '../postgres/create-knex.js';
+import { ensureDatabase } from '../postgres/ensure-database.js';
+import { migrateReadModels } from '../postgres/read-model-schema.js';
+
+/** Where events, read models, checkpoints and locks live, opened and migrated. */
+export interface Storage {
+  database: Knex;
+  eventStore: EventStore;
+  /** How processors (projections, relay) make sure one instance is active. */
+  acquireLock: AcquireLock;
+  /** Shown by /readyz and the start-up log. */
+  description: string;
+  close(): Promise<void>;
+}
+
+/** The one place that picks the storage adapters: PGlite in a directory in embedded mode, the servers otherwise. */
+export async function openStorage(config: Config): Promise<Storage> {
+  return config.mode === 'embedded' ? openEmbeddedStorage(config.embeddedDataDir) : openServerStorage(config);
+}
+
+async function openServerStorage(config: Config): Promise<Storage> {
+  await ensureDatabase(config.databaseUrl);
+  const database = createKnex(config.databaseUrl, config.databasePoolSize);
+  await migrateReadModels(database);
+  const eventStore = await createEventStore(config);
+  return {
+    database,
+    eventStore,
+    acquireLock: acquireSessionLock,
+    description: config.eventStoreUrl === null ? 'PostgreSQL' : 'EventStoreDB and PostgreSQL',
+    async close() {
+      await eventStore.close();
+      await database.destroy();
+    },
+  };
+}
+
+/** The directory holds the owner lock beside PGlite's own files (in `pgdata`). */
+export async function openEmbeddedStorage(directory: string): Promise<Storage> {
+  await mkdir(directory, { recursive: true });
+  const lock = await lockDataDirectory(directory);
+  try {
+    const embedded = await openEmbeddedDatabase(path.join(directory, 'pgdata'));
+    const eventStore = new PgliteEventStore(embedded.db);
+    try {
+      await eventStore.migrate();
+      await migrateReadModels(embedded.db);
+    } catch (error) {
+      await eventStore.close();
+      await embedded.close();
+      throw error;
+    }
+    return {
+      database: embedded.db,
+      eventStore,
+      acquireLock: inProcessLocks(),
+      description: `PGlite in ${directory}`,
+      async close() {
+        await eventStore.close();
+        await embedded.close();
+        await lock.release();
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Logger } from '../../application/ports/logger.js';
+import type { WorkConsumer, WorkConsumerOptions, WorkResult } from '../../application/ports/work-queue.js';
+import { sleep } from '../../projections/sleep.js';
+import { WORK_QUEUE_TABLE } from './work-queue-schema.js';
+
+export interface InProcessWorkConsumerOptions extends WorkConsumerOptions {
+  db: Knex;
+  logger: Logger;
+  /** Resolves when new work may be due (the relay committed some), or after `timeoutMs`. */
+  waitForWork(timeoutMs: number, signal: AbortSignal): Promise<void>;
+  /** How often an idle loop looks for delayed retries and expired leases; new work wakes it at once. Default 500 ms. */
+  pollIntervalMs?: number;
+}
+
+interface Claimed {
+  id: string;
+  payload: unknown;
+  deliveries: number;
+}
+
+interface InFlight {
+  claimed: Claimed;
+  token: string;
+  abort: AbortController;
+  settled: boolean;
+}
+
+/**
+ * Drains one subject of the work_queue table. A delivery leases its row for
+ * the ack wait; heartbeats extend the lease, and an expired lease (a handler
+ * that hangs, or a process that died) makes the row deliverable again. A
+ * settlement only applies while its lease token still holds, so a handler
+ * that outlived its lease cannot ack the redelivered message.
+ */
+export class InProcessWorkConsumer implements WorkConsumer {
+  private readonly inFlight = new Set<InFlight>();
+  private stopController: AbortController | null = null;
+  private loops: Promise<void>[] = [];
+
+  constructor(private readonly options: InProcessWorkConsumerOptions) {}
+
+  private get ackWaitMs(): number {
+    return this.options.ackWaitMs ?? 30_000;
+  }
+
+  private get maxDeliver(): number {
+    return this.options.maxDeliver ?? 5;
+  }
+
+  async start(): Promise<void> {
+    if (this.stopController !== null) return;
+    const stop = new AbortController();
+    this.stopController = stop;
+    this.loops = Array.from({ length: Math.max(1, this.options.concurrency ?? 1) }, () => this.loop(stop.signal));
+  }
+
+  async stop(): Promise<void> {
+    const stop = this.stopController;
+    if (stop === null) return;
+    stop.abort();
+    const drained = Promise.all(this.loops).then(() => true);
+    const stopWaiting = new AbortController();
+    const timedOut = sleep(this.options.drainTimeoutMs ?? 30_000, stopWaiting.signal).then(() => false);
+    const finished = await Promise.race([drained, timedOut]);
+    stopWaiting.abort();
+    if (!finished) {
+      for (const entry of this.inFlight) {
+        this.options.logger.warn({ subject: this.options.subject, id: entry.claimed.id }, 'Handler still running at shutdown; handing its message back');
+        entry.abort.abort();
+        await this.settle(entry, 'handback');
+      }
+    }
+    this.stopController = null;
+    this.loops = [];
+  }
+
+  private async loop(stop: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!stop.aborted) {
+      let claimed: Claimed | null;
+      const token = randomUUID();
+      try {
+        claimed = await this.claim(token);
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        this.options.logger.warn({ subject: this.options.subject, failures, err: error }, 'Claiming work failed; retrying');
+        await sleep(Math.min(30_000, 500 * 2 ** (failures - 1)), stop);
+        continue;
+      }
+      if (claimed === null) {
+        await this.options.waitForWork(this.options.pollIntervalMs ?? 500, stop);
+        continue;
+      }
+      const entry: InFlight = { claimed, token, abort: new AbortController(), settled: false };
+      if (stop.aborted) {
+        await this.settle(entry, 'handback');
+        continue;
+      }
+      await this.handle(entry);
+    }
+  }
+
+  /** Leases the oldest due row of the subject that still has deliveries left. */
+  private async claim(token: string): Promise<Claimed | null> {
+    const result = await this.options.db.raw<{ rows: Array<{ id: string; payload: unknown; deliveries: number }> }>(
+      `UPDATE ${WORK_QUEUE_TABLE}
+       SET deliveries = deliveries + 1, lease_token = ?, leased_until = clock_timestamp() + ? * interval '1 millisecond'
+       WHERE id = (
+         SELECT id FROM ${WORK_QUEUE_TABLE}
+         WHERE subject = ? AND deliveries < ? AND available_at <= clock_timestamp() AND (leased_until IS NULL OR leased_until <= clock_timestamp())
+         ORDER BY available_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
+       )
+       RETURNING id::text, payload, deliveries`,
+      [token, this.ackWaitMs, this.options.subject, this.maxDeliver],
+    );
+    const [row] = result.rows;
+    return row === undefined ? null : { id: row.id, payload: row.payload, deliveries: Number(row.deliveries) };
+  }
+
+  private async handle(entry: InFlight): Promise<void> {
+    const { handler, logger, subject } = this.options;
+    const { claimed } = entry;
+    this.inFlight.add(entry);
+    const log = logger.child({ subject, id: claimed.id, deliveryCount: claimed.deliveries });
+    const heartbeat = () => {
+      if (entry.settled) return;
+      this.options.db
+        .raw(`UPDATE ${WORK_QUEUE_TABLE} SET leased_until = clock_timestamp() + ? * interval '1 millisecond' WHERE id = ? AND lease_token = ?`, [this.ackWaitMs, claimed.id, entry.token])
+        .catch((error: unknown) => log.warn({ err: error }, 'Could not extend the lease'));
+    };
+    const timer = setInterval(heartbeat, this.options.heartbeatMs ?? Math.max(100, Math.floor(this.ackWaitMs / 3)));
+    const isLastAttempt = claimed.deliveries >= this.maxDeliver;
+    try {
+      let result: WorkResult;
+      try {
+        result = await handler({ subject, data: claimed.payload, deliveryCount: claimed.deliveries, isLastAttempt, heartbeat, signal: entry.abort.signal });
+      } catch (error) {
+        const { initialDelayMs, maxDelayMs } = this.options.errorRetry ?? { initialDelayMs: 1_000, maxDelayMs: 60_000 };
+        result = { retryAfterMs: Math.min(maxDelayMs, initialDelayMs * 2 ** (claimed.deliveries - 1)) };
+        log.error({ err: error, retryAfterMs: result.retryAfterMs }, 'Work handler failed');
+      }
+      if (typeof result === 'object' && isLastAttempt) {
+        log.error({}, 'Work asked for a retry on its last allowed delivery; terminating it');
+        result = 'terminate';
+      }
+      await this.settle(entry, result);
+    } finally {
+      clearInterval(timer);
+      this.inFlight.delete(entry);
+    }
+  }
+
+  private async settle(entry: InFlight, result: WorkResult | 'handback'): Promise<void> {
+    if (entry.settled) return;
+    entry.settled = true;
+    const { db } = this.options;
+    const where = { id: entry.claimed.id, lease_token: entry.token };
+    try {
+      if (result === 'ack' || result === 'terminate') {
+        await db(WORK_QUEUE_TABLE).where(where).delete();
+      } else {
+        const delayMs = result === 'handback' ? 0 : Math.max(0, Math.round(result.retryAfterMs));
+        await db(WORK_QUEUE_TABLE)
+          .where(where)
+          .update({ lease_token: null, leased_until: null, available_at: db.raw(`clock_timestamp() + ? * interval '1 millisecond'`, [delayMs]) });
+      }
+    } catch (error) {
+      this.options.logger.warn({ subject: this.options.subject, id: entry.claimed.id, err: error }, 'Could not settle the message; it will be delivered again when its lease runs out');
+    }
+  }
+}
