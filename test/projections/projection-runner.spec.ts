@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Checkpoint, EventStore, RecordedEvent } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { createKnex } from '../../infrastructure/postgres/create-knex.js';
-import { CatchUpTimeoutError } from '../../projections/catch-up-target.js';
+import { CatchUpTimeoutError } from '../../projections/catch-up-timeout-error.js';
 import { CHECKPOINT_TABLE } from '../../projections/checkpoint-schema.js';
 import type { Projection } from '../../projections/projection.js';
 import { ProjectionRunner, type ProjectionRunnerOptions } from '../../projections/projection-runner.js';

@@ -13,6 +13,7 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
+  type SubscriptionPage,
   WrongExpectedRevisionError,
 } from '../../../application/ports/event-store.js';
 import { matchesFilter } from '../matches-filter.js';
@@ -88,12 +89,14 @@ export class InMemoryEventStore implements EventStore {
     const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
     const store = this;
     return {
-      async *[Symbol.asyncIterator]() {
+      async *[Symbol.asyncIterator](): AsyncGenerator<SubscriptionPage> {
         let after = options.after ?? null;
         while (!stopped.signal.aborted && !store.closed) {
           const { events, scannedTo } = store.scan(after, options.filter, batchSize);
+          const moved = scannedTo !== after;
           after = scannedTo;
-          if (events.length > 0) yield events;
+          // After a yield, scan again: appends made while the consumer held the page woke nobody.
+          if (scannedTo !== null && (events.length > 0 || moved)) yield { events, scannedTo };
           else await store.nextChange(stopped.signal);
         }
       },
@@ -101,6 +104,15 @@ export class InMemoryEventStore implements EventStore {
         stopped.abort();
       },
     };
+  }
+
+  compare(a: Checkpoint, b: Checkpoint): number {
+    return decodePosition(a) - decodePosition(b);
+  }
+
+  async headPosition(): Promise<Checkpoint | null> {
+    this.assertOpen();
+    return this.log.length === 0 ? null : String(this.log.length);
   }
 
   async ping(): Promise<boolean> {

@@ -2,6 +2,7 @@ import pg from 'pg';
 import {
   type AppendOptions,
   type AppendResult,
+  type Checkpoint,
   DuplicateEventError,
   type EventStore,
   type EventToAppend,
@@ -13,6 +14,7 @@ import {
   WrongExpectedRevisionError,
 } from '../../../application/ports/event-store.js';
 import { appendInTransaction, readStreamRevision } from './append-in-transaction.js';
+import { comparePositions, decodePosition, encodePosition } from './checkpoint.js';
 import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './event-rows.js';
 import { NotificationListener } from './notification-listener.js';
 import { PostgresSubscription } from './postgres-subscription.js';
@@ -108,6 +110,20 @@ export class PostgresEventStore implements EventStore {
     if (this.closing !== null) void subscription.close();
     else this.subscriptions.add(subscription);
     return subscription;
+  }
+
+  compare(a: Checkpoint, b: Checkpoint): number {
+    return comparePositions(decodePosition(a), decodePosition(b));
+  }
+
+  async headPosition(): Promise<Checkpoint | null> {
+    const result = await this.track(() =>
+      this.pool.query<{ transaction_id: string; global_position: string }>(
+        `SELECT transaction_id::text, global_position::text FROM es_events ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+      ),
+    );
+    const [last] = result.rows;
+    return last === undefined ? null : encodePosition({ transactionId: last.transaction_id, globalPosition: last.global_position });
   }
 
   async ping(): Promise<boolean> {

@@ -7,14 +7,15 @@ export interface GlobalPage {
   events: RecordedEvent[];
   /**
    * Where the next read may start without missing anything: the last event's
-   * position when the page is full, otherwise the horizon this read saw. A
-   * filtered reader resumes from it instead of scanning again the events
-   * that did not match.
+   * position when the page is full, otherwise the last event of any kind
+   * below the horizon this read saw. A filtered reader resumes from it
+   * instead of scanning again the events that did not match; it moves only
+   * when events do, so an idle reader has nothing new to store.
    */
   scannedTo: Checkpoint | null;
 }
 
-type PageRow = { horizon: string } & (EventRow | { [Column in keyof EventRow]: null });
+type PageRow = { last_transaction_id: string | null; last_global_position: string | null } & (EventRow | { [Column in keyof EventRow]: null });
 
 /**
  * Events after `after` in global order, only from transactions older than
@@ -48,8 +49,12 @@ export async function readGlobalPage(
     conditions.push(`stream_name LIKE ANY($${parameters.length}::text[])`);
   }
   const result = await pool.query<PageRow>(
-    `SELECT gate.horizon::text AS horizon, ${EVENT_COLUMNS}
+    `SELECT last.last_transaction_id::text, last.last_global_position::text, ${EVENT_COLUMNS}
      FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) AS gate
+     LEFT JOIN LATERAL (
+       SELECT transaction_id AS last_transaction_id, global_position AS last_global_position FROM es_events WHERE transaction_id < gate.horizon
+       ORDER BY transaction_id DESC, global_position DESC LIMIT 1
+     ) AS last ON true
      LEFT JOIN LATERAL (
        SELECT * FROM es_events WHERE ${conditions.join(' AND ')}
        ORDER BY transaction_id, global_position LIMIT $1
@@ -59,8 +64,10 @@ export async function readGlobalPage(
   );
   const events = result.rows.flatMap((row) => (row.event_id === null ? [] : [toRecordedEvent(row)]));
   if (events.length === maxCount) return { events, scannedTo: events[events.length - 1].position };
-  // Position (horizon, 0) precedes every event of the horizon's transaction and follows every event below it.
-  const horizon = { transactionId: result.rows[0].horizon, globalPosition: '0' };
-  const scannedTo = start !== null && comparePositions(start, horizon) > 0 ? start : horizon;
+  // Every event appended later gets a transaction id at or above the horizon, so it sorts after the last one below it.
+  const { last_transaction_id: transactionId, last_global_position: globalPosition } = result.rows[0];
+  if (transactionId === null || globalPosition === null) return { events, scannedTo: after };
+  const last = { transactionId, globalPosition };
+  const scannedTo = start !== null && comparePositions(start, last) > 0 ? start : last;
   return { events, scannedTo: encodePosition(scannedTo) };
 }

@@ -7,6 +7,7 @@ import {
   type EventToAppend,
   type ExpectedRevision,
   type RecordedEvent,
+  type SubscriptionPage,
   WrongExpectedRevisionError,
 } from '../../../application/ports/event-store.js';
 
@@ -17,27 +18,35 @@ export function newEvent(type: string, data: Record<string, unknown> = {}, metad
 }
 
 /** Takes from a subscription until `count` events arrived; fails after the timeout. */
-export async function take(iterator: AsyncIterator<RecordedEvent[]>, count: number, timeoutMs = 10_000): Promise<RecordedEvent[]> {
+export async function take(iterator: AsyncIterator<SubscriptionPage>, count: number, timeoutMs = 10_000): Promise<RecordedEvent[]> {
   const received: RecordedEvent[] = [];
   const deadline = Date.now() + timeoutMs;
   while (received.length < count) {
     const next = await nextWithin(iterator, deadline - Date.now());
     if (next === 'timeout') throw new Error(`timed out with ${received.length}/${count} events`);
     if (next.done === true) break;
-    assert.ok(next.value.length > 0, 'batches are never empty');
     received.push(...next.value);
   }
   return received;
 }
 
-/** The iterator's next result, or 'timeout' when none comes within `ms`. */
-export async function nextWithin(iterator: AsyncIterator<RecordedEvent[]>, ms: number): Promise<IteratorResult<RecordedEvent[]> | 'timeout'> {
+/**
+ * The events of the iterator's next page that has any (pages that only move
+ * the scan position are passed over), or 'timeout' when none comes within `ms`.
+ */
+export async function nextWithin(iterator: AsyncIterator<SubscriptionPage>, ms: number): Promise<IteratorResult<RecordedEvent[], undefined> | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), Math.max(1, ms));
   });
   try {
-    return await Promise.race([iterator.next(), timeout]);
+    for (;;) {
+      const next = await Promise.race([iterator.next(), timeout]);
+      if (next === 'timeout') return next;
+      if (next.done === true) return { done: true, value: undefined };
+      assert.ok(next.value.scannedTo !== null, 'every page says where the scan got to');
+      if (next.value.events.length > 0) return { done: false, value: next.value.events };
+    }
   } finally {
     clearTimeout(timer);
   }
@@ -239,6 +248,38 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
         assert.deepEqual(order(await store.readAll({ filter: { streamPrefixes: [two], eventTypes: ['Y'] } })), []);
         const unfiltered = await store.readAll({ after: all[0].position, maxCount: 1 });
         assert.equal(unfiltered.length, 1, 'a checkpoint from a filtered read works without the filter');
+      });
+    });
+
+    describe('ordering positions', () => {
+      it('compares positions in the order readAll gives, and the head is at or after every append', async () => {
+        const name = stream();
+        const appended = await store.appendToStream(name, [newEvent('A', { i: 1 }), newEvent('A', { i: 2 })], { expectedRevision: 'no_stream' });
+        const head = await store.headPosition();
+        assert.ok(head !== null && store.compare(head, appended.position) >= 0, 'the head is at or after the last append');
+        const [first, second] = await store.readStream(name);
+        assert.ok(store.compare(first.position, second.position) < 0);
+        assert.ok(store.compare(second.position, first.position) > 0);
+        assert.equal(store.compare(second.position, appended.position), 0);
+      });
+
+      it('reports the scan moving past events the filter skips', async () => {
+        await store.appendToStream(stream(), [newEvent('Wanted')], { expectedRevision: 'no_stream' });
+        const subscription = store.subscribeToAll({ filter: { ...mine(), eventTypes: ['Wanted'] } });
+        const iterator = subscription[Symbol.asyncIterator]();
+        try {
+          await take(iterator, 1);
+          const skipped = await store.appendToStream(stream(), [newEvent('Skipped')], { expectedRevision: 'no_stream' });
+          const deadline = Date.now() + 10_000;
+          for (;;) {
+            const next = await Promise.race([iterator.next(), new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), deadline - Date.now()).unref())]);
+            assert.ok(next !== 'timeout' && next.done !== true, 'the scan reached the skipped event in time');
+            assert.deepEqual(next.value.events, []);
+            if (store.compare(next.value.scannedTo, skipped.position) >= 0) break;
+          }
+        } finally {
+          await subscription.close();
+        }
       });
     });
 
