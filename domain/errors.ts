@@ -56,3 +56,12 @@ export class RuleViolationError extends DomainError {
     this.name = 'RuleViolationError';
   }
 }
+
+/** An Idempotency-Key the account used, within retention, for a different request. */
+export class IdempotencyKeyReusedError extends DomainError {
+  readonly kind = 'idempotency_key_reused';
+  constructor(readonly key: string) {
+    super('This Idempotency-Key was already used with a different request; use a new key for a new request');
+    this.name = 'IdempotencyKeyReusedError';
+  }
+}

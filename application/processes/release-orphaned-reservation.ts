@@ -1,6 +1,7 @@
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
 import type { Clock } from '../ports/clock.js';
+import { workContext } from './work-context.js';
 import { DONE, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
 
@@ -26,7 +27,7 @@ export class ReleaseOrphanedReservation {
     await this.accounts.handle(
       message.accountId,
       { type: 'ReleaseDownload', data: { jobId: message.jobId, now: this.clock.now().toISOString() } },
-      { correlationId: message.jobId },
+      workContext(message),
     );
     return DONE;
   }

@@ -5,6 +5,7 @@ import { ExtractionError, type Extractor } from '../ports/extractor.js';
 import type { FileStore } from '../ports/file-store.js';
 import type { Logger } from '../ports/logger.js';
 import type { WorkDirs } from '../ports/work-dirs.js';
+import { workContext } from './work-context.js';
 import { DONE, type Delivery, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
 
@@ -38,9 +39,9 @@ export class RunDownload {
     const log = this.logger.child({ jobId, attempt: delivery.attempt });
     const { state } = await this.jobs.load(jobId);
     if (state.status === 'NONE' || state.status === 'COMPLETED' || state.status === 'FAILED') return DONE;
-    const context = { correlationId: jobId };
+    const context = workContext(message);
     if (delivery.attempt > this.options.maxAttempts) {
-      await this.fail(jobId, 'NETWORK_ERROR', `Gave up after ${this.options.maxAttempts} interrupted attempts`);
+      await this.fail(message, 'NETWORK_ERROR', `Gave up after ${this.options.maxAttempts} interrupted attempts`);
       return DONE;
     }
     await this.jobs.handle(jobId, { type: 'StartJob', data: { jobId, attempt: delivery.attempt, now: this.now() } }, context);
@@ -84,12 +85,12 @@ export class RunDownload {
       const reason = error instanceof Error ? error.message : String(error);
       if (code !== null && isFinalErrorCode(code)) {
         log.info({ errorCode: code, reason }, 'download failed');
-        await this.fail(jobId, code, reason);
+        await this.fail(message, code, reason);
         return DONE;
       }
       if (delivery.attempt >= this.options.maxAttempts) {
         log.warn({ errorCode: code, reason }, 'download failed; no attempts left');
-        await this.fail(jobId, 'NETWORK_ERROR', reason);
+        await this.fail(message, 'NETWORK_ERROR', reason);
         return DONE;
       }
       const afterMs = Math.min(this.options.retryMaxDelayMs, this.options.retryBaseDelayMs * 2 ** (delivery.attempt - 1));
@@ -100,8 +101,9 @@ export class RunDownload {
     }
   }
 
-  private async fail(jobId: string, errorCode: ExtractionError['code'], reason: string): Promise<void> {
-    await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode, reason, now: this.now() } }, { correlationId: jobId });
+  private async fail(message: JobMessage, errorCode: ExtractionError['code'], reason: string): Promise<void> {
+    const { jobId } = message;
+    await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode, reason, now: this.now() } }, workContext(message));
   }
 
   private now(): string {

@@ -1,6 +1,7 @@
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
 import type { Clock } from '../ports/clock.js';
+import { workContext } from './work-context.js';
 import { DONE, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
 
@@ -19,7 +20,7 @@ export class SettleDownloadBilling {
   async handle(message: JobMessage): Promise<WorkOutcome> {
     const { state } = await this.jobs.load(message.jobId);
     const now = this.clock.now().toISOString();
-    const context = { correlationId: message.jobId };
+    const context = workContext(message);
     if (state.status === 'COMPLETED' && state.result !== null) {
       await this.accounts.handle(
         state.request.accountId,

@@ -38,8 +38,14 @@ export type ApiKeyIssued = DomainEvent<
 >;
 export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { accountId: string; keyId: string; revokedAt: string }>;
 
-/** A download was admitted: it holds a pending slot and a provisional bandwidth reservation until charged or released. */
-export type DownloadReserved = DomainEvent<'DownloadReserved', { accountId: string; jobId: string; reservedAt: string }>;
+/**
+ * A download was admitted: it holds a pending slot and a provisional bandwidth reservation until charged or released.
+ * A submission with an Idempotency-Key records it and the request's hash.
+ */
+export type DownloadReserved = DomainEvent<
+  'DownloadReserved',
+  { accountId: string; jobId: string; reservedAt: string; idempotencyKey?: string; requestHash?: string }
+>;
 
 /** A completed download is billed: bandwidth at max(size, 20 MB) and one download; its slot is freed. */
 export type BandwidthCharged = DomainEvent<

@@ -1,4 +1,5 @@
 import type { AccountEvent } from './events.js';
+import { rememberSubmission } from './idempotency.js';
 import { type AccountState, zeroFeatureCounts } from './state.js';
 
 const ms = (iso: string): number => Date.parse(iso);
@@ -50,8 +51,12 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         ...state,
         apiKeys: state.apiKeys.map((key) => (key.keyId === event.data.keyId ? { ...key, revoked: true } : key)),
       };
-    case 'DownloadReserved':
-      return { ...state, pendingJobs: [...state.pendingJobs, event.data.jobId] };
+    case 'DownloadReserved': {
+      const { jobId, idempotencyKey, requestHash } = event.data;
+      const withJob = { ...state, pendingJobs: [...state.pendingJobs, jobId] };
+      if (idempotencyKey === undefined || requestHash === undefined) return withJob;
+      return { ...withJob, idempotencyKeys: rememberSubmission(state, { key: idempotencyKey, requestHash, jobId, reservedAt: ms(event.data.reservedAt) }) };
+    }
     case 'BandwidthCharged':
       return {
         ...state,

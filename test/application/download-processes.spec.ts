@@ -9,6 +9,7 @@ import { type DownloadMediaRequest, ExtractionError, type Extractor } from '../.
 import type { Logger } from '../../application/ports/logger.js';
 import { RunDownload } from '../../application/processes/run-download.js';
 import { SettleDownloadBilling } from '../../application/processes/settle-download-billing.js';
+import { routeEventToWork } from '../../application/processes/work-routing.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
@@ -118,6 +119,22 @@ describe('download processes (worker side)', () => {
     const account = (await bad.accounts.load(bad.accountId)).state;
     assert.deepEqual(account.pendingJobs, []);
     assert.equal(account.usage.download_count, 0);
+  });
+
+  it('marks every command a worker issues as caused by the event that set off the work, in that event\'s correlation', async () => {
+    const { run, store, accounts, jobs, jobId, accountId } = await setUp(async () => {});
+    const [requested] = await store.readStream(`download-${jobId}`);
+    const [downloadWork] = routeEventToWork(requested);
+    await run.handle(downloadWork.payload, delivery(1));
+    const [, started, completed] = await store.readStream(`download-${jobId}`);
+    for (const event of [started, completed]) {
+      assert.equal(event.metadata.causationId, requested.id);
+      assert.equal(event.metadata.correlationId, requested.metadata.correlationId);
+    }
+    const [billingWork] = routeEventToWork(completed);
+    await new SettleDownloadBilling(jobs, accounts, clock).handle(billingWork.payload);
+    const charge = (await store.readStream(`account-${accountId}`)).find((event) => event.type === 'BandwidthCharged');
+    assert.equal(charge?.metadata.causationId, completed.id);
   });
 
   it('answers a poll from the job stream when the read model has not caught up, and hides other accounts\' jobs', async () => {

@@ -73,7 +73,8 @@ export class PostgresEventStore implements EventStore {
   private async append(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
+      // Pinned: the revision check needs a snapshot taken after the stream lock is granted, which a server default of REPEATABLE READ would not give.
+      await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
       const result = await appendInTransaction(client, streamName, events, options.expectedRevision);
       await client.query('COMMIT');
       return result;
