@@ -65,3 +65,12 @@ export class IdempotencyKeyReusedError extends DomainError {
     this.name = 'IdempotencyKeyReusedError';
   }
 }
+
+/** The job's submission took longer than the grace period: its reservation was released and the job cannot be created any more. */
+export class JobAbandonedError extends DomainError {
+  readonly kind = 'job_abandoned';
+  constructor(readonly jobId: string) {
+    super(`Job ${jobId} was abandoned: its submission took too long and nothing was queued; submit again`);
+    this.name = 'JobAbandonedError';
+  }
+}

@@ -102,7 +102,7 @@ export class SubmitDownload {
     const remembered = rememberedSubmission(account, key, Date.parse(this.now()));
     if (remembered === null) throw new Error(`Idempotency-Key ${key} is not remembered`);
     const { state: job } = await this.jobs.load(remembered.jobId);
-    if (job.status !== 'NONE') return queuedAnswer(remembered.jobId, job.request);
+    if (job.status !== 'NONE' && job.status !== 'ABANDONED') return queuedAnswer(remembered.jobId, job.request);
     return queuedAnswer(remembered.jobId, video ?? (await this.lookUp(url)));
   }
 

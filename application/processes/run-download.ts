@@ -38,7 +38,7 @@ export class RunDownload {
     const { jobId } = message;
     const log = this.logger.child({ jobId, attempt: delivery.attempt });
     const { state } = await this.jobs.load(jobId);
-    if (state.status === 'NONE' || state.status === 'COMPLETED' || state.status === 'FAILED') return DONE;
+    if (state.status === 'NONE' || state.status === 'ABANDONED' || state.status === 'COMPLETED' || state.status === 'FAILED') return DONE;
     const context = workContext(message);
     if (delivery.attempt > this.options.maxAttempts) {
       await this.fail(message, 'NETWORK_ERROR', `Gave up after ${this.options.maxAttempts} interrupted attempts`);

@@ -81,7 +81,7 @@ function decideOnOpenAccount(command: Exclude<AccountCommand, { type: 'OpenAccou
     case 'ReleaseDownload': {
       const { jobId } = command.data;
       if (!state.pendingJobs.includes(jobId)) return [];
-      return [{ type: 'DownloadReleased', data: { accountId, jobId, releasedAt: now } }];
+      return [{ type: 'DownloadReleased', data: { accountId, jobId, releasedAt: now, ...(command.data.abandoned === true ? { abandoned: true } : {}) } }];
     }
     default: {
       const unknown: never = command;

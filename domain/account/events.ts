@@ -53,8 +53,8 @@ export type BandwidthCharged = DomainEvent<
   { accountId: string; jobId: string; fileSizeBytes: number; bandwidthMb: number; downloads: number; chargedAt: string }
 >;
 
-/** A failed download frees its slot; nothing is charged. */
-export type DownloadReleased = DomainEvent<'DownloadReleased', { accountId: string; jobId: string; releasedAt: string }>;
+/** A failed (or abandoned, never created) download frees its slot; nothing is charged. */
+export type DownloadReleased = DomainEvent<'DownloadReleased', { accountId: string; jobId: string; releasedAt: string; abandoned?: boolean }>;
 
 export type AccountEvent =
   | AccountOpened

@@ -67,8 +67,11 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
           download_count: state.usage.download_count + event.data.downloads,
         },
       };
-    case 'DownloadReleased':
-      return { ...state, pendingJobs: state.pendingJobs.filter((jobId) => jobId !== event.data.jobId) };
+    case 'DownloadReleased': {
+      const pendingJobs = state.pendingJobs.filter((jobId) => jobId !== event.data.jobId);
+      if (event.data.abandoned !== true) return { ...state, pendingJobs };
+      return { ...state, pendingJobs, idempotencyKeys: (state.idempotencyKeys ?? []).filter((entry) => entry.jobId !== event.data.jobId) };
+    }
     default:
       // Events of types this version does not know are skipped, so old code can read newer streams.
       return state;

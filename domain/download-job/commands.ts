@@ -10,4 +10,7 @@ export type CompleteJob = {
 };
 export type FailJob = { type: 'FailJob'; data: { jobId: string; errorCode: DownloadErrorCode | null; reason: string; now: string } };
 
-export type DownloadJobCommand = SubmitDownload | StartJob | CompleteJob | FailJob;
+/** Only a job that was never written can be abandoned. */
+export type AbandonJob = { type: 'AbandonJob'; data: { jobId: string; accountId: string; now: string } };
+
+export type DownloadJobCommand = SubmitDownload | StartJob | CompleteJob | FailJob | AbandonJob;

@@ -1,4 +1,4 @@
-import { InvalidTransitionError, NotFoundError } from '../errors.js';
+import { InvalidTransitionError, JobAbandonedError, NotFoundError } from '../errors.js';
 import type { DownloadJobCommand } from './commands.js';
 import type { DownloadJobEvent } from './events.js';
 import type { DownloadJobState } from './state.js';
@@ -8,6 +8,12 @@ import type { DownloadJobState } from './state.js';
  * that already happened is a no-op; a transition out of another state is rejected.
  */
 export function decideDownloadJob(command: DownloadJobCommand, state: DownloadJobState): DownloadJobEvent[] {
+  if (command.type === 'AbandonJob') {
+    if (state.status !== 'NONE') return [];
+    const { jobId, accountId, now } = command.data;
+    return [{ type: 'DownloadAbandoned', data: { jobId, accountId, abandonedAt: now } }];
+  }
+  if (state.status === 'ABANDONED') throw new JobAbandonedError(state.jobId);
   if (command.type === 'SubmitDownload') {
     if (state.status !== 'NONE') {
       if (state.request.jobId === command.data.jobId) return [];

@@ -49,11 +49,19 @@ export type DownloadFailed = DomainEvent<
   { jobId: string; accountId: string; errorCode: DownloadErrorCode | null; reason: string; failedAt: string }
 >;
 
-export type DownloadJobEvent = DownloadRequested | DownloadStarted | DownloadCompleted | DownloadFailed;
+/**
+ * The submission did not write its job within the grace period, so its
+ * reservation is released; written only to a stream that does not exist yet,
+ * it keeps the late submission from creating the job afterwards.
+ */
+export type DownloadAbandoned = DomainEvent<'DownloadAbandoned', { jobId: string; accountId: string; abandonedAt: string }>;
+
+export type DownloadJobEvent = DownloadRequested | DownloadStarted | DownloadCompleted | DownloadFailed | DownloadAbandoned;
 
 export const DOWNLOAD_JOB_EVENT_TYPES: readonly DownloadJobEvent['type'][] = [
   'DownloadRequested',
   'DownloadStarted',
   'DownloadCompleted',
   'DownloadFailed',
+  'DownloadAbandoned',
 ];

@@ -14,7 +14,10 @@ export function evolveDownloadJob(state: DownloadJobState, event: DownloadJobEve
       failureReason: null,
     };
   }
-  if (state.status === 'NONE') return state;
+  if (event.type === 'DownloadAbandoned') {
+    return state.status === 'NONE' ? { status: 'ABANDONED', jobId: event.data.jobId, accountId: event.data.accountId } : state;
+  }
+  if (state.status === 'NONE' || state.status === 'ABANDONED') return state;
   switch (event.type) {
     case 'DownloadStarted':
       return { ...state, status: 'IN_PROGRESS', startedAt: state.startedAt ?? event.data.startedAt, attempts: event.data.attempt };

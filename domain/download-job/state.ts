@@ -6,6 +6,7 @@ export type DownloadJobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAIL
 
 export type DownloadJobState =
   | { status: 'NONE' }
+  | { status: 'ABANDONED'; jobId: string; accountId: string }
   | {
       status: DownloadJobStatus;
       request: DownloadRequested['data'];

@@ -20,6 +20,11 @@ import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+const noAnomalies = {
+  record(kind: string) {
+    throw new Error(`unexpected anomaly ${kind}`);
+  },
+};
 
 /** An extractor whose download outcome each test scripts; the real one is exercised against the fixture platform elsewhere. */
 class ScriptedExtractor implements Extractor {
@@ -105,7 +110,7 @@ describe('download processes (worker side)', () => {
   it('charges a completed job once however often billing is delivered, and releases a failed one uncharged', async () => {
     const ok = await setUp(async () => {});
     await ok.run.handle(ok.message, delivery(1));
-    const settle = new SettleDownloadBilling(ok.jobs, ok.accounts, clock);
+    const settle = new SettleDownloadBilling(ok.jobs, ok.accounts, clock, ok.store, noAnomalies);
     for (let i = 0; i < 3; i += 1) await settle.handle(ok.message);
     const charges = (await ok.store.readStream(`account-${ok.accountId}`)).filter((event) => event.type === 'BandwidthCharged');
     assert.equal(charges.length, 1);
@@ -115,7 +120,7 @@ describe('download processes (worker side)', () => {
       throw new ExtractionError('VIDEO_NOT_FOUND', 'gone');
     });
     await bad.run.handle(bad.message, delivery(1));
-    await new SettleDownloadBilling(bad.jobs, bad.accounts, clock).handle(bad.message);
+    await new SettleDownloadBilling(bad.jobs, bad.accounts, clock, bad.store, noAnomalies).handle(bad.message);
     const account = (await bad.accounts.load(bad.accountId)).state;
     assert.deepEqual(account.pendingJobs, []);
     assert.equal(account.usage.download_count, 0);
@@ -132,7 +137,7 @@ describe('download processes (worker side)', () => {
       assert.equal(event.metadata.correlationId, requested.metadata.correlationId);
     }
     const [billingWork] = routeEventToWork(completed);
-    await new SettleDownloadBilling(jobs, accounts, clock).handle(billingWork.payload);
+    await new SettleDownloadBilling(jobs, accounts, clock, store, noAnomalies).handle(billingWork.payload);
     const charge = (await store.readStream(`account-${accountId}`)).find((event) => event.type === 'BandwidthCharged');
     assert.equal(charge?.metadata.causationId, completed.id);
   });

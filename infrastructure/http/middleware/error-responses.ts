@@ -6,6 +6,7 @@ import {
   CreditLimitReachedError,
   IdempotencyKeyReusedError,
   InvalidTransitionError,
+  JobAbandonedError,
   NotFoundError,
   PendingDownloadsLimitError,
   RuleViolationError,
@@ -62,6 +63,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof NotFoundError) return { status: 404, error: error.message };
   if (error instanceof InvalidTransitionError) return { status: 409, error: error.message };
   if (error instanceof IdempotencyKeyReusedError) return { status: 422, error: error.message };
+  if (error instanceof JobAbandonedError) return { status: 500, error: error.message };
   if (error instanceof ExtractorUnavailableError) return { status: 500, error: error.message, details: error.details };
   const status = (error as { status?: unknown; expose?: unknown }).status;
   // Errors raised by koa-body and Koa itself (invalid JSON, too large, wrong type) carry a 4xx status.

@@ -48,4 +48,11 @@ describe('account decider: ReserveDownload with an Idempotency-Key', () => {
       .when(reserve('j2', 'k1', 'h2', dayLater))
       .then([reservedWithKey('j2', 'k1', 'h2', dayLater)]);
   });
+
+  it('forgets the key of a job that was abandoned, so a retry with it is admitted afresh', () => {
+    spec
+      .given([...opened, reservedWithKey('j1', 'k1', 'h1'), { type: 'DownloadReleased', data: { accountId, jobId: 'j1', releasedAt: t0, abandoned: true } }])
+      .when(reserve('j2', 'k1', 'h1', t0))
+      .then([reservedWithKey('j2', 'k1', 'h1')]);
+  });
 });
