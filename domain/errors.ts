@@ -74,3 +74,21 @@ export class JobAbandonedError extends DomainError {
     this.name = 'JobAbandonedError';
   }
 }
+
+/** Another worker's delivery holds the job: this one is a duplicate and must not run it. */
+export class LeaseHeldError extends DomainError {
+  readonly kind = 'lease_held';
+  constructor(readonly jobId: string) {
+    super(`Job ${jobId} is being run by another worker`);
+    this.name = 'LeaseHeldError';
+  }
+}
+
+/** A later delivery took the job over: this worker's result no longer counts. */
+export class LeaseLostError extends DomainError {
+  readonly kind = 'lease_lost';
+  constructor(readonly jobId: string) {
+    super(`Job ${jobId} was taken over by another worker`);
+    this.name = 'LeaseLostError';
+  }
+}

@@ -166,7 +166,7 @@ function workSubject(config: Config, kind: WorkKind): string {
 
 function workConsumers(container: DependencyContainer, config: Config, jsm: JetStreamManager, nats: NatsConnection, logger: Logger): Array<[string, WorkQueueConsumer]> {
   const js = nats.jetstream();
-  const common = { js, jsm, stream: config.natsStreamName, logger, ackWaitMs: config.workAckWaitMs };
+  const common = { js, jsm, stream: config.natsStreamName, logger, ackWaitMs: config.workAckWaitMs, confirmHeartbeat: () => nats.flush() };
   const runDownload = container.resolve(RunDownload);
   const settle = container.resolve(SettleDownloadBilling);
   const releaseOrphan = container.resolve(ReleaseOrphanedReservation);
@@ -187,7 +187,7 @@ function workConsumers(container: DependencyContainer, config: Config, jsm: JetS
 /** From the queue's terms to the application's: a message body becomes a JobMessage, an outcome an ack or a delayed retry. */
 function adapt(handle: (message: JobMessage, delivery: Delivery) => Promise<WorkOutcome>) {
   return async (item: WorkItem): Promise<WorkResult> => {
-    const outcome = await handle(item.data as JobMessage, { attempt: item.deliveryCount, heartbeat: () => item.heartbeat(), signal: item.signal });
+    const outcome = await handle(item.data as JobMessage, { attempt: item.deliveryCount, leaseId: item.deliveryId, heartbeat: () => item.heartbeat(), signal: item.signal });
     return outcome.kind === 'done' ? 'ack' : { retryAfterMs: outcome.afterMs };
   };
 }

@@ -26,7 +26,14 @@ export type DownloadRequested = DomainEvent<
   }
 >;
 
-export type DownloadStarted = DomainEvent<'DownloadStarted', { jobId: string; accountId: string; attempt: number; startedAt: string }>;
+/** A worker took the job for an attempt; `leaseId` names that worker's delivery (absent from events written before leases). */
+export type DownloadStarted = DomainEvent<'DownloadStarted', { jobId: string; accountId: string; attempt: number; startedAt: string; leaseId?: string }>;
+
+/** An attempt ended in a download error worth retrying; the job waits for its next attempt. */
+export type DownloadAttemptFailed = DomainEvent<
+  'DownloadAttemptFailed',
+  { jobId: string; accountId: string; attempt: number; errorCode: DownloadErrorCode | null; reason: string; failedAt: string }
+>;
 
 /** The file is stored; `fileKey` names it in the file store. */
 export type DownloadCompleted = DomainEvent<
@@ -56,11 +63,12 @@ export type DownloadFailed = DomainEvent<
  */
 export type DownloadAbandoned = DomainEvent<'DownloadAbandoned', { jobId: string; accountId: string; abandonedAt: string }>;
 
-export type DownloadJobEvent = DownloadRequested | DownloadStarted | DownloadCompleted | DownloadFailed | DownloadAbandoned;
+export type DownloadJobEvent = DownloadRequested | DownloadStarted | DownloadAttemptFailed | DownloadCompleted | DownloadFailed | DownloadAbandoned;
 
 export const DOWNLOAD_JOB_EVENT_TYPES: readonly DownloadJobEvent['type'][] = [
   'DownloadRequested',
   'DownloadStarted',
+  'DownloadAttemptFailed',
   'DownloadCompleted',
   'DownloadFailed',
   'DownloadAbandoned',

@@ -67,7 +67,7 @@ describe('download processes (worker side)', () => {
     const types = async () => (await store.readStream(`download-${jobId}`)).map((event) => event.type);
     return { store, accounts, jobs, run, message, types, accountId, jobId };
   }
-  const delivery = (attempt: number) => ({ attempt, heartbeat() {} });
+  const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, heartbeat() {} });
 
   it('starts, downloads, stores and completes a job; a redelivery afterwards does nothing', async () => {
     const { run, message, types } = await setUp(async () => {});
@@ -98,13 +98,26 @@ describe('download processes (worker side)', () => {
     assert.equal(state.status === 'FAILED' && state.errorCode, 'NETWORK_ERROR');
   });
 
-  it('fails a job whose attempts all died with their workers, so it never stays IN_PROGRESS', async () => {
+  it('fails a job whose failed attempts, counted in its stream, reached the limit, so it never stays IN_PROGRESS', async () => {
     const { run, message, jobs, jobId } = await setUp(async () => {}, 2);
-    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, attempt: 2, now: now() } });
-    assert.deepEqual(await run.handle(message, delivery(3)), { kind: 'done' });
+    for (const leaseId of ['a', 'b']) {
+      await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId, redelivered: true, now: now() } });
+      await jobs.handle(jobId, { type: 'RecordAttemptFailure', data: { jobId, leaseId, errorCode: 'NETWORK_ERROR', reason: 'x', now: now() } });
+    }
+    assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'done' });
     const { state } = await jobs.load(jobId);
     assert.equal(state.status, 'FAILED');
     assert.equal(state.status === 'FAILED' && state.errorCode, 'NETWORK_ERROR');
+  });
+
+  it('lets an error of its own infrastructure through for the queue to retry, without spending an attempt', async () => {
+    const { run, message, jobs, jobId } = await setUp(async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    }, 1);
+    for (let n = 1; n <= 3; n += 1) await assert.rejects(run.handle(message, delivery(n)), /ECONNREFUSED/);
+    const { state } = await jobs.load(jobId);
+    assert.equal(state.status, 'IN_PROGRESS');
+    assert.equal(state.status === 'IN_PROGRESS' && state.failedAttempts, 0);
   });
 
   it('charges a completed job once however often billing is delivered, and releases a failed one uncharged', async () => {
