@@ -38,6 +38,8 @@ import { PostgresAccountReadModel } from './postgres/postgres-account-read-model
 import { PostgresDownloadJobReadModel } from './postgres/postgres-download-job-read-model.js';
 import { migrateReadModels } from './postgres/read-model-schema.js';
 import type { Anomalies } from '../application/ports/anomalies.js';
+import { ReconcilePendingDownloads } from '../application/processes/reconcile-pending-downloads.js';
+import { PostgresPendingDownloadAccounts } from './postgres/postgres-pending-download-accounts.js';
 import { MetricAnomalies } from './observability/metric-anomalies.js';
 import { ApiKeyCrypto } from './security/api-key-crypto.js';
 import { deriveKey } from './security/derive-key.js';
@@ -150,6 +152,9 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   ));
   container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock(), eventStore, resolve<Anomalies>(TOKENS.anomalies))));
   container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs)));
+  container.register(ReconcilePendingDownloads, single(() =>
+    new ReconcilePendingDownloads(eventStore, jobs(), new PostgresPendingDownloadAccounts(database), container.resolve(SettleDownloadBilling), container.resolve(ReleaseOrphanedReservation), clock(), logger, config.pendingDownloadLimitMs),
+  ));
 
   return {
     container,

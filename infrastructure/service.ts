@@ -12,6 +12,8 @@ import type { Clock } from '../application/ports/clock.js';
 import type { EventStore } from '../application/ports/event-store.js';
 import type { FileStore } from '../application/ports/file-store.js';
 import type { Logger } from '../application/ports/logger.js';
+import type { Anomalies } from '../application/ports/anomalies.js';
+import { ReconcilePendingDownloads } from '../application/processes/reconcile-pending-downloads.js';
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
@@ -32,7 +34,9 @@ import { fileRoutes } from './http/routes/file-routes.js';
 import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
 import { connectToNats, ensureWorkQueueStream } from './nats/connection.js';
+import { DeadLetterRecorder } from './nats/dead-letter-recorder.js';
 import { EventRelay } from './nats/event-relay.js';
+import { PeriodicTask } from './system/periodic-task.js';
 import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
 
 export const PROJECTIONS = [accountsProjection, downloadJobsProjection];
@@ -93,6 +97,13 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         await consumer.start();
         stoppables.push({ name: `consumer ${subject}`, stop: () => consumer.stop() });
       }
+      const deadLetters = new DeadLetterRecorder(nats, jsm, db, config.natsStreamName, container.resolve<Anomalies>(TOKENS.anomalies), logger);
+      await deadLetters.start();
+      stoppables.push({ name: 'dead letters', stop: () => deadLetters.stop() });
+      const reconcile = container.resolve(ReconcilePendingDownloads);
+      const reconciler = new PeriodicTask('reconcile pending downloads', config.reconcileIntervalMs, () => reconcile.runOnce(), logger);
+      reconciler.start();
+      stoppables.push({ name: 'reconciler', stop: () => reconciler.stop() });
     }
 
     if (roles.has('api')) {
@@ -175,8 +186,8 @@ function workConsumers(container: DependencyContainer, config: Config, jsm: JetS
       ...common,
       subject: workSubject(config, 'download'),
       concurrency: config.workerConcurrency,
-      // One delivery beyond the attempts, so a job whose last attempt died with its worker is still failed.
-      maxDeliver: config.downloadMaxAttempts + 1,
+      // Only a backstop: attempts are counted in the job stream, and outages of this service's own infrastructure are retried with backoff.
+      maxDeliver: 1_000,
       handler: adapt((message, delivery) => runDownload.handle(message, delivery)),
     })],
     [workSubject(config, 'billing'), new WorkQueueConsumer({ ...common, subject: workSubject(config, 'billing'), concurrency: 4, maxDeliver: 1_000, handler: adapt((message) => settle.handle(message)) })],

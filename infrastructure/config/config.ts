@@ -42,6 +42,9 @@ export interface Config {
   reservationGraceMs: number;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** A reservation (and its job) still pending after this long is brought to an end by the reconciler. */
+  pendingDownloadLimitMs: number;
+  reconcileIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +100,8 @@ export function loadConfig(env: Env = process.env): Config {
     reservationGraceMs: read.integer('RESERVATION_GRACE_MS', 120_000, 1_000, 86_400_000),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
+    pendingDownloadLimitMs: read.integer('PENDING_DOWNLOAD_LIMIT_MS', 6 * 3_600_000, 5_000, 30 * 86_400_000),
+    reconcileIntervalMs: read.integer('RECONCILE_INTERVAL_MS', 60_000, 100, 86_400_000),
   };
 }
 

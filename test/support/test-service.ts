@@ -29,7 +29,16 @@ export interface TestService {
  * The whole service in this process, on a throwaway database, its own NATS
  * stream and its own directories, listening on a random port.
  */
-export async function startTestService(options: { roles?: Role[]; env?: Record<string, string>; overrides?: Overrides; label?: string } = {}): Promise<TestService> {
+export async function startTestService(
+  options: {
+    roles?: Role[];
+    env?: Record<string, string>;
+    overrides?: Overrides;
+    label?: string;
+    /** Rewrites the throwaway database's address the service is given, e.g. to reach it through a proxy. */
+    databaseUrl?: (url: string) => string;
+  } = {},
+): Promise<TestService> {
   const database = await createTestDatabase(options.label ?? 'service');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'vds-test-'));
   const port = await freePort();
@@ -37,7 +46,7 @@ export async function startTestService(options: { roles?: Role[]; env?: Record<s
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     HOST: '127.0.0.1',
-    DATABASE_URL: database.url,
+    DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url,
     DATABASE_POOL_SIZE: '20',
     NATS_STREAM: `VDS_TEST_${randomBytes(4).toString('hex').toUpperCase()}`,
     DATA_DIR: dataDir,
