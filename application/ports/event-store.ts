@@ -24,7 +24,7 @@ export interface EventMetadata {
 }
 
 export interface EventToAppend {
-  /** uuid; appending an id that is already stored fails with DuplicateEventError. */
+  /** uuid, unique in the store: see EventStore.appendToStream for what reusing one does. */
   id: string;
   type: string;
   data: Record<string, unknown>;
@@ -100,6 +100,16 @@ export interface Subscription extends AsyncIterable<SubscriptionPage> {
 }
 
 export interface EventStore {
+  /**
+   * Appends in one go, or not at all. Event ids follow EventStoreDB's
+   * idempotent append: when every id is already stored as this stream's
+   * events right after the expected revision, in the same order (so the
+   * append is a retry of one that succeeded), nothing is written and the first
+   * append's result is returned; with 'any' or 'stream_exists' they may be
+   * anywhere in the stream. Any other use of a stored id fails with
+   * DuplicateEventError. (EventStoreDB itself only guarantees the first part:
+   * its server may accept a stored id again elsewhere.)
+   */
   appendToStream(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>;
   /** A stream that does not exist reads as []. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;

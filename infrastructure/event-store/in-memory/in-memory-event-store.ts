@@ -16,6 +16,7 @@ import {
   type SubscriptionPage,
   WrongExpectedRevisionError,
 } from '../../../application/ports/event-store.js';
+import { repeatedAppendResult } from '../idempotent-append.js';
 import { matchesFilter } from '../matches-filter.js';
 
 const DEFAULT_READ_ALL_COUNT = 1000;
@@ -32,7 +33,7 @@ export class InMemoryEventStore implements EventStore {
   /** The global order; an event's position is its index here plus one, so "0" would mean "before everything". */
   private readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, RecordedEvent[]>();
-  private readonly eventIds = new Set<string>();
+  private readonly eventsById = new Map<string, RecordedEvent>();
   private readonly changes = new EventEmitter().setMaxListeners(0);
   private closed = false;
 
@@ -41,12 +42,18 @@ export class InMemoryEventStore implements EventStore {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
     const stream = this.streams.get(streamName) ?? [];
     const actual = stream.length - 1;
+    const stored = events.flatMap((event) => {
+      const found = this.eventsById.get(event.id);
+      return found === undefined ? [] : [{ id: found.id, streamName: found.streamName, revision: found.revision, position: found.position }];
+    });
+    const repeated = repeatedAppendResult(streamName, events, options.expectedRevision, stored);
+    if (repeated !== null) return repeated;
     if (!matchesExpectedRevision(options.expectedRevision, actual)) {
       throw new WrongExpectedRevisionError(streamName, options.expectedRevision, actual);
     }
     const idsInBatch = new Set<string>();
     for (const event of events) {
-      if (this.eventIds.has(event.id) || idsInBatch.has(event.id)) throw new DuplicateEventError(event.id);
+      if (idsInBatch.has(event.id)) throw new DuplicateEventError(event.id);
       idsInBatch.add(event.id);
     }
     const createdAt = new Date();
@@ -62,7 +69,7 @@ export class InMemoryEventStore implements EventStore {
         createdAt,
       }),
     );
-    for (const event of recorded) this.eventIds.add(event.id);
+    for (const event of recorded) this.eventsById.set(event.id, event);
     this.log.push(...recorded);
     this.streams.set(streamName, [...stream, ...recorded]);
     this.changes.emit('change');
