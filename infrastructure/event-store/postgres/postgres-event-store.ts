@@ -15,6 +15,7 @@ import {
 } from '../../../application/ports/event-store.js';
 import { appendInTransaction, readStreamRevision } from './append-in-transaction.js';
 import { comparePositions, decodePosition, encodePosition } from './checkpoint.js';
+import { assertStoredTransactionIdsBehindServer, startNewOrderEpoch } from './order-epoch.js';
 import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './event-rows.js';
 import { NotificationListener } from './notification-listener.js';
 import { PostgresSubscription } from './postgres-subscription.js';
@@ -61,9 +62,24 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
   }
 
-  /** Creates the tables and index if they are missing; safe to run from several processes at once. */
+  /**
+   * Creates the tables and index if they are missing; safe to run from
+   * several processes at once. Then refuses to go on (TransactionIdsAheadError)
+   * when the stored order cannot continue on this server's transaction ids.
+   */
   migrate(): Promise<void> {
-    return this.track(() => migrateEventStoreSchema(this.pool));
+    return this.track(async () => {
+      await migrateEventStoreSchema(this.pool);
+      await assertStoredTransactionIdsBehindServer(this.pool);
+    });
+  }
+
+  /** After a restore: new events sort after every stored one (see startNewOrderEpoch). */
+  startNewOrderEpoch(): Promise<number> {
+    return this.track(async () => {
+      await migrateEventStoreSchema(this.pool);
+      return startNewOrderEpoch(this.pool);
+    });
   }
 
   appendToStream(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
@@ -119,12 +135,12 @@ export class PostgresEventStore implements EventStore {
 
   async headPosition(): Promise<Checkpoint | null> {
     const result = await this.track(() =>
-      this.pool.query<{ transaction_id: string; global_position: string }>(
-        `SELECT transaction_id::text, global_position::text FROM es_events ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+      this.pool.query<{ epoch: number; transaction_id: string; global_position: string }>(
+        `SELECT epoch, transaction_id::text, global_position::text FROM es_events ORDER BY epoch DESC, transaction_id DESC, global_position DESC LIMIT 1`,
       ),
     );
     const [last] = result.rows;
-    return last === undefined ? null : encodePosition({ transactionId: last.transaction_id, globalPosition: last.global_position });
+    return last === undefined ? null : encodePosition({ epoch: last.epoch, transactionId: last.transaction_id, globalPosition: last.global_position });
   }
 
   async ping(): Promise<boolean> {

@@ -24,7 +24,7 @@ describe('PostgreSQL event store', () => {
     await client.connect();
     try {
       const tables = await client.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE tablename LIKE 'es\\_%' ORDER BY tablename`);
-      assert.deepEqual(tables.rows.map((row) => row.tablename), ['es_events', 'es_streams']);
+      assert.deepEqual(tables.rows.map((row) => row.tablename), ['es_events', 'es_order_epoch', 'es_streams']);
     } finally {
       await client.end();
     }
