@@ -35,7 +35,8 @@ import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
 import { connectToNats, ensureWorkQueueStream } from './nats/connection.js';
 import { DeadLetterRecorder } from './nats/dead-letter-recorder.js';
-import { EventRelay } from './nats/event-relay.js';
+import { EventRelay, RELAY_NAME } from './nats/event-relay.js';
+import { StallMonitor } from './observability/stall-monitor.js';
 import { PeriodicTask } from './system/periodic-task.js';
 import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
 
@@ -108,6 +109,10 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
 
     if (roles.has('api')) {
       const links = container.resolve<SignedDownloadLinks>(TOKENS.downloadLinks);
+      // Stalls are measured on the PostgreSQL event store; EventStoreDB's order does not wait on transactions.
+      const stalls = config.eventStoreUrl === null ? new StallMonitor(db, [...PROJECTIONS.map((projection) => projection.name), RELAY_NAME]) : null;
+      stalls?.register(container.resolve<Registry>(TOKENS.metrics));
+      const lagWithinLimit = async () => Object.values((await stalls?.processorLagSeconds()) ?? {}).every((lag) => lag * 1000 <= config.readyMaxLagMs);
       const validation = new RequestValidation();
       const app = createHttpApp({
         logger,
@@ -135,7 +140,9 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
               postgres: async () => (await db.raw('select 1')) !== undefined,
               eventStore: () => store.ping(),
               nats: async () => !natsConnection.isClosed() && (await natsConnection.rtt()) >= 0,
+              processorLag: lagWithinLimit,
             },
+            readinessDetails: async () => (stalls === null ? {} : { processorLagSeconds: await stalls.processorLagSeconds(), horizonAgeSeconds: await stalls.horizonAgeSeconds() }),
           }),
         ],
       });

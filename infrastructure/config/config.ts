@@ -45,6 +45,8 @@ export interface Config {
   /** A reservation (and its job) still pending after this long is brought to an end by the reconciler. */
   pendingDownloadLimitMs: number;
   reconcileIntervalMs: number;
+  /** /readyz answers 503 while a projection or the relay lags more than this. */
+  readyMaxLagMs: number;
 }
 
 export class ConfigError extends Error {
@@ -102,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     pendingDownloadLimitMs: read.integer('PENDING_DOWNLOAD_LIMIT_MS', 6 * 3_600_000, 5_000, 30 * 86_400_000),
     reconcileIntervalMs: read.integer('RECONCILE_INTERVAL_MS', 60_000, 100, 86_400_000),
+    readyMaxLagMs: read.integer('READY_MAX_LAG_MS', 60_000, 100, 86_400_000),
   };
 }
 

@@ -2,6 +2,9 @@ import type { JetStreamClient } from 'nats';
 import type { Checkpoint, EventFilter, RecordedEvent } from '../../application/ports/event-store.js';
 import { CheckpointedProcessor, type CheckpointedProcessorOptions, type WaitOptions } from '../../projections/checkpointed-processor.js';
 
+/** The default relay's processor name: its checkpoint row and lock. */
+export const RELAY_NAME = 'relay:work';
+
 export interface RelayedMessage {
   subject: string;
   /** Sent as JSON. */
@@ -37,7 +40,7 @@ export class EventRelay {
     const publishTimeoutMs = options.publishTimeoutMs ?? 5_000;
     this.processor = new CheckpointedProcessor(
       {
-        name: options.name ?? 'relay:work',
+        name: options.name ?? RELAY_NAME,
         filter: options.filter ?? {},
         async deliver(events: RecordedEvent[]): Promise<void> {
           const publishes = events.flatMap((event) =>

@@ -15,6 +15,7 @@ import {
 } from '../../../application/ports/event-store.js';
 import { appendInTransaction, readStreamRevision } from './append-in-transaction.js';
 import { comparePositions, decodePosition, encodePosition } from './checkpoint.js';
+import { SESSION_TIMEOUT_OPTIONS } from '../../postgres/session-timeouts.js';
 import { assertStoredTransactionIdsBehindServer, startNewOrderEpoch } from './order-epoch.js';
 import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './event-rows.js';
 import { NotificationListener } from './notification-listener.js';
@@ -33,13 +34,6 @@ const UNIQUE_VIOLATION = '23505';
 const DEFAULT_READ_ALL_COUNT = 1000;
 const DEFAULT_BATCH_SIZE = 100;
 
-/**
- * An open transaction anywhere on the server holds every global reader back
- * at its xmin, so one that a bug leaves idle must not last: the server ends
- * it after this long. Appends never idle inside their transaction.
- */
-const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
-
 /** The default event store: events in PostgreSQL, in a global order that concurrent writers cannot break. */
 export class PostgresEventStore implements EventStore {
   private readonly pool: pg.Pool;
@@ -54,7 +48,7 @@ export class PostgresEventStore implements EventStore {
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.poolSize ?? 10,
-      options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_TIMEOUT_MS}`,
+      options: SESSION_TIMEOUT_OPTIONS,
     });
     // An idle client whose server goes away must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);

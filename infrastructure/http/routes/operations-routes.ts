@@ -4,7 +4,12 @@ import type { Registry } from 'prom-client';
 export type ReadinessCheck = () => Promise<boolean>;
 
 /** Liveness, readiness and metrics: outside the API prefix and without authentication. */
-export function operationsRoutes(deps: { readinessChecks: Record<string, ReadinessCheck>; metrics: Registry }): Router {
+export function operationsRoutes(deps: {
+  readinessChecks: Record<string, ReadinessCheck>;
+  metrics: Registry;
+  /** Figures shown with the checks, e.g. processor lag. */
+  readinessDetails?: () => Promise<Record<string, unknown>>;
+}): Router {
   const router = new Router();
 
   router.get('/healthz', (ctx) => {
@@ -26,7 +31,8 @@ export function operationsRoutes(deps: { readinessChecks: Record<string, Readine
     const checks = Object.fromEntries(results);
     const ready = results.every(([, state]) => state === 'ok');
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : 'not ready', checks };
+    const details = (await deps.readinessDetails?.().catch(() => undefined)) ?? {};
+    ctx.body = { status: ready ? 'ready' : 'not ready', checks, ...details };
   });
 
   router.get('/metrics', async (ctx) => {
