@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface TcpProxy {
   port: number;
   cut(): void;
+  /** Stops relaying bytes without closing anything: a connection dropped silently, as by a lost network path. */
+  freeze(): void;
   restore(): void;
   close(): Promise<void>;
 }
@@ -12,6 +14,7 @@ export interface TcpProxy {
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let cut = false;
+  let frozen = false;
   const server: Server = createServer((client) => {
     if (cut) {
       client.destroy();
@@ -23,7 +26,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => undefined);
     }
-    client.pipe(upstream).pipe(client);
+    client.on('data', (chunk) => {
+      if (!frozen) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (!frozen) client.write(chunk);
+    });
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -34,8 +42,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       cut = true;
       for (const socket of sockets) socket.destroy();
     },
+    freeze() {
+      frozen = true;
+    },
     restore() {
       cut = false;
+      frozen = false;
     },
     async close() {
       for (const socket of sockets) socket.destroy();
