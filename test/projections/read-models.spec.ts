@@ -93,7 +93,10 @@ describe('read models: download jobs and accounts', function () {
     assert.equal(report?.entries.filter((entry) => entry.kind === 'charge').length, 2);
     await restarted.stop();
 
+    const indexes = async () => (await db.raw<{ rows: Array<{ indexname: string }> }>(`SELECT indexname FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`)).rows;
+    const indexesBefore = await indexes();
     await rebuildProjections(PROJECTIONS, options);
     assert.deepEqual(await snapshot(), live);
+    assert.deepEqual(await indexes(), indexesBefore, 'the swapped-in tables carry the indexes under their usual names');
   });
 });
