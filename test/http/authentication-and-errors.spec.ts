@@ -75,7 +75,7 @@ describe('HTTP: authentication and error responses', function () {
     assert.equal((await call('GET', '/healthz')).status, 200);
     const ready = await call('GET', '/readyz');
     assert.equal(ready.status, 200);
-    assert.deepEqual(ready.body.checks, { postgres: 'ok', eventStore: 'ok', nats: 'ok' });
+    assert.deepEqual(ready.body.checks, { postgres: 'ok', eventStore: 'ok', nats: 'ok', processorLag: 'ok' });
     const metrics = await call('GET', '/metrics');
     assert.equal(metrics.status, 200);
     assert.match(String(metrics.body), /http_requests_total/);
