@@ -56,3 +56,39 @@ export class RuleViolationError extends DomainError {
     this.name = 'RuleViolationError';
   }
 }
+
+/** An Idempotency-Key the account used, within retention, for a different request. */
+export class IdempotencyKeyReusedError extends DomainError {
+  readonly kind = 'idempotency_key_reused';
+  constructor(readonly key: string) {
+    super('This Idempotency-Key was already used with a different request; use a new key for a new request');
+    this.name = 'IdempotencyKeyReusedError';
+  }
+}
+
+/** The job's submission took longer than the grace period: its reservation was released and the job cannot be created any more. */
+export class JobAbandonedError extends DomainError {
+  readonly kind = 'job_abandoned';
+  constructor(readonly jobId: string) {
+    super(`Job ${jobId} was abandoned: its submission took too long and nothing was queued; submit again`);
+    this.name = 'JobAbandonedError';
+  }
+}
+
+/** Another worker's delivery holds the job: this one is a duplicate and must not run it. */
+export class LeaseHeldError extends DomainError {
+  readonly kind = 'lease_held';
+  constructor(readonly jobId: string) {
+    super(`Job ${jobId} is being run by another worker`);
+    this.name = 'LeaseHeldError';
+  }
+}
+
+/** A later delivery took the job over: this worker's result no longer counts. */
+export class LeaseLostError extends DomainError {
+  readonly kind = 'lease_lost';
+  constructor(readonly jobId: string) {
+    super(`Job ${jobId} was taken over by another worker`);
+    this.name = 'LeaseLostError';
+  }
+}

@@ -33,6 +33,11 @@ import { SignedDownloadLinks } from './files/signed-download-links.js';
 import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
 import { PostgresAccountReadModel } from './postgres/postgres-account-read-model.js';
 import { PostgresDownloadJobReadModel } from './postgres/postgres-download-job-read-model.js';
+import { migrateReadModels } from './postgres/read-model-schema.js';
+import type { Anomalies } from '../application/ports/anomalies.js';
+import { ReconcilePendingDownloads } from '../application/processes/reconcile-pending-downloads.js';
+import { PostgresPendingDownloadAccounts } from './postgres/postgres-pending-download-accounts.js';
+import { MetricAnomalies } from './observability/metric-anomalies.js';
 import { ApiKeyCrypto } from './security/api-key-crypto.js';
 import { deriveKey } from './security/derive-key.js';
 import { loadMasterKey } from './security/master-key.js';
@@ -60,6 +65,7 @@ export const TOKENS = {
   accountReadModel: Symbol('AccountReadModel'),
   downloadJobReadModel: Symbol('DownloadJobReadModel'),
   storage: Symbol('Storage'),
+  anomalies: Symbol('Anomalies'),
 } as const;
 
 export interface Overrides {
@@ -112,6 +118,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database) });
   container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(database) });
+  container.register(TOKENS.anomalies, { useValue: new MetricAnomalies(metrics, logger) });
 
   const resolve = <T>(token: symbol): T => container.resolve<T>(token);
   container.register(TOKENS.accountCommands, {
@@ -147,8 +154,11 @@ export async function createContainer(config: Config, logger: Logger, overrides:
       retryMaxDelayMs: Math.max(config.downloadRetryBaseMs, 5 * 60_000),
     }),
   ));
-  container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock())));
+  container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock(), eventStore, resolve<Anomalies>(TOKENS.anomalies))));
   container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs)));
+  container.register(ReconcilePendingDownloads, single(() =>
+    new ReconcilePendingDownloads(eventStore, jobs(), new PostgresPendingDownloadAccounts(database), container.resolve(SettleDownloadBilling), container.resolve(ReleaseOrphanedReservation), clock(), logger, config.pendingDownloadLimitMs),
+  ));
 
   return {
     container,

@@ -11,8 +11,10 @@ import type { Clock } from '../application/ports/clock.js';
 import type { EventStore } from '../application/ports/event-store.js';
 import type { FileStore } from '../application/ports/file-store.js';
 import type { Logger } from '../application/ports/logger.js';
+import type { Anomalies } from '../application/ports/anomalies.js';
 import type { WorkDirs } from '../application/ports/work-dirs.js';
 import type { WorkConsumer, WorkItem, WorkQueue, WorkRelay, WorkResult } from '../application/ports/work-queue.js';
+import { ReconcilePendingDownloads } from '../application/processes/reconcile-pending-downloads.js';
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
@@ -35,7 +37,11 @@ import { fileRoutes } from './http/routes/file-routes.js';
 import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
 import { startAdminEndpoint } from './embedded/admin-endpoint.js';
+import { RELAY_NAME } from './nats/event-relay.js';
+import { JetStreamWorkQueue } from './nats/jetstream-work-queue.js';
+import { StallMonitor } from './observability/stall-monitor.js';
 import type { Storage } from './storage/open-storage.js';
+import { PeriodicTask } from './system/periodic-task.js';
 import { openWorkQueue } from './work-queue/open-work-queue.js';
 
 export const PROJECTIONS = [accountsProjection, downloadJobsProjection];
@@ -100,10 +106,23 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         await consumer.start();
         stoppables.push({ name: `consumer ${subject}`, stop: () => consumer.stop() });
       }
+      if (queue instanceof JetStreamWorkQueue) {
+        const deadLetters = queue.deadLetterRecorder(db, container.resolve<Anomalies>(TOKENS.anomalies));
+        await deadLetters.start();
+        stoppables.push({ name: 'dead letters', stop: () => deadLetters.stop() });
+      }
+      const reconcile = container.resolve(ReconcilePendingDownloads);
+      const reconciler = new PeriodicTask('reconcile pending downloads', config.reconcileIntervalMs, () => reconcile.runOnce(), logger);
+      reconciler.start();
+      stoppables.push({ name: 'reconciler', stop: () => reconciler.stop() });
     }
 
     if (roles.has('api')) {
       const links = container.resolve<SignedDownloadLinks>(TOKENS.downloadLinks);
+      // Stalls are measured on the PostgreSQL event store; EventStoreDB's order does not wait on transactions, nor PGlite's single session.
+      const stalls = config.mode === 'server' && config.eventStoreUrl === null ? new StallMonitor(db, [...PROJECTIONS.map((projection) => projection.name), RELAY_NAME]) : null;
+      stalls?.register(container.resolve<Registry>(TOKENS.metrics));
+      const lagWithinLimit = async () => Object.values((await stalls?.processorLagSeconds()) ?? {}).every((lag) => lag * 1000 <= config.readyMaxLagMs);
       const validation = new RequestValidation();
       const app = createHttpApp({
         logger,
@@ -132,7 +151,9 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
               postgres: async () => (await db.raw('select 1')) !== undefined,
               eventStore: () => store.ping(),
               [workQueue.kind === 'jetstream' ? 'nats' : 'workQueue']: () => workQueue.ping(),
+              processorLag: lagWithinLimit,
             },
+            readinessDetails: async () => (stalls === null ? {} : { processorLagSeconds: await stalls.processorLagSeconds(), horizonAgeSeconds: await stalls.horizonAgeSeconds() }),
           }),
         ],
       });
@@ -188,8 +209,8 @@ function workConsumers(container: DependencyContainer, config: Config, queue: Wo
       ...common,
       subject: workSubject(config, 'download'),
       concurrency: config.workerConcurrency,
-      // One delivery beyond the attempts, so a job whose last attempt died with its worker is still failed.
-      maxDeliver: config.downloadMaxAttempts + 1,
+      // Only a backstop: attempts are counted in the job stream, and outages of this service's own infrastructure are retried with backoff.
+      maxDeliver: 1_000,
       handler: adapt((message, delivery) => runDownload.handle(message, delivery)),
     })],
     [workSubject(config, 'billing'), queue.consumer({ ...common, subject: workSubject(config, 'billing'), concurrency: 4, maxDeliver: 1_000, handler: adapt((message) => settle.handle(message)) })],
@@ -200,7 +221,7 @@ function workConsumers(container: DependencyContainer, config: Config, queue: Wo
 /** From the queue's terms to the application's: a message body becomes a JobMessage, an outcome an ack or a delayed retry. */
 function adapt(handle: (message: JobMessage, delivery: Delivery) => Promise<WorkOutcome>) {
   return async (item: WorkItem): Promise<WorkResult> => {
-    const outcome = await handle(item.data as JobMessage, { attempt: item.deliveryCount, heartbeat: () => item.heartbeat(), signal: item.signal });
+    const outcome = await handle(item.data as JobMessage, { attempt: item.deliveryCount, leaseId: item.deliveryId, heartbeat: () => item.heartbeat(), signal: item.signal });
     return outcome.kind === 'done' ? 'ack' : { retryAfterMs: outcome.afterMs };
   };
 }

@@ -2,11 +2,10 @@ import type { Knex } from 'knex';
 import type { Checkpoint, EventStore } from '../application/ports/event-store.js';
 import type { Logger } from '../application/ports/logger.js';
 import { type BatchHandler, processorLockKey } from './batch-handler.js';
-import { CatchUpTarget, CatchUpTimeoutError } from './catch-up-target.js';
+import { CatchUpTimeoutError } from './catch-up-timeout-error.js';
 import { ensureCheckpointTable } from './checkpoint-schema.js';
 import { CheckpointConflictError, loadCheckpoint, readCheckpoint } from './checkpoint-store.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, commitBatchWithRetries } from './commit-batch.js';
-import { RecentPositions } from './recent-positions.js';
 import { type AcquireLock, acquireSessionLock } from './session-advisory-lock.js';
 import { sleep } from './sleep.js';
 
@@ -25,6 +24,11 @@ export interface CheckpointedProcessorOptions {
   retry?: RetryPolicy;
   /** How often waiters re-check when no local batch wakes them (standby, filtered-out targets). Default 250 ms. */
   catchUpPollMs?: number;
+  /**
+   * The least time between two stores of a scan position that no event came
+   * with (the store moved on with events this processor skips). Default 100 ms.
+   */
+  watermarkIntervalMs?: number;
 }
 
 export interface WaitOptions {
@@ -38,9 +42,13 @@ export interface WaitOptions {
  * batch to a BatchHandler; the checkpoint moves by compare-and-set in the
  * batch's transaction. Only the instance holding the processor's advisory
  * lock works; the others wait and take over when its connection goes away.
+ *
+ * The stored checkpoint is a watermark: where the subscription has scanned
+ * to, including events the filter skips, so every matching event at or
+ * before it is handled. Any instance can therefore tell whether a position
+ * is reached by comparing it with the stored watermark.
  */
 export class CheckpointedProcessor {
-  private readonly recent = new RecentPositions();
   private readonly commitListeners = new Set<() => void>();
   private stopController: AbortController | null = null;
   private running: Promise<void> | null = null;
@@ -80,16 +88,18 @@ export class CheckpointedProcessor {
   /**
    * Resolves once every event at or before `target` that passes the filter
    * has been committed, by whichever instance is active. Without a target,
-   * once nothing stored is left to handle.
+   * once every event committed before the call is handled.
    */
   async waitUntilCaughtUp(target: Checkpoint | null = null, options: WaitOptions = {}): Promise<void> {
     const timeoutMs = options.timeoutMs ?? 30_000;
     const deadline = Date.now() + timeoutMs;
-    const goal = new CatchUpTarget(this.options.store, this.handler.filter, target);
+    const { store, db } = this.options;
+    const goal = target ?? (await store.headPosition());
+    if (goal === null) return;
     for (;;) {
       const committed = this.nextCommit();
-      const checkpoint = await readCheckpoint(this.options.db, this.name);
-      if (await goal.isReachedBy(checkpoint, (position) => this.recent.has(position))) return;
+      const checkpoint = await readCheckpoint(db, this.name);
+      if (checkpoint !== null && store.compare(checkpoint, goal) >= 0) return;
       options.signal?.throwIfAborted();
       const left = deadline - Date.now();
       if (left <= 0) throw new CatchUpTimeoutError(this.name, target, timeoutMs);
@@ -121,8 +131,6 @@ export class CheckpointedProcessor {
         signal: stop,
       });
       if (lock === null) return;
-      // What this instance remembers from an earlier turn may predate a rebuild.
-      this.recent.clear();
       this.active = true;
       try {
         await this.followWhileHolding(AbortSignal.any([stop, lock.lost]));
@@ -149,11 +157,22 @@ export class CheckpointedProcessor {
       const close = () => void subscription.close().catch(() => undefined);
       halt.addEventListener('abort', close, { once: true });
       try {
-        for await (const events of subscription) {
-          const committed = await commitBatchWithRetries(db, this.handler, checkpoint, events, { logger, retry: this.options.retry, signal: halt });
+        let watermarkStoredAt = 0;
+        for await (const { events, scannedTo } of subscription) {
+          if (events.length === 0) {
+            // Skipped events move the watermark too, at a bounded rate.
+            const wait = watermarkStoredAt + (this.options.watermarkIntervalMs ?? 100) - Date.now();
+            if (wait > 0) await sleep(wait, halt);
+            watermarkStoredAt = Date.now();
+          }
+          const committed = await commitBatchWithRetries(db, this.handler, checkpoint, events, {
+            logger,
+            retry: this.options.retry,
+            signal: halt,
+            next: scannedTo,
+          });
           if (committed === null) return;
           checkpoint = committed;
-          this.recent.add(events.map((event) => event.position));
           for (const listener of [...this.commitListeners]) listener();
           if (halt.aborted) return;
         }

@@ -14,15 +14,22 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { initialDelayMs: 200, maxDelay
 
 /**
  * Hands one batch to the handler and moves the checkpoint from `previous` to
- * the batch's last event in the same transaction as the handler's writes.
+ * `next` (where the read that found the batch had scanned to; the batch's
+ * last event by default) in the same transaction as the handler's writes. A
+ * batch without events only moves the checkpoint.
  * Throws CheckpointConflictError, with nothing committed, when another
  * instance moved the checkpoint meanwhile.
  */
-export async function commitBatch(db: Knex, handler: BatchHandler, previous: Checkpoint | null, events: RecordedEvent[]): Promise<Checkpoint> {
-  const next = events[events.length - 1].position;
-  if (handler.deliver) await handler.deliver(events);
+export async function commitBatch(
+  db: Knex,
+  handler: BatchHandler,
+  previous: Checkpoint | null,
+  events: RecordedEvent[],
+  next: Checkpoint = events[events.length - 1].position,
+): Promise<Checkpoint> {
+  if (handler.deliver && events.length > 0) await handler.deliver(events);
   await db.transaction(async (trx) => {
-    if (handler.apply) await handler.apply(trx, events);
+    if (handler.apply && events.length > 0) await handler.apply(trx, events);
     await compareAndSetCheckpoint(trx, handler.name, previous, next);
   });
   return next;
@@ -39,17 +46,17 @@ export async function commitBatchWithRetries(
   handler: BatchHandler,
   previous: Checkpoint | null,
   events: RecordedEvent[],
-  options: { logger: Logger; retry?: RetryPolicy; signal?: AbortSignal },
+  options: { logger: Logger; retry?: RetryPolicy; signal?: AbortSignal; next?: Checkpoint },
 ): Promise<Checkpoint | null> {
   const retry = options.retry ?? DEFAULT_RETRY_POLICY;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await commitBatch(db, handler, previous, events);
+      return await commitBatch(db, handler, previous, events, options.next);
     } catch (error) {
       if (error instanceof CheckpointConflictError) throw error;
       const delayMs = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** (attempt - 1));
       options.logger.error(
-        { processor: handler.name, attempt, delayMs, firstEventId: events[0].id, lastEventId: events[events.length - 1].id, err: error },
+        { processor: handler.name, attempt, delayMs, firstEventId: events[0]?.id, lastEventId: events[events.length - 1]?.id, err: error },
         'Batch failed; retrying it',
       );
       if (options.signal?.aborted) return null;

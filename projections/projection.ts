@@ -10,7 +10,7 @@ export interface Projection {
   /** Unique among projections and relays: names the checkpoint row and the advisory lock. */
   readonly name: string;
   readonly filter: EventFilter;
-  /** Emptied by a rebuild before replaying from the first event. */
+  /** Built anew by a rebuild (as copies, swapped in when the replay is done). */
   readonly tables: readonly string[];
   apply(trx: Knex.Transaction, events: RecordedEvent[]): Promise<void>;
 }

@@ -16,8 +16,10 @@ export interface AcquireLockOptions {
   logger: Logger;
   /** Pause between attempts while another session holds the lock. */
   retryMs?: number;
-  /** How often the held connection is probed, so a silently dropped one is noticed. */
+  /** How often the held connection is probed, so a silently dropped one is noticed. Default 5 s. */
   probeMs?: number;
+  /** A probe unanswered for this long counts as a lost connection. Default 5 s. */
+  probeTimeoutMs?: number;
   /** Give up (resolve null) after this long; waits indefinitely when absent. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -42,7 +44,7 @@ export async function acquireSessionLock(options: AcquireLockOptions): Promise<H
   try {
     while (!options.signal?.aborted && Date.now() <= deadline) {
       try {
-        client ??= await connect(options.connectionString, key);
+        client ??= await connect(options.connectionString, key, options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
         const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);
         if (rows[0]?.locked === true) {
           const held = holdLock(client, key, logger, options.probeMs ?? 5_000);
@@ -64,8 +66,25 @@ export async function acquireSessionLock(options: AcquireLockOptions): Promise<H
   }
 }
 
-async function connect(connectionString: string, key: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString, application_name: `lock ${key}`.slice(0, 63), keepAlive: true });
+const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
+const KEEP_ALIVE_INITIAL_DELAY_MS = 10_000;
+
+/**
+ * Both ends watch the connection: the client's probes time out (rather than
+ * wait for TCP to give up, which takes about 15 minutes), and the server's
+ * keep-alives end a session whose client vanished, releasing its lock, within
+ * about 25 s. Until then the lock stays with the vanished session, so a
+ * second instance cannot take it while the first one still believes it holds it.
+ */
+async function connect(connectionString: string, key: string, probeTimeoutMs: number): Promise<pg.Client> {
+  const client = new pg.Client({
+    connectionString,
+    application_name: `lock ${key}`.slice(0, 63),
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEP_ALIVE_INITIAL_DELAY_MS,
+    query_timeout: probeTimeoutMs,
+    options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
+  });
   // Without a listener an unexpected disconnect would crash the process.
   client.on('error', () => undefined);
   await client.connect();
@@ -83,7 +102,11 @@ function holdLock(client: pg.Client, key: string, logger: Logger, probeMs: numbe
   client.on('error', (error: Error) => markLost(error.message));
   client.on('end', () => markLost('connection ended'));
   const probe = setInterval(() => {
-    client.query('SELECT 1').catch((error: Error) => markLost(error.message));
+    client.query('SELECT 1').catch((error: Error) => {
+      markLost(error.message);
+      // A connection that stopped answering is not waited for: the lock is treated as gone now.
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    });
   }, probeMs);
   probe.unref();
   return {

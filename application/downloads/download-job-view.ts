@@ -3,7 +3,7 @@ import type { DownloadJobView } from '../ports/read-models.js';
 
 /** The polling view of a job folded straight from its stream. */
 export function downloadJobViewFromState(state: DownloadJobState): DownloadJobView | null {
-  if (state.status === 'NONE') return null;
+  if (state.status === 'NONE' || state.status === 'ABANDONED') return null;
   const { request, result } = state;
   return {
     jobId: request.jobId,

@@ -1,5 +1,8 @@
 import { BYTES_PER_MB } from '../../domain/account/bandwidth.js';
+import type { ReserveDownload } from '../../domain/account/commands.js';
 import { decideAccount } from '../../domain/account/decide.js';
+import { rememberedSubmission } from '../../domain/account/idempotency.js';
+import type { AccountState } from '../../domain/account/state.js';
 import { RuleViolationError } from '../../domain/errors.js';
 import { hasNoDownloadOptOut } from '../../domain/no-download-opt-out.js';
 import type { MediaFormat } from '../../domain/media-format.js';
@@ -9,6 +12,7 @@ import type { Clock } from '../ports/clock.js';
 import { ExtractionError, type VideoMetadata } from '../ports/extractor.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { DownloadJobCommandHandler } from './download-job-commands.js';
+import { submissionHash } from './submission-hash.js';
 import { LookupQueueFullError, type VideoLookup } from './video-lookup.js';
 
 export interface SubmitDownloadInput {
@@ -24,6 +28,8 @@ export interface SubmitDownloadInput {
   /** Already checked against the webhook URL policy. */
   webhookUrl?: string;
   correlationId?: string;
+  /** A repeat within retention with the same request gets the first answer; with another request, IdempotencyKeyReusedError. */
+  idempotencyKey?: string;
 }
 
 export interface SubmitDownloadOutput {
@@ -61,31 +67,39 @@ export class SubmitDownload {
       throw new RuleViolationError('endTime must be greater than startTime');
     }
     const jobId = this.ids.next();
+    const idempotency = input.idempotencyKey === undefined ? undefined : { key: input.idempotencyKey, requestHash: submissionHash(input) };
+    const reserve = (): ReserveDownload => ({ type: 'ReserveDownload', data: { jobId, pendingLimit: PENDING_DOWNLOADS_LIMIT, now: this.now(), idempotency } });
     const admitting = this.admitting.get(input.accountId) ?? new Set<string>();
     this.admitting.set(input.accountId, admitting);
     try {
       const { state: account } = await this.accounts.load(input.accountId);
-      // A dry run of the reservation, counting the account's other admissions under way: throws the limit errors the real one would.
+      // A dry run of the reservation, counting the account's other admissions under way: throws the limit errors the real one
+      // would, and the key-reuse error; a repeat of a remembered request is answered as the first one was.
       const pendingJobs = [...new Set([...account.pendingJobs, ...admitting])];
-      decideAccount({ type: 'ReserveDownload', data: { jobId, pendingLimit: PENDING_DOWNLOADS_LIMIT, now: this.now() } }, { ...account, pendingJobs });
+      const dryRun = decideAccount(reserve(), { ...account, pendingJobs });
+      if (dryRun.length === 0 && idempotency !== undefined) return await this.answerAgain(account, idempotency.key, null, input);
       admitting.add(jobId);
-      return await this.admit(jobId, input, pendingJobs.length);
+      return await this.admit(jobId, input, pendingJobs.length, reserve, idempotency?.key);
     } finally {
       admitting.delete(jobId);
       if (admitting.size === 0) this.admitting.delete(input.accountId);
     }
   }
 
-  private async admit(jobId: string, input: SubmitDownloadInput, pendingNow: number): Promise<SubmitDownloadOutput> {
+  private async admit(
+    jobId: string,
+    input: SubmitDownloadInput,
+    pendingNow: number,
+    reserve: () => ReserveDownload,
+    idempotencyKey: string | undefined,
+  ): Promise<SubmitDownloadOutput> {
     const video = await this.lookUp(input, pendingNow);
     checkDownloadable(video, input);
 
     const context = { correlationId: input.correlationId ?? jobId };
-    const reservation = await this.accounts.handle(
-      input.accountId,
-      { type: 'ReserveDownload', data: { jobId, pendingLimit: PENDING_DOWNLOADS_LIMIT, now: this.now() } },
-      context,
-    );
+    const reservation = await this.accounts.handle(input.accountId, reserve(), context);
+    // A concurrent repeat reserved first; the account stream decided which one won.
+    if (reservation.events.length === 0 && idempotencyKey !== undefined) return this.answerAgain(reservation.state, idempotencyKey, video, input);
     const maxFileSizeMb = reservation.state.plan?.maxFileSizeMb ?? 0;
     await this.jobs.handle(
       jobId,
@@ -109,13 +123,16 @@ export class SubmitDownload {
       },
       context,
     );
-    return {
-      jobId,
-      title: video.title,
-      duration: video.duration,
-      status: 'IN_QUEUE',
-      message: `Download queued. Poll GET /download/${jobId} until the status is COMPLETED or FAILED.`,
-    };
+    return queuedAnswer(jobId, video);
+  }
+
+  /** The answer the first submission under this key got, from its job (or, while that is being written, the video). */
+  private async answerAgain(account: AccountState, key: string, video: VideoMetadata | null, input: SubmitDownloadInput): Promise<SubmitDownloadOutput> {
+    const remembered = rememberedSubmission(account, key, Date.parse(this.now()));
+    if (remembered === null) throw new Error(`Idempotency-Key ${key} is not remembered`);
+    const { state: job } = await this.jobs.load(remembered.jobId);
+    if (job.status !== 'NONE' && job.status !== 'ABANDONED') return queuedAnswer(remembered.jobId, job.request);
+    return queuedAnswer(remembered.jobId, video ?? (await this.lookUp(input, account.pendingJobs.length)));
   }
 
   private async lookUp(input: SubmitDownloadInput, pendingNow: number): Promise<VideoMetadata> {
@@ -134,6 +151,16 @@ export class SubmitDownload {
   private now(): string {
     return this.clock.now().toISOString();
   }
+}
+
+function queuedAnswer(jobId: string, video: { title: string; duration: number }): SubmitDownloadOutput {
+  return {
+    jobId,
+    title: video.title,
+    duration: video.duration,
+    status: 'IN_QUEUE',
+    message: `Download queued. Poll GET /download/${jobId} until the status is COMPLETED or FAILED.`,
+  };
 }
 
 function checkDownloadable(video: VideoMetadata, input: SubmitDownloadInput): void {

@@ -7,12 +7,13 @@
  * - a mismatch raises WrongExpectedRevisionError.
  *
  * Global positions are opaque, adapter-specific strings (`Checkpoint`): a
- * reader stores the checkpoint of the last event it handled and resumes after it.
+ * reader stores the position it has scanned to and resumes after it. Only the
+ * store orders them (`compare`).
  */
 
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
 
-/** Opaque and adapter-specific; compare only by equality, persist as text. */
+/** Opaque and adapter-specific; order them with EventStore.compare, persist as text. */
 export type Checkpoint = string;
 
 export interface EventMetadata {
@@ -23,7 +24,7 @@ export interface EventMetadata {
 }
 
 export interface EventToAppend {
-  /** uuid; appending an id that is already stored fails with DuplicateEventError. */
+  /** uuid, unique in the store: see EventStore.appendToStream for what reusing one does. */
   id: string;
   type: string;
   data: Record<string, unknown>;
@@ -79,19 +80,48 @@ export interface SubscribeOptions {
 }
 
 /**
- * Catches up from `after`, then follows new events live, in global order.
- * Iterating yields batches (never empty); `close()` ends the iteration.
+ * One step of a subscription. `scannedTo` is where it has read up to: every
+ * event matching the filter at or before it is in this page or an earlier
+ * one, so a reader that stores it resumes there without scanning the skipped
+ * events again. A page without events only reports that the scan moved on.
  */
-export interface Subscription extends AsyncIterable<RecordedEvent[]> {
+export interface SubscriptionPage {
+  events: RecordedEvent[];
+  scannedTo: Checkpoint;
+}
+
+/**
+ * Catches up from `after`, then follows new events live, in global order.
+ * Iterating yields pages, each either with events or with a `scannedTo` that
+ * moved; `close()` ends the iteration.
+ */
+export interface Subscription extends AsyncIterable<SubscriptionPage> {
   close(): Promise<void>;
 }
 
 export interface EventStore {
+  /**
+   * Appends in one go, or not at all. Event ids follow EventStoreDB's
+   * idempotent append: when every id is already stored as this stream's
+   * events right after the expected revision, in the same order (so the
+   * append is a retry of one that succeeded), nothing is written and the first
+   * append's result is returned; with 'any' or 'stream_exists' they may be
+   * anywhere in the stream. Any other use of a stored id fails with
+   * DuplicateEventError. (EventStoreDB itself only guarantees the first part:
+   * its server may accept a stored id again elsewhere.)
+   */
   appendToStream(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>;
   /** A stream that does not exist reads as []. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   subscribeToAll(options?: SubscribeOptions): Subscription;
+  /** Negative, zero or positive as `a` comes before, at or after `b` in the global order. */
+  compare(a: Checkpoint, b: Checkpoint): number;
+  /**
+   * The position of the last event committed so far (null for an empty
+   * store): everything a caller appended before asking is at or before it.
+   */
+  headPosition(): Promise<Checkpoint | null>;
   /** True when the store answers; used by readiness checks. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

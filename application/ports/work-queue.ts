@@ -7,14 +7,23 @@ export interface WorkItem {
   data: unknown;
   /** 1 on the first delivery. */
   deliveryCount: number;
+  /** Names this delivery of this message: `<queue sequence>:<delivery count>`. */
+  deliveryId: string;
   /**
    * No delivery follows this one whatever the handler answers: fail the job
    * with a code now, or it stays stuck.
    */
   isLastAttempt: boolean;
-  /** Resets the ack-wait timer; also done every `heartbeatMs` while the handler runs. */
+  /**
+   * Reports progress. The ack wait is extended (at most every `heartbeatMs`)
+   * only after progress, so a hung handler is redelivered.
+   */
   heartbeat(): void;
-  /** Aborts when a stopping consumer gave up waiting and handed the message back. */
+  /**
+   * Aborts when a stopping consumer gave up waiting and handed the message
+   * back, or when no progress was confirmed for a whole ack wait: the message
+   * is then redelivered elsewhere, and this handler must stop.
+   */
   signal: AbortSignal;
 }
 

@@ -1,6 +1,7 @@
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
 import type { Clock } from '../ports/clock.js';
+import { workContext } from './work-context.js';
 import { DONE, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
 
@@ -9,6 +10,11 @@ import type { JobMessage } from './work-routing.js';
  * the process dies between the two, the client never received the job id and
  * the slot would stay taken: after a grace period, a reservation without a job
  * is released.
+ *
+ * The job stream decides between the releaser and a submission that is only
+ * slow: the releaser writes DownloadAbandoned to it expecting no stream, and
+ * releases only once that is written. A submission whose job append comes
+ * later then fails, and one that came first keeps its reservation.
  */
 export class ReleaseOrphanedReservation {
   constructor(
@@ -19,15 +25,16 @@ export class ReleaseOrphanedReservation {
   ) {}
 
   async handle(message: JobMessage): Promise<WorkOutcome> {
-    const { state } = await this.jobs.load(message.jobId);
-    if (state.status !== 'NONE') return DONE;
+    const { jobId, accountId } = message;
+    const { state } = await this.jobs.load(jobId);
+    if (state.status !== 'NONE' && state.status !== 'ABANDONED') return DONE;
     const waited = this.clock.now().getTime() - Date.parse(message.occurredAt);
-    if (waited < this.graceMs) return { kind: 'retry', afterMs: this.graceMs - waited };
-    await this.accounts.handle(
-      message.accountId,
-      { type: 'ReleaseDownload', data: { jobId: message.jobId, now: this.clock.now().toISOString() } },
-      { correlationId: message.jobId },
-    );
+    if (state.status === 'NONE' && waited < this.graceMs) return { kind: 'retry', afterMs: this.graceMs - waited };
+    const context = workContext(message);
+    const now = this.clock.now().toISOString();
+    const decided = await this.jobs.handle(jobId, { type: 'AbandonJob', data: { jobId, accountId, now } }, context);
+    if (decided.state.status !== 'ABANDONED') return DONE;
+    await this.accounts.handle(accountId, { type: 'ReleaseDownload', data: { jobId, now, abandoned: true } }, context);
     return DONE;
   }
 }

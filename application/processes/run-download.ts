@@ -1,15 +1,17 @@
 import { isFinalErrorCode } from '../../domain/download-error-code.js';
+import { LeaseHeldError, LeaseLostError } from '../../domain/errors.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
 import type { Clock } from '../ports/clock.js';
 import { ExtractionError, type Extractor } from '../ports/extractor.js';
 import type { FileStore } from '../ports/file-store.js';
 import type { Logger } from '../ports/logger.js';
 import type { WorkDirs } from '../ports/work-dirs.js';
+import { workContext } from './work-context.js';
 import { DONE, type Delivery, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
 
 export interface RunDownloadOptions {
-  /** Attempts per job, counting those cut short by a worker that died. */
+  /** Attempts per job that may end in a download error worth retrying. */
   maxAttempts: number;
   /** Delay before the second attempt; doubles each time. */
   retryBaseDelayMs: number;
@@ -17,10 +19,19 @@ export interface RunDownloadOptions {
 }
 
 /**
- * DownloadRequested -> StartJob -> extractor -> file store -> CompleteJob,
- * or FailJob with the extractor's code. Transient failures are retried with
- * backoff; when the attempts run out the job fails with NETWORK_ERROR, so no
- * job stays IN_PROGRESS forever.
+ * DownloadRequested -> StartJob (the worker's lease) -> extractor -> file
+ * store -> CompleteJob, or FailJob with the extractor's code.
+ *
+ * Attempts are counted in the job stream: only a download error worth
+ * retrying spends one (DownloadAttemptFailed), and when they run out the job
+ * fails with NETWORK_ERROR. Errors of this service's own infrastructure (the
+ * database, the queue) are thrown, so the queue retries the message with
+ * backoff without spending an attempt.
+ *
+ * The lease keeps one worker on a job: a duplicate delivery does nothing, a
+ * redelivery takes the job over, and the worker it was taken from can
+ * neither complete nor fail it. Files are keyed per attempt, so a late worker
+ * never overwrites the file of the one that took over.
  */
 export class RunDownload {
   constructor(
@@ -35,18 +46,29 @@ export class RunDownload {
 
   async handle(message: JobMessage, delivery: Delivery): Promise<WorkOutcome> {
     const { jobId } = message;
-    const log = this.logger.child({ jobId, attempt: delivery.attempt });
+    const log = this.logger.child({ jobId, delivery: delivery.attempt, leaseId: delivery.leaseId });
     const { state } = await this.jobs.load(jobId);
-    if (state.status === 'NONE' || state.status === 'COMPLETED' || state.status === 'FAILED') return DONE;
-    const context = { correlationId: jobId };
-    if (delivery.attempt > this.options.maxAttempts) {
-      await this.fail(jobId, 'NETWORK_ERROR', `Gave up after ${this.options.maxAttempts} interrupted attempts`);
+    if (state.status === 'NONE' || state.status === 'ABANDONED' || state.status === 'COMPLETED' || state.status === 'FAILED') return DONE;
+    const context = workContext(message);
+    const { leaseId } = delivery;
+    if ((state.failedAttempts ?? 0) >= this.options.maxAttempts) {
+      await this.fail(message, 'NETWORK_ERROR', `Gave up after ${this.options.maxAttempts} failed attempts`);
       return DONE;
     }
-    await this.jobs.handle(jobId, { type: 'StartJob', data: { jobId, attempt: delivery.attempt, now: this.now() } }, context);
+    let attempt: number;
+    try {
+      const started = await this.jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId, redelivered: delivery.attempt > 1, now: this.now() } }, context);
+      if (started.state.status !== 'IN_PROGRESS') return DONE;
+      attempt = started.state.attempts;
+    } catch (error) {
+      if (!(error instanceof LeaseHeldError)) throw error;
+      log.warn({}, 'another worker holds the job; dropping this duplicate delivery');
+      return DONE;
+    }
 
     const { request } = state;
     const workDir = await this.workDirs.create(jobId);
+    let fileKey: string | null = null;
     try {
       const media = await this.extractor.download({
         url: request.videoUrl ?? request.url,
@@ -59,7 +81,7 @@ export class RunDownload {
         signal: delivery.signal,
         onProgress: () => delivery.heartbeat(),
       });
-      const fileKey = `${request.accountId}/${jobId}.${media.extension}`;
+      fileKey = `${request.accountId}/${jobId}.${attempt}.${media.extension}`;
       const stored = await this.files.put(fileKey, media.filePath);
       await this.jobs.handle(
         jobId,
@@ -73,35 +95,53 @@ export class RunDownload {
             mimeType: media.mimeType,
             fileExtension: media.extension,
             now: this.now(),
+            leaseId,
           },
         },
         context,
       );
-      log.info({ fileSize: stored.size, actualFormat: media.actualFormat }, 'download completed');
+      log.info({ fileSize: stored.size, actualFormat: media.actualFormat, attempt }, 'download completed');
       return DONE;
     } catch (error) {
-      const code = error instanceof ExtractionError ? error.code : null;
-      const reason = error instanceof Error ? error.message : String(error);
-      if (code !== null && isFinalErrorCode(code)) {
-        log.info({ errorCode: code, reason }, 'download failed');
-        await this.fail(jobId, code, reason);
+      if (error instanceof LeaseLostError) {
+        log.warn({ attempt }, 'the job was taken over by another worker; discarding this attempt');
+        if (fileKey !== null) await this.files.remove(fileKey).catch(() => undefined);
         return DONE;
       }
-      if (delivery.attempt >= this.options.maxAttempts) {
-        log.warn({ errorCode: code, reason }, 'download failed; no attempts left');
-        await this.fail(jobId, 'NETWORK_ERROR', reason);
-        return DONE;
-      }
-      const afterMs = Math.min(this.options.retryMaxDelayMs, this.options.retryBaseDelayMs * 2 ** (delivery.attempt - 1));
-      log.warn({ errorCode: code, reason, retryInMs: afterMs }, 'download attempt failed; retrying');
-      return { kind: 'retry', afterMs };
+      if (!(error instanceof ExtractionError)) throw error;
+      return await this.afterDownloadError(message, leaseId, (state.failedAttempts ?? 0) + 1, error, log);
     } finally {
       await this.workDirs.remove(workDir);
     }
   }
 
-  private async fail(jobId: string, errorCode: ExtractionError['code'], reason: string): Promise<void> {
-    await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode, reason, now: this.now() } }, { correlationId: jobId });
+  private async afterDownloadError(message: JobMessage, leaseId: string, failedAttempts: number, error: ExtractionError, log: Logger): Promise<WorkOutcome> {
+    const { code, message: reason } = error;
+    try {
+      if (code !== null && isFinalErrorCode(code)) {
+        log.info({ errorCode: code, reason }, 'download failed');
+        await this.fail(message, code, reason, leaseId);
+        return DONE;
+      }
+      if (failedAttempts >= this.options.maxAttempts) {
+        log.warn({ errorCode: code, reason }, 'download failed; no attempts left');
+        await this.fail(message, 'NETWORK_ERROR', reason, leaseId);
+        return DONE;
+      }
+      const { jobId } = message;
+      await this.jobs.handle(jobId, { type: 'RecordAttemptFailure', data: { jobId, leaseId, errorCode: code, reason, now: this.now() } }, workContext(message));
+    } catch (failure) {
+      if (failure instanceof LeaseLostError) return DONE;
+      throw failure;
+    }
+    const afterMs = Math.min(this.options.retryMaxDelayMs, this.options.retryBaseDelayMs * 2 ** (failedAttempts - 1));
+    log.warn({ errorCode: code, reason, retryInMs: afterMs }, 'download attempt failed; retrying');
+    return { kind: 'retry', afterMs };
+  }
+
+  private async fail(message: JobMessage, errorCode: ExtractionError['code'], reason: string, leaseId?: string): Promise<void> {
+    const { jobId } = message;
+    await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode, reason, now: this.now(), ...(leaseId === undefined ? {} : { leaseId }) } }, workContext(message));
   }
 
   private now(): string {

@@ -1,34 +1,52 @@
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
+import type { Anomalies } from '../ports/anomalies.js';
 import type { Clock } from '../ports/clock.js';
+import type { EventStore } from '../ports/event-store.js';
+import { streamName } from '../../domain/stream-name.js';
+import { ACCOUNT_CATEGORY } from '../../domain/account/decider.js';
+import { workContext } from './work-context.js';
 import { DONE, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
 
 /**
  * A finished job settles its reservation on the account: a completed one is
  * charged (ChargeBandwidth), a failed one released. The account decider makes
- * a repeated settlement a no-op, so redelivery never charges twice.
+ * a repeated settlement a no-op, so redelivery never charges twice. A charge
+ * that finds no reservation and no earlier charge of the job means a download
+ * ran unadmitted: it is recorded as an anomaly.
  */
 export class SettleDownloadBilling {
   constructor(
     private readonly jobs: DownloadJobCommandHandler,
     private readonly accounts: AccountCommandHandler,
     private readonly clock: Clock,
+    private readonly store: EventStore,
+    private readonly anomalies: Anomalies,
   ) {}
 
   async handle(message: JobMessage): Promise<WorkOutcome> {
     const { state } = await this.jobs.load(message.jobId);
     const now = this.clock.now().toISOString();
-    const context = { correlationId: message.jobId };
+    const context = workContext(message);
     if (state.status === 'COMPLETED' && state.result !== null) {
-      await this.accounts.handle(
-        state.request.accountId,
+      const { accountId } = state.request;
+      const charge = await this.accounts.handle(
+        accountId,
         { type: 'ChargeBandwidth', data: { jobId: message.jobId, fileSizeBytes: state.result.fileSize, now } },
         context,
       );
+      if (charge.events.length === 0 && !(await this.wasCharged(accountId, message.jobId))) {
+        this.anomalies.record('charge_without_reservation', { accountId, jobId: message.jobId, fileSize: state.result.fileSize });
+      }
     } else if (state.status === 'FAILED') {
       await this.accounts.handle(state.request.accountId, { type: 'ReleaseDownload', data: { jobId: message.jobId, now } }, context);
     }
     return DONE;
+  }
+
+  private async wasCharged(accountId: string, jobId: string): Promise<boolean> {
+    const events = await this.store.readStream(streamName(ACCOUNT_CATEGORY, accountId));
+    return events.some((event) => event.type === 'BandwidthCharged' && event.data.jobId === jobId);
   }
 }

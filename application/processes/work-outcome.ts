@@ -6,6 +6,8 @@ export const DONE: WorkOutcome = { kind: 'done' };
 export interface Delivery {
   /** 1 for the first delivery of the message. */
   attempt: number;
+  /** Names this delivery; a job's lease is held by one at a time. */
+  leaseId: string;
   /** Keeps the message from being redelivered while long work runs. */
   heartbeat(): void;
   signal?: AbortSignal;

@@ -9,6 +9,10 @@ export interface JobMessage {
   accountId: string;
   /** When the event that set off the work was recorded (ISO 8601). */
   occurredAt: string;
+  /** The id of the event that set off the work: the causation of the commands it leads to. */
+  eventId?: string;
+  /** That event's correlation id, carried on. */
+  correlationId?: string;
 }
 
 export interface WorkMessage {
@@ -23,7 +27,14 @@ export const ROUTED_EVENT_TYPES = ['DownloadRequested', 'DownloadCompleted', 'Do
 export function routeEventToWork(event: RecordedEvent): WorkMessage[] {
   const { jobId, accountId } = event.data as Partial<JobMessage>;
   if (typeof jobId !== 'string' || typeof accountId !== 'string') return [];
-  const payload = { jobId, accountId, occurredAt: event.createdAt.toISOString() };
+  const { correlationId } = event.metadata;
+  const payload: JobMessage = {
+    jobId,
+    accountId,
+    occurredAt: event.createdAt.toISOString(),
+    eventId: event.id,
+    ...(typeof correlationId === 'string' ? { correlationId } : {}),
+  };
   switch (event.type) {
     case 'DownloadRequested':
       return [{ kind: 'download', payload }];

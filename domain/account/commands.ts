@@ -19,9 +19,13 @@ export type IssueApiKey = {
   data: { keyId: string; keyPrefix: string; keyHash: string; encryptedKey: string; now: string };
 };
 export type RevokeApiKey = { type: 'RevokeApiKey'; data: { keyId: string; now: string } };
-export type ReserveDownload = { type: 'ReserveDownload'; data: { jobId: string; pendingLimit: number; now: string } };
+export type ReserveDownload = {
+  type: 'ReserveDownload';
+  data: { jobId: string; pendingLimit: number; now: string; idempotency?: { key: string; requestHash: string } };
+};
 export type ChargeBandwidth = { type: 'ChargeBandwidth'; data: { jobId: string; fileSizeBytes: number; now: string } };
-export type ReleaseDownload = { type: 'ReleaseDownload'; data: { jobId: string; now: string } };
+/** `abandoned`: the job was never created, so an Idempotency-Key that admitted it is forgotten too. */
+export type ReleaseDownload = { type: 'ReleaseDownload'; data: { jobId: string; now: string; abandoned?: boolean } };
 
 export type AccountCommand =
   | OpenAccount

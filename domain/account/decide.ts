@@ -1,6 +1,7 @@
-import { CreditLimitReachedError, InvalidTransitionError, NotFoundError, PendingDownloadsLimitError, RuleViolationError } from '../errors.js';
+import { CreditLimitReachedError, IdempotencyKeyReusedError, InvalidTransitionError, NotFoundError, PendingDownloadsLimitError, RuleViolationError } from '../errors.js';
 import { chargeableMegabytes, MINIMUM_CHARGE_MB } from './bandwidth.js';
 import { addMonthsUtc } from './billing-period.js';
+import { rememberedSubmission } from './idempotency.js';
 import type { AccountCommand, ReserveDownload } from './commands.js';
 import type { AccountEvent } from './events.js';
 import { evolveAccount } from './evolve.js';
@@ -80,7 +81,7 @@ function decideOnOpenAccount(command: Exclude<AccountCommand, { type: 'OpenAccou
     case 'ReleaseDownload': {
       const { jobId } = command.data;
       if (!state.pendingJobs.includes(jobId)) return [];
-      return [{ type: 'DownloadReleased', data: { accountId, jobId, releasedAt: now } }];
+      return [{ type: 'DownloadReleased', data: { accountId, jobId, releasedAt: now, ...(command.data.abandoned === true ? { abandoned: true } : {}) } }];
     }
     default: {
       const unknown: never = command;
@@ -139,6 +140,14 @@ function assertAddOnAvailable(plan: PlanTerms | null, addOn: AddOnId): void {
  */
 function reserveDownload(state: AccountState, accountId: string, data: ReserveDownload['data']): AccountEvent[] {
   if (state.pendingJobs.includes(data.jobId)) return [];
+  // A repeat is answered before any limit: the first request was admitted, and a retry must not be refused for what it holds itself.
+  if (data.idempotency !== undefined) {
+    const earlier = rememberedSubmission(state, data.idempotency.key, Date.parse(data.now));
+    if (earlier !== null) {
+      if (earlier.requestHash !== data.idempotency.requestHash) throw new IdempotencyKeyReusedError(data.idempotency.key);
+      return [];
+    }
+  }
   const pending = state.pendingJobs.length;
   if (!withinAllowance(state, 'download_count', state.usage.download_count + pending + 1)) {
     throw new CreditLimitReachedError('download_count');
@@ -148,7 +157,8 @@ function reserveDownload(state: AccountState, accountId: string, data: ReserveDo
     throw new CreditLimitReachedError('bandwidth_mb');
   }
   if (pending >= data.pendingLimit) throw new PendingDownloadsLimitError(pending, data.pendingLimit);
-  return [{ type: 'DownloadReserved', data: { accountId, jobId: data.jobId, reservedAt: data.now } }];
+  const idempotency = data.idempotency === undefined ? {} : { idempotencyKey: data.idempotency.key, requestHash: data.idempotency.requestHash };
+  return [{ type: 'DownloadReserved', data: { accountId, jobId: data.jobId, reservedAt: data.now, ...idempotency } }];
 }
 
 function withinAllowance(state: AccountState, feature: FeatureId, needed: number, overage = 0): boolean {

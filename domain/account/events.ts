@@ -38,8 +38,14 @@ export type ApiKeyIssued = DomainEvent<
 >;
 export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { accountId: string; keyId: string; revokedAt: string }>;
 
-/** A download was admitted: it holds a pending slot and a provisional bandwidth reservation until charged or released. */
-export type DownloadReserved = DomainEvent<'DownloadReserved', { accountId: string; jobId: string; reservedAt: string }>;
+/**
+ * A download was admitted: it holds a pending slot and a provisional bandwidth reservation until charged or released.
+ * A submission with an Idempotency-Key records it and the request's hash.
+ */
+export type DownloadReserved = DomainEvent<
+  'DownloadReserved',
+  { accountId: string; jobId: string; reservedAt: string; idempotencyKey?: string; requestHash?: string }
+>;
 
 /** A completed download is billed: bandwidth at max(size, 20 MB) and one download; its slot is freed. */
 export type BandwidthCharged = DomainEvent<
@@ -47,8 +53,8 @@ export type BandwidthCharged = DomainEvent<
   { accountId: string; jobId: string; fileSizeBytes: number; bandwidthMb: number; downloads: number; chargedAt: string }
 >;
 
-/** A failed download frees its slot; nothing is charged. */
-export type DownloadReleased = DomainEvent<'DownloadReleased', { accountId: string; jobId: string; releasedAt: string }>;
+/** A failed (or abandoned, never created) download frees its slot; nothing is charged. */
+export type DownloadReleased = DomainEvent<'DownloadReleased', { accountId: string; jobId: string; releasedAt: string; abandoned?: boolean }>;
 
 export type AccountEvent =
   | AccountOpened

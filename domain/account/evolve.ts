@@ -1,4 +1,5 @@
 import type { AccountEvent } from './events.js';
+import { rememberSubmission } from './idempotency.js';
 import { type AccountState, zeroFeatureCounts } from './state.js';
 
 const ms = (iso: string): number => Date.parse(iso);
@@ -50,8 +51,12 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         ...state,
         apiKeys: state.apiKeys.map((key) => (key.keyId === event.data.keyId ? { ...key, revoked: true } : key)),
       };
-    case 'DownloadReserved':
-      return { ...state, pendingJobs: [...state.pendingJobs, event.data.jobId] };
+    case 'DownloadReserved': {
+      const { jobId, idempotencyKey, requestHash } = event.data;
+      const withJob = { ...state, pendingJobs: [...state.pendingJobs, jobId] };
+      if (idempotencyKey === undefined || requestHash === undefined) return withJob;
+      return { ...withJob, idempotencyKeys: rememberSubmission(state, { key: idempotencyKey, requestHash, jobId, reservedAt: ms(event.data.reservedAt) }) };
+    }
     case 'BandwidthCharged':
       return {
         ...state,
@@ -62,8 +67,11 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
           download_count: state.usage.download_count + event.data.downloads,
         },
       };
-    case 'DownloadReleased':
-      return { ...state, pendingJobs: state.pendingJobs.filter((jobId) => jobId !== event.data.jobId) };
+    case 'DownloadReleased': {
+      const pendingJobs = state.pendingJobs.filter((jobId) => jobId !== event.data.jobId);
+      if (event.data.abandoned !== true) return { ...state, pendingJobs };
+      return { ...state, pendingJobs, idempotencyKeys: (state.idempotencyKeys ?? []).filter((entry) => entry.jobId !== event.data.jobId) };
+    }
     default:
       // Events of types this version does not know are skipped, so old code can read newer streams.
       return state;

@@ -23,6 +23,17 @@ export interface AccountState {
   /** Jobs admitted and not yet charged or released, oldest first. */
   pendingJobs: string[];
   apiKeys: Array<{ keyId: string; keyHash: string; revoked: boolean }>;
+  /** Idempotency-Keys of admitted submissions, within retention; absent from states folded before keys existed. */
+  idempotencyKeys?: RememberedSubmission[];
+}
+
+/** A submission admitted under an Idempotency-Key: a repeat with the same request hash gets this job back. */
+export interface RememberedSubmission {
+  key: string;
+  requestHash: string;
+  jobId: string;
+  /** Unix ms. */
+  reservedAt: number;
 }
 
 export function zeroFeatureCounts(): Record<FeatureId, number> {
@@ -45,5 +56,6 @@ export function initialAccountState(): AccountState {
     extraGrants: zeroFeatureCounts(),
     pendingJobs: [],
     apiKeys: [],
+    idempotencyKeys: [],
   };
 }

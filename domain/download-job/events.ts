@@ -29,7 +29,14 @@ export type DownloadRequested = DomainEvent<
   }
 >;
 
-export type DownloadStarted = DomainEvent<'DownloadStarted', { jobId: string; accountId: string; attempt: number; startedAt: string }>;
+/** A worker took the job for an attempt; `leaseId` names that worker's delivery (absent from events written before leases). */
+export type DownloadStarted = DomainEvent<'DownloadStarted', { jobId: string; accountId: string; attempt: number; startedAt: string; leaseId?: string }>;
+
+/** An attempt ended in a download error worth retrying; the job waits for its next attempt. */
+export type DownloadAttemptFailed = DomainEvent<
+  'DownloadAttemptFailed',
+  { jobId: string; accountId: string; attempt: number; errorCode: DownloadErrorCode | null; reason: string; failedAt: string }
+>;
 
 /** The file is stored; `fileKey` names it in the file store. */
 export type DownloadCompleted = DomainEvent<
@@ -52,11 +59,20 @@ export type DownloadFailed = DomainEvent<
   { jobId: string; accountId: string; errorCode: DownloadErrorCode | null; reason: string; failedAt: string }
 >;
 
-export type DownloadJobEvent = DownloadRequested | DownloadStarted | DownloadCompleted | DownloadFailed;
+/**
+ * The submission did not write its job within the grace period, so its
+ * reservation is released; written only to a stream that does not exist yet,
+ * it keeps the late submission from creating the job afterwards.
+ */
+export type DownloadAbandoned = DomainEvent<'DownloadAbandoned', { jobId: string; accountId: string; abandonedAt: string }>;
+
+export type DownloadJobEvent = DownloadRequested | DownloadStarted | DownloadAttemptFailed | DownloadCompleted | DownloadFailed | DownloadAbandoned;
 
 export const DOWNLOAD_JOB_EVENT_TYPES: readonly DownloadJobEvent['type'][] = [
   'DownloadRequested',
   'DownloadStarted',
+  'DownloadAttemptFailed',
   'DownloadCompleted',
   'DownloadFailed',
+  'DownloadAbandoned',
 ];

@@ -8,16 +8,29 @@ export function evolveDownloadJob(state: DownloadJobState, event: DownloadJobEve
       request: event.data,
       startedAt: null,
       attempts: 0,
+      failedAttempts: 0,
+      leaseId: null,
       completedAt: null,
       result: null,
       errorCode: null,
       failureReason: null,
     };
   }
-  if (state.status === 'NONE') return state;
+  if (event.type === 'DownloadAbandoned') {
+    return state.status === 'NONE' ? { status: 'ABANDONED', jobId: event.data.jobId, accountId: event.data.accountId } : state;
+  }
+  if (state.status === 'NONE' || state.status === 'ABANDONED') return state;
   switch (event.type) {
     case 'DownloadStarted':
-      return { ...state, status: 'IN_PROGRESS', startedAt: state.startedAt ?? event.data.startedAt, attempts: event.data.attempt };
+      return {
+        ...state,
+        status: 'IN_PROGRESS',
+        startedAt: state.startedAt ?? event.data.startedAt,
+        attempts: event.data.attempt,
+        leaseId: event.data.leaseId ?? null,
+      };
+    case 'DownloadAttemptFailed':
+      return { ...state, failedAttempts: (state.failedAttempts ?? 0) + 1, leaseId: null };
     case 'DownloadCompleted': {
       const { fileKey, fileSize, actualFormat, mimeType, fileExtension, completedAt } = event.data;
       return { ...state, status: 'COMPLETED', completedAt, result: { fileKey, fileSize, actualFormat, mimeType, fileExtension } };

@@ -6,11 +6,17 @@ export type DownloadJobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAIL
 
 export type DownloadJobState =
   | { status: 'NONE' }
+  | { status: 'ABANDONED'; jobId: string; accountId: string }
   | {
       status: DownloadJobStatus;
       request: DownloadRequested['data'];
       startedAt: string | null;
+      /** The number of the latest attempt (each start or takeover by a worker is one). */
       attempts: number;
+      /** Attempts that ended in a download error worth retrying: what the attempt limit counts. */
+      failedAttempts: number;
+      /** The worker delivery that holds the job while it runs; null between attempts. */
+      leaseId: string | null;
       completedAt: string | null;
       result: { fileKey: string; fileSize: number; actualFormat: MediaFormat; mimeType: string; fileExtension: string } | null;
       errorCode: DownloadErrorCode | null;

@@ -9,9 +9,8 @@ import { PROJECTIONS } from '../service.js';
 import type { Storage } from '../storage/open-storage.js';
 
 /**
- * `npm run rebuild-projections`: empties every read model and replays the
- * event store into it. Waits for a running projector to let go of its locks
- * (stop the projector role first, or it will be waited for and then refused).
+ * `npm run rebuild-projections`: replays the event store into new copies of
+ * every read model's tables and swaps them in; the projector may keep running.
  */
 async function main(): Promise<void> {
   const config = loadConfig();

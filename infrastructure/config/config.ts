@@ -49,6 +49,11 @@ export interface Config {
   /** `embedded` when none of DATABASE_URL, EVENTSTORE_URL and NATS_URL is set: one process, no servers. */
   mode: ServiceMode;
   embeddedDataDir: string;
+  /** A reservation (and its job) still pending after this long is brought to an end by the reconciler. */
+  pendingDownloadLimitMs: number;
+  reconcileIntervalMs: number;
+  /** /readyz answers 503 while a projection or the relay lags more than this. */
+  readyMaxLagMs: number;
 }
 
 export type ServiceMode = 'embedded' | 'server';
@@ -111,6 +116,9 @@ export function loadConfig(env: Env = process.env): Config {
     ...httpTimeouts(read),
     mode: ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL'].some((name) => read.optional(name) !== undefined) ? 'server' : 'embedded',
     embeddedDataDir: read.string('EMBEDDED_DATA_DIR', path.join(dataDir, 'embedded')),
+    pendingDownloadLimitMs: read.integer('PENDING_DOWNLOAD_LIMIT_MS', 6 * 3_600_000, 5_000, 30 * 86_400_000),
+    reconcileIntervalMs: read.integer('RECONCILE_INTERVAL_MS', 60_000, 100, 86_400_000),
+    readyMaxLagMs: read.integer('READY_MAX_LAG_MS', 60_000, 100, 86_400_000),
   };
 }
 

@@ -1,4 +1,4 @@
-import { validatePathParameters, validateRequestBody } from './openapi/request-validator.js';
+import { validateHeaderParameters, validatePathParameters, validateRequestBody } from './openapi/request-validator.js';
 import { HttpError } from './http-error.js';
 
 /** Request bodies checked against the OpenAPI document (defaults applied); a mismatch is a 400 naming the field. */
@@ -7,6 +7,13 @@ export class RequestValidation {
     const result = validateRequestBody(operationId, body);
     if (!result.ok) throw new HttpError(400, result.message);
     return result.value as T;
+  }
+
+  /** Documented request headers; one that breaks the document's rules is a 400 naming it. */
+  headers(operationId: string, headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+    const result = validateHeaderParameters(operationId, headers);
+    if (!result.ok) throw new HttpError(400, result.message);
+    return result.value;
   }
 
   /** Path parameters that break the document's rules name nothing that exists: a 404, as the spec's poll endpoints list no 400. */

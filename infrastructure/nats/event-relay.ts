@@ -5,6 +5,9 @@ import { CheckpointedProcessor, type CheckpointedProcessorOptions, type WaitOpti
 
 export type { EventRoute, RelayedMessage };
 
+/** The default relay's processor name: its checkpoint row and lock. */
+export const RELAY_NAME = 'relay:work';
+
 export interface EventRelayOptions extends CheckpointedProcessorOptions {
   js: JetStreamClient;
   route: EventRoute;
@@ -31,7 +34,7 @@ export class EventRelay implements WorkRelay {
     const publishTimeoutMs = options.publishTimeoutMs ?? 5_000;
     this.processor = new CheckpointedProcessor(
       {
-        name: options.name ?? 'relay:work',
+        name: options.name ?? RELAY_NAME,
         filter: options.filter ?? {},
         async deliver(events: RecordedEvent[]): Promise<void> {
           const publishes = events.flatMap((event) =>

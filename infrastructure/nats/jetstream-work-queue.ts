@@ -1,8 +1,11 @@
+import type { Knex } from 'knex';
 import type { JetStreamManager, NatsConnection } from 'nats';
+import type { Anomalies } from '../../application/ports/anomalies.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkConsumerOptions, WorkQueue, WorkRelay, WorkRelayOptions } from '../../application/ports/work-queue.js';
 import type { CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
 import { connectToNats, ensureWorkQueueStream } from './connection.js';
+import { DeadLetterRecorder } from './dead-letter-recorder.js';
 import { EventRelay } from './event-relay.js';
 import { WorkQueueConsumer } from './work-queue-consumer.js';
 
@@ -48,7 +51,14 @@ export class JetStreamWorkQueue implements WorkQueue {
 
   consumer(options: WorkConsumerOptions): WorkConsumer {
     const { stream, logger, pullExpiresMs } = this.options;
-    return new WorkQueueConsumer({ ...options, js: this.connection.jetstream(), jsm: this.jsm, stream, logger, pullExpiresMs });
+    // Progress counts only once the server has the extension, so a handler cut off from NATS notices and stops.
+    const confirmHeartbeat = () => this.connection.flush();
+    return new WorkQueueConsumer({ ...options, js: this.connection.jetstream(), jsm: this.jsm, stream, logger, pullExpiresMs, confirmHeartbeat });
+  }
+
+  /** Records the messages JetStream gives up on (deliveries ran out, or terminated) in `db`. */
+  deadLetterRecorder(db: Knex, anomalies: Anomalies): DeadLetterRecorder {
+    return new DeadLetterRecorder(this.connection, this.jsm, db, this.options.stream, anomalies, this.options.logger);
   }
 
   async ping(): Promise<boolean> {

@@ -21,8 +21,13 @@ export interface WorkQueueConsumerOptions {
   maxDeliver?: number;
   /** Messages handled at once by this instance. Default 1. */
   concurrency?: number;
-  /** Default a third of ackWaitMs. */
+  /** Least time between two extensions of the ack wait. Default a third of ackWaitMs. */
   heartbeatMs?: number;
+  /**
+   * Resolves once the server has answered after a heartbeat was sent (a NATS
+   * flush), so that progress counts as confirmed. Without it, heartbeats count as sent.
+   */
+  confirmHeartbeat?: () => Promise<void>;
   /** Redelivery delay after the handler throws, doubling per delivery. Default 1 s up to 60 s. */
   errorRetry?: { initialDelayMs: number; maxDelayMs: number };
   /** How long one pull waits for a message; bounds how long stop() waits for idle pulls. Default 5 s, at least 1 s. */
@@ -134,17 +139,39 @@ export class WorkQueueConsumer implements WorkConsumer {
     const deliveryCount = message.info.deliveryCount;
     const maxDeliver = this.options.maxDeliver ?? 5;
     const log = logger.child({ subject: message.subject, seq: message.seq, deliveryCount });
-    const heartbeat = () => {
-      if (entry.settled) return;
+    const ackWaitMs = this.options.ackWaitMs ?? 30_000;
+    let progressed = false;
+    let confirmedAt = Date.now();
+    const extendAckWait = () => {
+      if (entry.settled || !progressed) return;
+      progressed = false;
+      const sentAt = Date.now();
       try {
         message.working();
       } catch (error) {
         // A closed connection: the message will be redelivered after the ack wait anyway.
         log.warn({ err: error }, 'Could not extend the ack wait');
+        return;
       }
+      const confirmed = this.options.confirmHeartbeat?.() ?? Promise.resolve();
+      confirmed.then(
+        () => {
+          confirmedAt = Math.max(confirmedAt, sentAt);
+        },
+        (error: unknown) => log.warn({ err: error }, 'Could not confirm the ack wait extension'),
+      );
     };
-    const ackWaitMs = this.options.ackWaitMs ?? 30_000;
-    const timer = setInterval(heartbeat, this.options.heartbeatMs ?? Math.max(100, Math.floor(ackWaitMs / 3)));
+    const heartbeatMs = this.options.heartbeatMs ?? Math.max(100, Math.floor(ackWaitMs / 3));
+    const watchdog = () => {
+      extendAckWait();
+      if (entry.settled || entry.abort.signal.aborted || Date.now() - confirmedAt <= ackWaitMs) return;
+      log.error({ ackWaitMs }, 'No progress confirmed for a whole ack wait: the message goes to another worker, so this handler stops');
+      entry.abort.abort(new Error('The delivery lapsed: no progress was confirmed within the ack wait'));
+    };
+    const timer = setInterval(watchdog, Math.min(heartbeatMs, Math.max(50, Math.floor(ackWaitMs / 4))));
+    const heartbeat = () => {
+      progressed = true;
+    };
     try {
       let data: unknown;
       try {
@@ -160,6 +187,7 @@ export class WorkQueueConsumer implements WorkConsumer {
           subject: message.subject,
           data,
           deliveryCount,
+          deliveryId: `${message.seq}:${deliveryCount}`,
           isLastAttempt: maxDeliver > 0 && deliveryCount >= maxDeliver,
           heartbeat,
           signal: entry.abort.signal,

@@ -125,18 +125,34 @@ export class InProcessWorkConsumer implements WorkConsumer {
     const { claimed } = entry;
     this.inFlight.add(entry);
     const log = logger.child({ subject, id: claimed.id, deliveryCount: claimed.deliveries });
+    // As on JetStream: the lease is extended only after progress, and a handler whose progress went unconfirmed for a
+    // whole ack wait is aborted, since its message is then delivered to another handler.
+    let progressed = false;
+    let confirmedAt = Date.now();
     const heartbeat = () => {
+      progressed = true;
+    };
+    const extendAfterProgress = () => {
       if (entry.settled) return;
+      if (Date.now() - confirmedAt > this.ackWaitMs) {
+        entry.abort.abort(new Error('No progress was confirmed for a whole ack wait'));
+        return;
+      }
+      if (!progressed) return;
+      progressed = false;
       this.options.db
         .raw(`UPDATE ${WORK_QUEUE_TABLE} SET leased_until = clock_timestamp() + ? * interval '1 millisecond' WHERE id = ? AND lease_token = ?`, [this.ackWaitMs, claimed.id, entry.token])
+        .then(() => {
+          confirmedAt = Date.now();
+        })
         .catch((error: unknown) => log.warn({ err: error }, 'Could not extend the lease'));
     };
-    const timer = setInterval(heartbeat, this.options.heartbeatMs ?? Math.max(100, Math.floor(this.ackWaitMs / 3)));
+    const timer = setInterval(extendAfterProgress, this.options.heartbeatMs ?? Math.max(100, Math.floor(this.ackWaitMs / 3)));
     const isLastAttempt = claimed.deliveries >= this.maxDeliver;
     try {
       let result: WorkResult;
       try {
-        result = await handler({ subject, data: claimed.payload, deliveryCount: claimed.deliveries, isLastAttempt, heartbeat, signal: entry.abort.signal });
+        result = await handler({ subject, data: claimed.payload, deliveryCount: claimed.deliveries, deliveryId: `${claimed.id}:${claimed.deliveries}`, isLastAttempt, heartbeat, signal: entry.abort.signal });
       } catch (error) {
         const { initialDelayMs, maxDelayMs } = this.options.errorRetry ?? { initialDelayMs: 1_000, maxDelayMs: 60_000 };
         result = { retryAfterMs: Math.min(maxDelayMs, initialDelayMs * 2 ** (claimed.deliveries - 1)) };

@@ -9,6 +9,7 @@ import { type DownloadMediaRequest, ExtractionError, type Extractor } from '../.
 import type { Logger } from '../../application/ports/logger.js';
 import { RunDownload } from '../../application/processes/run-download.js';
 import { SettleDownloadBilling } from '../../application/processes/settle-download-billing.js';
+import { routeEventToWork } from '../../application/processes/work-routing.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
@@ -19,6 +20,11 @@ import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+const noAnomalies = {
+  record(kind: string) {
+    throw new Error(`unexpected anomaly ${kind}`);
+  },
+};
 
 /** An extractor whose download outcome each test scripts; the real one is exercised against the fixture platform elsewhere. */
 class ScriptedExtractor implements Extractor {
@@ -61,7 +67,7 @@ describe('download processes (worker side)', () => {
     const types = async () => (await store.readStream(`download-${jobId}`)).map((event) => event.type);
     return { store, accounts, jobs, run, message, types, accountId, jobId };
   }
-  const delivery = (attempt: number) => ({ attempt, heartbeat() {} });
+  const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, heartbeat() {} });
 
   it('starts, downloads, stores and completes a job; a redelivery afterwards does nothing', async () => {
     const { run, message, types } = await setUp(async () => {});
@@ -92,19 +98,32 @@ describe('download processes (worker side)', () => {
     assert.equal(state.status === 'FAILED' && state.errorCode, 'NETWORK_ERROR');
   });
 
-  it('fails a job whose attempts all died with their workers, so it never stays IN_PROGRESS', async () => {
+  it('fails a job whose failed attempts, counted in its stream, reached the limit, so it never stays IN_PROGRESS', async () => {
     const { run, message, jobs, jobId } = await setUp(async () => {}, 2);
-    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, attempt: 2, now: now() } });
-    assert.deepEqual(await run.handle(message, delivery(3)), { kind: 'done' });
+    for (const leaseId of ['a', 'b']) {
+      await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId, redelivered: true, now: now() } });
+      await jobs.handle(jobId, { type: 'RecordAttemptFailure', data: { jobId, leaseId, errorCode: 'NETWORK_ERROR', reason: 'x', now: now() } });
+    }
+    assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'done' });
     const { state } = await jobs.load(jobId);
     assert.equal(state.status, 'FAILED');
     assert.equal(state.status === 'FAILED' && state.errorCode, 'NETWORK_ERROR');
   });
 
+  it('lets an error of its own infrastructure through for the queue to retry, without spending an attempt', async () => {
+    const { run, message, jobs, jobId } = await setUp(async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    }, 1);
+    for (let n = 1; n <= 3; n += 1) await assert.rejects(run.handle(message, delivery(n)), /ECONNREFUSED/);
+    const { state } = await jobs.load(jobId);
+    assert.equal(state.status, 'IN_PROGRESS');
+    assert.equal(state.status === 'IN_PROGRESS' && state.failedAttempts, 0);
+  });
+
   it('charges a completed job once however often billing is delivered, and releases a failed one uncharged', async () => {
     const ok = await setUp(async () => {});
     await ok.run.handle(ok.message, delivery(1));
-    const settle = new SettleDownloadBilling(ok.jobs, ok.accounts, clock);
+    const settle = new SettleDownloadBilling(ok.jobs, ok.accounts, clock, ok.store, noAnomalies);
     for (let i = 0; i < 3; i += 1) await settle.handle(ok.message);
     const charges = (await ok.store.readStream(`account-${ok.accountId}`)).filter((event) => event.type === 'BandwidthCharged');
     assert.equal(charges.length, 1);
@@ -114,10 +133,26 @@ describe('download processes (worker side)', () => {
       throw new ExtractionError('VIDEO_NOT_FOUND', 'gone');
     });
     await bad.run.handle(bad.message, delivery(1));
-    await new SettleDownloadBilling(bad.jobs, bad.accounts, clock).handle(bad.message);
+    await new SettleDownloadBilling(bad.jobs, bad.accounts, clock, bad.store, noAnomalies).handle(bad.message);
     const account = (await bad.accounts.load(bad.accountId)).state;
     assert.deepEqual(account.pendingJobs, []);
     assert.equal(account.usage.download_count, 0);
+  });
+
+  it('marks every command a worker issues as caused by the event that set off the work, in that event\'s correlation', async () => {
+    const { run, store, accounts, jobs, jobId, accountId } = await setUp(async () => {});
+    const [requested] = await store.readStream(`download-${jobId}`);
+    const [downloadWork] = routeEventToWork(requested);
+    await run.handle(downloadWork.payload, delivery(1));
+    const [, started, completed] = await store.readStream(`download-${jobId}`);
+    for (const event of [started, completed]) {
+      assert.equal(event.metadata.causationId, requested.id);
+      assert.equal(event.metadata.correlationId, requested.metadata.correlationId);
+    }
+    const [billingWork] = routeEventToWork(completed);
+    await new SettleDownloadBilling(jobs, accounts, clock, store, noAnomalies).handle(billingWork.payload);
+    const charge = (await store.readStream(`account-${accountId}`)).find((event) => event.type === 'BandwidthCharged');
+    assert.equal(charge?.metadata.causationId, completed.id);
   });
 
   it('answers a poll from the job stream when the read model has not caught up, and hides other accounts\' jobs', async () => {

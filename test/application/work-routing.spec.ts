@@ -15,11 +15,11 @@ describe('work routing', () => {
     createdAt: new Date('2026-01-01T00:00:00Z'),
   });
 
-  it('sets off work for exactly the routed event types, each carrying the job, the account and the event time', () => {
+  it('sets off work for exactly the routed event types, each carrying the job, the account, the event time and the event id', () => {
     for (const type of [...ACCOUNT_EVENT_TYPES, ...DOWNLOAD_JOB_EVENT_TYPES]) {
       const work = routeEventToWork(event(type));
       assert.equal(work.length > 0, (ROUTED_EVENT_TYPES as readonly string[]).includes(type), type);
-      for (const message of work) assert.deepEqual(message.payload, { jobId: 'j1', accountId: 'a1', occurredAt: '2026-01-01T00:00:00.000Z' });
+      for (const message of work) assert.deepEqual(message.payload, { jobId: 'j1', accountId: 'a1', occurredAt: '2026-01-01T00:00:00.000Z', eventId: 'e1' });
     }
     assert.deepEqual(routeEventToWork(event('DownloadRequested')).map((m) => m.kind), ['download']);
     assert.deepEqual(routeEventToWork(event('DownloadFailed')).map((m) => m.kind), ['billing']);

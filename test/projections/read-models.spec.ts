@@ -36,7 +36,7 @@ for (const embedded of [false, true]) describe(`read models: download jobs and a
       data: { jobId, accountId, url: `https://www.youtube.com/watch?v=${jobId.slice(0, 11)}`, format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: `Title ${jobId}`, duration: 42, maxFileSizeBytes: 1e9, now: now() },
     });
     if (outcome === 'queue') return;
-    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, attempt: 1, now: now() } });
+    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: 'l1', redelivered: false, now: now() } });
     if (outcome === 'complete') {
       const fileSize = 1_000_000 * (jobId.length + 3);
       await jobs.handle(jobId, { type: 'CompleteJob', data: { jobId, fileKey: `${accountId}/${jobId}.m4a`, fileSize, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', now: now() } });
@@ -94,7 +94,10 @@ for (const embedded of [false, true]) describe(`read models: download jobs and a
     assert.equal(report?.entries.filter((entry) => entry.kind === 'charge').length, 2);
     await restarted.stop();
 
+    const indexes = async () => (await db.raw<{ rows: Array<{ indexname: string }> }>(`SELECT indexname FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`)).rows;
+    const indexesBefore = await indexes();
     await rebuildProjections(PROJECTIONS, options);
     assert.deepEqual(await snapshot(), live);
+    assert.deepEqual(await indexes(), indexesBefore, 'the swapped-in tables carry the indexes under their usual names');
   });
 });

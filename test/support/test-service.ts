@@ -7,8 +7,7 @@ import path from 'node:path';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
 import type { AddOnId, PlanId } from '../../domain/account/plan.js';
 import { type Config, type Role, loadConfig } from '../../infrastructure/config/config.js';
-import type { Knex } from 'knex';
-import { type Overrides, TOKENS } from '../../infrastructure/container.js';
+import type { Overrides } from '../../infrastructure/container.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
 import { type RunningService, startService } from '../../infrastructure/service.js';
 import { type TestDatabase, createTestDatabase } from './postgres.js';
@@ -33,10 +32,20 @@ export interface TestService {
  * sets none of the server URLs, so the service keeps everything in PGlite
  * under its data directory.
  */
-export async function startTestService(options: { roles?: Role[]; env?: Record<string, string>; overrides?: Overrides; label?: string; embedded?: boolean } = {}): Promise<TestService> {
+export async function startTestService(
+  options: {
+    roles?: Role[];
+    env?: Record<string, string>;
+    overrides?: Overrides;
+    label?: string;
+    embedded?: boolean;
+    /** Rewrites the throwaway database's address the service is given, e.g. to reach it through a proxy. */
+    databaseUrl?: (url: string) => string;
+  } = {},
+): Promise<TestService> {
   const database = options.embedded ? null : await createTestDatabase(options.label ?? 'service');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'vds-test-'));
-  const servers = database === null ? {} : { DATABASE_URL: database.url, NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' };
+  const servers = database === null ? {} : { DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url, NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' };
   const port = await freePort();
   const config = loadConfig({
     PORT: String(port),
@@ -56,7 +65,6 @@ export async function startTestService(options: { roles?: Role[]; env?: Record<s
   const service = await startService(config, roles, logger, options.overrides);
   const url = service.url ?? '';
   const settle = async () => {
-    await waitForEarlierTransactions(service);
     await service.projections?.waitUntilCaughtUp(null, { timeoutMs: 20_000 });
   };
   return {
@@ -86,24 +94,6 @@ export async function startTestService(options: { roles?: Role[]; env?: Record<s
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * The PostgreSQL store shows no event past a transaction still open anywhere
- * on the server, so "caught up with what is visible" can miss what a test
- * just wrote. Waiting until every transaction that began before now has ended
- * makes everything written so far visible first.
- */
-async function waitForEarlierTransactions(service: RunningService): Promise<void> {
-  const db = service.container.resolve<Knex>(TOKENS.database);
-  const { rows } = await db.raw<{ rows: Array<{ horizon: string }> }>('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS horizon');
-  const horizon = rows[0].horizon;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const check = await db.raw<{ rows: Array<{ passed: boolean }> }>('SELECT pg_snapshot_xmin(pg_current_snapshot()) >= ?::xid8 AS passed', [horizon]);
-    if (check.rows[0].passed || Date.now() > deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A port nobody listens on now, so links can name it before the server starts. */

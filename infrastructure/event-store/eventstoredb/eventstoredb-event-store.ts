@@ -34,6 +34,7 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
+  type SubscriptionPage,
   WrongExpectedRevisionError,
 } from '../../../application/ports/event-store.js';
 import { matchesFilter } from '../matches-filter.js';
@@ -126,16 +127,30 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
+    const checkpoints = new CheckpointQueue();
     const source = this.client.subscribeToAll({
       fromPosition: options.after == null ? START : decodePosition(options.after),
-      filter: serverFilter(options.filter),
+      filter: serverFilter(options.filter, (position) => checkpoints.push(position)),
     });
-    const subscription = new EventStoreDbSubscription(source, options.after ?? null, options.filter, () => {
+    const subscription = new EventStoreDbSubscription(source, options.after ?? null, options.filter, checkpoints, () => {
       this.subscriptions.delete(subscription);
     });
     this.subscriptions.add(subscription);
     if (this.closed) void subscription.close();
     return subscription;
+  }
+
+  compare(a: Checkpoint, b: Checkpoint): number {
+    return comparePositions(decodePosition(a), decodePosition(b));
+  }
+
+  /** The last event outside the server's own ($) streams. */
+  async headPosition(): Promise<Checkpoint | null> {
+    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: READ_ALL_PAGE_SIZE })) {
+      const event = toRecordedEvent(resolved);
+      if (event !== null) return event.position;
+    }
+    return null;
   }
 
   async ping(): Promise<boolean> {
@@ -157,8 +172,35 @@ export class EventStoreDbEventStore implements EventStore {
 }
 
 /**
- * Yields one event per batch: the client delivers events one at a time and
- * holding them back to fill a batch would delay live delivery.
+ * The server's filtered-subscription checkpoints (positions it has searched
+ * up to), waiting to be reported as pages without events.
+ */
+class CheckpointQueue {
+  private readonly positions: Position[] = [];
+  private wake: (() => void) | null = null;
+
+  push(position: Position): void {
+    this.positions.push(position);
+    this.wake?.();
+  }
+
+  take(): Position | undefined {
+    return this.positions.shift();
+  }
+
+  next(): Promise<'checkpoint'> {
+    return new Promise((resolve) => {
+      this.wake = () => {
+        this.wake = null;
+        resolve('checkpoint');
+      };
+    });
+  }
+}
+
+/**
+ * Yields one event per page: the client delivers events one at a time and
+ * holding them back to fill a page would delay live delivery.
  */
 class EventStoreDbSubscription implements Subscription {
   private closed = false;
@@ -172,6 +214,7 @@ class EventStoreDbSubscription implements Subscription {
     private readonly source: AllStreamSubscription,
     after: Checkpoint | null,
     private readonly filter: EventFilter | undefined,
+    private readonly checkpoints: CheckpointQueue,
     private readonly onClose: () => void,
   ) {
     this.after = after === null ? null : decodePosition(after);
@@ -179,21 +222,39 @@ class EventStoreDbSubscription implements Subscription {
     source.on('error', () => undefined);
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<RecordedEvent[]> {
+  async *[Symbol.asyncIterator](): AsyncIterator<SubscriptionPage> {
     const iterator = this.source[Symbol.asyncIterator]();
+    let scanned = this.after;
+    const isNew = (position: Position | undefined): position is Position =>
+      position !== undefined && (scanned === null || comparePositions(position, scanned) > 0);
     try {
+      let pending: ReturnType<typeof iterator.next> | null = null;
       while (!this.closed) {
-        const pending = iterator.next();
-        // Once closed, the pending read may still settle with the cancellation.
-        pending.catch(() => undefined);
-        const next = await Promise.race([pending, this.whenClosed]);
+        const checkpoint = this.checkpoints.take();
+        if (checkpoint !== undefined) {
+          if (isNew(checkpoint)) {
+            scanned = checkpoint;
+            yield { events: [], scannedTo: encodePosition(checkpoint) };
+          }
+          continue;
+        }
+        if (pending === null) {
+          pending = iterator.next();
+          // Once closed, the pending read may still settle with the cancellation.
+          pending.catch(() => undefined);
+        }
+        const next = await Promise.race([pending, this.whenClosed, this.checkpoints.next()]);
+        if (next === 'checkpoint') continue;
+        pending = null;
         if (next === 'closed' || next.done === true) return;
         const resolved = next.value as AllStreamResolvedEvent;
         const position = positionOf(resolved);
         // Subscribing from a position is meant to be exclusive; this guards against servers that include it.
-        if (position !== undefined && this.after !== null && comparePositions(position, this.after) <= 0) continue;
+        if (!isNew(position)) continue;
+        scanned = position;
         const event = toRecordedEvent(resolved);
-        if (event !== null && matchesFilter(event, this.filter)) yield [event];
+        const events = event !== null && matchesFilter(event, this.filter) ? [event] : [];
+        yield { events, scannedTo: encodePosition(position) };
       }
     } catch (error) {
       if (!this.closed) throw error;
@@ -215,14 +276,15 @@ class EventStoreDbSubscription implements Subscription {
  * Narrows the subscription on the server where the port's filter allows it;
  * matchesFilter still decides exactly, since the server matches prefixes only.
  */
-function serverFilter(filter: EventFilter | undefined): Filter {
+function serverFilter(filter: EventFilter | undefined, onCheckpoint: (position: Position) => void): Filter {
+  const checkpointReached = (_subscription: unknown, position: Position) => onCheckpoint(position);
   if (filter?.streamPrefixes !== undefined && filter.streamPrefixes.length > 0) {
-    return streamNameFilter({ prefixes: [...filter.streamPrefixes] });
+    return streamNameFilter({ prefixes: [...filter.streamPrefixes], checkpointReached });
   }
   if (filter?.eventTypes !== undefined && filter.eventTypes.length > 0) {
-    return eventTypeFilter({ prefixes: [...filter.eventTypes] });
+    return eventTypeFilter({ prefixes: [...filter.eventTypes], checkpointReached });
   }
-  return excludeSystemEvents();
+  return excludeSystemEvents({ checkpointReached });
 }
 
 function toExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {

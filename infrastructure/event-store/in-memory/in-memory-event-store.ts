@@ -13,8 +13,10 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
+  type SubscriptionPage,
   WrongExpectedRevisionError,
 } from '../../../application/ports/event-store.js';
+import { repeatedAppendResult } from '../idempotent-append.js';
 import { matchesFilter } from '../matches-filter.js';
 
 const DEFAULT_READ_ALL_COUNT = 1000;
@@ -31,7 +33,7 @@ export class InMemoryEventStore implements EventStore {
   /** The global order; an event's position is its index here plus one, so "0" would mean "before everything". */
   private readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, RecordedEvent[]>();
-  private readonly eventIds = new Set<string>();
+  private readonly eventsById = new Map<string, RecordedEvent>();
   private readonly changes = new EventEmitter().setMaxListeners(0);
   private closed = false;
 
@@ -40,12 +42,18 @@ export class InMemoryEventStore implements EventStore {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
     const stream = this.streams.get(streamName) ?? [];
     const actual = stream.length - 1;
+    const stored = events.flatMap((event) => {
+      const found = this.eventsById.get(event.id);
+      return found === undefined ? [] : [{ id: found.id, streamName: found.streamName, revision: found.revision, position: found.position }];
+    });
+    const repeated = repeatedAppendResult(streamName, events, options.expectedRevision, stored);
+    if (repeated !== null) return repeated;
     if (!matchesExpectedRevision(options.expectedRevision, actual)) {
       throw new WrongExpectedRevisionError(streamName, options.expectedRevision, actual);
     }
     const idsInBatch = new Set<string>();
     for (const event of events) {
-      if (this.eventIds.has(event.id) || idsInBatch.has(event.id)) throw new DuplicateEventError(event.id);
+      if (idsInBatch.has(event.id)) throw new DuplicateEventError(event.id);
       idsInBatch.add(event.id);
     }
     const createdAt = new Date();
@@ -61,7 +69,7 @@ export class InMemoryEventStore implements EventStore {
         createdAt,
       }),
     );
-    for (const event of recorded) this.eventIds.add(event.id);
+    for (const event of recorded) this.eventsById.set(event.id, event);
     this.log.push(...recorded);
     this.streams.set(streamName, [...stream, ...recorded]);
     this.changes.emit('change');
@@ -88,12 +96,14 @@ export class InMemoryEventStore implements EventStore {
     const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
     const store = this;
     return {
-      async *[Symbol.asyncIterator]() {
+      async *[Symbol.asyncIterator](): AsyncGenerator<SubscriptionPage> {
         let after = options.after ?? null;
         while (!stopped.signal.aborted && !store.closed) {
           const { events, scannedTo } = store.scan(after, options.filter, batchSize);
+          const moved = scannedTo !== after;
           after = scannedTo;
-          if (events.length > 0) yield events;
+          // After a yield, scan again: appends made while the consumer held the page woke nobody.
+          if (scannedTo !== null && (events.length > 0 || moved)) yield { events, scannedTo };
           else await store.nextChange(stopped.signal);
         }
       },
@@ -101,6 +111,15 @@ export class InMemoryEventStore implements EventStore {
         stopped.abort();
       },
     };
+  }
+
+  compare(a: Checkpoint, b: Checkpoint): number {
+    return decodePosition(a) - decodePosition(b);
+  }
+
+  async headPosition(): Promise<Checkpoint | null> {
+    this.assertOpen();
+    return this.log.length === 0 ? null : String(this.log.length);
   }
 
   async ping(): Promise<boolean> {

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type {
   AppendOptions,
   AppendResult,
+  Checkpoint,
   EventStore,
   EventToAppend,
   ReadAllOptions,
@@ -15,7 +16,9 @@ import { WakeSignal } from '../../system/wake-signal.js';
 import { toAppendError } from '../postgres/append-error.js';
 import { appendInTransaction, readStreamRevision } from '../postgres/append-in-transaction.js';
 import { PostgresSubscription } from '../postgres/postgres-subscription.js';
+import { comparePositions, decodePosition } from '../postgres/checkpoint.js';
 import { readGlobalPage } from '../postgres/read-global-page.js';
+import { readHeadPosition } from '../postgres/read-head-position.js';
 import { readStreamEvents } from '../postgres/read-stream.js';
 import { EVENTS_CHANNEL, EVENT_STORE_SCHEMA } from '../postgres/schema.js';
 import type { SqlClient } from '../postgres/sql-client.js';
@@ -106,6 +109,14 @@ export class PgliteEventStore implements EventStore {
     if (this.closing !== null) void subscription.close();
     else this.subscriptions.add(subscription);
     return subscription;
+  }
+
+  compare(a: Checkpoint, b: Checkpoint): number {
+    return comparePositions(decodePosition(a), decodePosition(b));
+  }
+
+  headPosition(): Promise<Checkpoint | null> {
+    return this.withConnection((connection) => readHeadPosition(sqlClient(connection)));
   }
 
   async ping(): Promise<boolean> {

@@ -2,6 +2,7 @@ import type { RecordedEvent } from '../../../application/ports/event-store.js';
 import { encodePosition } from './checkpoint.js';
 
 export interface EventRow {
+  epoch: number;
   global_position: string;
   transaction_id: string;
   stream_name: string;
@@ -19,7 +20,7 @@ export interface EventRow {
  * sorts the text.
  */
 export const EVENT_COLUMNS =
-  'global_position::text, transaction_id::text, stream_name, stream_revision::text, event_id::text, event_type, data, metadata, created_at';
+  'epoch, global_position::text, transaction_id::text, stream_name, stream_revision::text, event_id::text, event_type, data, metadata, created_at';
 
 export function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
@@ -27,7 +28,7 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     type: row.event_type,
     streamName: row.stream_name,
     revision: Number(row.stream_revision),
-    position: encodePosition({ transactionId: row.transaction_id, globalPosition: row.global_position }),
+    position: encodePosition({ epoch: row.epoch, transactionId: row.transaction_id, globalPosition: row.global_position }),
     data: row.data,
     metadata: row.metadata,
     createdAt: row.created_at,

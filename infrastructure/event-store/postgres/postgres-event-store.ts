@@ -2,6 +2,7 @@ import pg from 'pg';
 import {
   type AppendOptions,
   type AppendResult,
+  type Checkpoint,
   type EventStore,
   type EventToAppend,
   type ReadAllOptions,
@@ -12,9 +13,13 @@ import {
 } from '../../../application/ports/event-store.js';
 import { appendInTransaction, readStreamRevision } from './append-in-transaction.js';
 import { toAppendError } from './append-error.js';
+import { comparePositions, decodePosition } from './checkpoint.js';
+import { SESSION_TIMEOUT_OPTIONS } from '../../postgres/session-timeouts.js';
+import { assertStoredTransactionIdsBehindServer, startNewOrderEpoch } from './order-epoch.js';
 import { NotificationListener } from './notification-listener.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import { readGlobalPage } from './read-global-page.js';
+import { readHeadPosition } from './read-head-position.js';
 import { readStreamEvents } from './read-stream.js';
 import { EVENTS_CHANNEL, migrateEventStoreSchema } from './schema.js';
 
@@ -27,13 +32,6 @@ export interface PostgresEventStoreOptions {
 
 const DEFAULT_READ_ALL_COUNT = 1000;
 const DEFAULT_BATCH_SIZE = 100;
-
-/**
- * An open transaction anywhere on the server holds every global reader back
- * at its xmin, so one that a bug leaves idle must not last: the server ends
- * it after this long. Appends never idle inside their transaction.
- */
-const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 
 /** The default event store: events in PostgreSQL, in a global order that concurrent writers cannot break. */
 export class PostgresEventStore implements EventStore {
@@ -49,7 +47,7 @@ export class PostgresEventStore implements EventStore {
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.poolSize ?? 10,
-      options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_TIMEOUT_MS}`,
+      options: SESSION_TIMEOUT_OPTIONS,
     });
     // An idle client whose server goes away must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
@@ -57,9 +55,24 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
   }
 
-  /** Creates the tables and index if they are missing; safe to run from several processes at once. */
+  /**
+   * Creates the tables and index if they are missing; safe to run from
+   * several processes at once. Then refuses to go on (TransactionIdsAheadError)
+   * when the stored order cannot continue on this server's transaction ids.
+   */
   migrate(): Promise<void> {
-    return this.track(() => migrateEventStoreSchema(this.pool));
+    return this.track(async () => {
+      await migrateEventStoreSchema(this.pool);
+      await assertStoredTransactionIdsBehindServer(this.pool);
+    });
+  }
+
+  /** After a restore: new events sort after every stored one (see startNewOrderEpoch). */
+  startNewOrderEpoch(): Promise<number> {
+    return this.track(async () => {
+      await migrateEventStoreSchema(this.pool);
+      return startNewOrderEpoch(this.pool);
+    });
   }
 
   appendToStream(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
@@ -69,7 +82,8 @@ export class PostgresEventStore implements EventStore {
   private async append(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
+      // Pinned: the revision check needs a snapshot taken after the stream lock is granted, which a server default of REPEATABLE READ would not give.
+      await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
       const result = await appendInTransaction(client, streamName, events, options.expectedRevision);
       await client.query('COMMIT');
       return result;
@@ -100,6 +114,14 @@ export class PostgresEventStore implements EventStore {
     if (this.closing !== null) void subscription.close();
     else this.subscriptions.add(subscription);
     return subscription;
+  }
+
+  compare(a: Checkpoint, b: Checkpoint): number {
+    return comparePositions(decodePosition(a), decodePosition(b));
+  }
+
+  headPosition(): Promise<Checkpoint | null> {
+    return this.track(() => readHeadPosition(this.pool));
   }
 
   async ping(): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { Checkpoint, RecordedEvent, Subscription } from '../../../application/ports/event-store.js';
+import type { Checkpoint, Subscription, SubscriptionPage } from '../../../application/ports/event-store.js';
 import type { GlobalPage } from './read-global-page.js';
 
 type ReadPage = (after: Checkpoint | null, maxCount: number) => Promise<GlobalPage>;
@@ -27,7 +27,7 @@ export class PostgresSubscription implements Subscription {
     private readonly onClose: () => void,
   ) {}
 
-  async *[Symbol.asyncIterator](): AsyncIterator<RecordedEvent[]> {
+  async *[Symbol.asyncIterator](): AsyncIterator<SubscriptionPage> {
     let after = this.options.after;
     let fruitlessReads = 0;
     try {
@@ -41,10 +41,16 @@ export class PostgresSubscription implements Subscription {
           throw error;
         }
         if (this.stopped.signal.aborted) return;
+        const moved = page.scannedTo !== after;
         after = page.scannedTo;
         if (page.events.length > 0) {
           fruitlessReads = 0;
-          yield page.events;
+          yield { events: page.events, scannedTo: page.scannedTo as Checkpoint };
+          continue;
+        }
+        if (moved && after !== null) {
+          // Read again at once: a notification that came while the consumer held the page woke nobody.
+          yield { events: [], scannedTo: after };
           continue;
         }
         const delay = Math.min(this.options.pollIntervalMs, 2 ** (fruitlessReads + 1));

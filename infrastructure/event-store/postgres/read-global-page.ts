@@ -2,19 +2,21 @@ import type { Checkpoint, EventFilter, RecordedEvent } from '../../../applicatio
 import { comparePositions, decodePosition, encodePosition } from './checkpoint.js';
 import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './event-rows.js';
 import type { SqlClient } from './sql-client.js';
+import { CURRENT_EPOCH } from './schema.js';
 
 export interface GlobalPage {
   events: RecordedEvent[];
   /**
    * Where the next read may start without missing anything: the last event's
-   * position when the page is full, otherwise the horizon this read saw. A
-   * filtered reader resumes from it instead of scanning again the events
-   * that did not match.
+   * position when the page is full, otherwise the last event of any kind
+   * below the horizon this read saw. A filtered reader resumes from it
+   * instead of scanning again the events that did not match; it moves only
+   * when events do, so an idle reader has nothing new to store.
    */
   scannedTo: Checkpoint | null;
 }
 
-type PageRow = { horizon: string } & (EventRow | { [Column in keyof EventRow]: null });
+type PageRow = { last_epoch: number | null; last_transaction_id: string | null; last_global_position: string | null } & (EventRow | { [Column in keyof EventRow]: null });
 
 /**
  * Events after `after` in global order, only from transactions older than
@@ -34,10 +36,12 @@ export async function readGlobalPage(
   const start = after === null ? null : decodePosition(after);
   if (maxCount <= 0) return { events: [], scannedTo: after };
   const parameters: unknown[] = [maxCount];
-  const conditions = ['transaction_id < gate.horizon'];
+  // Events of earlier epochs were all committed before the epoch moved on; only the current one waits for the horizon.
+  const conditions = ['(epoch, transaction_id) < (gate.current_epoch, gate.horizon)'];
   if (start !== null) {
-    parameters.push(start.transactionId, start.globalPosition);
-    conditions.push(`(transaction_id, global_position) > ($${parameters.length - 1}::xid8, $${parameters.length}::bigint)`);
+    parameters.push(start.epoch, start.transactionId, start.globalPosition);
+    const [epoch, transactionId, globalPosition] = [parameters.length - 2, parameters.length - 1, parameters.length];
+    conditions.push(`(epoch, transaction_id, global_position) > ($${epoch}::integer, $${transactionId}::xid8, $${globalPosition}::bigint)`);
   }
   if (filter?.eventTypes !== undefined) {
     parameters.push(filter.eventTypes);
@@ -48,19 +52,26 @@ export async function readGlobalPage(
     conditions.push(`stream_name LIKE ANY($${parameters.length}::text[])`);
   }
   const result = await pool.query<PageRow>(
-    `SELECT gate.horizon::text AS horizon, ${EVENT_COLUMNS}
-     FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) AS gate
+    `SELECT last.last_epoch, last.last_transaction_id::text, last.last_global_position::text, ${EVENT_COLUMNS}
+     FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon, ${CURRENT_EPOCH} AS current_epoch) AS gate
+     LEFT JOIN LATERAL (
+       SELECT epoch AS last_epoch, transaction_id AS last_transaction_id, global_position AS last_global_position
+       FROM es_events WHERE (epoch, transaction_id) < (gate.current_epoch, gate.horizon)
+       ORDER BY epoch DESC, transaction_id DESC, global_position DESC LIMIT 1
+     ) AS last ON true
      LEFT JOIN LATERAL (
        SELECT * FROM es_events WHERE ${conditions.join(' AND ')}
-       ORDER BY transaction_id, global_position LIMIT $1
+       ORDER BY epoch, transaction_id, global_position LIMIT $1
      ) AS e ON true
-     ORDER BY e.transaction_id, e.global_position`,
+     ORDER BY e.epoch, e.transaction_id, e.global_position`,
     parameters,
   );
   const events = result.rows.flatMap((row) => (row.event_id === null ? [] : [toRecordedEvent(row)]));
   if (events.length === maxCount) return { events, scannedTo: events[events.length - 1].position };
-  // Position (horizon, 0) precedes every event of the horizon's transaction and follows every event below it.
-  const horizon = { transactionId: result.rows[0].horizon, globalPosition: '0' };
-  const scannedTo = start !== null && comparePositions(start, horizon) > 0 ? start : horizon;
+  // Every event appended later gets a transaction id at or above the horizon, so it sorts after the last one below it.
+  const { last_epoch: epoch, last_transaction_id: transactionId, last_global_position: globalPosition } = result.rows[0];
+  if (epoch === null || transactionId === null || globalPosition === null) return { events, scannedTo: after };
+  const last = { epoch, transactionId, globalPosition };
+  const scannedTo = start !== null && comparePositions(start, last) > 0 ? start : last;
   return { events, scannedTo: encodePosition(scannedTo) };
 }

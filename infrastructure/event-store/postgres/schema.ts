@@ -29,8 +29,19 @@ const STATEMENTS = [
      CONSTRAINT es_events_pkey PRIMARY KEY (stream_name, stream_revision),
      CONSTRAINT es_events_event_id_key UNIQUE (event_id)
    )`,
-  `CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (transaction_id, global_position)`,
+  // The order's epoch leads the key: after a restore onto a server whose transaction counter is behind the stored ids, bumping it sorts new events after every stored one.
+  `CREATE TABLE IF NOT EXISTS es_order_epoch (
+     singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+     epoch integer NOT NULL
+   )`,
+  `INSERT INTO es_order_epoch (epoch) VALUES (0) ON CONFLICT DO NOTHING`,
+  `ALTER TABLE es_events ADD COLUMN IF NOT EXISTS epoch integer NOT NULL DEFAULT 0`,
+  `CREATE INDEX IF NOT EXISTS es_events_epoch_order ON es_events (epoch, transaction_id, global_position)`,
+  `DROP INDEX IF EXISTS es_events_global_order`,
 ];
+
+/** The current order epoch, for use inside statements. */
+export const CURRENT_EPOCH = '(SELECT epoch FROM es_order_epoch)';
 
 /** The constraint names the append maps to the port's errors. */
 export const STREAM_REVISION_CONSTRAINT = 'es_events_pkey';

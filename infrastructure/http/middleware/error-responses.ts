@@ -4,7 +4,9 @@ import type { Logger } from '../../../application/ports/logger.js';
 import {
   AddOnNotEnabledError,
   CreditLimitReachedError,
+  IdempotencyKeyReusedError,
   InvalidTransitionError,
+  JobAbandonedError,
   NotFoundError,
   PendingDownloadsLimitError,
   RuleViolationError,
@@ -79,6 +81,8 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   }
   if (error instanceof NotFoundError) return { status: 404, error: error.message };
   if (error instanceof InvalidTransitionError) return { status: 409, error: error.message };
+  if (error instanceof IdempotencyKeyReusedError) return { status: 422, error: error.message };
+  if (error instanceof JobAbandonedError) return { status: 500, error: error.message };
   if (error instanceof ExtractorUnavailableError) return { status: 500, error: error.message, details: error.details };
   const status = (error as { status?: unknown; expose?: unknown }).status;
   // Errors raised by koa-body and Koa itself (invalid JSON, too large, wrong type) carry a 4xx status.

@@ -124,7 +124,20 @@ export const openApiDocument = {
           'Refusals: `400` for a missing or malformed field, an unsupported URL, a rejected `webhookUrl`, times outside the video, ' +
             'a live stream still in progress or a video that cannot be downloaded; `403` when the plan’s limits are used up; ' +
             '`429` when the account already has 100 downloads queued or in progress.',
+          '',
+          'Retrying safely: send an `Idempotency-Key` header. A repeat with the same key and the same request, within 24 hours of the first one ' +
+            'that was admitted, gets that first answer (same `jobId`) and creates nothing; the same key with a different request gets `422`. ' +
+            'Keys belong to the account. A request that was refused is not remembered, so its key may be used again.',
         ].join('\n'),
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'Any 1 to 255 visible ASCII characters, unique per intended download (a UUID is a good choice). Remembered for 24 hours.',
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+          },
+        ],
         requestBody: {
           required: true,
           content: {
@@ -160,6 +173,10 @@ export const openApiDocument = {
           '403': responses.creditLimitReached,
           '413': responses.payloadTooLarge,
           '415': responses.unsupportedMediaType,
+          '422': errorResponse(
+            'The `Idempotency-Key` was already used by this account, within 24 hours, for a different request. Nothing was queued.',
+            'This Idempotency-Key was already used with a different request; use a new key for a new request',
+          ),
           '429': {
             description:
               'The account already has 100 downloads queued or in progress. Not charged. Resubmit after some jobs reach `COMPLETED` or `FAILED`. ' +

@@ -7,13 +7,14 @@ export type RequestValidationResult<T = Record<string, unknown>> = { ok: true; v
 
 interface DocumentedOperation {
   operationId?: string;
-  parameters?: ReadonlyArray<{ name: string; in: string }>;
+  parameters?: ReadonlyArray<{ name: string; in: string; required?: boolean }>;
   requestBody?: { content?: Record<string, unknown> };
 }
 
 interface OperationValidators {
   body?: ValidateFunction;
   pathParameters: Array<{ name: string; validate: ValidateFunction }>;
+  headerParameters: Array<{ name: string; required: boolean; validate: ValidateFunction }>;
 }
 
 // Request validation stops at the first problem: the client gets one clear message, and a large bad body costs little.
@@ -24,13 +25,14 @@ const operations = new Map<string, OperationValidators>();
 for (const [path, pathItem] of Object.entries(openApiDocument.paths)) {
   for (const [method, operation] of Object.entries(pathItem as Record<string, DocumentedOperation>)) {
     if (operation.operationId === undefined) continue;
-    const validators: OperationValidators = { pathParameters: [] };
+    const validators: OperationValidators = { pathParameters: [], headerParameters: [] };
     if (operation.requestBody?.content?.['application/json'] !== undefined) {
       validators.body = schemas.validator(jsonPointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'));
     }
     (operation.parameters ?? []).forEach((parameter, index) => {
-      if (parameter.in !== 'path') return;
-      validators.pathParameters.push({ name: parameter.name, validate: schemas.validator(jsonPointer('paths', path, method, 'parameters', String(index), 'schema')) });
+      const validate = () => schemas.validator(jsonPointer('paths', path, method, 'parameters', String(index), 'schema'));
+      if (parameter.in === 'path') validators.pathParameters.push({ name: parameter.name, validate: validate() });
+      if (parameter.in === 'header') validators.headerParameters.push({ name: parameter.name, required: parameter.required === true, validate: validate() });
     });
     operations.set(operation.operationId, validators);
   }
@@ -67,6 +69,25 @@ export function validatePathParameters(operationId: string, params: Readonly<Rec
     const given = params[name];
     if (given === undefined || given === '') return { ok: false, message: `${name} is required` };
     if (!validate(given)) return { ok: false, message: firstMessage(validate, name) };
+    value[name] = given;
+  }
+  return { ok: true, value };
+}
+
+/**
+ * Checks the operation's documented request headers (Node's lower-cased
+ * names; a repeated header counts as invalid). `value` holds those present,
+ * under their documented names.
+ */
+export function validateHeaderParameters(operationId: string, headers: Readonly<Record<string, string | string[] | undefined>>): RequestValidationResult<Record<string, string>> {
+  const value: Record<string, string> = {};
+  for (const { name, required, validate } of operationValidators(operationId).headerParameters) {
+    const given = headers[name.toLowerCase()];
+    if (given === undefined) {
+      if (required) return { ok: false, message: `${name} header is required` };
+      continue;
+    }
+    if (typeof given !== 'string' || !validate(given)) return { ok: false, message: `${name} header must be 1 to 255 visible ASCII characters` };
     value[name] = given;
   }
   return { ok: true, value };

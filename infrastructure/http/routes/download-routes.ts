@@ -19,13 +19,14 @@ export interface DownloadRouteDependencies {
 }
 
 /** The validated body: the use case's input less what the request context supplies. */
-type SubmitDownloadBody = Omit<SubmitDownloadInput, 'accountId' | 'correlationId' | 'videoUrl'>;
+type SubmitDownloadBody = Omit<SubmitDownloadInput, 'accountId' | 'correlationId' | 'videoUrl' | 'idempotencyKey'>;
 
 export function downloadRoutes(deps: DownloadRouteDependencies): Router {
   const router = new Router();
 
   router.post('/download', async (ctx) => {
     const accountId = authenticatedAccountId(ctx);
+    const headers = deps.validation.headers('submitDownload', ctx.headers);
     const body = deps.validation.body<SubmitDownloadBody>('submitDownload', ctx.request.body);
     const video = deps.urls.videoUrl(body.url);
     if (body.webhookUrl !== undefined) deps.urls.checkWebhookUrl(body.webhookUrl);
@@ -39,6 +40,7 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
       language: body.language,
       webhookUrl: body.webhookUrl,
       correlationId: ctx.state.requestId as string,
+      idempotencyKey: headers['Idempotency-Key'],
     });
   });
 

@@ -4,7 +4,13 @@ import type { Registry } from 'prom-client';
 export type ReadinessCheck = () => Promise<boolean>;
 
 /** Liveness, readiness and metrics: outside the API prefix and without authentication. */
-export function operationsRoutes(deps: { readinessChecks: Record<string, ReadinessCheck>; metrics: Registry; mode?: string }): Router {
+export function operationsRoutes(deps: {
+  readinessChecks: Record<string, ReadinessCheck>;
+  metrics: Registry;
+  mode?: string;
+  /** Figures shown with the checks, e.g. processor lag. */
+  readinessDetails?: () => Promise<Record<string, unknown>>;
+}): Router {
   const router = new Router();
 
   router.get('/healthz', (ctx) => {
@@ -26,7 +32,8 @@ export function operationsRoutes(deps: { readinessChecks: Record<string, Readine
     const checks = Object.fromEntries(results);
     const ready = results.every(([, state]) => state === 'ok');
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : 'not ready', ...(deps.mode === undefined ? {} : { mode: deps.mode }), checks };
+    const details = (await deps.readinessDetails?.().catch(() => undefined)) ?? {};
+    ctx.body = { status: ready ? 'ready' : 'not ready', ...(deps.mode === undefined ? {} : { mode: deps.mode }), checks, ...details };
   });
 
   router.get('/metrics', async (ctx) => {

@@ -1,6 +1,6 @@
 import { downloadJobDecider } from '../../../domain/download-job/decider.js';
 import type { DownloadJobEvent, DownloadRequested } from '../../../domain/download-job/events.js';
-import { InvalidTransitionError, NotFoundError } from '../../../domain/errors.js';
+import { InvalidTransitionError, LeaseHeldError, LeaseLostError, NotFoundError } from '../../../domain/errors.js';
 import { deciderSpecification } from '../../support/decider-specification.js';
 
 const spec = deciderSpecification(downloadJobDecider);
@@ -24,7 +24,7 @@ const request: Omit<DownloadRequested['data'], 'requestedAt'> = {
   maxFileSizeBytes: 500_000_000,
 };
 const requested: DownloadJobEvent = { type: 'DownloadRequested', data: { ...request, requestedAt: t0 } };
-const started = (attempt = 1, at = t1): DownloadJobEvent => ({ type: 'DownloadStarted', data: { jobId, accountId, attempt, startedAt: at } });
+const started = (attempt = 1, at = t1, leaseId = `lease-${attempt}`): DownloadJobEvent => ({ type: 'DownloadStarted', data: { jobId, accountId, attempt, startedAt: at, leaseId } });
 const completion = { fileKey: 'k/job-1.m4a', fileSize: 1234, actualFormat: 'audio' as const, mimeType: 'audio/mp4', fileExtension: 'm4a' };
 const completed: DownloadJobEvent = { type: 'DownloadCompleted', data: { jobId, accountId, ...completion, completedAt: t2 } };
 const failed: DownloadJobEvent = {
@@ -32,7 +32,7 @@ const failed: DownloadJobEvent = {
   data: { jobId, accountId, errorCode: 'PRIVATE_VIDEO', reason: 'Private video', failedAt: t2 },
 };
 
-const start = (attempt = 1) => ({ type: 'StartJob' as const, data: { jobId, attempt, now: t1 } });
+const start = (attempt = 1, redelivered = attempt > 1) => ({ type: 'StartJob' as const, data: { jobId, leaseId: `lease-${attempt}`, redelivered, now: t1 } });
 const complete = { type: 'CompleteJob' as const, data: { jobId, ...completion, now: t2 } };
 const fail = { type: 'FailJob' as const, data: { jobId, errorCode: 'PRIVATE_VIDEO' as const, reason: 'Private video', now: t2 } };
 
@@ -41,12 +41,31 @@ describe('download job decider', () => {
     spec.given([]).when({ type: 'SubmitDownload', data: { ...request, now: t0 } }).then([requested]);
     spec.given([requested]).when({ type: 'SubmitDownload', data: { ...request, now: t1 } }).thenNothingHappened();
   });
-  it('StartJob moves a queued job in progress, and a redelivered start of the same attempt does nothing', () => {
+  it('StartJob moves a queued job in progress under the delivery\'s lease, and a repeated start by the same delivery does nothing', () => {
     spec.given([requested]).when(start()).then([started()]);
     spec.given([requested, started()]).when(start()).thenNothingHappened();
   });
-  it('a later attempt of an interrupted job is recorded', () => {
+  it('a redelivery takes an interrupted job over as a new attempt; a duplicate first delivery is refused', () => {
     spec.given([requested, started()]).when(start(2)).then([started(2)]);
+    spec.given([requested, started()]).when(start(2, false)).thenThrows(LeaseHeldError);
+  });
+  it('a worker whose lease was taken over can neither complete nor fail the job, nor record a failed attempt', () => {
+    const mine = { leaseId: 'lease-1' };
+    spec.given([requested, started(), started(2)]).when({ ...complete, data: { ...complete.data, ...mine } }).thenThrows(LeaseLostError);
+    spec.given([requested, started(), started(2)]).when({ ...fail, data: { ...fail.data, ...mine } }).thenThrows(LeaseLostError);
+    spec
+      .given([requested, started(), started(2)])
+      .when({ type: 'RecordAttemptFailure', data: { jobId, leaseId: 'lease-1', errorCode: 'NETWORK_ERROR', reason: 'x', now: t2 } })
+      .thenThrows(LeaseLostError);
+    spec.given([requested, started(), started(2)]).when({ ...complete, data: { ...complete.data, leaseId: 'lease-2' } }).then([completed]);
+  });
+  it('a failed attempt releases the lease and counts against the attempts; the next start is the next attempt', () => {
+    const attemptFailed: DownloadJobEvent = { type: 'DownloadAttemptFailed', data: { jobId, accountId, attempt: 1, errorCode: 'NETWORK_ERROR', reason: 'x', failedAt: t2 } };
+    spec
+      .given([requested, started()])
+      .when({ type: 'RecordAttemptFailure', data: { jobId, leaseId: 'lease-1', errorCode: 'NETWORK_ERROR', reason: 'x', now: t2 } })
+      .then([attemptFailed]);
+    spec.given([requested, started(), attemptFailed]).when(start(2, false)).then([started(2)]);
   });
   it('CompleteJob completes a job in progress, once', () => {
     spec.given([requested, started()]).when(complete).then([completed]);

@@ -175,22 +175,61 @@ describe('WorkQueueConsumer (JetStream)', () => {
     assert.equal(peak, 3);
   });
 
-  it('extends the ack wait while a handler runs longer than it', async () => {
+  it('extends the ack wait while a handler that reports progress runs longer than it', async () => {
     let calls = 0;
     const done = deferred();
-    const slow: WorkHandler = async () => {
+    const slow: WorkHandler = async (item) => {
       calls += 1;
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      for (let step = 0; step < 25; step += 1) {
+        item.heartbeat();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(item.signal.aborted, false);
       done.resolve();
       return 'ack';
     };
-    const first = consumer('heartbeat', slow, { ackWaitMs: 1_000, heartbeatMs: 250, concurrency: 2 });
+    const first = consumer('heartbeat', slow, { ackWaitMs: 1_000, heartbeatMs: 250, concurrency: 2, confirmHeartbeat: () => nc.flush() });
     await first.start();
     await publish('heartbeat', { n: 1 });
     await done.promise;
     await first.stop();
     assert.equal(calls, 1);
     assert.equal(await messagesLeft('heartbeat'), 0);
+  });
+
+  it('stops a handler that reports no progress for a whole ack wait, and the message is delivered again', async () => {
+    const deliveries: number[] = [];
+    const aborted = deferred<unknown>();
+    const hung: WorkHandler = async (item) => {
+      deliveries.push(item.deliveryCount);
+      if (item.deliveryCount > 1) return 'ack';
+      await new Promise((resolve) => item.signal.addEventListener('abort', resolve, { once: true }));
+      aborted.resolve(item.signal.reason);
+      return { retryAfterMs: 0 };
+    };
+    const first = consumer('stalled', hung, { ackWaitMs: 1_000, heartbeatMs: 250, concurrency: 2 });
+    await first.start();
+    await publish('stalled', { n: 1 });
+    assert.match(String(await aborted.promise), /no progress was confirmed/);
+    await eventually(() => deliveries.length === 2);
+    assert.deepEqual(deliveries, [1, 2]);
+  });
+
+  it('stops a handler whose progress cannot be confirmed to the server for a whole ack wait', async () => {
+    const aborted = deferred();
+    const cutOff: WorkHandler = async (item) => {
+      const progress = setInterval(() => item.heartbeat(), 100);
+      await new Promise((resolve) => item.signal.addEventListener('abort', resolve, { once: true }));
+      clearInterval(progress);
+      aborted.resolve();
+      return 'ack';
+    };
+    const started = Date.now();
+    const first = consumer('unconfirmed', cutOff, { ackWaitMs: 1_000, heartbeatMs: 250, confirmHeartbeat: () => Promise.reject(new Error('disconnected')) });
+    await first.start();
+    await publish('unconfirmed', { n: 1 });
+    await aborted.promise;
+    assert.ok(Date.now() - started < 3_000);
   });
 
   it('redelivers the message of a consumer that died mid-message once the ack wait passed', async () => {

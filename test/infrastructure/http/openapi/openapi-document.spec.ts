@@ -237,7 +237,7 @@ describe('OpenAPI document', () => {
     });
 
     it('documents the status codes of each endpoint', () => {
-      assert.deepEqual(statuses('/download', 'post'), ['200', '400', '401', '403', '413', '415', '429', '500']);
+      assert.deepEqual(statuses('/download', 'post'), ['200', '400', '401', '403', '413', '415', '422', '429', '500']);
       assert.deepEqual(statuses('/download/{jobId}', 'get'), ['200', '401', '404', '500']);
       assert.deepEqual(statuses('/info', 'post'), ['200', '400', '401', '403', '413', '415', '500']);
       assert.deepEqual(statuses('/info/{jobId}', 'get'), ['200', '401', '404', '500']);

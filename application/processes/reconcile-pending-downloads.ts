@@ -1,0 +1,76 @@
+import { ACCOUNT_CATEGORY } from '../../domain/account/decider.js';
+import { streamName } from '../../domain/stream-name.js';
+import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
+import type { Clock } from '../ports/clock.js';
+import type { EventStore } from '../ports/event-store.js';
+import type { Logger } from '../ports/logger.js';
+import type { PendingDownloadAccounts } from '../ports/pending-download-accounts.js';
+import type { ReleaseOrphanedReservation } from './release-orphaned-reservation.js';
+import type { SettleDownloadBilling } from './settle-download-billing.js';
+
+export interface ReconcileSummary {
+  failedJobs: number;
+  settledReservations: number;
+}
+
+/**
+ * The last line against work lost to outages (dead-lettered messages, a relay
+ * that could not publish, a worker that vanished): every reservation pending
+ * longer than `pendingLimitMs` is brought to an end. Its job is failed if
+ * still queued or running, then the reservation is charged or released as
+ * the job's outcome says; a reservation whose job was never written is
+ * released. Every step is an idempotent command, so a sweep that overlaps the
+ * normal flow, or another instance's sweep, does no harm.
+ */
+export class ReconcilePendingDownloads {
+  constructor(
+    private readonly store: EventStore,
+    private readonly jobs: DownloadJobCommandHandler,
+    private readonly pending: PendingDownloadAccounts,
+    private readonly settle: SettleDownloadBilling,
+    private readonly releaseOrphan: ReleaseOrphanedReservation,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly pendingLimitMs: number,
+  ) {}
+
+  async runOnce(): Promise<ReconcileSummary> {
+    const summary: ReconcileSummary = { failedJobs: 0, settledReservations: 0 };
+    for (const accountId of await this.pending.accountIds()) {
+      for (const [jobId, reservedAt] of await this.overdueReservations(accountId)) {
+        const message = { jobId, accountId, occurredAt: reservedAt };
+        const { state } = await this.jobs.load(jobId);
+        if (state.status === 'NONE' || state.status === 'ABANDONED') {
+          await this.releaseOrphan.handle(message);
+        } else {
+          if (state.status === 'IN_QUEUE' || state.status === 'IN_PROGRESS') {
+            const reason = `Not finished within ${Math.round(this.pendingLimitMs / 1000)} s of its submission`;
+            await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: 'NETWORK_ERROR', reason, now: this.now() } }, { correlationId: jobId });
+            summary.failedJobs += 1;
+          }
+          await this.settle.handle(message);
+        }
+        summary.settledReservations += 1;
+        this.logger.warn({ accountId, jobId, reservedAt, jobStatus: state.status }, 'reconciled an overdue reservation');
+      }
+    }
+    return summary;
+  }
+
+  /** Reservations still open in the account stream, with when they were made, older than the limit. */
+  private async overdueReservations(accountId: string): Promise<Array<[string, string]>> {
+    const open = new Map<string, string>();
+    for (const event of await this.store.readStream(streamName(ACCOUNT_CATEGORY, accountId))) {
+      const jobId = event.data.jobId as string | undefined;
+      if (jobId === undefined) continue;
+      if (event.type === 'DownloadReserved') open.set(jobId, event.data.reservedAt as string);
+      else if (event.type === 'BandwidthCharged' || event.type === 'DownloadReleased') open.delete(jobId);
+    }
+    const cutoff = this.clock.now().getTime() - this.pendingLimitMs;
+    return [...open].filter(([, reservedAt]) => Date.parse(reservedAt) <= cutoff);
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+}

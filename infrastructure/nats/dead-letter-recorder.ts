@@ -1,0 +1,101 @@
+import type { Knex } from 'knex';
+import type { JetStreamManager, NatsConnection, Subscription } from 'nats';
+import type { Anomalies } from '../../application/ports/anomalies.js';
+import type { Logger } from '../../application/ports/logger.js';
+
+export const DEAD_LETTER_TABLE = 'dead_letters';
+
+/** The JetStream advisories for work that will not be delivered again. */
+const ADVISORIES = { MAX_DELIVERIES: 'max_deliveries', MSG_TERMINATED: 'terminated' } as const;
+
+interface ConsumerAdvisory {
+  stream: string;
+  consumer: string;
+  stream_seq: number;
+  deliveries?: number;
+}
+
+/**
+ * Keeps every message JetStream gives up on (its deliveries ran out, or a
+ * handler terminated it) as a row in `dead_letters`, with its body when the
+ * stream still has it, and counts it as an anomaly. A message whose
+ * deliveries ran out stays in a work queue, so it is deleted once recorded.
+ * What the lost work held (a reservation, a running job) is settled by the
+ * reconciler; these rows say why.
+ */
+export class DeadLetterRecorder {
+  private subscriptions: Subscription[] = [];
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly db: Knex,
+    private readonly stream: string,
+    private readonly anomalies: Anomalies,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('dead-letter-schema'))`);
+      await trx.raw(`CREATE TABLE IF NOT EXISTS ${DEAD_LETTER_TABLE} (
+        id bigserial PRIMARY KEY,
+        recorded_at timestamptz NOT NULL DEFAULT now(),
+        reason text NOT NULL,
+        stream text NOT NULL,
+        consumer text NOT NULL,
+        stream_seq bigint NOT NULL,
+        deliveries integer,
+        subject text,
+        body jsonb,
+        UNIQUE (stream, stream_seq, reason)
+      )`);
+    });
+    for (const [advisory, reason] of Object.entries(ADVISORIES)) {
+      this.subscriptions.push(
+        this.nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.${advisory}.${this.stream}.*`, {
+          callback: (error, message) => {
+            if (error !== null) return;
+            const recording = this.record(reason, message.json<ConsumerAdvisory>()).catch((failure: unknown) =>
+              this.logger.error({ err: failure, reason }, 'Could not record a dead letter'),
+            );
+            this.pending.add(recording);
+            void recording.finally(() => this.pending.delete(recording));
+          },
+        }),
+      );
+    }
+    await this.nc.flush();
+  }
+
+  async stop(): Promise<void> {
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.subscriptions = [];
+    await Promise.allSettled([...this.pending]);
+  }
+
+  private async record(reason: string, advisory: ConsumerAdvisory): Promise<void> {
+    const stored = await this.jsm.streams.getMessage(advisory.stream, { seq: advisory.stream_seq }).catch(() => null);
+    let body: unknown = null;
+    try {
+      body = stored === null ? null : stored.json();
+    } catch {
+      body = { text: stored?.string() };
+    }
+    await this.db(DEAD_LETTER_TABLE)
+      .insert({
+        reason,
+        stream: advisory.stream,
+        consumer: advisory.consumer,
+        stream_seq: advisory.stream_seq,
+        deliveries: advisory.deliveries ?? null,
+        subject: stored?.subject ?? null,
+        body: body === null ? null : JSON.stringify(body),
+      })
+      .onConflict(['stream', 'stream_seq', 'reason'])
+      .ignore();
+    this.anomalies.record('dead_letter', { reason, consumer: advisory.consumer, streamSeq: advisory.stream_seq, subject: stored?.subject, body });
+    if (stored !== null) await this.jsm.streams.deleteMessage(advisory.stream, advisory.stream_seq).catch(() => false);
+  }
+}

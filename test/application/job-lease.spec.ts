@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { access, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CommandHandler } from '../../application/command-handler.js';
+import type { DownloadMediaRequest, Extractor } from '../../application/ports/extractor.js';
+import type { Logger } from '../../application/ports/logger.js';
+import { RunDownload } from '../../application/processes/run-download.js';
+import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
+import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
+import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
+import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
+import { LocalDirectoryFileStore } from '../../infrastructure/files/local-directory-file-store.js';
+import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
+import { RandomIds } from '../../infrastructure/system/random-ids.js';
+import { SystemClock } from '../../infrastructure/system/system-clock.js';
+
+const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+
+/** The first download waits until released; each writes a file whose size tells the calls apart. */
+class GatedExtractor implements Extractor {
+  calls = 0;
+  private release!: () => void;
+  readonly released = new Promise<void>((resolve) => (this.release = resolve));
+  readonly firstStarted: Promise<void>;
+  private started!: () => void;
+  constructor() {
+    this.firstStarted = new Promise((resolve) => (this.started = resolve));
+  }
+  open(): void {
+    this.release();
+  }
+  async probe(): Promise<never> {
+    throw new Error('not used');
+  }
+  async download(request: DownloadMediaRequest) {
+    this.calls += 1;
+    const size = 1000 * this.calls;
+    if (this.calls === 1) {
+      this.started();
+      await this.released;
+    }
+    const filePath = path.join(request.workDir, 'media.m4a');
+    await writeFile(filePath, Buffer.alloc(size));
+    return { filePath, fileSize: size, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
+  }
+}
+
+describe('one worker per job at a time (the job lease)', () => {
+  it('drops a duplicate delivery, lets a redelivery take over, and keeps the worker it was taken from from completing or overwriting the file', async () => {
+    const store = new InMemoryEventStore();
+    const ids = new RandomIds();
+    const clock = new SystemClock();
+    const now = () => new Date().toISOString();
+    const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
+    const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
+    const root = await mkdtemp(path.join(tmpdir(), 'lease-'));
+    const files = new LocalDirectoryFileStore(path.join(root, 'files'));
+    const extractor = new GatedExtractor();
+    const run = new RunDownload(jobs, extractor, files, new TemporaryWorkDirs(path.join(root, 'work')), clock, silent, { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    const accountId = randomUUID();
+    const jobId = randomUUID();
+    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: now() } });
+    await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
+    await jobs.handle(jobId, {
+      type: 'SubmitDownload',
+      data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: now() },
+    });
+    const message = { jobId, accountId, occurredAt: now() };
+
+    // A worker whose connection dropped keeps running the first delivery.
+    const stale = run.handle(message, { attempt: 1, leaseId: '7:1', heartbeat() {} });
+    await extractor.firstStarted;
+    // The relay republished the work after its duplicate window: a second message, first delivery.
+    assert.deepEqual(await run.handle(message, { attempt: 1, leaseId: '9:1', heartbeat() {} }), { kind: 'done' });
+    assert.equal(extractor.calls, 1, 'the duplicate did not download');
+    // The queue gave up on the first delivery and redelivered it to another worker.
+    assert.deepEqual(await run.handle(message, { attempt: 2, leaseId: '7:2', heartbeat() {} }), { kind: 'done' });
+    assert.equal(extractor.calls, 2);
+    const completed = (await jobs.load(jobId)).state;
+    assert.equal(completed.status, 'COMPLETED');
+    assert.equal(completed.status === 'COMPLETED' && completed.result?.fileSize, 2000);
+
+    extractor.open();
+    assert.deepEqual(await stale, { kind: 'done' });
+    const after = (await jobs.load(jobId)).state;
+    assert.deepEqual(after, completed, 'the stale worker changed nothing');
+    const fileKey = after.status === 'COMPLETED' ? (after.result?.fileKey ?? '') : '';
+    assert.equal((await files.stat(fileKey))?.size, 2000, 'the recorded file is the one recorded, not overwritten');
+    await assert.rejects(access(path.join(root, 'files', accountId, `${jobId}.1.m4a`)), 'the stale attempt removed its own file');
+    const types = (await store.readStream(`download-${jobId}`)).map((event) => event.type);
+    assert.deepEqual(types, ['DownloadRequested', 'DownloadStarted', 'DownloadStarted', 'DownloadCompleted']);
+  });
+});

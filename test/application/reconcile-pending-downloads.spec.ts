@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { CommandHandler } from '../../application/command-handler.js';
+import type { Clock } from '../../application/ports/clock.js';
+import type { Logger } from '../../application/ports/logger.js';
+import { ReconcilePendingDownloads } from '../../application/processes/reconcile-pending-downloads.js';
+import { ReleaseOrphanedReservation } from '../../application/processes/release-orphaned-reservation.js';
+import { SettleDownloadBilling } from '../../application/processes/settle-download-billing.js';
+import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
+import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
+import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
+import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
+import { RandomIds } from '../../infrastructure/system/random-ids.js';
+
+const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+
+describe('reconciling downloads pending past the limit', () => {
+  it('fails queued and running jobs, settles finished ones, releases reservations without a job, and leaves recent ones alone', async () => {
+    const store = new InMemoryEventStore();
+    const ids = new RandomIds();
+    let nowMs = Date.parse('2026-05-01T00:00:00Z');
+    const clock: Clock = { now: () => new Date(nowMs) };
+    const at = () => new Date(nowMs).toISOString();
+    const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
+    const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
+    const accountId = randomUUID();
+    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: at() } });
+    const submit = async (jobId: string) => {
+      await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: at() } });
+      await jobs.handle(jobId, {
+        type: 'SubmitDownload',
+        data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: at() },
+      });
+    };
+    const [queued, running, completed, orphan, recent] = Array.from({ length: 5 }, () => randomUUID());
+    await submit(queued);
+    await submit(running);
+    await jobs.handle(running, { type: 'StartJob', data: { jobId: running, leaseId: 'l', redelivered: false, now: at() } });
+    await submit(completed);
+    await jobs.handle(completed, { type: 'StartJob', data: { jobId: completed, leaseId: 'l', redelivered: false, now: at() } });
+    await jobs.handle(completed, { type: 'CompleteJob', data: { jobId: completed, fileKey: 'k', fileSize: 30_000_000, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', now: at() } });
+    await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId: orphan, pendingLimit: 100, now: at() } });
+    nowMs += 3_600_000;
+    await submit(recent);
+
+    const settle = new SettleDownloadBilling(jobs, accounts, clock, store, { record() {} });
+    const release = new ReleaseOrphanedReservation(jobs, accounts, clock, 60_000);
+    const reconcile = new ReconcilePendingDownloads(store, jobs, { accountIds: async () => [accountId] }, settle, release, clock, silent, 1_800_000);
+    assert.deepEqual(await reconcile.runOnce(), { failedJobs: 2, settledReservations: 4 });
+
+    const status = async (jobId: string) => (await jobs.load(jobId)).state.status;
+    assert.equal(await status(queued), 'FAILED');
+    assert.equal(await status(running), 'FAILED');
+    assert.equal(await status(completed), 'COMPLETED');
+    assert.equal(await status(orphan), 'ABANDONED');
+    assert.equal(await status(recent), 'IN_QUEUE');
+    const { state } = await accounts.load(accountId);
+    assert.deepEqual(state.pendingJobs, [recent]);
+    assert.equal(state.usage.bandwidth_mb, 30, 'the completed job was charged');
+    assert.equal(state.usage.download_count, 1);
+    assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 0 }, 'a second sweep finds nothing');
+  });
+});

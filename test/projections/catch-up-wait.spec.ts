@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import type { Logger } from '../../application/ports/logger.js';
+import { PostgresEventStore } from '../../infrastructure/event-store/postgres/postgres-event-store.js';
+import { createKnex } from '../../infrastructure/postgres/create-knex.js';
+import { CatchUpTimeoutError } from '../../projections/catch-up-timeout-error.js';
+import { CHECKPOINT_TABLE } from '../../projections/checkpoint-schema.js';
+import type { Projection } from '../../projections/projection.js';
+import { ProjectionRunner } from '../../projections/projection-runner.js';
+import { type TestDatabase, createTestDatabase } from '../support/postgres.js';
+
+const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+
+/** Waits for a position, on the PostgreSQL store, where "nothing visible yet" is not "nothing committed". */
+describe('Waiting for a projection to catch up', () => {
+  let database: TestDatabase;
+  let db: Knex;
+  let store: PostgresEventStore;
+  const runners: ProjectionRunner[] = [];
+
+  const projection: Projection = {
+    name: 'seen',
+    filter: { streamPrefixes: ['seen-'] },
+    tables: ['seen_events'],
+    async apply(trx, events) {
+      for (const event of events) await trx('seen_events').insert({ event_id: event.id });
+    },
+  };
+
+  before(async () => {
+    database = await createTestDatabase('catch_up_wait');
+    db = createKnex(database.url);
+    store = new PostgresEventStore({ connectionString: database.url });
+    await store.migrate();
+    await db.raw('CREATE TABLE seen_events (event_id uuid PRIMARY KEY)');
+  });
+
+  afterEach(async () => {
+    await Promise.all(runners.splice(0).map((runner) => runner.stop()));
+  });
+
+  after(async () => {
+    await store.close();
+    await db.destroy();
+    await database.drop();
+  });
+
+  function runner(): ProjectionRunner {
+    const created = new ProjectionRunner([projection], { db, store, connectionString: database.url, logger: silent, lockRetryMs: 100 });
+    runners.push(created);
+    return created;
+  }
+
+  async function seen(eventId: string): Promise<boolean> {
+    return (await db('seen_events').where({ event_id: eventId }).first()) !== undefined;
+  }
+
+  it('does not report an appended event handled while an older open transaction still hides it from the projection', async () => {
+    const live = runner();
+    await live.start();
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_current_xact_id()');
+      const id = randomUUID();
+      const { position } = await store.appendToStream(`seen-${randomUUID()}`, [{ id, type: 'Seen', data: {} }], { expectedRevision: 'no_stream' });
+      await assert.rejects(live.waitUntilCaughtUp(position, { timeoutMs: 600 }), CatchUpTimeoutError);
+      await assert.rejects(live.waitUntilCaughtUp(null, { timeoutMs: 300 }), CatchUpTimeoutError, 'nor is "everything so far" reached');
+      assert.equal(await seen(id), false);
+
+      await holder.query('COMMIT');
+      await live.waitUntilCaughtUp(position, { timeoutMs: 5_000 });
+      assert.equal(await seen(id), true);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => undefined);
+      await holder.end();
+    }
+  });
+
+  it('answers from a standby instance, from the stored watermark, for positions the filter skips as well', async () => {
+    const active = runner();
+    await active.start();
+    const standby = runner();
+    await standby.start();
+    await active.waitUntilCaughtUp(null, { timeoutMs: 5_000 });
+    assert.deepEqual(standby.activeProjections(), []);
+
+    const id = randomUUID();
+    const handled = await store.appendToStream(`seen-${randomUUID()}`, [{ id, type: 'Seen', data: {} }], { expectedRevision: 'no_stream' });
+    await standby.waitUntilCaughtUp(handled.position, { timeoutMs: 5_000 });
+    assert.equal(await seen(id), true);
+
+    const skipped = await store.appendToStream(`other-${randomUUID()}`, [{ id: randomUUID(), type: 'Other', data: {} }], { expectedRevision: 'no_stream' });
+    await standby.waitUntilCaughtUp(skipped.position, { timeoutMs: 5_000 });
+    const row = await db(CHECKPOINT_TABLE).where({ name: projection.name }).first<{ checkpoint: string }>('checkpoint');
+    assert.ok(store.compare(row.checkpoint, skipped.position) >= 0, 'the stored watermark moved past the skipped event');
+  });
+});
