@@ -165,14 +165,17 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
       assert.equal(peak, 3);
     });
 
-    it('keeps a message whose handler heartbeats past the ack wait', async () => {
+    it('keeps a message whose handler reports progress past the ack wait', async () => {
       const { submit, consumer } = await scenario();
       let calls = 0;
       const done = deferred();
       await consumer(
-        async () => {
+        async (item) => {
           calls += 1;
-          await pause(2_500);
+          for (let step = 0; step < 10; step++) {
+            await pause(250);
+            item.heartbeat();
+          }
           done.resolve();
           return 'ack';
         },
