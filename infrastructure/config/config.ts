@@ -42,6 +42,10 @@ export interface Config {
   reservationGraceMs: number;
   logLevel: string;
   shutdownTimeoutMs: number;
+  webhookTimeoutMs: number;
+  /** The nine waits between the ten attempts. */
+  webhookRetryScheduleMs: number[];
+  webhookConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +101,9 @@ export function loadConfig(env: Env = process.env): Config {
     reservationGraceMs: read.integer('RESERVATION_GRACE_MS', 120_000, 1_000, 86_400_000),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
+    webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
+    webhookRetryScheduleMs: webhookRetrySchedule(read.list('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS)),
+    webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 8, 1, 256),
   };
 }
 
@@ -154,4 +161,14 @@ class EnvReader {
     }
     return value;
   }
+}
+
+/** The spec's waits between webhook attempts: 30 s, 1, 2, 4, 8, 16, 32, 64 and 128 min. */
+const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = ['30000', '60000', '120000', '240000', '480000', '960000', '1920000', '3840000', '7680000'];
+
+function webhookRetrySchedule(items: string[]): number[] {
+  if (items.length !== 9 || !items.every((item) => /^\d{1,9}$/.test(item))) {
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE_MS', `must list nine delays in milliseconds (ten attempts), comma-separated, got "${items.join(',')}"`);
+  }
+  return items.map(Number);
 }
