@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { EventStore, RecordedEvent } from '../../application/ports/event-store.js';
 import { type DownloadMediaRequest, ExtractionError, type Extractor } from '../../application/ports/extractor.js';
+import { AccountAdministration } from '../../application/accounts/account-administration.js';
 import { TOKENS } from '../../infrastructure/container.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
 import { type RunningService, startService } from '../../infrastructure/service.js';
@@ -73,12 +74,12 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     return started;
   }
 
-  async function submit(webhookUrl: string, outcome: 'ok' | 'fail' = 'ok'): Promise<string> {
+  async function submit(webhookUrl: string, outcome: 'ok' | 'fail' = 'ok', apiKey = account.apiKey): Promise<string> {
     videoCounter += 1;
     const url = `https://www.youtube.com/watch?v=${outcome === 'fail' ? 'fail' : 'ok'}${videoCounter}`;
     const response = await fetch(`${service.api}/download`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${account.apiKey}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ url, format: 'audio', webhookUrl }),
     });
     assert.equal(response.status, 200, await response.clone().text());
@@ -138,6 +139,22 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     assert.equal(events[1].data.statusCode, 200);
     await sleep(SCHEDULE[0] + 500);
     assert.equal(target.received.length, 1, 'acknowledged once, sent once');
+  });
+
+  it('signs with the account\'s newest key that is not revoked', async () => {
+    const admin = service.service.container.resolve(AccountAdministration);
+    const owner = await service.createAccount();
+    const newer = await admin.issueKey(owner.accountId);
+    const newest = await admin.issueKey(owner.accountId);
+    await admin.revokeKey(owner.accountId, newest.keyId);
+    await service.settle();
+    const target = await receiver();
+    await submit(target.url(), 'fail', owner.apiKey);
+    const [received] = await target.waitFor(1);
+    const signature = received.headers['x-service-signature'] as string;
+    assert.equal(verifyWebhookSignature(received.rawBody, signature, newer.apiKey).ok, true);
+    assert.equal(verifyWebhookSignature(received.rawBody, signature, owner.apiKey).ok, false);
+    assert.equal(verifyWebhookSignature(received.rawBody, signature, newest.apiKey).ok, false);
   });
 
   it('sends download.failed with the failed body, identical to GET', async () => {
