@@ -7,12 +7,14 @@ import type { EventStore, RecordedEvent } from '../../application/ports/event-st
 import { type DownloadMediaRequest, ExtractionError, type Extractor } from '../../application/ports/extractor.js';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
 import { TOKENS } from '../../infrastructure/container.js';
+import { openApiDocument } from '../../infrastructure/http/openapi/document.js';
+import { OpenApiSchemas, jsonPointer } from '../../infrastructure/http/openapi/openapi-ajv.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
 import { type RunningService, startService } from '../../infrastructure/service.js';
 import type { ResolveHost } from '../../infrastructure/webhooks/checked-address-lookup.js';
 import { verifyWebhookSignature } from '../../infrastructure/webhooks/verify-webhook-signature.js';
 import { type TestService, startTestService } from '../support/test-service.js';
-import { type Answer, type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
+import { type Answer, type ReceivedWebhook, type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
 
 const runFile = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,6 +32,21 @@ class StubExtractor implements Extractor {
     await writeFile(filePath, Buffer.alloc(2048, 1));
     return { filePath, fileSize: 2048, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
   }
+}
+
+const contract = new OpenApiSchemas(openApiDocument, { useDefaults: false, allErrors: true });
+
+/** The request as the OpenAPI document's `download.finished` webhook describes it: body schema and every header. */
+function assertMatchesWebhookContract(received: ReceivedWebhook): void {
+  const validateBody = contract.validator('/components/schemas/DownloadFinishedEvent');
+  assert.ok(validateBody(JSON.parse(received.rawBody.toString('utf8'))), JSON.stringify(validateBody.errors));
+  openApiDocument.webhooks['download.finished'].post.parameters.forEach((parameter, index) => {
+    const raw = received.headers[parameter.name.toLowerCase()];
+    assert.equal(typeof raw, 'string', `header ${parameter.name}`);
+    const value = parameter.schema.type === 'integer' ? Number(raw) : raw;
+    const validate = contract.validator(jsonPointer('webhooks', 'download.finished', 'post', 'parameters', String(index), 'schema'));
+    assert.ok(validate(value), `header ${parameter.name}: ${JSON.stringify(validate.errors)}`);
+  });
 }
 
 /** `hooks.example.com` looks public and passes the submit check, but resolves to loopback. */
@@ -119,6 +136,7 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     const polled = await pollText(jobId);
 
     assert.equal(received.rawBody.toString('utf8'), polled);
+    assertMatchesWebhookContract(received);
     const body = JSON.parse(polled);
     assert.equal(body.status, 'COMPLETED');
     assert.match(body.downloadUrl, /\/files\//);
@@ -163,6 +181,7 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     const [received] = await target.waitFor(1);
     assert.equal(received.headers['x-service-event'], 'download.failed');
     assert.equal(received.rawBody.toString('utf8'), await pollText(jobId));
+    assertMatchesWebhookContract(received);
     assert.equal(JSON.parse(received.rawBody.toString('utf8')).errorCode, 'PRIVATE_VIDEO');
     await waitForEvent(jobId, 'WebhookAttemptSucceeded');
   });
