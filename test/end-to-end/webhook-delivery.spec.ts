@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { Registry } from 'prom-client';
 import type { EventStore, RecordedEvent } from '../../application/ports/event-store.js';
 import { type DownloadMediaRequest, ExtractionError, type Extractor } from '../../application/ports/extractor.js';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
@@ -205,6 +206,12 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     const failures = events.filter((event) => event.type === 'WebhookAttemptFailed');
     assert.deepEqual(failures.map((event) => [event.data.statusCode, event.data.errorClass, event.data.nextDelayMs]), [[500, 'http_status', SCHEDULE[0]], [500, 'http_status', SCHEDULE[1]]]);
     for (const failure of failures) assert.equal(typeof failure.data.durationMs, 'number');
+
+    const metrics = await worker.container.resolve<Registry>(TOKENS.metrics).metrics();
+    assert.match(metrics, /webhook_attempts_total\{outcome="http_status"\} [2-9]/);
+    assert.match(metrics, /webhook_attempts_total\{outcome="acknowledged"\} [1-9]/);
+    assert.match(metrics, /webhook_delivery_lag_seconds_count\{result="acknowledged"\} [1-9]/);
+    assert.match(metrics, /webhook_attempt_start_lateness_seconds_count [1-9]/);
   });
 
   it('410 stops at once: exactly one attempt', async () => {
