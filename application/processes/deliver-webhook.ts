@@ -93,7 +93,6 @@ export class DeliverWebhook {
         context,
       );
       this.report(recorded.events, state);
-      continue;
     }
     return { kind: 'retry', afterMs: 1_000 };
   }
