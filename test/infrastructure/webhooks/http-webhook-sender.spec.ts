@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { WebhookRequest } from '../../../application/ports/webhook-sender.js';
 import type { ResolveHost } from '../../../infrastructure/webhooks/checked-address-lookup.js';
 import { HttpWebhookSender } from '../../../infrastructure/webhooks/http-webhook-sender.js';
@@ -124,6 +130,32 @@ describe('webhook sender (real HTTP on loopback)', function () {
       assert.equal(response.kind === 'error' && response.errorClass, 'address_refused', url);
     }
     assert.equal(lookups, 0);
+  });
+
+  it('dials https through the checked lookup too; a certificate the system does not trust is a TLS failure and no request is made', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'webhook-tls-'));
+    let requests = 0;
+    const keyFile = path.join(dir, 'key.pem');
+    const certFile = path.join(dir, 'cert.pem');
+    // A throwaway self-signed certificate, made here so no private key is kept in the repository.
+    await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=secure.example.com']);
+    const server = createHttpsServer({ key: await readFile(keyFile), cert: await readFile(certFile) }, (_request, response) => {
+      requests += 1;
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const resolve = resolverFor({ 'secure.example.com': ['127.0.0.1'] });
+      const viaName = await sender({ allowHosts: ['secure.example.com'], resolve }).send(request(`https://secure.example.com:${port}/hook`));
+      assert.equal(viaName.kind === 'error' && viaName.errorClass, 'tls', JSON.stringify(viaName));
+      const refused = await sender({ allowHosts: [], resolve }).send(request(`https://secure.example.com:${port}/hook`));
+      assert.equal(refused.kind === 'error' && refused.errorClass, 'address_refused');
+      assert.equal(requests, 0);
+    } finally {
+      server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a name that does not resolve is a DNS failure', async () => {
