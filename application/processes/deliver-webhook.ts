@@ -6,6 +6,7 @@ import { downloadJobViewFromState } from '../downloads/download-job-view.js';
 import type { Clock } from '../ports/clock.js';
 import type { DownloadStatusRenderer } from '../ports/download-status-renderer.js';
 import type { Logger } from '../ports/logger.js';
+import type { DownloadJobView } from '../ports/read-models.js';
 import type { WebhookMetrics } from '../ports/webhook-metrics.js';
 import type { WebhookSender } from '../ports/webhook-sender.js';
 import type { WebhookSigningKeys } from '../ports/webhook-signing-keys.js';
@@ -75,6 +76,8 @@ export class DeliverWebhook {
       const dueAt = state.nextAttemptAt === null ? Date.parse(state.terminal.at) : Date.parse(state.nextAttemptAt);
       if (now.getTime() < dueAt) return { kind: 'retry', afterMs: dueAt - now.getTime() };
 
+      // What needs I/O is fetched before the claim, so a failure here costs no attempt.
+      const prepared = await this.prepare(state);
       const attempt = state.attempts + 1;
       const deadline = new Date(now.getTime() + this.options.timeoutMs + this.claimGraceMs);
       const claim = await this.deliveries.handle(
@@ -86,7 +89,7 @@ export class DeliverWebhook {
       if (claim.events.length === 0) continue;
       this.metrics.attemptStarted(now.getTime() - dueAt);
 
-      const { result, durationMs } = await this.attempt(state, attempt, deadline, delivery.signal);
+      const { result, durationMs } = await this.attempt(state, prepared, attempt, deadline, delivery.signal);
       const recorded = await this.deliveries.handle(
         jobId,
         { type: 'RecordWebhookAttemptOutcome', data: { jobId, attempt, result, durationMs, now: this.clock.now().toISOString(), retryDelaysMs: this.options.retryDelaysMs } },
@@ -97,15 +100,27 @@ export class DeliverWebhook {
     return { kind: 'retry', afterMs: 1_000 };
   }
 
-  /** Renders the job as GET shows it now, signs with the account's current key and sends; never throws for the receiver's faults. */
-  private async attempt(state: WebhookDeliveryState, attempt: number, deadline: Date, signal: AbortSignal | undefined): Promise<{ result: WebhookAttemptResult; durationMs: number }> {
-    const job = state.job as { jobId: string; accountId: string; webhookUrl: string };
+  /** The account's current signing key and the job as its stream has it. */
+  private async prepare(state: WebhookDeliveryState): Promise<{ signingKey: string | null; view: DownloadJobView }> {
+    const job = state.job as { jobId: string; accountId: string };
     const signingKey = await this.keys.currentKey(job.accountId);
+    const view = downloadJobViewFromState((await this.jobs.load(job.jobId)).state);
+    if (view === null) throw new Error(`Job ${job.jobId} has no stream`);
+    return { signingKey, view };
+  }
+
+  /** Renders the job as GET shows it now, signs with the account's current key and sends; never throws for the receiver's faults. */
+  private async attempt(
+    state: WebhookDeliveryState,
+    { signingKey, view }: { signingKey: string | null; view: DownloadJobView },
+    attempt: number,
+    deadline: Date,
+    signal: AbortSignal | undefined,
+  ): Promise<{ result: WebhookAttemptResult; durationMs: number }> {
+    const job = state.job as { jobId: string; accountId: string; webhookUrl: string };
     if (signingKey === null) {
       return { result: { kind: 'failed', statusCode: null, errorClass: 'no_signing_key', detail: 'the account has no active API key to sign with' }, durationMs: 0 };
     }
-    const view = downloadJobViewFromState((await this.jobs.load(job.jobId)).state);
-    if (view === null) throw new Error(`Job ${job.jobId} has no stream`);
     const now = this.clock.now();
     const timeoutMs = Math.min(this.options.timeoutMs, deadline.getTime() - RECORDING_MARGIN_MS - now.getTime());
     if (timeoutMs <= 0) {

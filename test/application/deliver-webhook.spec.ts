@@ -29,7 +29,7 @@ function recordingLogger(lines: LogLine[], bound: Record<string, unknown> = {}):
 describe('DeliverWebhook (the worker process, with a scripted receiver and clock)', () => {
   const ids = new RandomIds();
 
-  async function setUp(options: { answer?: (request: WebhookRequest) => Promise<WebhookResponse>; webhookUrl?: string | null; key?: string | null } = {}) {
+  async function setUp(options: { answer?: (request: WebhookRequest) => Promise<WebhookResponse>; webhookUrl?: string | null; key?: string | null; keyStoreDown?: boolean } = {}) {
     const store = new InMemoryEventStore();
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
     const deliveries = new CommandHandler(store, webhookDeliveryDecider, WEBHOOK_DELIVERY_CATEGORY, ids);
@@ -46,7 +46,12 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
         jobs,
         new DownloadStatusJson(new SignedDownloadLinks(Buffer.alloc(32, 7), 'https://files.example.com', 3600)),
         { send: async (request) => (sent.push(request), answer(request)) },
-        { currentKey: async () => (options.key === undefined ? KEY : options.key) },
+        {
+          currentKey: async () => {
+            if (options.keyStoreDown) throw new Error('connection to the read model lost');
+            return options.key === undefined ? KEY : options.key;
+          },
+        },
         clock,
         recordingLogger(lines),
         metrics,
@@ -134,6 +139,13 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
     assert.ok(!JSON.stringify(lines).includes(KEY));
     assert.deepEqual(finished, ['gave_up']);
     assert.equal((await types()).at(-1), 'WebhookDeliveryGaveUp');
+  });
+
+  it('a failure before sending (the key store is down) claims nothing, so it spends no attempt', async () => {
+    const { worker, message, sent, types } = await setUp({ keyStoreDown: true });
+    await assert.rejects(worker('w1').handle(message), /read model lost/);
+    assert.equal(sent.length, 0);
+    assert.deepEqual(await types(), []);
   });
 
   it('sends nothing for a job without a webhookUrl; an account without an active key fails the attempt unsent', async () => {
