@@ -49,7 +49,7 @@ describe('webhook sender (real HTTP on loopback)', function () {
     ...overrides,
   });
 
-  it('POSTs the exact body with the headers and a signature the exported helper verifies; a 204 is an answer', async () => {
+  it('POSTs the exact body with the headers and a signature the exported verifyWebhookSignature accepts; a 204 is an answer', async () => {
     const target = await receiver(() => ({ status: 204 }));
     const response = await sender().send(request(target.url()));
     assert.equal(response.kind, 'response');
