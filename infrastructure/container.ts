@@ -12,6 +12,7 @@ import { SubmitDownload } from '../application/downloads/submit-download.js';
 import { VideoLookup } from '../application/downloads/video-lookup.js';
 import type { ApiKeySecrets } from '../application/ports/api-key-secrets.js';
 import type { Clock } from '../application/ports/clock.js';
+import type { DownloadLinks } from '../application/ports/download-links.js';
 import type { EventStore } from '../application/ports/event-store.js';
 import type { Extractor } from '../application/ports/extractor.js';
 import type { FileStore } from '../application/ports/file-store.js';
@@ -23,6 +24,7 @@ import type { WorkDirs } from '../application/ports/work-dirs.js';
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
+import { DeliverWebhook } from '../application/processes/deliver-webhook.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-job/decider.js';
 import type { Config } from './config/config.js';
@@ -44,6 +46,8 @@ import { loadMasterKey } from './security/master-key.js';
 import { RandomIds } from './system/random-ids.js';
 import { openStorage } from './storage/open-storage.js';
 import { SystemClock } from './system/system-clock.js';
+import type { ResolveHost } from './webhooks/checked-address-lookup.js';
+import { createDeliverWebhook } from './webhooks/create-deliver-webhook.js';
 
 /** Injection tokens for ports and shared resources; use cases are registered by class. */
 export const TOKENS = {
@@ -71,6 +75,7 @@ export const TOKENS = {
 export interface Overrides {
   clock?: Clock;
   extractor?: Extractor;
+  webhookResolver?: ResolveHost;
 }
 
 /**
@@ -158,6 +163,12 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs)));
   container.register(ReconcilePendingDownloads, single(() =>
     new ReconcilePendingDownloads(eventStore, jobs(), new PostgresPendingDownloadAccounts(database), container.resolve(SettleDownloadBilling), container.resolve(ReleaseOrphanedReservation), clock(), logger, config.pendingDownloadLimitMs),
+  ));
+  container.register(DeliverWebhook, single(() =>
+    createDeliverWebhook(config, {
+      store: eventStore, db: database, logger, metrics, jobs: jobs(), clock: clock(), ids: ids(),
+      links: resolve<DownloadLinks>(TOKENS.downloadLinks), secrets: resolve<ApiKeySecrets>(TOKENS.apiKeySecrets), resolveHost: overrides.webhookResolver,
+    }),
   ));
 
   return {

@@ -18,6 +18,7 @@ import { ReconcilePendingDownloads } from '../application/processes/reconcile-pe
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
+import { DeliverWebhook } from '../application/processes/deliver-webhook.js';
 import type { Delivery, WorkOutcome } from '../application/processes/work-outcome.js';
 import { type JobMessage, ROUTED_EVENT_TYPES, WORK_KINDS, type WorkKind, routeEventToWork } from '../application/processes/work-routing.js';
 import { accountsProjection } from '../projections/accounts-projection.js';
@@ -204,6 +205,7 @@ function workConsumers(container: DependencyContainer, config: Config, queue: Wo
   const runDownload = container.resolve(RunDownload);
   const settle = container.resolve(SettleDownloadBilling);
   const releaseOrphan = container.resolve(ReleaseOrphanedReservation);
+  const deliverWebhook = container.resolve(DeliverWebhook);
   return [
     [workSubject(config, 'download'), queue.consumer({
       ...common,
@@ -215,6 +217,8 @@ function workConsumers(container: DependencyContainer, config: Config, queue: Wo
     })],
     [workSubject(config, 'billing'), queue.consumer({ ...common, subject: workSubject(config, 'billing'), concurrency: 4, maxDeliver: 1_000, handler: adapt((message) => settle.handle(message)) })],
     [workSubject(config, 'reservation'), queue.consumer({ ...common, subject: workSubject(config, 'reservation'), concurrency: 2, maxDeliver: 1_000, handler: adapt((message) => releaseOrphan.handle(message)) })],
+    // Each attempt comes back as a delayed redelivery of the one message, so it needs many deliveries.
+    [workSubject(config, 'webhook'), queue.consumer({ ...common, subject: workSubject(config, 'webhook'), concurrency: config.webhookConcurrency, maxDeliver: 10_000, handler: adapt((message, delivery) => deliverWebhook.handle(message, delivery)) })],
   ];
 }
 

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../ports/event-store.js';
 
 /** The kinds of work that follow events; the queue adapter turns each into a subject of its own. */
-export const WORK_KINDS = ['download', 'billing', 'reservation'] as const;
+export const WORK_KINDS = ['download', 'billing', 'reservation', 'webhook'] as const;
 export type WorkKind = (typeof WORK_KINDS)[number];
 
 export interface JobMessage {
@@ -40,7 +40,8 @@ export function routeEventToWork(event: RecordedEvent): WorkMessage[] {
       return [{ kind: 'download', payload }];
     case 'DownloadCompleted':
     case 'DownloadFailed':
-      return [{ kind: 'billing', payload }];
+      // The terminal event does not say whether the job has a webhookUrl; the webhook worker reads the stream and acks at once when not.
+      return [{ kind: 'billing', payload }, { kind: 'webhook', payload }];
     case 'DownloadReserved':
       return [{ kind: 'reservation', payload }];
     default:

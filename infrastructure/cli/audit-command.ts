@@ -1,21 +1,30 @@
 import { parseArgs } from 'node:util';
 import { ReplayAccountLedger, type AuditReport, type RunningBalances } from '../../application/audit/replay-account-ledger.js';
+import { ReadWebhookDeliveryHistory, type WebhookDeliveryHistory } from '../../application/audit/webhook-delivery-history.js';
+import type { EventStore } from '../../application/ports/event-store.js';
 import type { DependencyContainer } from 'tsyringe';
+import { TOKENS } from '../container.js';
 import type { CliOutput } from './cli-command.js';
 
 const USAGE = 'Usage: npm run --silent audit -- <accountId> [--json]\n' +
   'Replays the account stream from the event store, prints its billing ledger and the balances it arrives at,\n' +
-  'and exits 1 when they differ from what the service reports (exit 2: no such account or bad usage).';
+  'and exits 1 when they differ from what the service reports (exit 2: no such account or bad usage).\n' +
+  '       npm run --silent audit -- --job <jobId> [--json]\n' +
+  "Prints the job's webhook delivery history from its stream: every attempt and its outcome (exit 2: no such job).";
 
-/** `npm run audit -- <accountId> [--json]` against a composed service: exit 0 when the balances agree, 1 when not, 2 for no such account or bad usage. */
+/**
+ * `npm run audit -- <accountId> [--json]` against a composed service: exit 0 when the balances agree, 1 when not, 2 for
+ * no such account or bad usage; `--job <jobId>` prints a job's webhook delivery history instead.
+ */
 export async function auditCommand(args: string[], container: DependencyContainer, io: CliOutput): Promise<number> {
-  let parsed: { values: { json?: boolean; help?: boolean }; positionals: string[] };
+  let parsed: { values: { json?: boolean; help?: boolean; job?: string }; positionals: string[] };
   try {
-    parsed = parseArgs({ args, options: { json: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true });
+    parsed = parseArgs({ args, options: { json: { type: 'boolean' }, help: { type: 'boolean' }, job: { type: 'string' } }, allowPositionals: true });
   } catch {
     parsed = { values: { help: true }, positionals: [] };
   }
   const { values, positionals } = parsed;
+  if (values.job !== undefined && !values.help && positionals.length === 0) return printDeliveryHistory(values.job, values.json === true, container, io);
   if (values.help || positionals.length !== 1) {
     io.err(`${USAGE}\n`);
     return 2;
@@ -27,6 +36,37 @@ export async function auditCommand(args: string[], container: DependencyContaine
   }
   io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
   return report.differences.length === 0 ? 0 : 1;
+}
+
+async function printDeliveryHistory(jobId: string, json: boolean, container: DependencyContainer, io: CliOutput): Promise<number> {
+  const history = await new ReadWebhookDeliveryHistory(container.resolve<EventStore>(TOKENS.eventStore)).execute(jobId);
+  if (history === null) {
+    io.err(`No job stream for ${jobId}\n`);
+    return 2;
+  }
+  io.out(json ? `${JSON.stringify(history, null, 2)}\n` : formatHistory(history));
+  return 0;
+}
+
+function formatHistory(history: WebhookDeliveryHistory): string {
+  const lines = [`Webhook delivery of job ${history.jobId} (account ${history.accountId})`];
+  if (history.webhookUrl === null) return `${lines[0]}\n  no webhookUrl: nothing is sent\n`;
+  lines.push(`  to ${history.webhookUrl}; job ${history.finished === null ? 'not finished yet' : `${history.finished.status} at ${history.finished.at}`}`);
+  for (const entry of history.attempts) {
+    const answer = entry.outcome === 'in_flight' ? 'no outcome recorded' : entry.statusCode !== null ? `HTTP ${entry.statusCode}` : `${entry.errorClass}${entry.detail === null ? '' : ` (${entry.detail})`}`;
+    const took = entry.durationMs === null ? '' : ` in ${entry.durationMs} ms`;
+    const next = entry.nextDelayMs === null ? '' : `; next attempt after ${entry.nextDelayMs} ms`;
+    lines.push(`  ${entry.startedAt}  attempt ${entry.attempt}  worker ${entry.workerId}  -> ${entry.outcome}: ${answer}${took}${next}`);
+  }
+  const ends: Record<WebhookDeliveryHistory['result'], string> = {
+    acknowledged: `acknowledged at ${history.endedAt}`,
+    stopped: `stopped by 410 Gone at ${history.endedAt}`,
+    gave_up: `gave up after ${history.attempts.length} attempts at ${history.endedAt}`,
+    pending: 'pending: further attempts may follow',
+    none: 'no webhook',
+  };
+  lines.push(`  ${ends[history.result]}`);
+  return `${lines.join('\n')}\n`;
 }
 
 function formatReport(report: AuditReport): string {

@@ -54,6 +54,10 @@ export interface Config {
   reconcileIntervalMs: number;
   /** /readyz answers 503 while a projection or the relay lags more than this. */
   readyMaxLagMs: number;
+  webhookTimeoutMs: number;
+  /** The nine waits between the ten attempts. */
+  webhookRetryScheduleMs: number[];
+  webhookConcurrency: number;
 }
 
 export type ServiceMode = 'embedded' | 'server';
@@ -119,6 +123,9 @@ export function loadConfig(env: Env = process.env): Config {
     pendingDownloadLimitMs: read.integer('PENDING_DOWNLOAD_LIMIT_MS', 6 * 3_600_000, 5_000, 30 * 86_400_000),
     reconcileIntervalMs: read.integer('RECONCILE_INTERVAL_MS', 60_000, 100, 86_400_000),
     readyMaxLagMs: read.integer('READY_MAX_LAG_MS', 60_000, 100, 86_400_000),
+    webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
+    webhookRetryScheduleMs: webhookRetrySchedule(read.list('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS)),
+    webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 8, 1, 256),
   };
 }
 
@@ -184,4 +191,14 @@ class EnvReader {
     }
     return value;
   }
+}
+
+/** The spec's waits between webhook attempts: 30 s, 1, 2, 4, 8, 16, 32, 64 and 128 min. */
+const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = ['30000', '60000', '120000', '240000', '480000', '960000', '1920000', '3840000', '7680000'];
+
+function webhookRetrySchedule(items: string[]): number[] {
+  if (items.length !== 9 || !items.every((item) => /^\d{1,9}$/.test(item))) {
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE_MS', `must list nine delays in milliseconds (ten attempts), comma-separated, got "${items.join(',')}"`);
+  }
+  return items.map(Number);
 }

@@ -96,7 +96,7 @@ function refuse(rule: string): WebhookUrlCheck {
   return { ok: false, reason: `webhookUrl ${rule}` };
 }
 
-function isAllowlisted(url: URL, allowHosts: readonly string[]): boolean {
+export function isAllowlisted(url: URL, allowHosts: readonly string[]): boolean {
   if (allowHosts.length === 0) return false;
   const hostname = url.hostname.toLowerCase();
   const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';

@@ -22,7 +22,8 @@ describe('work routing', () => {
       for (const message of work) assert.deepEqual(message.payload, { jobId: 'j1', accountId: 'a1', occurredAt: '2026-01-01T00:00:00.000Z', eventId: 'e1' });
     }
     assert.deepEqual(routeEventToWork(event('DownloadRequested')).map((m) => m.kind), ['download']);
-    assert.deepEqual(routeEventToWork(event('DownloadFailed')).map((m) => m.kind), ['billing']);
+    assert.deepEqual(routeEventToWork(event('DownloadFailed')).map((m) => m.kind), ['billing', 'webhook']);
+    assert.deepEqual(routeEventToWork(event('DownloadCompleted')).map((m) => m.kind), ['billing', 'webhook']);
     assert.deepEqual(routeEventToWork(event('DownloadReserved')).map((m) => m.kind), ['reservation']);
   });
 });

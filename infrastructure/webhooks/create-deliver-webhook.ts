@@ -1,0 +1,48 @@
+import { hostname } from 'node:os';
+import type { Knex } from 'knex';
+import type { Registry } from 'prom-client';
+import { CommandHandler } from '../../application/command-handler.js';
+import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
+import type { ApiKeySecrets } from '../../application/ports/api-key-secrets.js';
+import type { Clock } from '../../application/ports/clock.js';
+import type { DownloadLinks } from '../../application/ports/download-links.js';
+import type { EventStore } from '../../application/ports/event-store.js';
+import type { IdGenerator } from '../../application/ports/id-generator.js';
+import type { Logger } from '../../application/ports/logger.js';
+import { DeliverWebhook } from '../../application/processes/deliver-webhook.js';
+import { WEBHOOK_DELIVERY_CATEGORY, webhookDeliveryDecider } from '../../domain/webhook-delivery/decider.js';
+import type { Config } from '../config/config.js';
+import { DownloadStatusJson } from '../http/download-status-json.js';
+import { PrometheusWebhookMetrics } from '../observability/webhook-metrics.js';
+import { type ResolveHost, systemResolver } from './checked-address-lookup.js';
+import { HttpWebhookSender } from './http-webhook-sender.js';
+import { ReadModelSigningKeys } from './read-model-signing-keys.js';
+
+export interface WebhookDeliveryDependencies {
+  store: EventStore;
+  db: Knex;
+  logger: Logger;
+  metrics: Registry;
+  jobs: DownloadJobCommandHandler;
+  clock: Clock;
+  ids: IdGenerator;
+  links: DownloadLinks;
+  secrets: ApiKeySecrets;
+  /** Default: the system resolver (hosts file, then DNS). */
+  resolveHost?: ResolveHost;
+}
+
+/** The webhook worker's adapters, kept out of the composition root so it only has to call this. */
+export function createDeliverWebhook(config: Config, deps: WebhookDeliveryDependencies): DeliverWebhook {
+  return new DeliverWebhook(
+    new CommandHandler(deps.store, webhookDeliveryDecider, WEBHOOK_DELIVERY_CATEGORY, deps.ids),
+    deps.jobs,
+    new DownloadStatusJson(deps.links),
+    new HttpWebhookSender({ allowHosts: config.webhookAllowHosts, resolve: deps.resolveHost ?? systemResolver, clock: deps.clock }),
+    new ReadModelSigningKeys(deps.db, deps.secrets),
+    deps.clock,
+    deps.logger.child({ process: 'webhook' }),
+    new PrometheusWebhookMetrics(deps.metrics),
+    { timeoutMs: config.webhookTimeoutMs, retryDelaysMs: config.webhookRetryScheduleMs, workerId: `${hostname()}:${process.pid}:${deps.ids.next().slice(0, 8)}` },
+  );
+}
