@@ -1,3 +1,4 @@
+import type { LookupFeature } from './lookups.js';
 import type { AddOnId, FeatureId, PlanTerms } from './plan.js';
 
 /** Every command carries `now` (ISO 8601): deciders never read a clock. */
@@ -23,6 +24,15 @@ export type ReserveDownload = { type: 'ReserveDownload'; data: { jobId: string; 
 export type ChargeBandwidth = { type: 'ChargeBandwidth'; data: { jobId: string; fileSizeBytes: number; now: string } };
 export type ReleaseDownload = { type: 'ReleaseDownload'; data: { jobId: string; now: string } };
 
+/** Admits a lookup: holds `units` of the feature (refused past the allowance, or without the add-on) until charged or released. */
+export type ReserveLookup = {
+  type: 'ReserveLookup';
+  data: { lookupId: string; feature: LookupFeature; units: number; subject: string; now: string };
+};
+/** Charges a reserved lookup `units` (at most what was reserved; default all of it). */
+export type ChargeLookup = { type: 'ChargeLookup'; data: { lookupId: string; units?: number; now: string } };
+export type ReleaseLookup = { type: 'ReleaseLookup'; data: { lookupId: string; now: string } };
+
 export type AccountCommand =
   | OpenAccount
   | ChangePlan
@@ -34,4 +44,7 @@ export type AccountCommand =
   | RevokeApiKey
   | ReserveDownload
   | ChargeBandwidth
-  | ReleaseDownload;
+  | ReleaseDownload
+  | ReserveLookup
+  | ChargeLookup
+  | ReleaseLookup;
