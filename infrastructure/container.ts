@@ -27,6 +27,7 @@ import { ACCOUNT_CATEGORY, accountDecider } from '../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-job/decider.js';
 import type { Config } from './config/config.js';
 import { loadPlanCatalog } from './config/plan-catalog.js';
+import { registerLookups } from './lookups-composition.js';
 import { createEventStore } from './event-store/create-event-store.js';
 import { YtDlpExtractor } from './extractor/yt-dlp-extractor.js';
 import { LocalDirectoryFileStore } from './files/local-directory-file-store.js';
@@ -111,6 +112,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
         cookiesFile: config.ytDlpCookiesFile,
         proxy: config.ytDlpProxy,
         socketTimeoutSeconds: config.extractorTimeoutSeconds,
+        listingTimeoutMs: config.channelListingTimeoutSeconds * 1000,
       }),
   });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database) });
@@ -146,6 +148,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   ));
   container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock())));
   container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs)));
+  registerLookups(container, config, logger);
 
   return {
     container,

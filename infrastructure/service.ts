@@ -19,6 +19,7 @@ import type { Delivery, WorkOutcome } from '../application/processes/work-outcom
 import { type JobMessage, ROUTED_EVENT_TYPES, WORK_KINDS, type WorkKind, routeEventToWork } from '../application/processes/work-routing.js';
 import { accountsProjection } from '../projections/accounts-projection.js';
 import { downloadJobsProjection } from '../projections/download-jobs-projection.js';
+import { lookupJobsProjection } from '../projections/lookup-jobs-projection.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
 import type { Config, Role } from './config/config.js';
 import { type Overrides, TOKENS, createContainer } from './container.js';
@@ -31,11 +32,13 @@ import { downloadRoutes } from './http/routes/download-routes.js';
 import { fileRoutes } from './http/routes/file-routes.js';
 import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
+import { lookupRouters, lookupWorkHandlers } from './lookups-composition.js';
+import { ExpiredLookupJobsSweeper } from './postgres/expired-lookup-jobs-sweeper.js';
 import { connectToNats, ensureWorkQueueStream } from './nats/connection.js';
 import { EventRelay } from './nats/event-relay.js';
 import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
 
-export const PROJECTIONS = [accountsProjection, downloadJobsProjection];
+export const PROJECTIONS = [accountsProjection, downloadJobsProjection, lookupJobsProjection];
 
 export interface RunningService {
   /** The API's base address (http://host:port), when the api role runs. */
@@ -78,6 +81,9 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       projections = new ProjectionRunner(PROJECTIONS, processorOptions);
       await projections.start();
       stoppables.push({ name: 'projector', stop: () => (projections as ProjectionRunner).stop() });
+      const sweeper = new ExpiredLookupJobsSweeper(db, clock, logger);
+      sweeper.start();
+      stoppables.push({ name: 'lookup sweeper', stop: () => sweeper.stop() });
     }
 
     if (roles.has('worker')) {
@@ -98,6 +104,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
     if (roles.has('api')) {
       const links = container.resolve<SignedDownloadLinks>(TOKENS.downloadLinks);
       const validation = new RequestValidation();
+      const urls = new UrlPolicies(config);
       const app = createHttpApp({
         logger,
         metrics: container.resolve<Registry>(TOKENS.metrics),
@@ -112,9 +119,10 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
             links,
             clock,
             validation,
-            urls: new UrlPolicies(config),
+            urls,
           }),
           accountRoutes({ getAccount: container.resolve(GetAccount) }),
+          ...lookupRouters(container, validation, urls),
         ],
         publicRouters: [
           fileRoutes({ files: container.resolve<FileStore>(TOKENS.fileStore), links, clock }),
@@ -181,6 +189,10 @@ function workConsumers(container: DependencyContainer, config: Config, jsm: JetS
     })],
     [workSubject(config, 'billing'), new WorkQueueConsumer({ ...common, subject: workSubject(config, 'billing'), concurrency: 4, maxDeliver: 1_000, handler: adapt((message) => settle.handle(message)) })],
     [workSubject(config, 'reservation'), new WorkQueueConsumer({ ...common, subject: workSubject(config, 'reservation'), concurrency: 2, maxDeliver: 1_000, handler: adapt((message) => releaseOrphan.handle(message)) })],
+    ...lookupWorkHandlers(container, config).map(({ kind, handler, concurrency, maxDeliver }): [string, WorkQueueConsumer] => [
+      workSubject(config, kind),
+      new WorkQueueConsumer({ ...common, subject: workSubject(config, kind), concurrency, maxDeliver, handler: adapt(handler) }),
+    ]),
   ];
 }
 

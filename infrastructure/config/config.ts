@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DEFAULT_CLIENT_DOWNLOAD_HOSTS } from '../../domain/client-download-url.js';
 
 export const ROLES = ['api', 'projector', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -42,6 +43,14 @@ export interface Config {
   reservationGraceMs: number;
   logLevel: string;
   shutdownTimeoutMs: number;
+  infoJobTtlSeconds: number;
+  clientDownloadJobTtlSeconds: number;
+  channelListingTimeoutSeconds: number;
+  photoSharingHosts: string[];
+  shortVideoHosts: string[];
+  shortVideoShortHosts: string[];
+  socialNetworkHosts: string[];
+  socialNetworkShortHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -97,6 +106,14 @@ export function loadConfig(env: Env = process.env): Config {
     reservationGraceMs: read.integer('RESERVATION_GRACE_MS', 120_000, 1_000, 86_400_000),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
+    infoJobTtlSeconds: read.integer('INFO_JOB_TTL_SECONDS', 3600, 1, 30 * 86_400),
+    clientDownloadJobTtlSeconds: read.integer('CLIENT_DOWNLOAD_JOB_TTL_SECONDS', 3600, 1, 30 * 86_400),
+    channelListingTimeoutSeconds: read.integer('CHANNEL_LISTING_TIMEOUT_SECONDS', 300, 1, 3600),
+    photoSharingHosts: read.list('PHOTO_SHARING_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.photoSharing.hosts]),
+    shortVideoHosts: read.list('SHORT_VIDEO_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.shortVideo.hosts]),
+    shortVideoShortHosts: read.list('SHORT_VIDEO_SHORT_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.shortVideo.shortHosts]),
+    socialNetworkHosts: read.list('SOCIAL_NETWORK_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.socialNetwork.hosts]),
+    socialNetworkShortHosts: read.list('SOCIAL_NETWORK_SHORT_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.socialNetwork.shortHosts]),
   };
 }
 
