@@ -139,9 +139,12 @@ describe('end to end: video info, channel listing and client-download links', fu
 
       await service.settle();
       const db = service.service.container.resolve<Knex>(TOKENS.database);
-      clock.offsetMs = (INFO_TTL_SECONDS - 5) * 1000;
+      const row = await db('lookup_jobs').where({ kind: 'info', job_id: jobId }).first();
+      const expiresAt = row.expires_at.getTime();
+      assert.equal(expiresAt - row.created_at.getTime(), INFO_TTL_SECONDS * 1000);
+      clock.offsetMs = expiresAt - 2000 - Date.now();
       assert.equal((await call('GET', `/api/v2/info/${jobId}`, { key: owner.apiKey })).status, 200, 'still within its lifetime');
-      clock.offsetMs = (INFO_TTL_SECONDS + 1) * 1000;
+      clock.offsetMs = expiresAt + 1000 - Date.now();
       try {
         const expired = await call('GET', `/api/v2/info/${jobId}`, { key: owner.apiKey });
         assert.equal(expired.status, 404);
