@@ -83,7 +83,11 @@ function bestFirst(a: MediaLink, b: MediaLink): number {
 
 function dedupe(links: MediaLink[]): MediaLink[] {
   const seen = new Set<string>();
-  return links.filter((link) => !seen.has(link.url) && seen.add(link.url) !== undefined);
+  return links.filter((link) => {
+    if (seen.has(link.url)) return false;
+    seen.add(link.url);
+    return true;
+  });
 }
 
 function positiveInteger(value: number | null | undefined): number | undefined {
