@@ -29,6 +29,7 @@ import { ACCOUNT_CATEGORY, accountDecider } from '../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-job/decider.js';
 import type { Config } from './config/config.js';
 import { loadPlanCatalog } from './config/plan-catalog.js';
+import { registerLookups } from './lookups-composition.js';
 import { YtDlpExtractor } from './extractor/yt-dlp-extractor.js';
 import { LocalDirectoryFileStore } from './files/local-directory-file-store.js';
 import { SignedDownloadLinks } from './files/signed-download-links.js';
@@ -119,6 +120,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
         cookiesFile: config.ytDlpCookiesFile,
         proxy: config.ytDlpProxy,
         socketTimeoutSeconds: config.extractorTimeoutSeconds,
+        listingTimeoutMs: config.channelListingTimeoutSeconds * 1000,
       }),
   });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database) });
@@ -170,6 +172,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
       links: resolve<DownloadLinks>(TOKENS.downloadLinks), secrets: resolve<ApiKeySecrets>(TOKENS.apiKeySecrets), resolveHost: overrides.webhookResolver,
     }),
   ));
+  registerLookups(container, config, logger);
 
   return {
     container,

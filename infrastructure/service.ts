@@ -23,6 +23,7 @@ import type { Delivery, WorkOutcome } from '../application/processes/work-outcom
 import { type JobMessage, ROUTED_EVENT_TYPES, WORK_KINDS, type WorkKind, routeEventToWork } from '../application/processes/work-routing.js';
 import { accountsProjection } from '../projections/accounts-projection.js';
 import { downloadJobsProjection } from '../projections/download-jobs-projection.js';
+import { lookupJobsProjection } from '../projections/lookup-jobs-projection.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
 import type { Config, Role } from './config/config.js';
 import { type Overrides, TOKENS, createContainer } from './container.js';
@@ -44,8 +45,10 @@ import { StallMonitor } from './observability/stall-monitor.js';
 import type { Storage } from './storage/open-storage.js';
 import { PeriodicTask } from './system/periodic-task.js';
 import { openWorkQueue } from './work-queue/open-work-queue.js';
+import { lookupRouters, lookupWorkHandlers } from './lookups-composition.js';
+import { ExpiredLookupJobsSweeper } from './postgres/expired-lookup-jobs-sweeper.js';
 
-export const PROJECTIONS = [accountsProjection, downloadJobsProjection];
+export const PROJECTIONS = [accountsProjection, downloadJobsProjection, lookupJobsProjection];
 
 export interface RunningService {
   /** The API's base address (http://host:port), when the api role runs. */
@@ -89,6 +92,9 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       projections = new ProjectionRunner(PROJECTIONS, processorOptions);
       await projections.start();
       stoppables.push({ name: 'projector', stop: () => (projections as ProjectionRunner).stop() });
+      const sweeper = new ExpiredLookupJobsSweeper(db, clock, logger);
+      sweeper.start();
+      stoppables.push({ name: 'lookup sweeper', stop: () => sweeper.stop() });
     }
 
     if (roles.has('worker')) {
@@ -125,6 +131,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       stalls?.register(container.resolve<Registry>(TOKENS.metrics));
       const lagWithinLimit = async () => Object.values((await stalls?.processorLagSeconds()) ?? {}).every((lag) => lag * 1000 <= config.readyMaxLagMs);
       const validation = new RequestValidation();
+      const urls = new UrlPolicies(config);
       const app = createHttpApp({
         logger,
         metrics: container.resolve<Registry>(TOKENS.metrics),
@@ -139,9 +146,10 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
             links,
             clock,
             validation,
-            urls: new UrlPolicies(config),
+            urls,
           }),
           accountRoutes({ getAccount: container.resolve(GetAccount) }),
+          ...lookupRouters(container, validation, urls),
         ],
         publicRouters: [
           fileRoutes({ files: container.resolve<FileStore>(TOKENS.fileStore), links, clock }),
@@ -219,6 +227,10 @@ function workConsumers(container: DependencyContainer, config: Config, queue: Wo
     [workSubject(config, 'reservation'), queue.consumer({ ...common, subject: workSubject(config, 'reservation'), concurrency: 2, maxDeliver: 1_000, handler: adapt((message) => releaseOrphan.handle(message)) })],
     // Each attempt comes back as a delayed redelivery of the one message, so it needs many deliveries.
     [workSubject(config, 'webhook'), queue.consumer({ ...common, subject: workSubject(config, 'webhook'), concurrency: config.webhookConcurrency, maxDeliver: 10_000, handler: adapt((message, delivery) => deliverWebhook.handle(message, delivery)) })],
+    ...lookupWorkHandlers(container, config).map(({ kind, handler, concurrency, maxDeliver }): [string, WorkConsumer] => [
+      workSubject(config, kind),
+      queue.consumer({ ...common, subject: workSubject(config, kind), concurrency, maxDeliver, handler: adapt(handler) }),
+    ]),
   ];
 }
 

@@ -1,6 +1,7 @@
 import { accountBalances, type FeatureBalance, featureBalance, visibleFeatures } from '../../domain/account/balances.js';
 import { accountDecider } from '../../domain/account/decider.js';
 import type { AccountEvent } from '../../domain/account/events.js';
+import type { LookupFeature } from '../../domain/account/lookups.js';
 import type { FeatureId } from '../../domain/account/plan.js';
 import type { AccountState } from '../../domain/account/state.js';
 import { streamName } from '../../domain/stream-name.js';
@@ -11,7 +12,19 @@ import type { AccountReadModel } from '../ports/read-models.js';
 export type LedgerEntry =
   | { kind: 'charge'; at: string; revision: number; jobId: string; fileSizeBytes: number; bandwidthMb: number; downloads: number; balances: RunningBalances }
   | { kind: 'period'; at: string; revision: number; planId: string; periodStart: string; periodEnd: string | null; balances: RunningBalances }
-  | { kind: 'grant'; at: string; revision: number; feature: FeatureId; units: number; balances: RunningBalances };
+  | { kind: 'grant'; at: string; revision: number; feature: FeatureId; units: number; balances: RunningBalances }
+  | {
+      kind: 'lookup-charge';
+      at: string;
+      revision: number;
+      feature: LookupFeature;
+      /** The info or client-download job, or the channel listing, that was charged. */
+      lookupId: string;
+      /** What it looked up: the video, post or channel URL. */
+      subject: string;
+      units: number;
+      balances: RunningBalances;
+    };
 
 /** Per visible feature: used and remaining after the entry. */
 export type RunningBalances = Partial<Record<FeatureId, { used: number; remaining: number | 'unlimited' }>>;
@@ -68,6 +81,10 @@ function ledgerEntry(event: AccountEvent, revision: number, state: AccountState)
       return { kind: 'period', at: event.data.changedAt, revision, planId: event.data.plan.id, periodStart: event.data.periodStart, periodEnd: event.data.periodEnd, balances };
     case 'BillingPeriodRenewed':
       return { kind: 'period', at: event.data.periodStart, revision, planId: state.plan?.id ?? 'unknown', periodStart: event.data.periodStart, periodEnd: event.data.periodEnd, balances };
+    case 'LookupCharged': {
+      const { feature, lookupId, subject, units, chargedAt } = event.data;
+      return { kind: 'lookup-charge', at: chargedAt, revision, feature, lookupId, subject, units, balances };
+    }
     case 'ExtraUnitsGranted':
       return { kind: 'grant', at: event.data.grantedAt, revision, feature: event.data.feature, units: event.data.units, balances };
     default:

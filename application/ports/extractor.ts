@@ -51,9 +51,65 @@ export interface DownloadedMedia {
   mimeType: string;
 }
 
+export interface ChannelListingOptions {
+  /** The most recent videos to list, 1 to 1000. */
+  maxVideos: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * A channel's flat listing as the extractor gives it, passed through to
+ * clients: the named properties are always present, others may be.
+ */
+export interface ChannelListing {
+  id: string;
+  title: string;
+  channel: string;
+  channel_id: string;
+  channel_url: string;
+  entries: ChannelListingEntry[];
+  [property: string]: unknown;
+}
+
+export interface ChannelListingEntry {
+  id: string;
+  title: string;
+  url: string;
+  [property: string]: unknown;
+}
+
+/** A direct media URL and what it holds. */
+export interface MediaLink {
+  url: string;
+  type: 'video' | 'audio';
+  /** For video links, whether audio is muxed in. */
+  hasAudio: boolean;
+  width?: number;
+  height?: number;
+  /** kbit/s, audio links only. */
+  audioBitrate?: number;
+  sizeBytes?: number;
+}
+
+/** A post or video's direct media links, best first, and what the platform says about it. */
+export interface MediaLinks {
+  title: string;
+  /** Seconds; 0 when unknown. */
+  duration: number;
+  links: MediaLink[];
+  description?: string;
+  author?: string;
+  authorUrl?: string;
+  thumbnailUrl?: string;
+}
+
 export interface Extractor {
   probe(url: string, options?: ProbeOptions): Promise<VideoMetadata>;
   download(request: DownloadMediaRequest): Promise<DownloadedMedia>;
+  /** The channel's most recent videos, without visiting each. */
+  listChannel(url: string, options: ChannelListingOptions): Promise<ChannelListing>;
+  /** Direct links to the media of a video or post on any supported platform. */
+  resolveMediaLinks(url: string, options?: { signal?: AbortSignal }): Promise<MediaLinks>;
 }
 
 /**

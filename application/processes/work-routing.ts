@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../ports/event-store.js';
 
 /** The kinds of work that follow events; the queue adapter turns each into a subject of its own. */
-export const WORK_KINDS = ['download', 'billing', 'reservation', 'webhook'] as const;
+export const WORK_KINDS = ['download', 'billing', 'reservation', 'webhook', 'info', 'client-download', 'lookup-reservation'] as const;
 export type WorkKind = (typeof WORK_KINDS)[number];
 
 export interface JobMessage {
@@ -21,11 +21,22 @@ export interface WorkMessage {
 }
 
 /** The only event types that set off work, so the relay need not read the others. */
-export const ROUTED_EVENT_TYPES = ['DownloadRequested', 'DownloadCompleted', 'DownloadFailed', 'DownloadReserved'] as const;
+export const ROUTED_EVENT_TYPES = [
+  'DownloadRequested',
+  'DownloadCompleted',
+  'DownloadFailed',
+  'DownloadReserved',
+  'InfoRequested',
+  'ClientDownloadRequested',
+  'LookupReserved',
+] as const;
 
 /** The work each recorded event sets off. Everything not listed sets off none. */
 export function routeEventToWork(event: RecordedEvent): WorkMessage[] {
-  const { jobId, accountId } = event.data as Partial<JobMessage>;
+  const data = event.data as Partial<JobMessage> & { lookupId?: unknown };
+  // A lookup's reservation names its job (or listing) as lookupId.
+  const jobId = data.jobId ?? data.lookupId;
+  const { accountId } = data;
   if (typeof jobId !== 'string' || typeof accountId !== 'string') return [];
   const { correlationId } = event.metadata;
   const payload: JobMessage = {
@@ -44,6 +55,12 @@ export function routeEventToWork(event: RecordedEvent): WorkMessage[] {
       return [{ kind: 'billing', payload }, { kind: 'webhook', payload }];
     case 'DownloadReserved':
       return [{ kind: 'reservation', payload }];
+    case 'InfoRequested':
+      return [{ kind: 'info', payload }];
+    case 'ClientDownloadRequested':
+      return [{ kind: 'client-download', payload }];
+    case 'LookupReserved':
+      return [{ kind: 'lookup-reservation', payload }];
     default:
       return [];
   }

@@ -1,3 +1,4 @@
+import type { LookupFeature } from './lookups.js';
 import type { AddOnId, FeatureId, PlanTerms } from './plan.js';
 
 /** Every command carries `now` (ISO 8601): deciders never read a clock. */
@@ -27,6 +28,15 @@ export type ChargeBandwidth = { type: 'ChargeBandwidth'; data: { jobId: string; 
 /** `abandoned`: the job was never created, so an Idempotency-Key that admitted it is forgotten too. */
 export type ReleaseDownload = { type: 'ReleaseDownload'; data: { jobId: string; now: string; abandoned?: boolean } };
 
+/** Admits a lookup: holds `units` of the feature (refused past the allowance, or without the add-on) until charged or released. */
+export type ReserveLookup = {
+  type: 'ReserveLookup';
+  data: { lookupId: string; feature: LookupFeature; units: number; subject: string; now: string };
+};
+/** Charges a reserved lookup `units` (at most what was reserved; default all of it). */
+export type ChargeLookup = { type: 'ChargeLookup'; data: { lookupId: string; units?: number; now: string } };
+export type ReleaseLookup = { type: 'ReleaseLookup'; data: { lookupId: string; now: string } };
+
 export type AccountCommand =
   | OpenAccount
   | ChangePlan
@@ -38,4 +48,7 @@ export type AccountCommand =
   | RevokeApiKey
   | ReserveDownload
   | ChargeBandwidth
-  | ReleaseDownload;
+  | ReleaseDownload
+  | ReserveLookup
+  | ChargeLookup
+  | ReleaseLookup;

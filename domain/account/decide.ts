@@ -1,11 +1,11 @@
-import { CreditLimitReachedError, IdempotencyKeyReusedError, InvalidTransitionError, NotFoundError, PendingDownloadsLimitError, RuleViolationError } from '../errors.js';
+import { AddOnNotEnabledError, CreditLimitReachedError, IdempotencyKeyReusedError, InvalidTransitionError, NotFoundError, PendingDownloadsLimitError, RuleViolationError } from '../errors.js';
 import { chargeableMegabytes, MINIMUM_CHARGE_MB } from './bandwidth.js';
 import { addMonthsUtc } from './billing-period.js';
 import { rememberedSubmission } from './idempotency.js';
-import type { AccountCommand, ReserveDownload } from './commands.js';
+import type { AccountCommand, ChargeLookup, ReserveDownload, ReserveLookup } from './commands.js';
 import type { AccountEvent } from './events.js';
 import { evolveAccount } from './evolve.js';
-import type { AddOnId, FeatureId, PlanTerms } from './plan.js';
+import { type AddOnId, type FeatureId, type PlanTerms, isAddOn } from './plan.js';
 import { dueRenewals } from './renewal.js';
 import type { AccountState } from './state.js';
 
@@ -83,6 +83,15 @@ function decideOnOpenAccount(command: Exclude<AccountCommand, { type: 'OpenAccou
       if (!state.pendingJobs.includes(jobId)) return [];
       return [{ type: 'DownloadReleased', data: { accountId, jobId, releasedAt: now, ...(command.data.abandoned === true ? { abandoned: true } : {}) } }];
     }
+    case 'ReserveLookup':
+      return reserveLookup(state, accountId, command.data);
+    case 'ChargeLookup':
+      return chargeLookup(state, accountId, command.data);
+    case 'ReleaseLookup': {
+      const lookup = state.pendingLookups?.find((candidate) => candidate.lookupId === command.data.lookupId);
+      if (lookup === undefined) return [];
+      return [{ type: 'LookupReleased', data: { accountId, lookupId: lookup.lookupId, feature: lookup.feature, releasedAt: now } }];
+    }
     default: {
       const unknown: never = command;
       throw new InvalidTransitionError(`Unknown command ${(unknown as { type: string }).type}`);
@@ -159,6 +168,35 @@ function reserveDownload(state: AccountState, accountId: string, data: ReserveDo
   if (pending >= data.pendingLimit) throw new PendingDownloadsLimitError(pending, data.pendingLimit);
   const idempotency = data.idempotency === undefined ? {} : { idempotencyKey: data.idempotency.key, requestHash: data.idempotency.requestHash };
   return [{ type: 'DownloadReserved', data: { accountId, jobId: data.jobId, reservedAt: data.now, ...idempotency } }];
+}
+
+/**
+ * Admission of a lookup. The add-on comes first (enabling it is the fix, not
+ * waiting); then every pending lookup of the feature holds its units, so
+ * concurrent requests cannot together overrun the allowance.
+ */
+function reserveLookup(state: AccountState, accountId: string, data: ReserveLookup['data']): AccountEvent[] {
+  const pending = state.pendingLookups ?? [];
+  if (pending.some((lookup) => lookup.lookupId === data.lookupId)) return [];
+  const { feature, units } = data;
+  if (isAddOn(feature) && !state.addOns.includes(feature)) throw new AddOnNotEnabledError(feature);
+  if (!Number.isInteger(units) || units < 1) throw new RuleViolationError('units must be a positive integer');
+  const held = pending.filter((lookup) => lookup.feature === feature).reduce((sum, lookup) => sum + lookup.units, 0);
+  if (!withinAllowance(state, feature, state.usage[feature] + held + units)) throw new CreditLimitReachedError(feature);
+  return [{ type: 'LookupReserved', data: { accountId, lookupId: data.lookupId, feature, units, subject: data.subject, reservedAt: data.now } }];
+}
+
+/** Only a pending lookup can be charged, so a repeated charge, or one after the release of a failed lookup, does nothing. */
+function chargeLookup(state: AccountState, accountId: string, data: ChargeLookup['data']): AccountEvent[] {
+  const lookup = state.pendingLookups?.find((candidate) => candidate.lookupId === data.lookupId);
+  if (lookup === undefined) return [];
+  const units = data.units ?? lookup.units;
+  if (!Number.isInteger(units) || units < 0 || units > lookup.units) {
+    throw new RuleViolationError(`units must be a whole number from 0 to the ${lookup.units} reserved`);
+  }
+  return [
+    { type: 'LookupCharged', data: { accountId, lookupId: lookup.lookupId, feature: lookup.feature, units, subject: lookup.subject, chargedAt: data.now } },
+  ];
 }
 
 function withinAllowance(state: AccountState, feature: FeatureId, needed: number, overage = 0): boolean {

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../decider.js';
+import type { LookupFeature } from './lookups.js';
 import type { AddOnId, FeatureId, PlanTerms } from './plan.js';
 
 /** All times are ISO 8601 strings; sizes are bytes or whole megabytes as named. */
@@ -56,6 +57,21 @@ export type BandwidthCharged = DomainEvent<
 /** A failed (or abandoned, never created) download frees its slot; nothing is charged. */
 export type DownloadReleased = DomainEvent<'DownloadReleased', { accountId: string; jobId: string; releasedAt: string; abandoned?: boolean }>;
 
+/** A lookup (info job, client-download job, channel listing) was admitted and holds `units` until charged or released. */
+export type LookupReserved = DomainEvent<
+  'LookupReserved',
+  { accountId: string; lookupId: string; feature: LookupFeature; units: number; subject: string; reservedAt: string }
+>;
+
+/** A successful lookup is billed `units` of its feature; its reservation is freed. */
+export type LookupCharged = DomainEvent<
+  'LookupCharged',
+  { accountId: string; lookupId: string; feature: LookupFeature; units: number; subject: string; chargedAt: string }
+>;
+
+/** A failed (or abandoned) lookup frees its reservation; nothing is charged. */
+export type LookupReleased = DomainEvent<'LookupReleased', { accountId: string; lookupId: string; feature: LookupFeature; releasedAt: string }>;
+
 export type AccountEvent =
   | AccountOpened
   | PlanChanged
@@ -68,7 +84,10 @@ export type AccountEvent =
   | ApiKeyRevoked
   | DownloadReserved
   | BandwidthCharged
-  | DownloadReleased;
+  | DownloadReleased
+  | LookupReserved
+  | LookupCharged
+  | LookupReleased;
 
 export const ACCOUNT_EVENT_TYPES: readonly AccountEvent['type'][] = [
   'AccountOpened',
@@ -83,4 +102,7 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEvent['type'][] = [
   'DownloadReserved',
   'BandwidthCharged',
   'DownloadReleased',
+  'LookupReserved',
+  'LookupCharged',
+  'LookupReleased',
 ];

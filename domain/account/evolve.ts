@@ -72,8 +72,24 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       if (event.data.abandoned !== true) return { ...state, pendingJobs };
       return { ...state, pendingJobs, idempotencyKeys: (state.idempotencyKeys ?? []).filter((entry) => entry.jobId !== event.data.jobId) };
     }
+    case 'LookupReserved': {
+      const { lookupId, feature, units, subject } = event.data;
+      return { ...state, pendingLookups: [...(state.pendingLookups ?? []), { lookupId, feature, units, subject }] };
+    }
+    case 'LookupCharged':
+      return {
+        ...state,
+        pendingLookups: withoutLookup(state, event.data.lookupId),
+        usage: { ...state.usage, [event.data.feature]: state.usage[event.data.feature] + event.data.units },
+      };
+    case 'LookupReleased':
+      return { ...state, pendingLookups: withoutLookup(state, event.data.lookupId) };
     default:
       // Events of types this version does not know are skipped, so old code can read newer streams.
       return state;
   }
+}
+
+function withoutLookup(state: AccountState, lookupId: string): AccountState['pendingLookups'] {
+  return (state.pendingLookups ?? []).filter((lookup) => lookup.lookupId !== lookupId);
 }

@@ -1,3 +1,4 @@
+import type { PendingLookup } from './lookups.js';
 import type { AddOnId, FeatureId, PlanTerms } from './plan.js';
 
 /** JSON-safe, so the read model can keep the folded state as it is. */
@@ -22,6 +23,8 @@ export interface AccountState {
   extraGrants: Record<FeatureId, number>;
   /** Jobs admitted and not yet charged or released, oldest first. */
   pendingJobs: string[];
+  /** Lookups admitted and not yet charged or released; absent in states stored before lookups existed. */
+  pendingLookups?: PendingLookup[];
   apiKeys: Array<{ keyId: string; keyHash: string; revoked: boolean }>;
   /** Idempotency-Keys of admitted submissions, within retention; absent from states folded before keys existed. */
   idempotencyKeys?: RememberedSubmission[];
@@ -55,6 +58,7 @@ export function initialAccountState(): AccountState {
     usage: zeroFeatureCounts(),
     extraGrants: zeroFeatureCounts(),
     pendingJobs: [],
+    pendingLookups: [],
     apiKeys: [],
     idempotencyKeys: [],
   };

@@ -83,6 +83,9 @@ function formatReport(report: AuditReport): string {
       case 'grant':
         lines.push(`${entry.at}  grant   +${entry.units} ${entry.feature}  | ${balances}`);
         break;
+      case 'lookup-charge':
+        lines.push(`${entry.at}  charge  ${entry.feature} ${entry.units} unit${entry.units === 1 ? '' : 's'}  ${entry.lookupId}  ${entry.subject}  | ${balances}`);
+        break;
     }
   }
   lines.push('', 'Balances now (replay):');

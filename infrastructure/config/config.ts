@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DEFAULT_CLIENT_DOWNLOAD_HOSTS } from '../../domain/client-download-url.js';
 
 export const ROLES = ['api', 'projector', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -58,6 +59,14 @@ export interface Config {
   /** The nine waits between the ten attempts. */
   webhookRetryScheduleMs: number[];
   webhookConcurrency: number;
+  infoJobTtlSeconds: number;
+  clientDownloadJobTtlSeconds: number;
+  channelListingTimeoutSeconds: number;
+  photoSharingHosts: string[];
+  shortVideoHosts: string[];
+  shortVideoShortHosts: string[];
+  socialNetworkHosts: string[];
+  socialNetworkShortHosts: string[];
 }
 
 export type ServiceMode = 'embedded' | 'server';
@@ -126,6 +135,14 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
     webhookRetryScheduleMs: webhookRetrySchedule(read.list('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS)),
     webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 8, 1, 256),
+    infoJobTtlSeconds: read.integer('INFO_JOB_TTL_SECONDS', 3600, 1, 30 * 86_400),
+    clientDownloadJobTtlSeconds: read.integer('CLIENT_DOWNLOAD_JOB_TTL_SECONDS', 3600, 1, 30 * 86_400),
+    channelListingTimeoutSeconds: read.integer('CHANNEL_LISTING_TIMEOUT_SECONDS', 300, 1, 3600),
+    photoSharingHosts: read.list('PHOTO_SHARING_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.photoSharing.hosts]),
+    shortVideoHosts: read.list('SHORT_VIDEO_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.shortVideo.hosts]),
+    shortVideoShortHosts: read.list('SHORT_VIDEO_SHORT_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.shortVideo.shortHosts]),
+    socialNetworkHosts: read.list('SOCIAL_NETWORK_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.socialNetwork.hosts]),
+    socialNetworkShortHosts: read.list('SOCIAL_NETWORK_SHORT_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.socialNetwork.shortHosts]),
   };
 }
 

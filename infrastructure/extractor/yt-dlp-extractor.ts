@@ -2,10 +2,13 @@ import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  type ChannelListing,
+  type ChannelListingOptions,
   type DownloadMediaRequest,
   type DownloadedMedia,
   ExtractionError,
   type Extractor,
+  type MediaLinks,
   type ProbeOptions,
   type VideoMetadata,
 } from '../../application/ports/extractor.js';
@@ -16,6 +19,8 @@ import { chooseHeightWithinSize } from './choose-height-within-size.js';
 import { classifyYtDlpError } from './classify-yt-dlp-error.js';
 import { DownloadProgress } from './download-progress.js';
 import { locateDownloadedFile } from './locate-downloaded-file.js';
+import { parseChannelListing } from './parse-channel-listing.js';
+import { type YtDlpLinkInfo, parseClientLinks } from './parse-client-links.js';
 import { mediaMimeType } from './media-mime-type.js';
 import { nameVideoHeight } from './name-video-height.js';
 import { type YtDlpInfo, parseVideoMetadata } from './parse-video-metadata.js';
@@ -37,6 +42,8 @@ export interface YtDlpExtractorOptions {
   extraArgs?: readonly string[];
   /** Upper bound for one metadata extraction. Downloads are bounded by their AbortSignal only. */
   probeTimeoutMs?: number;
+  /** Upper bound for one channel listing; default 5 minutes (1000 videos take many pages). */
+  listingTimeoutMs?: number;
 }
 
 /** The downloaded file's name before its extension, inside the job's work directory. */
@@ -67,6 +74,28 @@ export class YtDlpExtractor implements Extractor {
   async probe(url: string, options: ProbeOptions = {}): Promise<VideoMetadata> {
     const { info } = await this.extractInfo(url, options.signal);
     return parseVideoMetadata(info, options.includeAudioTracks === true);
+  }
+
+  async listChannel(url: string, options: ChannelListingOptions): Promise<ChannelListing> {
+    const args = ['--flat-playlist', '-J', '--playlist-end', String(options.maxVideos), '--', url];
+    const result = await this.run(args, undefined, { signal: options.signal, timeoutMs: this.options.listingTimeoutMs ?? 300_000, maxStdoutChars: 64 * 1024 * 1024 });
+    if (result.code !== 0 || result.timedOut) throw failure(result);
+    let listing: ChannelListing | null = null;
+    try {
+      listing = parseChannelListing(JSON.parse(result.stdout), options.maxVideos);
+    } catch {
+      // Reported below, like any other output that is not a listing.
+    }
+    if (listing === null) throw new ExtractionError(null, 'The extractor returned no channel listing', result.stdout.slice(0, MAX_DETAILS_CHARS));
+    return listing;
+  }
+
+  async resolveMediaLinks(url: string, options: { signal?: AbortSignal } = {}): Promise<MediaLinks> {
+    const { info } = await this.extractInfo(url, options.signal);
+    if (info.live_status === 'is_live' || info.is_live === true) throw liveStreamError();
+    const links = parseClientLinks(info as YtDlpLinkInfo);
+    if (links.links.length === 0) throw new ExtractionError('FORMAT_UNAVAILABLE', 'The platform offers no direct media link for this video');
+    return links;
   }
 
   async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {

@@ -1,3 +1,5 @@
+import { parseChannelUrl } from '../../domain/channel-url.js';
+import { type ClientDownloadPlatform, parseClientDownloadUrl } from '../../domain/client-download-url.js';
 import { parseVideoUrl } from '../../domain/video-url.js';
 import type { Config } from '../config/config.js';
 import { checkWebhookUrl } from '../security/webhook-url-policy.js';
@@ -5,13 +7,45 @@ import { HttpError } from './http-error.js';
 
 /** The configured URL rules, applied to request fields; a refusal is a 400 naming the field. */
 export class UrlPolicies {
-  constructor(private readonly config: Pick<Config, 'videoHosts' | 'shortHosts' | 'videoUrlSchemes' | 'webhookAllowHosts'>) {}
+  constructor(
+    private readonly config: Pick<
+      Config,
+      | 'videoHosts'
+      | 'shortHosts'
+      | 'videoUrlSchemes'
+      | 'webhookAllowHosts'
+      | 'photoSharingHosts'
+      | 'shortVideoHosts'
+      | 'shortVideoShortHosts'
+      | 'socialNetworkHosts'
+      | 'socialNetworkShortHosts'
+    >,
+  ) {}
 
   /** The URL as submitted and the video's canonical URL. */
   videoUrl(url: string): { url: string; canonicalUrl: string } {
     const result = parseVideoUrl(url, { videoHosts: this.config.videoHosts, shortHosts: this.config.shortHosts, schemes: this.config.videoUrlSchemes });
     if (!result.ok) throw new HttpError(400, result.reason);
     return { url: result.url, canonicalUrl: result.canonicalUrl };
+  }
+
+  channelUrl(url: string): string {
+    const result = parseChannelUrl(url, { videoHosts: this.config.videoHosts, schemes: this.config.videoUrlSchemes });
+    if (!result.ok) throw new HttpError(400, result.reason);
+    return result.url;
+  }
+
+  clientDownloadUrl(url: string): { url: string; platform: ClientDownloadPlatform } {
+    const { config } = this;
+    const result = parseClientDownloadUrl(url, {
+      videoPlatform: { hosts: config.videoHosts, shortHosts: config.shortHosts },
+      photoSharing: { hosts: config.photoSharingHosts },
+      shortVideo: { hosts: config.shortVideoHosts, shortHosts: config.shortVideoShortHosts },
+      socialNetwork: { hosts: config.socialNetworkHosts, shortHosts: config.socialNetworkShortHosts },
+      schemes: config.videoUrlSchemes,
+    });
+    if (!result.ok) throw new HttpError(400, result.reason);
+    return { url: result.url, platform: result.platform };
   }
 
   checkWebhookUrl(url: string): void {

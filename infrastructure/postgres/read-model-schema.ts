@@ -43,6 +43,21 @@ const STATEMENTS = [
      revoked_at timestamptz
    )`,
   `CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys (account_id)`,
+  `CREATE TABLE IF NOT EXISTS lookup_jobs (
+     kind text NOT NULL,
+     job_id text NOT NULL,
+     account_id text NOT NULL,
+     status text NOT NULL,
+     url text NOT NULL,
+     result jsonb,
+     error text,
+     error_code text,
+     created_at timestamptz NOT NULL,
+     expires_at timestamptz NOT NULL,
+     last_revision integer NOT NULL,
+     PRIMARY KEY (kind, job_id)
+   )`,
+  `CREATE INDEX IF NOT EXISTS lookup_jobs_expires_at ON lookup_jobs (expires_at)`,
 ];
 
 export async function migrateReadModels(db: Knex): Promise<void> {

@@ -32,6 +32,12 @@ class ScriptedExtractor implements Extractor {
   async probe(): Promise<never> {
     throw new Error('not used');
   }
+  async listChannel(): Promise<never> {
+    throw new Error('not used');
+  }
+  async resolveMediaLinks(): Promise<never> {
+    throw new Error('not used');
+  }
   async download(request: DownloadMediaRequest) {
     await this.outcome(request);
     const filePath = path.join(request.workDir, 'media.m4a');

@@ -20,6 +20,12 @@ const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent }
 
 /** The first download waits until released; each writes a file whose size tells the calls apart. */
 class GatedExtractor implements Extractor {
+  async listChannel(): Promise<never> {
+    throw new Error('not used');
+  }
+  async resolveMediaLinks(): Promise<never> {
+    throw new Error('not used');
+  }
   calls = 0;
   private release!: () => void;
   readonly released = new Promise<void>((resolve) => (this.release = resolve));

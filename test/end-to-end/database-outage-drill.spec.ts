@@ -9,6 +9,12 @@ import { type TestService, startTestService } from '../support/test-service.js';
 
 /** Downloads wait for the test's signal, so the outage can begin while one is under way. */
 class HeldExtractor implements Extractor {
+  async listChannel(): Promise<never> {
+    throw new Error('not used');
+  }
+  async resolveMediaLinks(): Promise<never> {
+    throw new Error('not used');
+  }
   downloads = 0;
   private letGo!: () => void;
   private readonly released = new Promise<void>((resolve) => (this.letGo = resolve));

@@ -24,6 +24,12 @@ const TIMEOUT_MS = 1000;
 
 /** Downloads succeed at once, except videos whose id starts with `fail`, which are private. */
 class StubExtractor implements Extractor {
+  async listChannel(): Promise<never> {
+    throw new Error('not used');
+  }
+  async resolveMediaLinks(): Promise<never> {
+    throw new Error('not used');
+  }
   async probe(url: string) {
     return { id: new URL(url).searchParams.get('v') ?? 'x', title: 'Webhook «test» video', duration: 42, liveStatus: null, tags: [] };
   }

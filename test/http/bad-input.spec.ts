@@ -7,6 +7,12 @@ import { type TestService, startTestService } from '../support/test-service.js';
 
 /** Answers every lookup at once, so hostile submissions that pass validation never wait or reach a network. */
 class InstantExtractor implements Extractor {
+  async listChannel(): Promise<never> {
+    throw new Error('not used');
+  }
+  async resolveMediaLinks(): Promise<never> {
+    throw new Error('not used');
+  }
   async probe(url: string): Promise<VideoMetadata> {
     return { id: new URL(url).searchParams.get('v') ?? 'x', title: 'A video', duration: 60, liveStatus: 'not_live', tags: [] };
   }

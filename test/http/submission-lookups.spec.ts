@@ -7,6 +7,12 @@ const LOOKUP_MS = 1_000;
 
 /** A platform that takes LOOKUP_MS to describe any video, and counts how often it is asked. */
 class SlowExtractor implements Extractor {
+  async listChannel(): Promise<never> {
+    throw new Error('not used');
+  }
+  async resolveMediaLinks(): Promise<never> {
+    throw new Error('not used');
+  }
   readonly probed: string[] = [];
   readonly startedAt = new Map<string, number>();
 

@@ -63,8 +63,9 @@ const responses = {
     'CreditLimitError',
   ),
   addOnOrCreditLimit: errorResponse(
-    'The add-on is not enabled for the account, or its quota is used up (`error` is then exactly `Credit limit reached`). Not charged.',
-    'Credit limit reached',
+    'The add-on is not enabled for the account (`error` names it: `The <add-on> add-on is not enabled for this account`), ' +
+      'or its quota is used up (`error` is then exactly `Credit limit reached`). Checked before anything is looked up; not charged, and no job is created.',
+    'The channel_list add-on is not enabled for this account',
   ),
   payloadTooLarge: errorResponse('The request body is larger than the server accepts (64 KiB by default).', 'Request body too large'),
   unsupportedMediaType: errorResponse('The request body is not sent as `application/json`.', 'Content-Type must be application/json'),
@@ -216,7 +217,8 @@ export const openApiDocument = {
         summary: 'Queue a lookup of a video’s title, duration and audio tracks',
         description:
           'Queues a job that resolves the video’s title and duration, and its audio tracks (original and dubbed languages) when `includeAudioTracks` is true, without downloading. ' +
-          'Poll `GET /info/{jobId}`; the job is kept for 1 hour after submission. One info request is counted against the quota when the job succeeds; no bandwidth.',
+          'Poll `GET /info/{jobId}`; the job is kept for 1 hour after submission. One info request is counted against the quota when the job succeeds; no bandwidth. ' +
+          'The request is held against the quota while the job is pending, so `403` answers once succeeded and pending jobs use it up.',
         requestBody: {
           required: true,
           content: jsonContent(schemaRef('SubmitInfoRequest'), { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', includeAudioTracks: true }),
@@ -259,14 +261,19 @@ export const openApiDocument = {
         summary: 'List recent videos of a channel (add-on)',
         description:
           'Returns the most recent videos of a channel on the video platform, as the media extractor’s flat listing passed through (extra properties may appear). ' +
-          'Higher `maxVideos` take proportionally longer. Counts 1 unit of the `channel_list` add-on per 10 items returned, rounded up; no bandwidth.',
+          'Higher `maxVideos` take proportionally longer. Counts 1 unit of the `channel_list` add-on per 10 items returned, rounded up; no bandwidth. ' +
+          'A listing that could cost more than the units left (`maxVideos` / 10, rounded up) is refused with `403` before the channel is read; a failed listing costs nothing.',
         requestBody: {
           required: true,
           content: jsonContent(schemaRef('ListChannelRequest'), { channelUrl: 'https://www.youtube.com/@example', maxVideos: 20 }),
         },
         responses: {
           '200': { description: 'The listing.', content: jsonContent(schemaRef('ChannelListing')) },
-          '400': badRequest('A missing or malformed field, or an unsupported channel URL. The message names the problem.', 'maxVideos must be an integer from 1 to 1000'),
+          '400': badRequest(
+            'A missing or malformed field, an unsupported channel URL, or a channel the platform refuses for a lasting reason (such as one that does not exist; its DownloadErrorCode is then in `details`). ' +
+              'The message names the problem.',
+            'maxVideos must be an integer from 1 to 1000',
+          ),
           '401': responses.unauthorized,
           '403': responses.addOnOrCreditLimit,
           '413': responses.payloadTooLarge,
@@ -281,7 +288,8 @@ export const openApiDocument = {
         tags: ['Client downloads'],
         summary: 'Queue a lookup of direct media links (add-on)',
         description: [
-          'Queues a job that resolves direct media links for a video, which the client then fetches itself. Poll `GET /client-download/{jobId}`. Uses the `client_download` add-on.',
+          'Queues a job that resolves direct media links for a video, which the client then fetches itself. Poll `GET /client-download/{jobId}`; the job is kept for 1 hour after submission. ' +
+            'Uses the `client_download` add-on: one unit when the job succeeds, nothing when it fails.',
           '',
           'Supported links:',
           '- video platform: `/watch?v=<id>`, short host `/<id>`, `/live/<id>`, `/shorts/<id>`',
@@ -626,7 +634,11 @@ export const openApiDocument = {
         required: ['channelUrl'],
         additionalProperties: false,
         properties: {
-          channelUrl: { type: 'string', description: 'URL of a channel on the video platform.', examples: ['https://www.youtube.com/@example'] },
+          channelUrl: {
+            type: 'string',
+            description: 'URL of a channel on the video platform: `/@<handle>`, `/channel/<id>`, `/c/<name>` or `/user/<name>`, each optionally followed by `/videos`.',
+            examples: ['https://www.youtube.com/@example', 'https://www.youtube.com/channel/UCuAXFkgsw1L7xaCfnd5JJOw/videos'],
+          },
           maxVideos: { type: 'integer', minimum: 1, maximum: 1000, default: 5, description: 'How many recent videos to list; higher values take proportionally longer.' },
         },
       },

@@ -1,0 +1,27 @@
+import type { ClientDownloadInfo } from '../../domain/client-download-job/events.js';
+import type { LookupJobSteps } from '../processes/run-lookup-job.js';
+import type { Extractor } from '../ports/extractor.js';
+import type { ClientDownloadJobCommandHandler } from './lookup-job-commands.js';
+
+/** A client-download job's work: the post's direct media links, best first, and what the platform says about it. */
+export function clientDownloadJobSteps(jobs: ClientDownloadJobCommandHandler, extractor: Extractor): LookupJobSteps<ClientDownloadInfo> {
+  return {
+    async load(jobId) {
+      const { state } = await jobs.load(jobId);
+      return {
+        status: state.status,
+        async lookUp(signal) {
+          if (state.status === 'none') throw new Error(`Client-download job ${jobId} not found`);
+          const { links, ...about } = await extractor.resolveMediaLinks(state.request.url, { signal });
+          return { ...about, url: state.request.url, downloadLinks: links };
+        },
+      };
+    },
+    async complete(jobId, result, now, context) {
+      return (await jobs.handle(jobId, { type: 'CompleteClientDownload', data: { jobId, result, now } }, context)).state.status as 'success';
+    },
+    async fail(jobId, error, errorCode, now, context) {
+      return (await jobs.handle(jobId, { type: 'FailClientDownload', data: { jobId, error, errorCode, now } }, context)).state.status as 'failed';
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { type DownloadErrorCode, isFinalErrorCode } from '../../domain/download-error-code.js';
+import { ExtractionError } from '../ports/extractor.js';
+
+export interface LookupRetryOptions {
+  /** Attempts per job, counting those cut short by a worker that died. */
+  maxAttempts: number;
+  /** Delay before the second attempt; doubles each time. */
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+}
+
+export type LookupAttempt<T> =
+  | { kind: 'success'; value: T }
+  | { kind: 'failed'; error: string; errorCode: DownloadErrorCode | null }
+  | { kind: 'retry'; afterMs: number; error: string };
+
+/**
+ * One extractor attempt of a lookup job. A final condition fails the job at
+ * once; a transient or unrecognised one is retried with backoff, and when the
+ * attempts run out the job fails with what was last seen: its code when it
+ * was recognised (NETWORK_ERROR included), none when it was not.
+ */
+export async function attemptLookup<T>(work: () => Promise<T>, attempt: number, options: LookupRetryOptions): Promise<LookupAttempt<T>> {
+  try {
+    return { kind: 'success', value: await work() };
+  } catch (error) {
+    const errorCode = error instanceof ExtractionError ? error.code : null;
+    const message = error instanceof ExtractionError ? error.message : 'The lookup failed on the service side';
+    if ((errorCode !== null && isFinalErrorCode(errorCode)) || attempt >= options.maxAttempts) return { kind: 'failed', error: message, errorCode };
+    const afterMs = Math.min(options.retryMaxDelayMs, options.retryBaseDelayMs * 2 ** (attempt - 1));
+    return { kind: 'retry', afterMs, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Said of a job whose deliveries all died with their workers. */
+export function interruptedAttemptsError(maxAttempts: number): string {
+  return `Gave up after ${maxAttempts} interrupted attempts`;
+}

@@ -1,0 +1,33 @@
+import { InvalidTransitionError, NotFoundError } from '../errors.js';
+import { finishesLookupJob } from '../lookup-job-status.js';
+import type { ClientDownloadJobCommand } from './commands.js';
+import type { ClientDownloadJobEvent } from './events.js';
+import type { ClientDownloadJobState } from './state.js';
+
+export function decideClientDownloadJob(command: ClientDownloadJobCommand, state: ClientDownloadJobState): ClientDownloadJobEvent[] {
+  if (command.type === 'RequestClientDownload') {
+    if (state.status !== 'none') {
+      if (state.request.jobId === command.data.jobId) return [];
+      throw new InvalidTransitionError(`Job ${command.data.jobId} already exists`);
+    }
+    const { now, ...request } = command.data;
+    return [{ type: 'ClientDownloadRequested', data: { ...request, requestedAt: now } }];
+  }
+  if (state.status === 'none') throw new NotFoundError(`Job ${command.data.jobId} not found`);
+  const { jobId, accountId } = state.request;
+  switch (command.type) {
+    case 'CompleteClientDownload':
+      if (!finishesLookupJob(jobId, state.status, 'success')) return [];
+      if (command.data.result.downloadLinks.length === 0) throw new InvalidTransitionError(`Job ${jobId} cannot succeed without a download link`);
+      return [{ type: 'ClientDownloadSucceeded', data: { jobId, accountId, result: command.data.result, succeededAt: command.data.now } }];
+    case 'FailClientDownload':
+      if (!finishesLookupJob(jobId, state.status, 'failed')) return [];
+      return [
+        { type: 'ClientDownloadFailed', data: { jobId, accountId, error: command.data.error, errorCode: command.data.errorCode, failedAt: command.data.now } },
+      ];
+    default: {
+      const unknown: never = command;
+      throw new InvalidTransitionError(`Unknown command ${(unknown as { type: string }).type}`);
+    }
+  }
+}

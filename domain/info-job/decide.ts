@@ -1,0 +1,30 @@
+import { InvalidTransitionError, NotFoundError } from '../errors.js';
+import { finishesLookupJob } from '../lookup-job-status.js';
+import type { InfoJobCommand } from './commands.js';
+import type { InfoJobEvent } from './events.js';
+import type { InfoJobState } from './state.js';
+
+export function decideInfoJob(command: InfoJobCommand, state: InfoJobState): InfoJobEvent[] {
+  if (command.type === 'RequestInfo') {
+    if (state.status !== 'none') {
+      if (state.request.jobId === command.data.jobId) return [];
+      throw new InvalidTransitionError(`Job ${command.data.jobId} already exists`);
+    }
+    const { now, ...request } = command.data;
+    return [{ type: 'InfoRequested', data: { ...request, requestedAt: now } }];
+  }
+  if (state.status === 'none') throw new NotFoundError(`Job ${command.data.jobId} not found`);
+  const { jobId, accountId } = state.request;
+  switch (command.type) {
+    case 'CompleteInfo':
+      if (!finishesLookupJob(jobId, state.status, 'success')) return [];
+      return [{ type: 'InfoSucceeded', data: { jobId, accountId, result: command.data.result, succeededAt: command.data.now } }];
+    case 'FailInfo':
+      if (!finishesLookupJob(jobId, state.status, 'failed')) return [];
+      return [{ type: 'InfoFailed', data: { jobId, accountId, error: command.data.error, errorCode: command.data.errorCode, failedAt: command.data.now } }];
+    default: {
+      const unknown: never = command;
+      throw new InvalidTransitionError(`Unknown command ${(unknown as { type: string }).type}`);
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import type { DownloadErrorCode } from '../download-error-code.js';
+import type { LookupJobStatus } from '../lookup-job-status.js';
+import type { InfoRequested, VideoInfo } from './events.js';
+
+export type InfoJobState =
+  | { status: 'none' }
+  | {
+      status: LookupJobStatus;
+      request: InfoRequested['data'];
+      result: VideoInfo | null;
+      error: string | null;
+      errorCode: DownloadErrorCode | null;
+    };
+
+export const initialInfoJobState = (): InfoJobState => ({ status: 'none' });

@@ -1,0 +1,44 @@
+import type { ChannelListing, ChannelListingEntry } from '../../application/ports/extractor.js';
+
+/**
+ * yt-dlp's `--flat-playlist -J` output, passed through with the properties
+ * the contract names made present: where the extractor leaves one out or null
+ * (channel tabs often lack per-entry channel data), it is taken from the
+ * listing's other fields. yt-dlp's internal keys (`__…`) and the smuggled
+ * data it appends to entry URLs (`#__youtubedl_smuggle=…`) are dropped.
+ * Null when the output is not a listing.
+ */
+export function parseChannelListing(output: unknown, maxVideos: number): ChannelListing | null {
+  if (!isObject(output) || !Array.isArray(output.entries)) return null;
+  const listing = withoutInternalKeys(output);
+  const channelId = text(listing.channel_id) ?? text(listing.id) ?? '';
+  const channel = text(listing.channel) ?? text(listing.uploader) ?? text(listing.title) ?? '';
+  const channelUrl = text(listing.channel_url) ?? text(listing.uploader_url) ?? text(listing.webpage_url) ?? '';
+  const entries = (output.entries as unknown[])
+    .filter(isObject)
+    .slice(0, maxVideos)
+    .map((entry): ChannelListingEntry => {
+      const clean = withoutInternalKeys(entry);
+      const url = withoutSmuggledData(text(clean.url) ?? text(clean.webpage_url) ?? '');
+      return { ...clean, id: text(clean.id) ?? '', title: text(clean.title) ?? '', url };
+    });
+  return { ...listing, id: text(listing.id) ?? channelId, title: text(listing.title) ?? channel, channel, channel_id: channelId, channel_url: channelUrl, entries };
+}
+
+export function withoutSmuggledData(url: string): string {
+  return url.replace(/#__youtubedl_smuggle=.*$/, '');
+}
+
+function withoutInternalKeys(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !key.startsWith('__')));
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,41 @@
+import Router from '@koa/router';
+import type { GetLookupJob } from '../../../application/lookups/get-lookup-job.js';
+import type { SubmitLookupJob } from '../../../application/lookups/submit-lookup-job.js';
+import type { ClientDownloadPlatform } from '../../../domain/client-download-url.js';
+import { authenticatedAccountId } from '../authenticated-account.js';
+import { HttpError } from '../http-error.js';
+import type { RequestValidation } from '../request-validation.js';
+import type { UrlPolicies } from '../url-policies.js';
+import { lookupStatusBody } from './lookup-status-body.js';
+
+export interface ClientDownloadRouteDependencies {
+  submitClientDownload: SubmitLookupJob<{ platform: ClientDownloadPlatform }>;
+  getClientDownloadJob: GetLookupJob;
+  validation: RequestValidation;
+  urls: UrlPolicies;
+}
+
+export function clientDownloadRoutes(deps: ClientDownloadRouteDependencies): Router {
+  const router = new Router();
+
+  router.post('/client-download', async (ctx) => {
+    const body = deps.validation.body<{ url: string }>('submitClientDownload', ctx.request.body);
+    const { url, platform } = deps.urls.clientDownloadUrl(body.url);
+    ctx.body = await deps.submitClientDownload.execute({
+      accountId: authenticatedAccountId(ctx),
+      url,
+      details: { platform },
+      correlationId: ctx.state.requestId as string,
+    });
+  });
+
+  router.get('/client-download/:jobId', async (ctx) => {
+    const notFound = `Client-download job ${ctx.params.jobId ?? ''} not found`;
+    const { jobId } = deps.validation.pathParameters('getClientDownload', ctx.params, notFound);
+    const view = await deps.getClientDownloadJob.execute(authenticatedAccountId(ctx), jobId);
+    if (view === null) throw new HttpError(404, notFound);
+    ctx.body = lookupStatusBody(view);
+  });
+
+  return router;
+}

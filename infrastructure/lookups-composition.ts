@@ -1,0 +1,134 @@
+import type Router from '@koa/router';
+import type { Knex } from 'knex';
+import type { DependencyContainer } from 'tsyringe';
+import { instanceCachingFactory } from 'tsyringe';
+import type { AccountCommandHandler } from '../application/accounts/account-commands.js';
+import { CommandHandler } from '../application/command-handler.js';
+import { clientDownloadJobSteps } from '../application/lookups/client-download-job-steps.js';
+import { GetLookupJob } from '../application/lookups/get-lookup-job.js';
+import { infoJobSteps } from '../application/lookups/info-job-steps.js';
+import { ListChannel } from '../application/lookups/list-channel.js';
+import type { ClientDownloadJobCommandHandler, InfoJobCommandHandler } from '../application/lookups/lookup-job-commands.js';
+import { type LookupJobReadModel, lookupJobViewFromState } from '../application/lookups/lookup-job-view.js';
+import { SubmitLookupJob } from '../application/lookups/submit-lookup-job.js';
+import type { Clock } from '../application/ports/clock.js';
+import type { EventStore } from '../application/ports/event-store.js';
+import type { Extractor } from '../application/ports/extractor.js';
+import type { IdGenerator } from '../application/ports/id-generator.js';
+import type { Logger } from '../application/ports/logger.js';
+import type { LookupRetryOptions } from '../application/processes/lookup-attempt.js';
+import { ReleaseOrphanedLookup } from '../application/processes/release-orphaned-lookup.js';
+import { RunLookupJob } from '../application/processes/run-lookup-job.js';
+import type { JobMessage, WorkKind } from '../application/processes/work-routing.js';
+import type { Delivery, WorkOutcome } from '../application/processes/work-outcome.js';
+import { CLIENT_DOWNLOAD_JOB_CATEGORY, clientDownloadJobDecider } from '../domain/client-download-job/decider.js';
+import type { ClientDownloadInfo } from '../domain/client-download-job/events.js';
+import type { ClientDownloadPlatform } from '../domain/client-download-url.js';
+import { INFO_JOB_CATEGORY, infoJobDecider } from '../domain/info-job/decider.js';
+import type { VideoInfo } from '../domain/info-job/events.js';
+import { streamName } from '../domain/stream-name.js';
+import type { Config } from './config/config.js';
+import { TOKENS } from './container.js';
+import type { RequestValidation } from './http/request-validation.js';
+import { clientDownloadRoutes } from './http/routes/client-download-routes.js';
+import { infoRoutes } from './http/routes/info-routes.js';
+import { listChannelRoutes } from './http/routes/list-channel-routes.js';
+import type { UrlPolicies } from './http/url-policies.js';
+import { PostgresLookupJobReadModel } from './postgres/postgres-lookup-job-read-model.js';
+
+/** The composition of video info, client-download and channel-listing lookups, kept apart from the download pipeline's. */
+export const LOOKUP_TOKENS = {
+  infoJobCommands: Symbol('InfoJobCommandHandler'),
+  clientDownloadJobCommands: Symbol('ClientDownloadJobCommandHandler'),
+  lookupJobReadModel: Symbol('LookupJobReadModel'),
+  submitInfo: Symbol('SubmitInfo'),
+  submitClientDownload: Symbol('SubmitClientDownload'),
+  getInfoJob: Symbol('GetInfoJob'),
+  getClientDownloadJob: Symbol('GetClientDownloadJob'),
+  runInfoJob: Symbol('RunInfoJob'),
+  runClientDownloadJob: Symbol('RunClientDownloadJob'),
+} as const;
+
+export function registerLookups(container: DependencyContainer, config: Config, logger: Logger): void {
+  const resolve = <T>(token: symbol): T => container.resolve<T>(token);
+  const single = <T>(make: () => T) => ({ useFactory: instanceCachingFactory<T>(make) });
+  const store = () => resolve<EventStore>(TOKENS.eventStore);
+  const ids = () => resolve<IdGenerator>(TOKENS.ids);
+  const clock = () => resolve<Clock>(TOKENS.clock);
+  const accounts = () => resolve<AccountCommandHandler>(TOKENS.accountCommands);
+  const extractor = () => resolve<Extractor>(TOKENS.extractor);
+  const infoJobs = () => resolve<InfoJobCommandHandler>(LOOKUP_TOKENS.infoJobCommands);
+  const clientJobs = () => resolve<ClientDownloadJobCommandHandler>(LOOKUP_TOKENS.clientDownloadJobCommands);
+  const readModel = () => resolve<LookupJobReadModel>(LOOKUP_TOKENS.lookupJobReadModel);
+  const retry: LookupRetryOptions = {
+    maxAttempts: config.downloadMaxAttempts,
+    retryBaseDelayMs: config.downloadRetryBaseMs,
+    retryMaxDelayMs: Math.max(config.downloadRetryBaseMs, 5 * 60_000),
+  };
+
+  container.register(LOOKUP_TOKENS.infoJobCommands, single(() => new CommandHandler(store(), infoJobDecider, INFO_JOB_CATEGORY, ids())));
+  container.register(LOOKUP_TOKENS.clientDownloadJobCommands, single(() => new CommandHandler(store(), clientDownloadJobDecider, CLIENT_DOWNLOAD_JOB_CATEGORY, ids())));
+  container.register(LOOKUP_TOKENS.lookupJobReadModel, single(() => new PostgresLookupJobReadModel(resolve<Knex>(TOKENS.database))));
+
+  container.register(LOOKUP_TOKENS.submitInfo, single(() =>
+    new SubmitLookupJob<{ includeAudioTracks: boolean }>('info', accounts(), (job, context) =>
+      infoJobs().handle(job.jobId, { type: 'RequestInfo', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, includeAudioTracks: job.details.includeAudioTracks, expiresAt: job.expiresAt, now: job.now } }, context),
+    ids(), clock(), config.infoJobTtlSeconds * 1000),
+  ));
+  container.register(LOOKUP_TOKENS.submitClientDownload, single(() =>
+    new SubmitLookupJob<{ platform: ClientDownloadPlatform }>('client_download', accounts(), (job, context) =>
+      clientJobs().handle(job.jobId, { type: 'RequestClientDownload', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, platform: job.details.platform, expiresAt: job.expiresAt, now: job.now } }, context),
+    ids(), clock(), config.clientDownloadJobTtlSeconds * 1000),
+  ));
+  container.register(LOOKUP_TOKENS.getInfoJob, single(() =>
+    new GetLookupJob('info', readModel(), async (jobId) => lookupJobViewFromState('info', (await infoJobs().load(jobId)).state), clock()),
+  ));
+  container.register(LOOKUP_TOKENS.getClientDownloadJob, single(() =>
+    new GetLookupJob('client-download', readModel(), async (jobId) => lookupJobViewFromState('client-download', (await clientJobs().load(jobId)).state), clock()),
+  ));
+  container.register(ListChannel, single(() => new ListChannel(accounts(), extractor(), ids(), clock())));
+  container.register(LOOKUP_TOKENS.runInfoJob, single(() => new RunLookupJob<VideoInfo>('info lookup', infoJobSteps(infoJobs(), extractor()), accounts(), clock(), logger, retry)));
+  container.register(LOOKUP_TOKENS.runClientDownloadJob, single(() =>
+    new RunLookupJob<ClientDownloadInfo>('client-download lookup', clientDownloadJobSteps(clientJobs(), extractor()), accounts(), clock(), logger, retry),
+  ));
+  container.register(ReleaseOrphanedLookup, single(() =>
+    new ReleaseOrphanedLookup(accounts(), clock(), {
+      graceMs: config.reservationGraceMs,
+      listingTimeoutMs: config.channelListingTimeoutSeconds * 1000,
+      async jobExists(feature, jobId) {
+        const stream = feature === 'info' ? streamName(INFO_JOB_CATEGORY, jobId) : streamName(CLIENT_DOWNLOAD_JOB_CATEGORY, jobId);
+        return (await store().readStream(stream, { maxCount: 1 })).length > 0;
+      },
+    }),
+  ));
+}
+
+export function lookupRouters(container: DependencyContainer, validation: RequestValidation, urls: UrlPolicies): Router[] {
+  return [
+    infoRoutes({ submitInfo: container.resolve(LOOKUP_TOKENS.submitInfo), getInfoJob: container.resolve(LOOKUP_TOKENS.getInfoJob), validation, urls }),
+    listChannelRoutes({ listChannel: container.resolve(ListChannel), validation, urls }),
+    clientDownloadRoutes({
+      submitClientDownload: container.resolve(LOOKUP_TOKENS.submitClientDownload),
+      getClientDownloadJob: container.resolve(LOOKUP_TOKENS.getClientDownloadJob),
+      validation,
+      urls,
+    }),
+  ];
+}
+
+type Handler = (message: JobMessage, delivery: Delivery) => Promise<WorkOutcome>;
+
+/** The work kinds of lookups and their handlers; the service makes a queue consumer of each. */
+export function lookupWorkHandlers(container: DependencyContainer, config: Config): Array<{ kind: WorkKind; handler: Handler; concurrency: number; maxDeliver: number }> {
+  const runInfo = container.resolve<RunLookupJob<VideoInfo>>(LOOKUP_TOKENS.runInfoJob);
+  const runClient = container.resolve<RunLookupJob<ClientDownloadInfo>>(LOOKUP_TOKENS.runClientDownloadJob);
+  const releaseOrphan = container.resolve(ReleaseOrphanedLookup);
+  // Beyond the attempts, deliveries that only settle the account of a job whose worker died after finishing it.
+  const maxDeliver = config.downloadMaxAttempts + 3;
+  return [
+    { kind: 'info', handler: (message, delivery) => runInfo.handle(message, delivery), concurrency: config.workerConcurrency, maxDeliver },
+    { kind: 'client-download', handler: (message, delivery) => runClient.handle(message, delivery), concurrency: config.workerConcurrency, maxDeliver },
+    { kind: 'lookup-reservation', handler: (message) => releaseOrphan.handle(message), concurrency: 2, maxDeliver: 1_000 },
+  ];
+}
+

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { CommandHandler } from '../../application/command-handler.js';
+import { infoJobSteps } from '../../application/lookups/info-job-steps.js';
+import type { Clock } from '../../application/ports/clock.js';
+import { ExtractionError, type Extractor, type VideoMetadata } from '../../application/ports/extractor.js';
+import type { Logger } from '../../application/ports/logger.js';
+import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
+import { RunLookupJob } from '../../application/processes/run-lookup-job.js';
+import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
+import { INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/info-job/decider.js';
+import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
+import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
+import { RandomIds } from '../../infrastructure/system/random-ids.js';
+
+const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+const video: VideoMetadata = { id: 'v', title: 'A video', duration: 61, liveStatus: 'not_live', tags: [], audioTracks: [{ type: 'original', language: 'en' }] };
+
+/** probe answers with the scripted outcomes in turn. */
+function scriptedExtractor(outcomes: Array<VideoMetadata | Error>): Extractor & { calls: number } {
+  const extractor = {
+    calls: 0,
+    async probe() {
+      const outcome = outcomes[Math.min(extractor.calls, outcomes.length - 1)];
+      extractor.calls += 1;
+      if (outcome instanceof Error) throw outcome;
+      return outcome;
+    },
+    download: () => Promise.reject(new Error('not used')),
+    listChannel: () => Promise.reject(new Error('not used')),
+    resolveMediaLinks: () => Promise.reject(new Error('not used')),
+  };
+  return extractor;
+}
+
+describe('lookup processes (worker side)', () => {
+  const ids = new RandomIds();
+  let nowMs = Date.parse('2026-03-01T00:00:00Z');
+  const clock: Clock = { now: () => new Date(nowMs) };
+  const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, heartbeat() {} });
+
+  async function setUp(outcomes: Array<VideoMetadata | Error>, includeAudioTracks = false) {
+    const store = new InMemoryEventStore();
+    const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
+    const jobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
+    const extractor = scriptedExtractor(outcomes);
+    const run = new RunLookupJob('info lookup', infoJobSteps(jobs, extractor), accounts, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    const accountId = randomUUID();
+    const jobId = randomUUID();
+    const now = new Date(nowMs).toISOString();
+    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now } });
+    await accounts.handle(accountId, { type: 'ReserveLookup', data: { lookupId: jobId, feature: 'info', units: 1, subject: 'https://www.youtube.com/watch?v=v', now } });
+    await jobs.handle(jobId, { type: 'RequestInfo', data: { jobId, accountId, url: 'https://www.youtube.com/watch?v=v', includeAudioTracks, expiresAt: new Date(nowMs + 3_600_000).toISOString(), now } });
+    const message = { jobId, accountId, occurredAt: now };
+    const usage = async () => {
+      const { state } = await accounts.load(accountId);
+      return { used: state.usage.info, pending: state.pendingLookups?.length ?? 0 };
+    };
+    return { store, accounts, jobs, run, extractor, message, usage };
+  }
+
+  it('succeeds, charges the info unit, and a redelivery charges nothing more nor runs the extractor again', async () => {
+    const { run, jobs, extractor, message, usage } = await setUp([video], true);
+    assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'done' });
+    const { state } = await jobs.load(message.jobId);
+    assert.equal(state.status, 'success');
+    assert.deepEqual(state.status === 'success' ? state.result : null, { title: 'A video', duration: 61, url: 'https://www.youtube.com/watch?v=v', audio: [{ type: 'original', language: 'en' }] });
+    assert.deepEqual(await usage(), { used: 1, pending: 0 });
+    assert.deepEqual(await run.handle(message, delivery(2)), { kind: 'done' });
+    assert.equal(extractor.calls, 1);
+    assert.deepEqual(await usage(), { used: 1, pending: 0 });
+  });
+
+  it('settles the account on a redelivery when the worker died after finishing the job', async () => {
+    const { run, jobs, message, usage } = await setUp([video]);
+    await jobs.handle(message.jobId, { type: 'CompleteInfo', data: { jobId: message.jobId, result: { title: 't', duration: 1, url: 'u' }, now: new Date(nowMs).toISOString() } });
+    assert.deepEqual(await usage(), { used: 0, pending: 1 });
+    await run.handle(message, delivery(2));
+    assert.deepEqual(await usage(), { used: 1, pending: 0 });
+  });
+
+  it('fails a final condition at once with its code, releasing the unit', async () => {
+    const { run, jobs, message, usage } = await setUp([new ExtractionError('PRIVATE_VIDEO', 'Private video')]);
+    assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'done' });
+    const { state } = await jobs.load(message.jobId);
+    assert.deepEqual(state.status === 'failed' ? [state.error, state.errorCode] : null, ['Private video', 'PRIVATE_VIDEO']);
+    assert.deepEqual(await usage(), { used: 0, pending: 0 });
+  });
+
+  it('retries transient failures, then fails with NETWORK_ERROR when the attempts run out', async () => {
+    const { run, jobs, message, usage } = await setUp([new ExtractionError('NETWORK_ERROR', 'timed out')]);
+    assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'retry', afterMs: 1000 });
+    assert.equal((await jobs.load(message.jobId)).state.status, 'pending');
+    await run.handle(message, delivery(2));
+    const { state } = await jobs.load(message.jobId);
+    assert.deepEqual(state.status === 'failed' ? state.errorCode : 'not failed', 'NETWORK_ERROR');
+    assert.deepEqual(await usage(), { used: 0, pending: 0 });
+  });
+
+  it('gives an unrecognised failure no errorCode once the attempts run out', async () => {
+    const { run, jobs, message } = await setUp([new ExtractionError(null, 'The extractor failed'), new Error('boom')]);
+    await run.handle(message, delivery(1));
+    await run.handle(message, delivery(2));
+    const { state } = await jobs.load(message.jobId);
+    assert.deepEqual(state.status === 'failed' ? [state.error, state.errorCode] : null, ['The lookup failed on the service side', null]);
+  });
+
+  it('fails with NETWORK_ERROR a job whose deliveries all died with their workers', async () => {
+    const { run, jobs, extractor, message } = await setUp([video]);
+    await run.handle(message, delivery(3));
+    assert.equal(extractor.calls, 0);
+    const { state } = await jobs.load(message.jobId);
+    assert.deepEqual(state.status === 'failed' ? state.errorCode : null, 'NETWORK_ERROR');
+  });
+
+  it('releases a reservation whose job stream was never written, after the grace period; never one whose job exists', async () => {
+    const { accounts, message, usage, store } = await setUp([video]);
+    const orphanId = randomUUID();
+    const reservedAt = new Date(nowMs).toISOString();
+    await accounts.handle(message.accountId, { type: 'ReserveLookup', data: { lookupId: orphanId, feature: 'info', units: 1, subject: 'u', now: reservedAt } });
+    const release = new ReleaseOrphanedLookup(accounts, clock, {
+      graceMs: 60_000,
+      listingTimeoutMs: 300_000,
+      jobExists: async (_feature, jobId) => (await store.readStream(`info-${jobId}`)).length > 0,
+    });
+    assert.deepEqual(await release.handle({ ...message, jobId: orphanId, occurredAt: reservedAt }), { kind: 'retry', afterMs: 60_000 });
+    nowMs += 60_000;
+    assert.deepEqual(await release.handle({ ...message, jobId: orphanId, occurredAt: reservedAt }), { kind: 'done' });
+    assert.deepEqual(await release.handle(message), { kind: 'done' });
+    assert.deepEqual(await usage(), { used: 0, pending: 1 }, 'only the orphan was released');
+  });
+});
