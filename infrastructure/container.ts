@@ -42,6 +42,9 @@ import { deriveKey } from './security/derive-key.js';
 import { loadMasterKey } from './security/master-key.js';
 import { RandomIds } from './system/random-ids.js';
 import { SystemClock } from './system/system-clock.js';
+import { API_KEY_REVOCATIONS_CHANNEL } from '../projections/accounts-projection.js';
+import { ChannelListener } from './postgres/channel-listener.js';
+import { RevocableKeyCache } from './security/revocable-key-cache.js';
 
 /** Injection tokens for ports and shared resources; use cases are registered by class. */
 export const TOKENS = {
@@ -62,6 +65,7 @@ export const TOKENS = {
   downloadJobCommands: Symbol('DownloadJobCommandHandler'),
   accountReadModel: Symbol('AccountReadModel'),
   downloadJobReadModel: Symbol('DownloadJobReadModel'),
+  keyRevocations: Symbol('KeyRevocationListener'),
 } as const;
 
 export interface Overrides {
@@ -131,7 +135,16 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   const single = <T>(make: () => T) => ({ useFactory: instanceCachingFactory<T>(make) });
 
   container.register(AccountAdministration, single(() => new AccountAdministration(accounts(), resolve<PlanCatalog>(TOKENS.planCatalog), resolve<ApiKeySecrets>(TOKENS.apiKeySecrets), ids(), clock())));
-  container.register(Authenticate, single(() => new Authenticate(resolve<AccountReadModel>(TOKENS.accountReadModel), resolve<ApiKeySecrets>(TOKENS.apiKeySecrets))));
+  // Keys are cached only while the API role listens for revocations (see service.ts); until then every request looks its key up.
+  const keyCache = new RevocableKeyCache(resolve<AccountReadModel>(TOKENS.accountReadModel), { ttlMs: config.apiKeyCacheTtlSeconds * 1000, maxEntries: 10_000 });
+  container.register(TOKENS.keyRevocations, {
+    useValue: new ChannelListener(config.databaseUrl, API_KEY_REVOCATIONS_CHANNEL, {
+      onNotification: (keyId) => keyCache.evict(keyId),
+      onListening: () => keyCache.trust(),
+      onLost: () => keyCache.distrust(),
+    }),
+  });
+  container.register(Authenticate, single(() => new Authenticate(keyCache, resolve<ApiKeySecrets>(TOKENS.apiKeySecrets))));
   container.register(GetAccount, single(() => new GetAccount(resolve<AccountReadModel>(TOKENS.accountReadModel), clock())));
   container.register(ReplayAccountLedger, single(() => new ReplayAccountLedger(eventStore, resolve<AccountReadModel>(TOKENS.accountReadModel), clock())));
   container.register(VideoLookup, single(() => new VideoLookup(resolve<Extractor>(TOKENS.extractor), { ttlMs: config.metadataCacheTtlSeconds * 1000, maxEntries: 1000, concurrency: config.extractorConcurrency })));

@@ -33,6 +33,7 @@ import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
 import { connectToNats, ensureWorkQueueStream } from './nats/connection.js';
 import { EventRelay } from './nats/event-relay.js';
+import type { ChannelListener } from './postgres/channel-listener.js';
 import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
 
 export const PROJECTIONS = [accountsProjection, downloadJobsProjection];
@@ -96,6 +97,11 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
     }
 
     if (roles.has('api')) {
+      if (config.apiKeyCacheTtlSeconds > 0) {
+        const keyRevocations = container.resolve<ChannelListener>(TOKENS.keyRevocations);
+        await keyRevocations.start();
+        stoppables.push({ name: 'key revocations', stop: () => keyRevocations.close() });
+      }
       const links = container.resolve<SignedDownloadLinks>(TOKENS.downloadLinks);
       const validation = new RequestValidation();
       const app = createHttpApp({
@@ -103,6 +109,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         metrics: container.resolve<Registry>(TOKENS.metrics),
         legacyApiPrefixes: config.legacyApiPrefixes,
         bodyLimitBytes: config.bodyLimitBytes,
+        requestLogSamplePercent: config.requestLogSamplePercent,
         authenticate: container.resolve(Authenticate),
         openApiDocument,
         apiRouters: [

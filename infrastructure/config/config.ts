@@ -42,6 +42,8 @@ export interface Config {
   reservationGraceMs: number;
   logLevel: string;
   shutdownTimeoutMs: number;
+  apiKeyCacheTtlSeconds: number;
+  requestLogSamplePercent: number;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +99,8 @@ export function loadConfig(env: Env = process.env): Config {
     reservationGraceMs: read.integer('RESERVATION_GRACE_MS', 120_000, 1_000, 86_400_000),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
+    apiKeyCacheTtlSeconds: read.integer('API_KEY_CACHE_TTL_SECONDS', 10, 0, 3_600),
+    requestLogSamplePercent: read.integer('REQUEST_LOG_SAMPLE_PERCENT', 1, 0, 100),
   };
 }
 
