@@ -28,6 +28,7 @@ import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-jo
 import type { Config } from './config/config.js';
 import { loadPlanCatalog } from './config/plan-catalog.js';
 import { createEventStore } from './event-store/create-event-store.js';
+import { WarmExtractor } from './extractor/warm/warm-extractor.js';
 import { YtDlpExtractor } from './extractor/yt-dlp-extractor.js';
 import { LocalDirectoryFileStore } from './files/local-directory-file-store.js';
 import { SignedDownloadLinks } from './files/signed-download-links.js';
@@ -66,6 +67,7 @@ export const TOKENS = {
   accountReadModel: Symbol('AccountReadModel'),
   downloadJobReadModel: Symbol('DownloadJobReadModel'),
   keyRevocations: Symbol('KeyRevocationListener'),
+  warmExtractor: Symbol('WarmExtractor'),
 } as const;
 
 export interface Overrides {
@@ -104,19 +106,23 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   });
   container.register(TOKENS.fileStore, { useValue: new LocalDirectoryFileStore(config.filesDir) });
   container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.workDir) });
-  container.register(TOKENS.extractor, {
-    useValue:
-      overrides.extractor ??
-      new YtDlpExtractor({
-        ytDlpPath: config.ytDlpPath,
-        ffmpegPath: config.ffmpegPath,
-        ffprobePath: config.ffprobePath,
-        pythonPath: config.ytDlpPythonPath,
-        cookiesFile: config.ytDlpCookiesFile,
-        proxy: config.ytDlpProxy,
-        socketTimeoutSeconds: config.extractorTimeoutSeconds,
-      }),
-  });
+  const ytDlpOptions = {
+    ytDlpPath: config.ytDlpPath,
+    ffmpegPath: config.ffmpegPath,
+    ffprobePath: config.ffprobePath,
+    pythonPath: config.ytDlpPythonPath,
+    cookiesFile: config.ytDlpCookiesFile,
+    proxy: config.ytDlpProxy,
+    socketTimeoutSeconds: config.extractorTimeoutSeconds,
+  };
+  const commandLineExtractor = new YtDlpExtractor(ytDlpOptions);
+  // Helpers start on the first lookup, or when a role that looks videos up starts them (service.ts); CLIs never do.
+  const warmExtractor =
+    overrides.extractor === undefined && config.warmExtractorProcesses > 0
+      ? new WarmExtractor(commandLineExtractor, { ...ytDlpOptions, processes: config.warmExtractorProcesses, requestTimeoutMs: 120_000, logger })
+      : null;
+  container.register(TOKENS.extractor, { useValue: overrides.extractor ?? warmExtractor ?? commandLineExtractor });
+  container.register(TOKENS.warmExtractor, { useValue: warmExtractor });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database) });
   container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(database) });
 
@@ -163,6 +169,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   return {
     container,
     async close() {
+      await warmExtractor?.close();
       await eventStore.close();
       await database.destroy();
     },

@@ -34,6 +34,7 @@ import { UrlPolicies } from './http/url-policies.js';
 import { connectToNats, ensureWorkQueueStream } from './nats/connection.js';
 import { EventRelay } from './nats/event-relay.js';
 import type { ChannelListener } from './postgres/channel-listener.js';
+import type { WarmExtractor } from './extractor/warm/warm-extractor.js';
 import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
 
 export const PROJECTIONS = [accountsProjection, downloadJobsProjection];
@@ -95,6 +96,9 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         stoppables.push({ name: `consumer ${subject}`, stop: () => consumer.stop() });
       }
     }
+
+    // Submissions look videos up: the API's helpers start now, in the background, rather than on the first request.
+    if (roles.has('api')) void container.resolve<WarmExtractor | null>(TOKENS.warmExtractor)?.start();
 
     if (roles.has('api')) {
       if (config.apiKeyCacheTtlSeconds > 0) {

@@ -44,6 +44,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   apiKeyCacheTtlSeconds: number;
   requestLogSamplePercent: number;
+  warmExtractorProcesses: number;
 }
 
 export class ConfigError extends Error {
@@ -101,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     apiKeyCacheTtlSeconds: read.integer('API_KEY_CACHE_TTL_SECONDS', 10, 0, 3_600),
     requestLogSamplePercent: read.integer('REQUEST_LOG_SAMPLE_PERCENT', 1, 0, 100),
+    warmExtractorProcesses: read.integer('WARM_EXTRACTOR_PROCESSES', 2, 0, 32),
   };
 }
 
