@@ -2,7 +2,10 @@ import 'reflect-metadata';
 import { FIXTURE_VIDEOS, serviceEnvFor, startFixturePlatform } from '../test/fixtures/platform/fixture-platform.js';
 import { Driver } from './driver.js';
 import { benchFileServing } from './file-serving.js';
+import { benchPollingAtScale } from './polling-at-scale.js';
 import { benchPolling } from './polling.js';
+import { benchProjectionLag } from './projection-lag.js';
+import { benchReplay } from './replay.js';
 import { startServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';
 import { benchSubmit } from './submit.js';
@@ -15,17 +18,17 @@ import { benchSubmit } from './submit.js';
 async function main(): Promise<void> {
   console.log(`bench${QUICK ? ' (quick)' : ''}: ${new Date().toISOString()}`);
   const platform = await startFixturePlatform();
-  const service = await startServiceProcess({
-    label: 'bench',
-    roles: ['api', 'projector'],
-    env: { ...serviceEnvFor(platform), METADATA_CACHE_TTL_SECONDS: '0' },
-  });
+  const env = { ...serviceEnvFor(platform), METADATA_CACHE_TTL_SECONDS: '0' };
+  const service = await startServiceProcess({ label: 'bench', roles: ['api', 'projector'], env });
   const driver = await Driver.open(service);
   try {
     const url = platform.watchUrl(FIXTURE_VIDEOS.clip.id);
     await benchSubmit(service, driver, url);
     await benchPolling(service, driver, url);
     await benchFileServing(service, driver);
+    await benchProjectionLag(service, driver);
+    await benchPollingAtScale(service, driver, url, env);
+    await benchReplay();
   } finally {
     await driver.close();
     await service.stop();

@@ -54,7 +54,15 @@ export async function startServiceProcess(options: { roles: string[]; env?: Reco
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const api = `http://127.0.0.1:${port}/api/v2`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // However the bench ends (an error, a closed pipe), the service it started ends with it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.off('exit', killOnExit);
+      resolve();
+    }),
+  );
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
