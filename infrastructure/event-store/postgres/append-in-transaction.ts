@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { type AppendResult, type EventToAppend, type ExpectedRevision, WrongExpectedRevisionError } from '../../../application/ports/event-store.js';
 import { encodePosition } from './checkpoint.js';
-import { EVENTS_CHANNEL } from './schema.js';
 
 /**
  * The statements of an append, for a transaction the caller has begun and
@@ -13,6 +12,10 @@ import { EVENTS_CHANNEL } from './schema.js';
  * in which appends to one stream take the lock, and the global order
  * (transaction id first) keeps each stream in revision order. A transaction
  * that had already written would carry an older id and break that.
+ *
+ * It does not notify readers: a NOTIFY inside the transaction would make
+ * every commit wait on the server's notification lock; the store notifies
+ * after the commit (AppendNotifier).
  */
 export async function appendInTransaction(
   client: pg.ClientBase,
@@ -37,7 +40,7 @@ export async function appendInTransaction(
        INSERT INTO es_streams (stream_name, category, revision) VALUES ($1, $7, $8)
        ON CONFLICT (stream_name) DO UPDATE SET revision = EXCLUDED.revision
      )
-     SELECT transaction_id::text, max(global_position)::text AS global_position, pg_notify($9, $7)
+     SELECT transaction_id::text, max(global_position)::text AS global_position
      FROM appended GROUP BY transaction_id`,
     [
       streamName,
@@ -48,7 +51,6 @@ export async function appendInTransaction(
       events.map((event) => JSON.stringify(event.metadata ?? {})),
       categoryOf(streamName),
       nextExpectedRevision,
-      EVENTS_CHANNEL,
     ],
   );
   const [last] = written.rows;
@@ -68,8 +70,8 @@ function matchesExpectedRevision(expected: ExpectedRevision, actual: number): bo
   return expected === actual;
 }
 
-/** `download-<jobId>` belongs to `download`; category names contain no dash. */
-function categoryOf(streamName: string): string {
+/** `download-<jobId>` belongs to `download`; category names contain no dash. The schema's category index computes the same. */
+export function categoryOf(streamName: string): string {
   const dash = streamName.indexOf('-');
   return dash === -1 ? streamName : streamName.slice(0, dash);
 }

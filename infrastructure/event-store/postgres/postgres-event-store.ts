@@ -12,9 +12,10 @@ import {
   type Subscription,
   WrongExpectedRevisionError,
 } from '../../../application/ports/event-store.js';
-import { appendInTransaction, readStreamRevision } from './append-in-transaction.js';
+import { AppendNotifier } from './append-notifier.js';
+import { appendInTransaction, categoryOf, readStreamRevision } from './append-in-transaction.js';
 import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './event-rows.js';
-import { NotificationListener } from './notification-listener.js';
+import { type NotificationInterest, NotificationListener } from './notification-listener.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import { readGlobalPage } from './read-global-page.js';
 import { EVENTS_CHANNEL, EVENT_ID_CONSTRAINT, STREAM_REVISION_CONSTRAINT, migrateEventStoreSchema } from './schema.js';
@@ -41,6 +42,7 @@ const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 export class PostgresEventStore implements EventStore {
   private readonly pool: pg.Pool;
   private readonly listener: NotificationListener;
+  private readonly notifier: AppendNotifier;
   private readonly subscriptions = new Set<PostgresSubscription>();
   private readonly pollIntervalMs: number;
   /** Pool work not finished yet; close() lets it finish before ending the pool. */
@@ -56,6 +58,8 @@ export class PostgresEventStore implements EventStore {
     // An idle client whose server goes away must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
     this.listener = new NotificationListener(options.connectionString, EVENTS_CHANNEL);
+    // A lost notification only delays readers until their next poll, so a failure to send one is not the append's.
+    this.notifier = new AppendNotifier((categories) => this.pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, categories]).then(() => undefined, () => undefined));
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
   }
 
@@ -74,6 +78,10 @@ export class PostgresEventStore implements EventStore {
       await client.query('BEGIN');
       const result = await appendInTransaction(client, streamName, events, options.expectedRevision);
       await client.query('COMMIT');
+      const category = categoryOf(streamName);
+      // This process's subscriptions need no round trip through the server; the others hear the notification.
+      this.listener.announce([category]);
+      this.notifier.notify(category);
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -99,9 +107,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
+    const interest = interestOf(options.filter);
     const subscription = new PostgresSubscription(
       (after, maxCount) => this.track(() => readGlobalPage(this.pool, after, maxCount, options.filter)),
-      (timeoutMs, signal) => this.listener.wait(timeoutMs, signal),
+      (timeoutMs, signal) => this.listener.wait(timeoutMs, signal, interest),
       { after: options.after ?? null, batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE), pollIntervalMs: this.pollIntervalMs },
       () => this.subscriptions.delete(subscription),
     );
@@ -125,6 +134,7 @@ export class PostgresEventStore implements EventStore {
       await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
       await this.listener.close();
       await Promise.allSettled([...this.inFlight]);
+      await this.notifier.drain();
       await this.pool.end();
     })();
     return this.closing;
@@ -160,6 +170,14 @@ export class PostgresEventStore implements EventStore {
     }
     return error;
   }
+}
+
+/** A subscription filtered by stream prefixes wakes only for notifications naming a category those prefixes can match. */
+function interestOf(filter: SubscribeOptions['filter']): NotificationInterest {
+  const prefixes = filter?.streamPrefixes;
+  if (prefixes === undefined) return () => true;
+  return (categories) =>
+    categories === null || categories.some((category) => prefixes.some((prefix) => `${category}-`.startsWith(prefix) || prefix.startsWith(`${category}-`)));
 }
 
 function isUniqueViolation(error: unknown): error is { code: string; constraint?: string; detail?: string } {

@@ -34,26 +34,35 @@ export async function readGlobalPage(
   const start = after === null ? null : decodePosition(after);
   if (maxCount <= 0) return { events: [], scannedTo: after };
   const parameters: unknown[] = [maxCount];
+  const parameter = (value: unknown) => {
+    parameters.push(value);
+    return `$${parameters.length}`;
+  };
   const conditions = ['transaction_id < gate.horizon'];
-  if (start !== null) {
-    parameters.push(start.transactionId, start.globalPosition);
-    conditions.push(`(transaction_id, global_position) > ($${parameters.length - 1}::xid8, $${parameters.length}::bigint)`);
+  if (start !== null) conditions.push(`(transaction_id, global_position) > (${parameter(start.transactionId)}::xid8, ${parameter(start.globalPosition)}::bigint)`);
+  // One ordered walk of an index per category (or per event type), merged: never a scan of other events.
+  const categories = wholeCategories(filter?.streamPrefixes);
+  let branches: string[];
+  if (categories !== null) {
+    if (filter?.eventTypes !== undefined) conditions.push(`event_type = ANY(${parameter(filter.eventTypes)}::text[])`);
+    branches = categories.map((category) => `split_part(stream_name, '-', 1) = ${parameter(category)}`);
+  } else {
+    if (filter?.streamPrefixes !== undefined) {
+      conditions.push(`stream_name LIKE ANY(${parameter(filter.streamPrefixes.map((prefix) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`))}::text[])`);
+    }
+    branches = filter?.eventTypes !== undefined ? filter.eventTypes.map((type) => `event_type = ${parameter(type)}`) : ['true'];
   }
-  if (filter?.eventTypes !== undefined) {
-    parameters.push(filter.eventTypes);
-    conditions.push(`event_type = ANY($${parameters.length}::text[])`);
-  }
-  if (filter?.streamPrefixes !== undefined) {
-    parameters.push(filter.streamPrefixes.map((prefix) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`));
-    conditions.push(`stream_name LIKE ANY($${parameters.length}::text[])`);
-  }
+  // No event type wanted: the page is empty, but the horizon still moves the reader on.
+  if (branches.length === 0) branches = ['false'];
+  const ordered = (branch: string) => `SELECT * FROM es_events WHERE ${branch} AND ${conditions.join(' AND ')} ORDER BY transaction_id, global_position LIMIT $1`;
+  const selection =
+    branches.length === 1
+      ? ordered(branches[0])
+      : `SELECT * FROM (${branches.map((branch) => `(${ordered(branch)})`).join(' UNION ALL ')}) AS merged ORDER BY transaction_id, global_position LIMIT $1`;
   const result = await pool.query<PageRow>(
     `SELECT gate.horizon::text AS horizon, ${EVENT_COLUMNS}
      FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) AS gate
-     LEFT JOIN LATERAL (
-       SELECT * FROM es_events WHERE ${conditions.join(' AND ')}
-       ORDER BY transaction_id, global_position LIMIT $1
-     ) AS e ON true
+     LEFT JOIN LATERAL (${selection}) AS e ON true
      ORDER BY e.transaction_id, e.global_position`,
     parameters,
   );
@@ -63,4 +72,11 @@ export async function readGlobalPage(
   const horizon = { transactionId: result.rows[0].horizon, globalPosition: '0' };
   const scannedTo = start !== null && comparePositions(start, horizon) > 0 ? start : horizon;
   return { events, scannedTo: encodePosition(scannedTo) };
+}
+
+/** The categories named by prefixes of the form `<category>-`, or null when any prefix is something else. */
+function wholeCategories(prefixes: readonly string[] | undefined): string[] | null {
+  if (prefixes === undefined || prefixes.length === 0) return null;
+  const categories = prefixes.map((prefix) => /^([^-]+)-$/.exec(prefix)?.[1]);
+  return categories.every((category) => category !== undefined) ? [...new Set(categories as string[])] : null;
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-/** Appends notify this channel (payload: the stream's category) so subscribers wake at once instead of at their next poll. */
+/** After appends commit, the store notifies this channel (payload: the appended categories, comma-separated) so subscribers wake at once instead of at their next poll. */
 export const EVENTS_CHANNEL = 'es_events_appended';
 
 /**
@@ -30,6 +30,11 @@ const STATEMENTS = [
      CONSTRAINT es_events_event_id_key UNIQUE (event_id)
    )`,
   `CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (transaction_id, global_position)`,
+  // What readers filter on, each followed by the global order, so a reader far behind the head with a selective
+  // filter (a rebuild, a new projection, rare event types) walks only its own events in order instead of scanning
+  // everything. The category is computed as categoryOf() does, so existing rows need no new column or backfill.
+  `CREATE INDEX IF NOT EXISTS es_events_category_order ON es_events (split_part(stream_name, '-', 1), transaction_id, global_position)`,
+  `CREATE INDEX IF NOT EXISTS es_events_type_order ON es_events (event_type, transaction_id, global_position)`,
 ];
 
 /** The constraint names the append maps to the port's errors. */
