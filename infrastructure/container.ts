@@ -28,6 +28,7 @@ import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-jo
 import type { Config } from './config/config.js';
 import { loadPlanCatalog } from './config/plan-catalog.js';
 import { createEventStore } from './event-store/create-event-store.js';
+import { PostgresExtractedInfoCache } from './extractor/warm/extracted-info-cache.js';
 import { WarmExtractor } from './extractor/warm/warm-extractor.js';
 import { YtDlpExtractor } from './extractor/yt-dlp-extractor.js';
 import { LocalDirectoryFileStore } from './files/local-directory-file-store.js';
@@ -119,7 +120,13 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   // Helpers start on the first lookup, or when a role that looks videos up starts them (service.ts); CLIs never do.
   const warmExtractor =
     overrides.extractor === undefined && config.warmExtractorProcesses > 0
-      ? new WarmExtractor(commandLineExtractor, { ...ytDlpOptions, processes: config.warmExtractorProcesses, requestTimeoutMs: 120_000, logger })
+      ? new WarmExtractor(commandLineExtractor, {
+          ...ytDlpOptions,
+          processes: config.warmExtractorProcesses,
+          requestTimeoutMs: 120_000,
+          logger,
+          extractedInfo: config.extractedInfoTtlSeconds > 0 ? new PostgresExtractedInfoCache(database, config.extractedInfoTtlSeconds * 1000) : undefined,
+        })
       : null;
   container.register(TOKENS.extractor, { useValue: overrides.extractor ?? warmExtractor ?? commandLineExtractor });
   container.register(TOKENS.warmExtractor, { useValue: warmExtractor });

@@ -45,6 +45,7 @@ export interface Config {
   apiKeyCacheTtlSeconds: number;
   requestLogSamplePercent: number;
   warmExtractorProcesses: number;
+  extractedInfoTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyCacheTtlSeconds: read.integer('API_KEY_CACHE_TTL_SECONDS', 10, 0, 3_600),
     requestLogSamplePercent: read.integer('REQUEST_LOG_SAMPLE_PERCENT', 1, 0, 100),
     warmExtractorProcesses: read.integer('WARM_EXTRACTOR_PROCESSES', 2, 0, 32),
+    extractedInfoTtlSeconds: read.integer('EXTRACTED_INFO_TTL_SECONDS', 300, 0, 3_600),
   };
 }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -14,6 +14,7 @@ import type { Logger } from '../../../application/ports/logger.js';
 import { classifyYtDlpError } from '../classify-yt-dlp-error.js';
 import { type YtDlpInfo, parseVideoMetadata } from '../parse-video-metadata.js';
 import { type HelperAnswer, HelperProcess, HelperStoppedError } from './helper-process.js';
+import type { PostgresExtractedInfoCache } from './extracted-info-cache.js';
 import { pythonOfYtDlp } from './python-of-yt-dlp.js';
 
 export interface WarmExtractorOptions {
@@ -36,6 +37,8 @@ export interface WarmExtractorOptions {
   python?: readonly string[];
   /** Default: yt_dlp_helper.py shipped beside this adapter's source. */
   script?: string;
+  /** Where pages extracted here wait for the job's download, which then need not extract them again. */
+  extractedInfo?: Pick<PostgresExtractedInfoCache, 'remember' | 'recall'>;
 }
 
 const MAX_DETAILS_CHARS = 4000;
@@ -99,11 +102,38 @@ export class WarmExtractor implements Extractor {
       throw new ExtractionError(code, message, answer.stderr.trim().slice(-MAX_DETAILS_CHARS));
     }
     if (typeof answer.info !== 'object' || answer.info === null) throw new ExtractionError(null, 'The extractor returned unreadable metadata');
-    return parseVideoMetadata(answer.info as YtDlpInfo, options.includeAudioTracks === true);
+    const metadata = parseVideoMetadata(answer.info as YtDlpInfo, options.includeAudioTracks === true);
+    if (this.options.extractedInfo !== undefined) {
+      await this.options.extractedInfo.remember(url, await this.cookieIdentity(), JSON.stringify(answer.info)).catch((error: unknown) => {
+        this.options.logger.warn({ err: error }, 'could not keep the extracted page for the download');
+      });
+    }
+    return metadata;
   }
 
-  download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
-    return this.commandLine.download(request);
+  /**
+   * Starts from the page extracted at submission when it is recent enough and
+   * was extracted with the same cookies; a download that fails from it (the
+   * platform's media links can expire early) runs once more from the page.
+   */
+  async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
+    if (request.infoJson !== undefined || this.options.extractedInfo === undefined) return this.commandLine.download(request);
+    const infoJson = await this.options.extractedInfo.recall(request.url, await this.cookieIdentity()).catch(() => null);
+    if (infoJson === null) return this.commandLine.download(request);
+    try {
+      return await this.commandLine.download({ ...request, infoJson });
+    } catch (error) {
+      if (request.signal?.aborted === true) throw error;
+      this.options.logger.warn({ err: error }, 'the download from the submitted page failed; extracting the page again');
+      return this.commandLine.download(request);
+    }
+  }
+
+  /** The cookies a page was extracted with: none, or this file as it was last changed. */
+  private async cookieIdentity(): Promise<string> {
+    if (this.options.cookiesFile === undefined) return 'no cookies';
+    const changed = await stat(this.options.cookiesFile).then((file) => file.mtimeMs, () => 0);
+    return `${this.options.cookiesFile}@${changed}`;
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ExtractionError, type Extractor, type VideoMetadata } from '../../../application/ports/extractor.js';
+import { type DownloadMediaRequest, type DownloadedMedia, ExtractionError, type Extractor, type VideoMetadata } from '../../../application/ports/extractor.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import { WarmExtractor, type WarmExtractorOptions } from '../../../infrastructure/extractor/warm/warm-extractor.js';
 import { pythonOfYtDlp } from '../../../infrastructure/extractor/warm/python-of-yt-dlp.js';
@@ -14,15 +14,30 @@ const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
-/** Records what reached the command line. */
+/** Records what reached the command line; a download handed a page fails when `failWithPage` says so. */
 class CommandLineStandIn implements Extractor {
   readonly probed: string[] = [];
+  readonly downloads: DownloadMediaRequest[] = [];
+  failWithPage = false;
   async probe(url: string): Promise<VideoMetadata> {
     this.probed.push(url);
     return { id: 'from-command-line', title: 'command line', duration: 1, liveStatus: null, tags: [] };
   }
-  download(): never {
-    throw new Error('not used');
+  async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
+    this.downloads.push(request);
+    if (this.failWithPage && request.infoJson !== undefined) throw new ExtractionError('NETWORK_ERROR', 'HTTP Error 403: Forbidden');
+    return { filePath: '/nowhere/media.m4a', fileSize: 1, actualFormat: 'audio', extension: 'm4a', mimeType: 'audio/mp4' };
+  }
+}
+
+/** The extracted-page store, in memory. */
+class PagesInMemory {
+  readonly pages = new Map<string, string>();
+  async remember(url: string, identity: string, json: string): Promise<void> {
+    this.pages.set(`${identity} ${url}`, json);
+  }
+  async recall(url: string, identity: string): Promise<string | null> {
+    return this.pages.get(`${identity} ${url}`) ?? null;
   }
 }
 
@@ -124,6 +139,25 @@ describe('WarmExtractor', function () {
       const { extractor } = scripted({ processes: 2 });
       const answers = await Promise.all(['a', 'b', 'c', 'd'].map((url) => extractor.probe(url)));
       assert.equal(new Set(answers.map((answer) => answer.id)).size, 2);
+    });
+
+    it("hands the page extracted at submission to the job's download, which then need not extract it again", async () => {
+      const pages = new PagesInMemory();
+      const { extractor, commandLine } = scripted({ extractedInfo: pages });
+      await extractor.probe('page-1');
+      await extractor.download({ url: 'page-1', format: 'audio', workDir: '/unused' });
+      await extractor.download({ url: 'page-2', format: 'audio', workDir: '/unused' });
+      assert.equal(JSON.parse(commandLine.downloads[0].infoJson ?? '{}').title, 'page-1');
+      assert.equal(commandLine.downloads[1].infoJson, undefined, 'a page never extracted here is extracted by the download');
+    });
+
+    it('downloads once more from the page itself when the download from the submitted page fails', async () => {
+      const pages = new PagesInMemory();
+      const { extractor, commandLine } = scripted({ extractedInfo: pages });
+      commandLine.failWithPage = true;
+      await extractor.probe('page-1');
+      await extractor.download({ url: 'page-1', format: 'audio', workDir: '/unused' });
+      assert.deepEqual(commandLine.downloads.map((request) => request.infoJson !== undefined), [true, false]);
     });
 
     it('falls back to the command line when no helper can start', async () => {
