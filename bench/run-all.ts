@@ -9,6 +9,7 @@ import { benchReplay } from './replay.js';
 import { startServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';
 import { benchSubmit } from './submit.js';
+import { benchWholeJob } from './whole-job.js';
 
 /**
  * Prints each figure next to a baseline measured in the same run, as a ratio.
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     await benchFileServing(service, driver);
     await benchProjectionLag(service, driver);
     await benchPollingAtScale(service, driver, url, env);
+    await benchWholeJob(serviceEnvFor(platform), (format) => platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id));
     await benchReplay();
   } finally {
     await driver.close();
