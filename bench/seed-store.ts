@@ -69,6 +69,7 @@ export async function seedDownloadJobRows(db: Knex, rows: number, accountId: str
       [accountId, VIDEO_URL, first, Math.min(rows, first + batch) - 1],
     );
   }
-  // Vacuumed now, so autovacuum does not start on the fresh rows while the bench measures.
+  // Vacuumed and checkpointed now, so neither autovacuum nor the flush of the fresh rows runs while the bench measures.
   await db.raw('VACUUM ANALYZE download_jobs');
+  await db.raw('CHECKPOINT');
 }
