@@ -10,7 +10,7 @@ import type { DownloadJobCommandHandler } from '../application/downloads/downloa
 import { TOKENS } from '../infrastructure/container.js';
 import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../test/fixtures/platform/fixture-platform.js';
 import { startTestService } from '../test/support/test-service.js';
-import { measure, ms } from './measure.js';
+import { ms, timeSequentially } from './time-sequentially.js';
 
 const run = promisify(execFile);
 
@@ -98,7 +98,7 @@ async function submitLoad(api: string, apiKey: string, videoUrl: string): Promis
     jobId = ((await response.json()) as { jobId: string }).jobId;
   };
   await submitOnce();
-  const figures = await measure(60, 1, submitOnce);
+  const figures = await timeSequentially(60, submitOnce);
   process.stdout.write(JSON.stringify({ p50: figures.p50, p99: figures.p99, jobId }));
 }
 

@@ -30,6 +30,8 @@ import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-jo
 import type { Config } from './config/config.js';
 import { loadPlanCatalog } from './config/plan-catalog.js';
 import { registerLookups } from './lookups-composition.js';
+import { PostgresExtractedInfoCache } from './extractor/warm/extracted-info-cache.js';
+import { WarmExtractor } from './extractor/warm/warm-extractor.js';
 import { YtDlpExtractor } from './extractor/yt-dlp-extractor.js';
 import { LocalDirectoryFileStore } from './files/local-directory-file-store.js';
 import { SignedDownloadLinks } from './files/signed-download-links.js';
@@ -49,6 +51,9 @@ import { openStorage } from './storage/open-storage.js';
 import { SystemClock } from './system/system-clock.js';
 import type { ResolveHost } from './webhooks/checked-address-lookup.js';
 import { createDeliverWebhook } from './webhooks/create-deliver-webhook.js';
+import { API_KEY_REVOCATIONS_CHANNEL } from '../projections/accounts-projection.js';
+import { ChannelListener } from './postgres/channel-listener.js';
+import { RevocableKeyCache } from './security/revocable-key-cache.js';
 
 /** Injection tokens for ports and shared resources; use cases are registered by class. */
 export const TOKENS = {
@@ -71,6 +76,8 @@ export const TOKENS = {
   downloadJobReadModel: Symbol('DownloadJobReadModel'),
   storage: Symbol('Storage'),
   anomalies: Symbol('Anomalies'),
+  keyRevocations: Symbol('KeyRevocationListener'),
+  warmExtractor: Symbol('WarmExtractor'),
 } as const;
 
 export interface Overrides {
@@ -109,20 +116,30 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   });
   container.register(TOKENS.fileStore, { useValue: new LocalDirectoryFileStore(config.filesDir) });
   container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.workDir) });
-  container.register(TOKENS.extractor, {
-    useValue:
-      overrides.extractor ??
-      new YtDlpExtractor({
-        ytDlpPath: config.ytDlpPath,
-        ffmpegPath: config.ffmpegPath,
-        ffprobePath: config.ffprobePath,
-        pythonPath: config.ytDlpPythonPath,
-        cookiesFile: config.ytDlpCookiesFile,
-        proxy: config.ytDlpProxy,
-        socketTimeoutSeconds: config.extractorTimeoutSeconds,
-        listingTimeoutMs: config.channelListingTimeoutSeconds * 1000,
-      }),
-  });
+  const ytDlpOptions = {
+    ytDlpPath: config.ytDlpPath,
+    ffmpegPath: config.ffmpegPath,
+    ffprobePath: config.ffprobePath,
+    pythonPath: config.ytDlpPythonPath,
+    cookiesFile: config.ytDlpCookiesFile,
+    proxy: config.ytDlpProxy,
+    socketTimeoutSeconds: config.extractorTimeoutSeconds,
+    listingTimeoutMs: config.channelListingTimeoutSeconds * 1000,
+  };
+  const commandLineExtractor = new YtDlpExtractor(ytDlpOptions);
+  // Helpers start on the first lookup, or when a role that looks videos up starts them (service.ts); CLIs never do.
+  const warmExtractor =
+    overrides.extractor === undefined && config.warmExtractorProcesses > 0
+      ? new WarmExtractor(commandLineExtractor, {
+          ...ytDlpOptions,
+          processes: config.warmExtractorProcesses,
+          requestTimeoutMs: 120_000,
+          logger,
+          extractedInfo: config.extractedInfoTtlSeconds > 0 ? new PostgresExtractedInfoCache(database, config.extractedInfoTtlSeconds * 1000) : undefined,
+        })
+      : null;
+  container.register(TOKENS.extractor, { useValue: overrides.extractor ?? warmExtractor ?? commandLineExtractor });
+  container.register(TOKENS.warmExtractor, { useValue: warmExtractor });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database) });
   container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(database) });
   container.register(TOKENS.anomalies, { useValue: new MetricAnomalies(metrics, logger) });
@@ -142,7 +159,16 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   const single = <T>(make: () => T) => ({ useFactory: instanceCachingFactory<T>(make) });
 
   container.register(AccountAdministration, single(() => new AccountAdministration(accounts(), resolve<PlanCatalog>(TOKENS.planCatalog), resolve<ApiKeySecrets>(TOKENS.apiKeySecrets), ids(), clock())));
-  container.register(Authenticate, single(() => new Authenticate(resolve<AccountReadModel>(TOKENS.accountReadModel), resolve<ApiKeySecrets>(TOKENS.apiKeySecrets))));
+  // Keys are cached only while the API role listens for revocations (see service.ts); until then every request looks its key up.
+  const keyCache = new RevocableKeyCache(resolve<AccountReadModel>(TOKENS.accountReadModel), { ttlMs: config.apiKeyCacheTtlSeconds * 1000, maxEntries: 10_000 });
+  container.register(TOKENS.keyRevocations, {
+    useValue: new ChannelListener(config.databaseUrl, API_KEY_REVOCATIONS_CHANNEL, {
+      onNotification: (keyId) => keyCache.evict(keyId),
+      onListening: () => keyCache.trust(),
+      onLost: () => keyCache.distrust(),
+    }),
+  });
+  container.register(Authenticate, single(() => new Authenticate(keyCache, resolve<ApiKeySecrets>(TOKENS.apiKeySecrets))));
   container.register(GetAccount, single(() => new GetAccount(resolve<AccountReadModel>(TOKENS.accountReadModel), clock())));
   container.register(ReplayAccountLedger, single(() => new ReplayAccountLedger(eventStore, resolve<AccountReadModel>(TOKENS.accountReadModel), clock())));
   container.register(VideoLookup, single(() => new VideoLookup(resolve<Extractor>(TOKENS.extractor), {
@@ -176,7 +202,10 @@ export async function createContainer(config: Config, logger: Logger, overrides:
 
   return {
     container,
-    close: () => storage.close(),
+    async close() {
+      await warmExtractor?.close();
+      await storage.close();
+    },
   };
 }
 

@@ -16,20 +16,25 @@ async function main(): Promise<void> {
     roles.add(role as Role);
   }
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const service = await startService(config, roles, logger);
+  const logger = createLogger(config.logLevel, { buffered: true });
+  // Buffered lines are written out before any exit.
+  const exit = (code: number) => logger.flush(() => process.exit(code));
+  const service = await startService(config, roles, logger).catch(async (error: unknown) => {
+    await new Promise((resolve) => logger.flush(resolve));
+    throw error;
+  });
   logger.info({ roles: [...roles] }, 'service started');
 
   let signals = 0;
   const shutdown = (signal: string) => {
     signals += 1;
-    if (signals > 1) process.exit(1);
+    if (signals > 1) exit(1);
     logger.info({ signal }, 'shutting down');
     service.stop().then(
-      () => process.exit(0),
+      () => exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        exit(1);
       },
     );
   };

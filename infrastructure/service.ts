@@ -47,6 +47,8 @@ import { PeriodicTask } from './system/periodic-task.js';
 import { openWorkQueue } from './work-queue/open-work-queue.js';
 import { lookupRouters, lookupWorkHandlers } from './lookups-composition.js';
 import { ExpiredLookupJobsSweeper } from './postgres/expired-lookup-jobs-sweeper.js';
+import type { WarmExtractor } from './extractor/warm/warm-extractor.js';
+import type { ChannelListener } from './postgres/channel-listener.js';
 
 export const PROJECTIONS = [accountsProjection, downloadJobsProjection, lookupJobsProjection];
 
@@ -124,7 +126,16 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       stoppables.push({ name: 'reconciler', stop: () => reconciler.stop() });
     }
 
+    // Submissions look videos up: the API's helpers start now, in the background, rather than on the first request.
+    if (roles.has('api')) void container.resolve<WarmExtractor | null>(TOKENS.warmExtractor)?.start();
+
     if (roles.has('api')) {
+      // Revocations reach other API processes through a LISTEN connection, which only the server mode has; embedded, every request reads its key.
+      if (config.apiKeyCacheTtlSeconds > 0 && config.mode === 'server') {
+        const keyRevocations = container.resolve<ChannelListener>(TOKENS.keyRevocations);
+        await keyRevocations.start();
+        stoppables.push({ name: 'key revocations', stop: () => keyRevocations.close() });
+      }
       const links = container.resolve<SignedDownloadLinks>(TOKENS.downloadLinks);
       // Stalls are measured on the PostgreSQL event store; EventStoreDB's order does not wait on transactions, nor PGlite's single session.
       const stalls = config.mode === 'server' && config.eventStoreUrl === null ? new StallMonitor(db, [...PROJECTIONS.map((projection) => projection.name), RELAY_NAME]) : null;
@@ -137,6 +148,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         metrics: container.resolve<Registry>(TOKENS.metrics),
         legacyApiPrefixes: config.legacyApiPrefixes,
         bodyLimitBytes: config.bodyLimitBytes,
+        requestLogSamplePercent: config.requestLogSamplePercent,
         authenticate: container.resolve(Authenticate),
         openApiDocument,
         apiRouters: [

@@ -6,6 +6,9 @@ import { ACCOUNT_EVENT_TYPES } from '../domain/account/events.js';
 import type { AccountState } from '../domain/account/state.js';
 import type { Projection } from './projection.js';
 
+/** Notified with the key id of every revocation the projection applies. */
+export const API_KEY_REVOCATIONS_CHANNEL = 'api_key_revocations';
+
 /**
  * `accounts` keeps each account's state folded by the domain's own evolve, so
  * `/me` and the auditors' replay compute balances with the same code;
@@ -58,5 +61,7 @@ async function applyToApiKeys(trx: Knex.Transaction, event: AccountEvent): Promi
       .ignore();
   } else if (event.type === 'ApiKeyRevoked') {
     await trx('api_keys').where('key_id', event.data.keyId).whereNull('revoked_at').update({ revoked_at: event.data.revokedAt });
+    // Delivered when this batch commits, i.e. when the revocation becomes visible: API processes evict the key from their caches.
+    await trx.raw('SELECT pg_notify(?, ?)', [API_KEY_REVOCATIONS_CHANNEL, event.data.keyId]);
   }
 }

@@ -4,7 +4,7 @@ import type { AccountReadModel, ApiKeyOwner } from '../ports/read-models.js';
 /** Finds the account an API key belongs to; revoked and unknown keys find none. */
 export class Authenticate {
   constructor(
-    private readonly readModel: AccountReadModel,
+    private readonly readModel: Pick<AccountReadModel, 'findActiveKey'>,
     private readonly secrets: ApiKeySecrets,
   ) {}
 

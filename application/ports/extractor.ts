@@ -40,6 +40,8 @@ export interface DownloadMediaRequest {
   workDir: string;
   signal?: AbortSignal;
   onProgress?: (progress: { downloadedBytes: number; totalBytes: number | null }) => void;
+  /** The page's metadata as the extractor itself extracted it moments ago (its own JSON), to download from instead of extracting the page again. */
+  infoJson?: string;
 }
 
 export interface DownloadedMedia {

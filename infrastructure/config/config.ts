@@ -67,6 +67,10 @@ export interface Config {
   shortVideoShortHosts: string[];
   socialNetworkHosts: string[];
   socialNetworkShortHosts: string[];
+  apiKeyCacheTtlSeconds: number;
+  requestLogSamplePercent: number;
+  warmExtractorProcesses: number;
+  extractedInfoTtlSeconds: number;
 }
 
 export type ServiceMode = 'embedded' | 'server';
@@ -143,6 +147,10 @@ export function loadConfig(env: Env = process.env): Config {
     shortVideoShortHosts: read.list('SHORT_VIDEO_SHORT_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.shortVideo.shortHosts]),
     socialNetworkHosts: read.list('SOCIAL_NETWORK_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.socialNetwork.hosts]),
     socialNetworkShortHosts: read.list('SOCIAL_NETWORK_SHORT_HOSTS', [...DEFAULT_CLIENT_DOWNLOAD_HOSTS.socialNetwork.shortHosts]),
+    apiKeyCacheTtlSeconds: read.integer('API_KEY_CACHE_TTL_SECONDS', 10, 0, 3_600),
+    requestLogSamplePercent: read.integer('REQUEST_LOG_SAMPLE_PERCENT', 1, 0, 100),
+    warmExtractorProcesses: read.integer('WARM_EXTRACTOR_PROCESSES', 2, 0, 32),
+    extractedInfoTtlSeconds: read.integer('EXTRACTED_INFO_TTL_SECONDS', 300, 0, 3_600),
   };
 }
 

@@ -103,12 +103,15 @@ export class YtDlpExtractor implements Extractor {
     let maxHeight: number | undefined;
     let infoJsonFile: string | undefined;
     if (isVideoFormat(request.format) && request.maxFileSizeBytes !== undefined) {
-      const { info, json } = await this.extractInfo(request.url, request.signal, workDir);
+      const { info, json } = request.infoJson !== undefined ? { info: JSON.parse(request.infoJson) as YtDlpInfo, json: request.infoJson } : await this.extractInfo(request.url, request.signal, workDir);
       if (info.live_status === 'is_live' || info.is_live === true) throw liveStreamError();
       const clipSeconds = clipLength(info.duration, request.startTime, request.endTime);
       maxHeight = chooseHeightWithinSize(info, Number(request.format), request.maxFileSizeBytes, clipSeconds);
       infoJsonFile = path.join(workDir, INFO_JSON_NAME);
       await writeFile(infoJsonFile, json);
+    } else if (request.infoJson !== undefined) {
+      infoJsonFile = path.join(workDir, INFO_JSON_NAME);
+      await writeFile(infoJsonFile, request.infoJson);
     }
 
     const printedPaths: string[] = [];

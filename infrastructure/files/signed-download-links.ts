@@ -3,6 +3,9 @@ import type { DownloadLinks } from '../../application/ports/download-links.js';
 
 export const FILES_ROUTE_PREFIX = '/files';
 
+/** Links kept for reuse within their minute; older ones are dropped first. */
+const RECENT_LINKS = 1_000;
+
 export interface VerifiedLink {
   fileKey: string;
   filename: string;
@@ -14,6 +17,8 @@ export interface VerifiedLink {
  * lookup. Expiry is rounded up to the minute so repeated polls return the same URL.
  */
 export class SignedDownloadLinks implements DownloadLinks {
+  private readonly recentLinks = new Map<string, { expires: number; link: string }>();
+
   constructor(
     private readonly signingKey: Buffer,
     private readonly publicBaseUrl: string,
@@ -22,9 +27,17 @@ export class SignedDownloadLinks implements DownloadLinks {
 
   linkFor(file: { jobId: string; fileKey: string; filename: string }, now: Date): string {
     const expires = Math.ceil((now.getTime() / 1000 + this.ttlSeconds) / 60) * 60;
+    // A file is polled many times a minute and its link only changes each minute: sign it once per minute.
+    const cacheKey = `${file.fileKey}\n${file.filename}`;
+    const cached = this.recentLinks.get(cacheKey);
+    if (cached !== undefined && cached.expires === expires) return cached.link;
     const encodedKey = Buffer.from(file.fileKey, 'utf8').toString('base64url');
     const signature = this.sign(file.fileKey, file.filename, expires);
-    return `${this.publicBaseUrl}${FILES_ROUTE_PREFIX}/${encodedKey}/${encodeURIComponent(file.filename)}?expires=${expires}&signature=${signature}`;
+    const link = `${this.publicBaseUrl}${FILES_ROUTE_PREFIX}/${encodedKey}/${encodeURIComponent(file.filename)}?expires=${expires}&signature=${signature}`;
+    this.recentLinks.delete(cacheKey);
+    this.recentLinks.set(cacheKey, { expires, link });
+    if (this.recentLinks.size > RECENT_LINKS) this.recentLinks.delete(this.recentLinks.keys().next().value as string);
+    return link;
   }
 
   /** Null for a link that was not signed here, was altered, or has expired. */

@@ -19,6 +19,8 @@ export interface HttpAppDependencies {
   metrics: Registry;
   legacyApiPrefixes: string[];
   bodyLimitBytes: number;
+  /** Share of ordinary requests logged (failures and slow requests always are); default 100. */
+  requestLogSamplePercent?: number;
   authenticate: Authenticate;
   openApiDocument: object;
   /** Routes under every API prefix, behind bearer authentication. */
@@ -38,7 +40,7 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
 
   app.use(requestId);
   app.use(httpMetrics(deps.metrics));
-  app.use(requestLogging(deps.logger));
+  app.use(requestLogging(deps.logger, deps.requestLogSamplePercent));
   app.use(errorResponses(deps.logger));
 
   const root = new Router();

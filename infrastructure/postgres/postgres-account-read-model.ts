@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AccountReadModel, AccountView, ApiKeyOwner } from '../../application/ports/read-models.js';
 import type { AccountState } from '../../domain/account/state.js';
+import { preparedQuery } from './prepared-query.js';
 
 interface AccountRow {
   account_id: string;
@@ -23,7 +24,12 @@ export class PostgresAccountReadModel implements AccountReadModel {
   }
 
   async findActiveKey(keyHash: string): Promise<ApiKeyOwner | null> {
-    const row = await this.db('api_keys').where('key_hash', keyHash).whereNull('revoked_at').first<{ account_id: string; key_id: string } | undefined>();
+    const [row] = await preparedQuery<{ account_id: string; key_id: string }>(
+      this.db,
+      'active-api-key-by-hash',
+      'SELECT account_id, key_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+      [keyHash],
+    );
     return row === undefined ? null : { accountId: row.account_id, keyId: row.key_id };
   }
 }

@@ -3,6 +3,7 @@ import type { DownloadJobReadModel, DownloadJobView } from '../../application/po
 import type { DownloadErrorCode } from '../../domain/download-error-code.js';
 import type { DownloadJobStatus } from '../../domain/download-job/state.js';
 import type { MediaFormat } from '../../domain/media-format.js';
+import { preparedQuery } from './prepared-query.js';
 
 interface DownloadJobRow {
   job_id: string;
@@ -28,7 +29,7 @@ export class PostgresDownloadJobReadModel implements DownloadJobReadModel {
   constructor(private readonly db: Knex) {}
 
   async get(jobId: string): Promise<DownloadJobView | null> {
-    const row = await this.db<DownloadJobRow>('download_jobs').where('job_id', jobId).first();
+    const [row] = await preparedQuery<DownloadJobRow>(this.db, 'download-job-by-id', 'SELECT * FROM download_jobs WHERE job_id = $1', [jobId]);
     return row === undefined ? null : toView(row);
   }
 }

@@ -26,6 +26,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# wrk is only for `npm run bench`: installed when missing, and its absence never fails the setup.
+if ! command -v wrk >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || command -v sudo >/dev/null 2>&1; }; then
+    echo "Installing wrk (benchmarks only)"
+    { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; } ||
+      echo "Could not install wrk; npm run bench needs it, nothing else does" >&2
+  else
+    echo "wrk is not installed and apt-get is unavailable; npm run bench needs it, nothing else does" >&2
+  fi
+fi
+
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 wait_for_port() {

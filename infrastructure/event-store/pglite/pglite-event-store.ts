@@ -20,7 +20,7 @@ import { comparePositions, decodePosition } from '../postgres/checkpoint.js';
 import { readGlobalPage } from '../postgres/read-global-page.js';
 import { readHeadPosition } from '../postgres/read-head-position.js';
 import { readStreamEvents } from '../postgres/read-stream.js';
-import { EVENTS_CHANNEL, EVENT_STORE_SCHEMA } from '../postgres/schema.js';
+import { EVENT_STORE_SCHEMA } from '../postgres/schema.js';
 import type { SqlClient } from '../postgres/sql-client.js';
 
 const DEFAULT_READ_ALL_COUNT = 1000;
@@ -41,7 +41,8 @@ interface ConnectionPool {
  *   that transaction holds (until knex's acquire timeout fails it).
  * - The snapshot gate stays in the SQL but is trivially satisfied: with one
  *   connection no other transaction can be open while a page is read.
- * - Wake-ups come from PGlite's own `listen`, not a LISTEN connection.
+ * - Wake-ups: every writer is in this process, so a committed append wakes
+ *   the subscriptions directly; nothing goes through NOTIFY.
  * - No idle-in-transaction timeout: no transaction can be left open across
  *   calls, since each call commits or rolls back before giving the connection back.
  */
@@ -49,7 +50,6 @@ export class PgliteEventStore implements EventStore {
   private readonly news = new WakeSignal();
   private readonly subscriptions = new Set<PostgresSubscription>();
   private readonly inFlight = new Set<Promise<unknown>>();
-  private unlisten: (() => Promise<void>) | null = null;
   private closing: Promise<void> | null = null;
   private readonly pollIntervalMs: number;
 
@@ -60,7 +60,7 @@ export class PgliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
   }
 
-  /** Creates the tables if missing and starts listening for appends. */
+  /** Creates the tables if missing. */
   async migrate(): Promise<void> {
     await this.withConnection(async (connection) => {
       await connection.query('BEGIN');
@@ -71,7 +71,6 @@ export class PgliteEventStore implements EventStore {
         await connection.query('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      this.unlisten ??= await connection.listen(EVENTS_CHANNEL, () => this.news.wakeAll());
     });
   }
 
@@ -82,6 +81,7 @@ export class PgliteEventStore implements EventStore {
       try {
         const result = await appendInTransaction(client, streamName, events, options.expectedRevision);
         await connection.query('COMMIT');
+        this.news.wakeAll();
         return result;
       } catch (error) {
         await connection.query('ROLLBACK').catch(() => undefined);
@@ -134,7 +134,6 @@ export class PgliteEventStore implements EventStore {
       await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
       this.news.wakeAll();
       await Promise.allSettled([...this.inFlight]);
-      await this.unlisten?.().catch(() => undefined);
     })();
     return this.closing;
   }

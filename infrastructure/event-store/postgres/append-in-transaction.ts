@@ -1,7 +1,7 @@
 import { type AppendResult, type EventToAppend, type ExpectedRevision, WrongExpectedRevisionError } from '../../../application/ports/event-store.js';
 import { type StoredEventPlace, repeatedAppendResult } from '../idempotent-append.js';
 import { encodePosition } from './checkpoint.js';
-import { CURRENT_EPOCH, EVENTS_CHANNEL } from './schema.js';
+import { CURRENT_EPOCH } from './schema.js';
 import type { SqlClient } from './sql-client.js';
 
 /**
@@ -14,6 +14,10 @@ import type { SqlClient } from './sql-client.js';
  * in which appends to one stream take the lock, and the global order
  * (transaction id first) keeps each stream in revision order. A transaction
  * that had already written would carry an older id and break that.
+ *
+ * It does not notify readers: a NOTIFY inside the transaction would make
+ * every commit wait on the server's notification lock; the store notifies
+ * after the commit (AppendNotifier).
  */
 export async function appendInTransaction(
   client: SqlClient,
@@ -40,7 +44,7 @@ export async function appendInTransaction(
        INSERT INTO es_streams (stream_name, category, revision) VALUES ($1, $7, $8)
        ON CONFLICT (stream_name) DO UPDATE SET revision = EXCLUDED.revision
      )
-     SELECT epoch, transaction_id::text, max(global_position)::text AS global_position, pg_notify($9, $7)
+     SELECT epoch, transaction_id::text, max(global_position)::text AS global_position
      FROM appended GROUP BY epoch, transaction_id`,
     [
       streamName,
@@ -51,7 +55,6 @@ export async function appendInTransaction(
       events.map((event) => JSON.stringify(event.metadata ?? {})),
       categoryOf(streamName),
       nextExpectedRevision,
-      EVENTS_CHANNEL,
     ],
   );
   const [last] = written.rows;
@@ -99,8 +102,8 @@ function matchesExpectedRevision(expected: ExpectedRevision, actual: number): bo
   return expected === actual;
 }
 
-/** `download-<jobId>` belongs to `download`; category names contain no dash. */
-function categoryOf(streamName: string): string {
+/** `download-<jobId>` belongs to `download`; category names contain no dash. The schema's category index computes the same. */
+export function categoryOf(streamName: string): string {
   const dash = streamName.indexOf('-');
   return dash === -1 ? streamName : streamName.slice(0, dash);
 }

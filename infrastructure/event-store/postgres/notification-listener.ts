@@ -1,15 +1,19 @@
 import pg from 'pg';
 
+/** Which notifications a waiter cares about, from their payload (the appended categories; null when unknown). */
+export type NotificationInterest = (categories: readonly string[] | null) => boolean;
+
 /**
  * One LISTEN connection per store, shared by its subscriptions. A
  * notification is only a hint to read again: subscriptions also poll, so a
  * lost connection or a missed notification delays delivery but never loses
- * an event.
+ * an event. A notification wakes only the waiters interested in one of the
+ * categories it names.
  */
 export class NotificationListener {
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Map<() => void, NotificationInterest>();
   private closed = false;
 
   constructor(
@@ -17,8 +21,8 @@ export class NotificationListener {
     private readonly channel: string,
   ) {}
 
-  /** Resolves true at the next notification, false after `timeoutMs` or when `signal` aborts. */
-  async wait(timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+  /** Resolves true at the next notification it is interested in, false after `timeoutMs` or when `signal` aborts. */
+  async wait(timeoutMs: number, signal: AbortSignal, interest: NotificationInterest = () => true): Promise<boolean> {
     await this.ensureListening().catch(() => undefined);
     if (signal.aborted || this.closed) return false;
     return new Promise<boolean>((resolve) => {
@@ -32,21 +36,22 @@ export class NotificationListener {
       const onAbort = () => finish(false);
       const timer = setTimeout(onAbort, timeoutMs);
       signal.addEventListener('abort', onAbort);
-      this.waiters.add(onNotify);
+      this.waiters.set(onNotify, interest);
     });
+  }
+
+  /** Wakes the interested waiters of this process at once, as a notification naming these categories would. */
+  announce(categories: readonly string[] | null): void {
+    for (const [wake, interest] of [...this.waiters]) if (interest(categories)) wake();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.wakeAll();
+    for (const wake of [...this.waiters.keys()]) wake();
     await this.connecting?.catch(() => undefined);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);
-  }
-
-  private wakeAll(): void {
-    for (const wake of [...this.waiters]) wake();
   }
 
   private ensureListening(): Promise<void> {
@@ -64,7 +69,8 @@ export class NotificationListener {
       if (this.client === client) this.client = null;
       client.end().catch(() => undefined);
     };
-    client.on('notification', () => this.wakeAll());
+    // A payload-less notification (another version of the store) wakes everyone.
+    client.on('notification', (message) => this.announce(message.payload ? message.payload.split(',') : null));
     client.on('error', forget);
     client.on('end', forget);
     try {

@@ -11,12 +11,13 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../../../application/ports/event-store.js';
-import { appendInTransaction, readStreamRevision } from './append-in-transaction.js';
+import { AppendNotifier } from './append-notifier.js';
+import { appendInTransaction, categoryOf, readStreamRevision } from './append-in-transaction.js';
 import { toAppendError } from './append-error.js';
 import { comparePositions, decodePosition } from './checkpoint.js';
 import { SESSION_TIMEOUT_OPTIONS } from '../../postgres/session-timeouts.js';
 import { assertStoredTransactionIdsBehindServer, startNewOrderEpoch } from './order-epoch.js';
-import { NotificationListener } from './notification-listener.js';
+import { type NotificationInterest, NotificationListener } from './notification-listener.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import { readGlobalPage } from './read-global-page.js';
 import { readHeadPosition } from './read-head-position.js';
@@ -37,6 +38,7 @@ const DEFAULT_BATCH_SIZE = 100;
 export class PostgresEventStore implements EventStore {
   private readonly pool: pg.Pool;
   private readonly listener: NotificationListener;
+  private readonly notifier: AppendNotifier;
   private readonly subscriptions = new Set<PostgresSubscription>();
   private readonly pollIntervalMs: number;
   /** Pool work not finished yet; close() lets it finish before ending the pool. */
@@ -52,6 +54,8 @@ export class PostgresEventStore implements EventStore {
     // An idle client whose server goes away must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
     this.listener = new NotificationListener(options.connectionString, EVENTS_CHANNEL);
+    // A lost notification only delays readers until their next poll, so a failure to send one is not the append's.
+    this.notifier = new AppendNotifier((categories) => this.pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, categories]).then(() => undefined, () => undefined));
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
   }
 
@@ -86,6 +90,10 @@ export class PostgresEventStore implements EventStore {
       await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
       const result = await appendInTransaction(client, streamName, events, options.expectedRevision);
       await client.query('COMMIT');
+      const category = categoryOf(streamName);
+      // This process's subscriptions need no round trip through the server; the others hear the notification.
+      this.listener.announce([category]);
+      this.notifier.notify(category);
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -105,9 +113,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
+    const interest = interestOf(options.filter);
     const subscription = new PostgresSubscription(
       (after, maxCount) => this.track(() => readGlobalPage(this.pool, after, maxCount, options.filter)),
-      (timeoutMs, signal) => this.listener.wait(timeoutMs, signal),
+      (timeoutMs, signal) => this.listener.wait(timeoutMs, signal, interest),
       { after: options.after ?? null, batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE), pollIntervalMs: this.pollIntervalMs },
       () => this.subscriptions.delete(subscription),
     );
@@ -139,6 +148,7 @@ export class PostgresEventStore implements EventStore {
       await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
       await this.listener.close();
       await Promise.allSettled([...this.inFlight]);
+      await this.notifier.drain();
       await this.pool.end();
     })();
     return this.closing;
@@ -157,4 +167,12 @@ export class PostgresEventStore implements EventStore {
     running.then(forget, forget);
     return running;
   }
+}
+
+/** A subscription filtered by stream prefixes wakes only for notifications naming a category those prefixes can match. */
+function interestOf(filter: SubscribeOptions['filter']): NotificationInterest {
+  const prefixes = filter?.streamPrefixes;
+  if (prefixes === undefined) return () => true;
+  return (categories) =>
+    categories === null || categories.some((category) => prefixes.some((prefix) => `${category}-`.startsWith(prefix) || prefix.startsWith(`${category}-`)));
 }

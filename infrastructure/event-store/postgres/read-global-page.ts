@@ -36,21 +36,35 @@ export async function readGlobalPage(
   const start = after === null ? null : decodePosition(after);
   if (maxCount <= 0) return { events: [], scannedTo: after };
   const parameters: unknown[] = [maxCount];
+  const parameter = (value: unknown) => {
+    parameters.push(value);
+    return `$${parameters.length}`;
+  };
   // Events of earlier epochs were all committed before the epoch moved on; only the current one waits for the horizon.
   const conditions = ['(epoch, transaction_id) < (gate.current_epoch, gate.horizon)'];
   if (start !== null) {
-    parameters.push(start.epoch, start.transactionId, start.globalPosition);
-    const [epoch, transactionId, globalPosition] = [parameters.length - 2, parameters.length - 1, parameters.length];
-    conditions.push(`(epoch, transaction_id, global_position) > ($${epoch}::integer, $${transactionId}::xid8, $${globalPosition}::bigint)`);
+    conditions.push(`(epoch, transaction_id, global_position) > (${parameter(start.epoch)}::integer, ${parameter(start.transactionId)}::xid8, ${parameter(start.globalPosition)}::bigint)`);
   }
-  if (filter?.eventTypes !== undefined) {
-    parameters.push(filter.eventTypes);
-    conditions.push(`event_type = ANY($${parameters.length}::text[])`);
+  // One ordered walk of an index per category (or per event type), merged: never a scan of other events.
+  const categories = wholeCategories(filter?.streamPrefixes);
+  let branches: string[];
+  if (categories !== null) {
+    if (filter?.eventTypes !== undefined) conditions.push(`event_type = ANY(${parameter(filter.eventTypes)}::text[])`);
+    branches = categories.map((category) => `split_part(stream_name, '-', 1) = ${parameter(category)}`);
+  } else {
+    if (filter?.streamPrefixes !== undefined) {
+      conditions.push(`stream_name LIKE ANY(${parameter(filter.streamPrefixes.map((prefix) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`))}::text[])`);
+    }
+    branches = filter?.eventTypes !== undefined ? filter.eventTypes.map((type) => `event_type = ${parameter(type)}`) : ['true'];
   }
-  if (filter?.streamPrefixes !== undefined) {
-    parameters.push(filter.streamPrefixes.map((prefix) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`));
-    conditions.push(`stream_name LIKE ANY($${parameters.length}::text[])`);
-  }
+  // No event type wanted: the page is empty, but the scanned position still moves the reader on.
+  if (branches.length === 0) branches = ['false'];
+  const order = 'epoch, transaction_id, global_position';
+  const ordered = (branch: string) => `SELECT * FROM es_events WHERE ${branch} AND ${conditions.join(' AND ')} ORDER BY ${order} LIMIT $1`;
+  const selection =
+    branches.length === 1
+      ? ordered(branches[0])
+      : `SELECT * FROM (${branches.map((branch) => `(${ordered(branch)})`).join(' UNION ALL ')}) AS merged ORDER BY ${order} LIMIT $1`;
   const result = await pool.query<PageRow>(
     `SELECT last.last_epoch, last.last_transaction_id::text, last.last_global_position::text, ${EVENT_COLUMNS}
      FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon, ${CURRENT_EPOCH} AS current_epoch) AS gate
@@ -59,10 +73,7 @@ export async function readGlobalPage(
        FROM es_events WHERE (epoch, transaction_id) < (gate.current_epoch, gate.horizon)
        ORDER BY epoch DESC, transaction_id DESC, global_position DESC LIMIT 1
      ) AS last ON true
-     LEFT JOIN LATERAL (
-       SELECT * FROM es_events WHERE ${conditions.join(' AND ')}
-       ORDER BY epoch, transaction_id, global_position LIMIT $1
-     ) AS e ON true
+     LEFT JOIN LATERAL (${selection}) AS e ON true
      ORDER BY e.epoch, e.transaction_id, e.global_position`,
     parameters,
   );
@@ -74,4 +85,11 @@ export async function readGlobalPage(
   const last = { epoch, transactionId, globalPosition };
   const scannedTo = start !== null && comparePositions(start, last) > 0 ? start : last;
   return { events, scannedTo: encodePosition(scannedTo) };
+}
+
+/** The categories named by prefixes of the form `<category>-`, or null when any prefix is something else. */
+function wholeCategories(prefixes: readonly string[] | undefined): string[] | null {
+  if (prefixes === undefined || prefixes.length === 0) return null;
+  const categories = prefixes.map((prefix) => /^([^-]+)-$/.exec(prefix)?.[1]);
+  return categories.every((category) => category !== undefined) ? [...new Set(categories as string[])] : null;
 }

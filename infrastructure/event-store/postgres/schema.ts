@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-/** Appends notify this channel (payload: the stream's category) so subscribers wake at once instead of at their next poll. */
+/** After appends commit, the store notifies this channel (payload: the appended categories, comma-separated) so subscribers wake at once instead of at their next poll. */
 export const EVENTS_CHANNEL = 'es_events_appended';
 
 /**
@@ -38,6 +38,11 @@ const STATEMENTS = [
   `ALTER TABLE es_events ADD COLUMN IF NOT EXISTS epoch integer NOT NULL DEFAULT 0`,
   `CREATE INDEX IF NOT EXISTS es_events_epoch_order ON es_events (epoch, transaction_id, global_position)`,
   `DROP INDEX IF EXISTS es_events_global_order`,
+  // What readers filter on, each followed by the global order, so a reader far behind the head with a selective
+  // filter (a rebuild, a new projection, rare event types) walks only its own events in order instead of scanning
+  // everything. The category is computed as categoryOf() does, so existing rows need no new column or backfill.
+  `CREATE INDEX IF NOT EXISTS es_events_category_order ON es_events (split_part(stream_name, '-', 1), epoch, transaction_id, global_position)`,
+  `CREATE INDEX IF NOT EXISTS es_events_type_order ON es_events (event_type, epoch, transaction_id, global_position)`,
 ];
 
 /** The current order epoch, for use inside statements. */

@@ -15,11 +15,12 @@ export const MAX_JSON_NESTING_DEPTH = 32;
  * Bodies nested more than MAX_JSON_NESTING_DEPTH levels deep are a 400.
  */
 export function jsonBody(limitBytes: number) {
-  const parse = koaBody({
-    json: true, multipart: false, urlencoded: false, text: false, jsonLimit: limitBytes, jsonStrict: true, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
-  });
+  const parsedMethods = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH];
+  const parse = koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: limitBytes, jsonStrict: true, parsedMethods });
   return async function jsonBodyMiddleware(ctx: Context, next: Next): Promise<void> {
-    if (['POST', 'PUT', 'PATCH'].includes(ctx.method) && ctx.request.length !== 0 && ctx.get('Content-Type') !== '' && !ctx.is('application/json')) {
+    // Polls and other reads skip the parser entirely.
+    if (!(parsedMethods as string[]).includes(ctx.method)) return next();
+    if (ctx.request.length !== 0 && ctx.get('Content-Type') !== '' && !ctx.is('application/json')) {
       throw new HttpError(415, 'Content-Type must be application/json');
     }
     const encoding = ctx.get('Content-Encoding');

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { AccountAdministration } from '../application/accounts/account-administration.js';
+import type { AccountCommandHandler } from '../application/accounts/account-commands.js';
+import type { EventFilter, EventStore } from '../application/ports/event-store.js';
+import { ACCOUNT_EVENT_TYPES } from '../domain/account/events.js';
+import { loadConfig } from '../infrastructure/config/config.js';
+import { TOKENS, createContainer } from '../infrastructure/container.js';
+import { createLogger } from '../infrastructure/observability/create-logger.js';
+import { createTestDatabase } from '../test/support/postgres.js';
+import { seedAccountHistory, seedJobStreams } from './seed-store.js';
+import { QUICK } from './settings.js';
+
+const PAGE = 1000;
+const ORDER = 'ORDER BY transaction_id, global_position';
+
+/**
+ * Replaying a large store through the store's own reads, against a raw
+ * sequential SELECT of the same rows (a server-side cursor, same page size):
+ * the whole store, the accounts projection's filter over it (a rebuild's read
+ * side), one busy account's stream, and folding that stream as every command
+ * on the account does. The store is seeded straight into its tables;
+ * BENCH_EVENTS sets its size.
+ */
+export async function benchReplay(): Promise<void> {
+  const totalEvents = Number(process.env.BENCH_EVENTS ?? (QUICK ? 100_000 : 1_000_000));
+  const accountEvents = Math.round(totalEvents / 10);
+  const database = await createTestDatabase('bench_replay');
+  const config = loadConfig({ DATABASE_URL: database.url, MASTER_KEY: randomBytes(32).toString('hex'), WARM_EXTRACTOR_PROCESSES: '0' });
+  const { container, close } = await createContainer(config, createLogger('silent'));
+  const raw = new pg.Client({ connectionString: database.url });
+  await raw.connect();
+  try {
+    const db = container.resolve<Knex>(TOKENS.database);
+    const store = container.resolve<EventStore>(TOKENS.eventStore);
+    const { accountId } = await container.resolve(AccountAdministration).openAccount({ name: 'Busy', email: 'busy@example.com', planId: 'custom', addOns: [] });
+    const seeding = performance.now();
+    await seedAccountHistory(db, accountId, accountEvents);
+    await seedJobStreams(db, Math.round((totalEvents - accountEvents) / 3), accountId);
+    await db.raw('VACUUM ANALYZE es_events');
+    const [{ count }] = (await db('es_events').count<{ count: string }[]>('* as count')) as Array<{ count: string }>;
+    console.log(`replay: store of ${Number(count).toLocaleString('en')} events (${accountEvents.toLocaleString('en')} on one account) seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+
+    const line = (label: string, port: { events: number; ms: number }, baseline: { events: number; ms: number }) => {
+      const rate = (result: { events: number; ms: number }) => (result.events / result.ms) * 1000;
+      console.log(
+        `replay ${label}: ${port.events.toLocaleString('en')} events, ${rate(port).toFixed(0)} events/s (${port.ms.toFixed(0)} ms); ` +
+          `raw SELECT ${rate(baseline).toFixed(0)} events/s (${baseline.ms.toFixed(0)} ms); ratio ${(rate(port) / rate(baseline)).toFixed(2)}`,
+      );
+    };
+    line('whole store', await readAllThroughPort(store), await rawCursor(raw, `SELECT * FROM es_events ${ORDER}`));
+    const accountsFilter: EventFilter = { eventTypes: ACCOUNT_EVENT_TYPES, streamPrefixes: ['account-'] };
+    line(
+      "accounts projection's filter",
+      await readAllThroughPort(store, accountsFilter),
+      await rawCursor(raw, `SELECT * FROM es_events WHERE stream_name LIKE 'account-%' ${ORDER}`),
+    );
+    const stream = `account-${accountId}`;
+    const streamPort = await timed(async () => (await store.readStream(stream)).length);
+    const streamRaw = await timed(async () => (await raw.query('SELECT * FROM es_events WHERE stream_name = $1 ORDER BY stream_revision', [stream])).rowCount ?? 0);
+    line("one account's stream", streamPort, streamRaw);
+    const accounts = container.resolve<AccountCommandHandler>(TOKENS.accountCommands);
+    const fold = await timed(async () => (await accounts.load(accountId)).revision + 1);
+    console.log(
+      `account fold (what each command on the account pays): ${fold.events.toLocaleString('en')} events in ${fold.ms.toFixed(0)} ms; ` +
+        `reading the stream alone ${streamPort.ms.toFixed(0)} ms; ratio ${(fold.ms / streamPort.ms).toFixed(2)}`,
+    );
+  } finally {
+    await raw.end();
+    await close();
+    await database.drop();
+  }
+}
+
+async function readAllThroughPort(store: EventStore, filter?: EventFilter): Promise<{ events: number; ms: number }> {
+  return timed(async () => {
+    let after: string | null = null;
+    let events = 0;
+    for (;;) {
+      const page = await store.readAll({ after, maxCount: PAGE, filter });
+      if (page.length === 0) return events;
+      events += page.length;
+      after = page[page.length - 1].position;
+    }
+  });
+}
+
+async function rawCursor(client: pg.Client, query: string): Promise<{ events: number; ms: number }> {
+  return timed(async () => {
+    await client.query('BEGIN');
+    try {
+      await client.query(`DECLARE replay NO SCROLL CURSOR FOR ${query}`);
+      let events = 0;
+      for (;;) {
+        const { rowCount } = await client.query(`FETCH ${PAGE} FROM replay`);
+        if (!rowCount) return events;
+        events += rowCount;
+      }
+    } finally {
+      await client.query('COMMIT');
+    }
+  });
+}
+
+async function timed(work: () => Promise<number>): Promise<{ events: number; ms: number }> {
+  const started = performance.now();
+  const events = await work();
+  return { events, ms: performance.now() - started };
+}

@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+
+/** Runs a program to its end; its wall time in milliseconds, its stdout, and a failure when it exits non-zero. */
+export function timedProcess(command: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const ms = performance.now() - started;
+      if (code === 0) resolve({ ms, stdout });
+      else reject(new Error(`${command} exited with ${code}: ${stderr}`));
+    });
+  });
+}
+
+/**
+ * One HTTP request made by curl (a separate process); the time is curl's
+ * own, from before connecting to the last byte, so curl's start-up is not
+ * counted. A status other than 2xx fails.
+ */
+export async function curlRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ ms: number; body: string }> {
+  const args = ['-sS', '-o', '-', '-w', '\n%{http_code} %{time_total}', '-X', options.method ?? 'GET'];
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  if (options.body !== undefined) args.push('--data-binary', options.body);
+  args.push(url);
+  const { stdout } = await timedProcess('curl', args);
+  const cut = stdout.lastIndexOf('\n');
+  const [status, seconds] = stdout.slice(cut + 1).split(' ');
+  const body = stdout.slice(0, cut);
+  if (!status.startsWith('2')) throw new Error(`${options.method ?? 'GET'} ${url} answered ${status}: ${body}`);
+  return { ms: Number(seconds) * 1000, body };
+}
+
+export function percentile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}

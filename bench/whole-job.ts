@@ -1,0 +1,65 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { MediaFormat } from '../domain/media-format.js';
+import { buildDownloadArguments } from '../infrastructure/extractor/build-download-arguments.js';
+import { Driver } from './driver.js';
+import { startServiceProcess } from './service-process.js';
+import { QUICK } from './settings.js';
+import { curlRequest, percentile, timedProcess } from './timed-process.js';
+
+const FORMATS: MediaFormat[] = ['audio', 'audio-mp3', '720'];
+
+/**
+ * A whole job, from POST /download to the poll that first says COMPLETED
+ * (api, projector and worker roles in one service process), against the
+ * single yt-dlp command a person would run for the same file: the same
+ * download options the service uses, run by hand in an empty directory.
+ * Alternating, per format.
+ */
+export async function benchWholeJob(env: Record<string, string>, videoUrl: (format: MediaFormat) => string): Promise<void> {
+  const samples = QUICK ? 2 : 5;
+  const service = await startServiceProcess({ label: 'bench_jobs', roles: ['api', 'projector', 'worker'], env: { ...env, DOWNLOAD_RETRY_BASE_MS: '0' } });
+  const driver = await Driver.open(service);
+  const scratch = await mkdtemp(path.join(tmpdir(), 'bench-by-hand-'));
+  try {
+    const { apiKey } = await driver.openAccount();
+    const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
+    const ytDlpEnv = { ...process.env, PYTHONPATH: [env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
+    const job = async (format: MediaFormat) => {
+      const started = performance.now();
+      const { body } = await curlRequest(`${service.api}/download`, { method: 'POST', headers, body: JSON.stringify({ url: videoUrl(format), format }) });
+      const { jobId } = JSON.parse(body) as { jobId: string };
+      for (;;) {
+        const status = ((await (await fetch(`${service.api}/download/${jobId}`, { headers })).json()) as { status: string }).status;
+        if (status === 'COMPLETED') return performance.now() - started;
+        if (status === 'FAILED') throw new Error(`the bench job ${jobId} failed`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const byHand = async (format: MediaFormat, round: number) => {
+      const dir = path.join(scratch, `${format}-${round}`);
+      const args = ['--ignore-config', '--no-cache-dir', ...buildDownloadArguments({ url: videoUrl(format), format, outputTemplate: path.join(dir, 'media.%(ext)s') })];
+      return (await timedProcess(service.config.ytDlpPath, args, ytDlpEnv)).ms;
+    };
+    for (const format of FORMATS) {
+      // One of each first, so neither side pays for a cold cache of the fixture's media.
+      await job(format);
+      await byHand(format, -1);
+      const jobs: number[] = [];
+      const hand: number[] = [];
+      for (let round = 0; round < samples; round += 1) {
+        jobs.push(await job(format));
+        hand.push(await byHand(format, round));
+      }
+      console.log(
+        `whole job (${format}, ${samples} each): submit to COMPLETED p50 ${percentile(jobs, 0.5).toFixed(0)} ms; ` +
+          `the same yt-dlp command by hand p50 ${percentile(hand, 0.5).toFixed(0)} ms; ratio ${(percentile(jobs, 0.5) / percentile(hand, 0.5)).toFixed(2)}`,
+      );
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+    await driver.close();
+    await service.stop();
+  }
+}

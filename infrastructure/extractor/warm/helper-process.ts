@@ -1,0 +1,114 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface HelperOptions {
+  /** The interpreter and its arguments, e.g. `['/usr/bin/python3']`. */
+  python: readonly string[];
+  script: string;
+  /** Handed to the script as its first argument, as JSON. */
+  settings: Record<string, unknown>;
+  env: NodeJS.ProcessEnv;
+  readyTimeoutMs: number;
+}
+
+export type HelperAnswer = { ok: true; info: unknown } | { ok: false; stderr: string };
+
+/** The helper ended or was killed with a request under way; `stderr` is its last words. */
+export class HelperStoppedError extends Error {
+  constructor(readonly stderr: string) {
+    super(`The extractor helper stopped: ${stderr.trim().slice(-500) || 'no output'}`);
+    this.name = 'HelperStoppedError';
+  }
+}
+
+const MAX_STDERR_CHARS = 16 * 1024;
+
+/**
+ * One long-lived helper process speaking JSON lines (see yt_dlp_helper.py),
+ * one request at a time. It leads its own process group, so `kill` also ends
+ * whatever it started.
+ */
+export class HelperProcess {
+  private nextId = 1;
+  private pending: { id: number; resolve: (answer: HelperAnswer) => void; reject: (error: Error) => void } | null = null;
+  private stderr = '';
+  private exited = false;
+
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {}
+
+  /** Resolves once the script has imported yt_dlp and said so; rejects when it cannot. */
+  static start(options: HelperOptions): Promise<{ helper: HelperProcess; version: string }> {
+    const [command, ...args] = options.python;
+    const child = spawn(command, [...args, options.script, JSON.stringify(options.settings)], { env: options.env, stdio: 'pipe', detached: true });
+    const helper = new HelperProcess(child);
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const fail = (error: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        helper.kill();
+        reject(error);
+      };
+      const timer = setTimeout(() => fail(new Error(`the extractor helper was not ready within ${options.readyTimeoutMs} ms`)), options.readyTimeoutMs);
+      child.once('error', fail);
+      // A helper that died leaves a closed pipe; the exit handler reports it.
+      child.stdin.on('error', () => undefined);
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        helper.stderr = (helper.stderr + chunk).slice(-MAX_STDERR_CHARS);
+      });
+      child.once('exit', () => {
+        helper.exited = true;
+        fail(new HelperStoppedError(helper.stderr));
+        helper.pending?.reject(new HelperStoppedError(helper.stderr));
+        helper.pending = null;
+      });
+      createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
+        let message: { ready?: boolean; version?: string; id?: number; ok?: boolean; info?: unknown; stderr?: string };
+        try {
+          message = JSON.parse(line) as typeof message;
+        } catch {
+          return;
+        }
+        if (message.ready === true && !settled) {
+          settled = true;
+          clearTimeout(timer);
+          resolve({ helper, version: String(message.version ?? '') });
+          return;
+        }
+        const pending = helper.pending;
+        if (pending === null || message.id !== pending.id) return;
+        helper.pending = null;
+        pending.resolve(message.ok === true ? { ok: true, info: message.info } : { ok: false, stderr: String(message.stderr ?? '') });
+      });
+    });
+  }
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  get busy(): boolean {
+    return this.pending !== null;
+  }
+
+  /** The metadata of one page; rejects with HelperStoppedError when the helper dies or is killed meanwhile. */
+  extract(url: string): Promise<HelperAnswer> {
+    if (this.pending !== null) return Promise.reject(new Error('the extractor helper is busy'));
+    if (this.exited) return Promise.reject(new HelperStoppedError(this.stderr));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending = { id, resolve, reject };
+      this.child.stdin.write(`${JSON.stringify({ id, url })}\n`);
+    });
+  }
+
+  kill(): void {
+    if (this.exited || this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}

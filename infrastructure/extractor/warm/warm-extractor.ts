@@ -1,0 +1,266 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  type DownloadMediaRequest,
+  type DownloadedMedia,
+  ExtractionError,
+  type Extractor,
+  type ProbeOptions,
+  type VideoMetadata,
+} from '../../../application/ports/extractor.js';
+import type { Logger } from '../../../application/ports/logger.js';
+import { classifyYtDlpError } from '../classify-yt-dlp-error.js';
+import { type YtDlpInfo, parseVideoMetadata } from '../parse-video-metadata.js';
+import { type HelperAnswer, HelperProcess, HelperStoppedError } from './helper-process.js';
+import type { PostgresExtractedInfoCache } from './extracted-info-cache.js';
+import { pythonOfYtDlp } from './python-of-yt-dlp.js';
+
+export interface WarmExtractorOptions {
+  ytDlpPath: string;
+  ffmpegPath: string;
+  /** Extra PYTHONPATH entries (extractor plugins), as for the command line. */
+  pythonPath?: string;
+  cookiesFile?: string;
+  proxy?: string;
+  socketTimeoutSeconds?: number;
+  /** Helper processes at most; each answers one request at a time. */
+  processes: number;
+  /** A request that takes longer kills its helper and fails as a timeout, as a `yt-dlp -J` run would. */
+  requestTimeoutMs: number;
+  readyTimeoutMs?: number;
+  /** After a helper failed to start, requests use the command line for this long before starting one is tried again. */
+  retryStartAfterMs?: number;
+  logger: Logger;
+  /** Default: the interpreter named by yt-dlp's own `#!` line. */
+  python?: readonly string[];
+  /** Default: yt_dlp_helper.py shipped beside this adapter's source. */
+  script?: string;
+  /** Where pages extracted here wait for the job's download, which then need not extract them again. */
+  extractedInfo?: Pick<PostgresExtractedInfoCache, 'remember' | 'recall'>;
+}
+
+const MAX_DETAILS_CHARS = 4000;
+
+/**
+ * Metadata from long-lived helper processes that imported yt_dlp once (see
+ * yt_dlp_helper.py), instead of a `yt-dlp -J` that pays Python's start-up and
+ * imports on every lookup. Downloads, and every lookup while no helper can
+ * start (not a Python yt-dlp, the script missing, an import failing), go to
+ * the command-line extractor it decorates. A helper that times out is
+ * killed; one that dies is replaced on the next request, and the request it
+ * was answering is run on the command line instead.
+ */
+export class WarmExtractor implements Extractor {
+  private readonly idle: HelperProcess[] = [];
+  private readonly waiting: Array<(helper: HelperProcess | null) => void> = [];
+  private readonly scratchDirs = new Map<HelperProcess, string>();
+  private running = 0;
+  private unavailableUntil = 0;
+  private closed = false;
+  private python: readonly string[] | null | undefined;
+  private announced = false;
+
+  constructor(
+    private readonly commandLine: Extractor,
+    private readonly options: WarmExtractorOptions,
+  ) {}
+
+  /** Starts one helper ahead of the first request and logs which extraction is in use. */
+  async start(): Promise<void> {
+    const helper = await this.acquire(undefined);
+    if (helper !== null) this.release(helper);
+  }
+
+  async probe(url: string, options: ProbeOptions = {}): Promise<VideoMetadata> {
+    const helper = await this.acquire(options.signal);
+    if (helper === null) return this.commandLine.probe(url, options);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      helper.kill();
+    }, this.options.requestTimeoutMs);
+    const onAbort = () => helper.kill();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    let answer: HelperAnswer;
+    try {
+      answer = await helper.extract(url);
+    } catch (error) {
+      if (!(error instanceof HelperStoppedError)) throw error;
+      if (options.signal?.aborted === true) throw options.signal.reason;
+      if (timedOut) throw new ExtractionError('NETWORK_ERROR', 'The extractor timed out', error.stderr.trim().slice(-MAX_DETAILS_CHARS));
+      this.options.logger.warn({ err: error }, 'the extractor helper stopped during a request; answering it with the command line');
+      return this.commandLine.probe(url, options);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      this.release(helper);
+    }
+    if (!answer.ok) {
+      const { code, message } = classifyYtDlpError(answer.stderr);
+      throw new ExtractionError(code, message, answer.stderr.trim().slice(-MAX_DETAILS_CHARS));
+    }
+    if (typeof answer.info !== 'object' || answer.info === null) throw new ExtractionError(null, 'The extractor returned unreadable metadata');
+    const metadata = parseVideoMetadata(answer.info as YtDlpInfo, options.includeAudioTracks === true);
+    if (this.options.extractedInfo !== undefined) {
+      await this.options.extractedInfo.remember(url, await this.cookieIdentity(), JSON.stringify(answer.info)).catch((error: unknown) => {
+        this.options.logger.warn({ err: error }, 'could not keep the extracted page for the download');
+      });
+    }
+    return metadata;
+  }
+
+  /**
+   * Starts from the page extracted at submission when it is recent enough and
+   * was extracted with the same cookies; a download that fails from it (the
+   * platform's media links can expire early) runs once more from the page.
+   */
+  // Listings and direct links are rarer than submissions and read many pages: the command line serves them.
+  listChannel(...args: Parameters<Extractor['listChannel']>): ReturnType<Extractor['listChannel']> {
+    return this.commandLine.listChannel(...args);
+  }
+
+  resolveMediaLinks(...args: Parameters<Extractor['resolveMediaLinks']>): ReturnType<Extractor['resolveMediaLinks']> {
+    return this.commandLine.resolveMediaLinks(...args);
+  }
+
+  async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
+    if (request.infoJson !== undefined || this.options.extractedInfo === undefined) return this.commandLine.download(request);
+    const infoJson = await this.options.extractedInfo.recall(request.url, await this.cookieIdentity()).catch(() => null);
+    if (infoJson === null) return this.commandLine.download(request);
+    try {
+      return await this.commandLine.download({ ...request, infoJson });
+    } catch (error) {
+      if (request.signal?.aborted === true) throw error;
+      this.options.logger.warn({ err: error }, 'the download from the submitted page failed; extracting the page again');
+      return this.commandLine.download(request);
+    }
+  }
+
+  /** The cookies a page was extracted with: none, or this file as it was last changed. */
+  private async cookieIdentity(): Promise<string> {
+    if (this.options.cookiesFile === undefined) return 'no cookies';
+    const changed = await stat(this.options.cookiesFile).then((file) => file.mtimeMs, () => 0);
+    return `${this.options.cookiesFile}@${changed}`;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const wake of this.waiting.splice(0)) wake(null);
+    for (const helper of this.idle.splice(0)) helper.kill();
+    await Promise.all([...this.scratchDirs.values()].map((dir) => rm(dir, { recursive: true, force: true })));
+  }
+
+  /** An idle helper, a new one, or one that becomes free; null means "use the command line". */
+  private async acquire(signal: AbortSignal | undefined): Promise<HelperProcess | null> {
+    if (this.closed || Date.now() < this.unavailableUntil) return null;
+    while (this.idle.length > 0) {
+      const helper = this.idle.pop() as HelperProcess;
+      if (helper.alive) return helper;
+      void this.forget(helper);
+    }
+    if (this.running < this.options.processes) {
+      this.running += 1;
+      const helper = await this.startHelper();
+      if (helper === null) this.running -= 1;
+      return helper;
+    }
+    signal?.throwIfAborted();
+    return new Promise<HelperProcess | null>((resolve, reject) => {
+      const onAbort = () => {
+        this.waiting.splice(this.waiting.indexOf(take), 1);
+        reject(signal?.reason);
+      };
+      const take = (helper: HelperProcess | null) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(helper);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(take);
+    });
+  }
+
+  private release(helper: HelperProcess): void {
+    if (!helper.alive || this.closed) {
+      helper.kill();
+      this.running -= 1;
+      void this.forget(helper);
+      // A waiter takes the freed slot and starts a new helper itself.
+      const next = this.waiting.shift();
+      if (next !== undefined) void this.acquire(undefined).then(next, () => next(null));
+      return;
+    }
+    const next = this.waiting.shift();
+    if (next !== undefined) next(helper);
+    else this.idle.push(helper);
+  }
+
+  private async startHelper(): Promise<HelperProcess | null> {
+    const script = this.options.script ?? locateHelperScript();
+    if (this.python === undefined) this.python = this.options.python ?? (await pythonOfYtDlp(this.options.ytDlpPath));
+    if (this.python === null || script === null) {
+      this.fallBack(this.python === null ? `${this.options.ytDlpPath} is not a Python script` : 'the helper script is missing', false);
+      return null;
+    }
+    let scratch: string | null = null;
+    try {
+      let cookiefile: string | undefined;
+      if (this.options.cookiesFile !== undefined) {
+        // yt-dlp writes its cookie jar back when it closes: each helper gets a private copy, as each command-line run does.
+        scratch = await mkdtemp(path.join(tmpdir(), 'yt-dlp-helper-'));
+        cookiefile = path.join(scratch, 'cookies.txt');
+        await copyFile(this.options.cookiesFile, cookiefile);
+      }
+      const { helper, version } = await HelperProcess.start({
+        python: this.python,
+        script,
+        settings: {
+          socket_timeout: this.options.socketTimeoutSeconds ?? 20,
+          retries: 3,
+          fragment_retries: 3,
+          proxy: this.options.proxy,
+          cookiefile,
+          ffmpeg_location: this.options.ffmpegPath.includes(path.sep) ? this.options.ffmpegPath : undefined,
+        },
+        env: this.environment(),
+        readyTimeoutMs: this.options.readyTimeoutMs ?? 30_000,
+      });
+      if (scratch !== null) this.scratchDirs.set(helper, scratch);
+      if (!this.announced) {
+        this.announced = true;
+        this.options.logger.info({ extraction: 'warm', ytDlpVersion: version, processes: this.options.processes }, 'metadata lookups use warm yt-dlp helper processes');
+      }
+      return helper;
+    } catch (error) {
+      if (scratch !== null) await rm(scratch, { recursive: true, force: true });
+      this.fallBack(error instanceof Error ? error.message : String(error), true);
+      return null;
+    }
+  }
+
+  private fallBack(reason: string, retryLater: boolean): void {
+    this.unavailableUntil = retryLater ? Date.now() + (this.options.retryStartAfterMs ?? 60_000) : Number.POSITIVE_INFINITY;
+    this.announced = false;
+    this.options.logger.warn({ extraction: 'command line', reason }, 'metadata lookups run yt-dlp as a command: no warm helper could start');
+    for (const wake of this.waiting.splice(0)) wake(null);
+  }
+
+  private async forget(helper: HelperProcess): Promise<void> {
+    const scratch = this.scratchDirs.get(helper);
+    this.scratchDirs.delete(helper);
+    if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+  }
+
+  private environment(): NodeJS.ProcessEnv {
+    // yt-dlp's own file comes last: a zipapp release is importable from it, and a plain script there is ignored.
+    const pythonPath = [this.options.pythonPath, process.env.PYTHONPATH, this.options.ytDlpPath].filter((entry) => entry !== undefined && entry !== '').join(path.delimiter);
+    return { ...process.env, PYTHONPATH: pythonPath, PYTHONUTF8: '1' };
+  }
+}
+
+/** The script stays in the source tree (tsc copies no Python): beside this file, or four levels up from the compiled one. */
+function locateHelperScript(): string | null {
+  const candidates = [path.join(__dirname, 'yt_dlp_helper.py'), path.resolve(__dirname, '..', '..', '..', '..', 'infrastructure', 'extractor', 'warm', 'yt_dlp_helper.py')];
+  return candidates.find((candidate) => existsSync(candidate)) ?? null;
+}

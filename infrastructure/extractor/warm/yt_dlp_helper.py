@@ -1,0 +1,101 @@
+"""A warm yt-dlp for metadata: imports yt_dlp once, then answers requests.
+
+Protocol, one JSON document per line:
+  argv[1]  options: {"socket_timeout", "retries", "fragment_retries", "proxy", "cookiefile", "ffmpeg_location"}
+  stdout   {"ready": true, "version": "..."} once yt_dlp is imported
+  stdin    {"id": n, "url": "..."}
+  stdout   {"id": n, "ok": true, "info": {...}}   the same document `yt-dlp -J` prints
+           {"id": n, "ok": false, "stderr": "..."} what `yt-dlp -J` would have printed on stderr
+One request at a time, on one YoutubeDL instance kept for the process's life
+(its cookie jar too); the caller runs several helpers for concurrency and
+kills one that takes too long.
+"""
+import json
+import os
+import sys
+
+# The protocol owns the real stdout; anything else printing (yt-dlp, plugins) goes to stderr.
+protocol = os.fdopen(os.dup(1), 'w', encoding='utf-8')
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+
+
+def send(message):
+    protocol.write(json.dumps(message, ensure_ascii=False) + '\n')
+    protocol.flush()
+
+
+class CollectingLogger:
+    """Keeps the lines the command line would print on stderr, in the same words."""
+
+    def __init__(self):
+        self.lines = []
+
+    def debug(self, message):
+        pass
+
+    def info(self, message):
+        pass
+
+    def warning(self, message):
+        self.lines.append(f'WARNING: {message}')
+
+    def error(self, message):
+        self.lines.append(message)
+
+
+def main():
+    options = json.loads(sys.argv[1])
+    import yt_dlp
+    from yt_dlp.utils import DownloadError
+
+    params = {
+        'quiet': True,
+        'noprogress': True,
+        'noplaylist': True,
+        'cachedir': False,
+        'socket_timeout': options.get('socket_timeout', 20),
+        'retries': options.get('retries', 3),
+        'fragment_retries': options.get('fragment_retries', 3),
+    }
+    for key in ('proxy', 'cookiefile', 'ffmpeg_location'):
+        if options.get(key):
+            params[key] = options[key]
+
+    logger = CollectingLogger()
+    ydl = yt_dlp.YoutubeDL({**params, 'logger': logger})
+    warm_up(ydl)
+    send({'ready': True, 'version': yt_dlp.version.__version__})
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        # Each request reports only its own lines, including warnings yt-dlp prints once per instance.
+        logger.lines = []
+        getattr(ydl, '_printed_messages', set()).clear()
+        try:
+            info = ydl.extract_info(request['url'], download=False)
+            ydl.post_extract(info)
+            send({'id': request['id'], 'ok': True, 'info': ydl.sanitize_info(info)})
+        except DownloadError:
+            send({'id': request['id'], 'ok': False, 'stderr': '\n'.join(logger.lines)})
+        except Exception as error:  # noqa: BLE001 - reported like the command line reports an unexpected error
+            logger.lines.append(f'ERROR: {type(error).__name__}: {error}')
+            send({'id': request['id'], 'ok': False, 'stderr': '\n'.join(logger.lines)})
+
+
+def warm_up(ydl):
+    """What the first extraction would otherwise pay (about a second): every
+    extractor's URL pattern compiled, and every extractor module imported,
+    which the generic extractor does when it looks for embedded players."""
+    from yt_dlp.extractor import gen_extractor_classes
+    for extractor in gen_extractor_classes():
+        try:
+            extractor.suitable('https://example.invalid/')
+            getattr(extractor, 'real_class', None)
+        except Exception:  # noqa: BLE001 - warming is best effort; a broken extractor fails its own requests later
+            pass
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type DownloadMediaRequest, type DownloadedMedia, ExtractionError, type Extractor, type VideoMetadata } from '../../../application/ports/extractor.js';
+import type { Logger } from '../../../application/ports/logger.js';
+import { WarmExtractor, type WarmExtractorOptions } from '../../../infrastructure/extractor/warm/warm-extractor.js';
+import { pythonOfYtDlp } from '../../../infrastructure/extractor/warm/python-of-yt-dlp.js';
+import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
+import { FIXTURE_LIVE, FIXTURE_MISSING_VIDEO_ID, FIXTURE_REFUSALS, FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../../fixtures/platform/fixture-platform.js';
+
+const YT_DLP = process.env.YT_DLP_PATH ?? '/usr/bin/yt-dlp';
+const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
+
+const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+
+/** Records what reached the command line; a download handed a page fails when `failWithPage` says so. */
+class CommandLineStandIn implements Extractor {
+  async listChannel(): Promise<never> {
+    throw new Error('not used');
+  }
+  async resolveMediaLinks(): Promise<never> {
+    throw new Error('not used');
+  }
+  readonly probed: string[] = [];
+  readonly downloads: DownloadMediaRequest[] = [];
+  failWithPage = false;
+  async probe(url: string): Promise<VideoMetadata> {
+    this.probed.push(url);
+    return { id: 'from-command-line', title: 'command line', duration: 1, liveStatus: null, tags: [] };
+  }
+  async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
+    this.downloads.push(request);
+    if (this.failWithPage && request.infoJson !== undefined) throw new ExtractionError('NETWORK_ERROR', 'HTTP Error 403: Forbidden');
+    return { filePath: '/nowhere/media.m4a', fileSize: 1, actualFormat: 'audio', extension: 'm4a', mimeType: 'audio/mp4' };
+  }
+}
+
+/** The extracted-page store, in memory. */
+class PagesInMemory {
+  readonly pages = new Map<string, string>();
+  async remember(url: string, identity: string, json: string): Promise<void> {
+    this.pages.set(`${identity} ${url}`, json);
+  }
+  async recall(url: string, identity: string): Promise<string | null> {
+    return this.pages.get(`${identity} ${url}`) ?? null;
+  }
+}
+
+/**
+ * A helper speaking the same protocol whose behaviour the URL picks: `sleep`
+ * never answers, `crash` dies mid-request, `fail` answers with yt-dlp's
+ * words; anything else answers with the helper's pid as the video id.
+ */
+const SCRIPTED_HELPER = `
+import json, os, sys, time
+print(json.dumps({'ready': True, 'version': 'scripted'}), flush=True)
+for line in sys.stdin:
+    request = json.loads(line)
+    url = request['url']
+    if url == 'sleep':
+        time.sleep(60)
+    if url == 'crash':
+        os._exit(3)
+    if url == 'fail':
+        print(json.dumps({'id': request['id'], 'ok': False, 'stderr': 'WARNING: something\\nERROR: [x] abc: Private video. Sign in if granted access'}), flush=True)
+        continue
+    print(json.dumps({'id': request['id'], 'ok': True, 'info': {'id': str(os.getpid()), 'title': url, 'duration': 5.2, 'tags': []}}), flush=True)
+`;
+
+describe('WarmExtractor', function () {
+  this.timeout(60_000);
+  const closing: WarmExtractor[] = [];
+  let scratch: string;
+  let python: readonly string[];
+
+  before(async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), 'warm-extractor-'));
+    await writeFile(path.join(scratch, 'scripted.py'), SCRIPTED_HELPER);
+    python = (await pythonOfYtDlp(YT_DLP)) ?? ['python3'];
+  });
+  afterEach(async () => {
+    await Promise.all(closing.splice(0).map((extractor) => extractor.close()));
+  });
+  after(async () => rm(scratch, { recursive: true, force: true }));
+
+  const scripted = (overrides: Partial<WarmExtractorOptions> = {}) => {
+    const commandLine = new CommandLineStandIn();
+    const extractor = new WarmExtractor(commandLine, {
+      ytDlpPath: YT_DLP,
+      ffmpegPath: FFMPEG,
+      processes: 1,
+      requestTimeoutMs: 5_000,
+      logger: silent,
+      python,
+      script: path.join(scratch, 'scripted.py'),
+      ...overrides,
+    });
+    closing.push(extractor);
+    return { extractor, commandLine };
+  };
+
+  describe('with a scripted helper', () => {
+    it('answers from one long-lived process', async () => {
+      const { extractor, commandLine } = scripted();
+      const first = await extractor.probe('a');
+      const second = await extractor.probe('b');
+      assert.equal(first.id, second.id, 'the same helper answered both');
+      assert.equal(first.duration, 6);
+      assert.deepEqual(commandLine.probed, []);
+    });
+
+    it('classifies a refusal from the words yt-dlp would print, as the command line does', async () => {
+      const { extractor } = scripted();
+      await assert.rejects(extractor.probe('fail'), (error: unknown) => error instanceof ExtractionError && error.code === 'PRIVATE_VIDEO' && !error.message.includes('ERROR'));
+    });
+
+    it('kills a helper that takes too long, fails the request as a timeout, and starts a new helper for the next one', async () => {
+      const { extractor } = scripted({ requestTimeoutMs: 300 });
+      const before = await extractor.probe('a');
+      await assert.rejects(extractor.probe('sleep'), (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR' && /timed out/.test(error.message));
+      const after = await extractor.probe('a');
+      assert.notEqual(after.id, before.id);
+    });
+
+    it('answers the request of a helper that died on the command line, and replaces the helper', async () => {
+      const { extractor, commandLine } = scripted();
+      const before = await extractor.probe('a');
+      assert.equal((await extractor.probe('crash')).id, 'from-command-line');
+      assert.deepEqual(commandLine.probed, ['crash']);
+      const after = await extractor.probe('a');
+      assert.notEqual(after.id, before.id);
+    });
+
+    it('stops waiting when the caller aborts, and the helper is replaced', async () => {
+      const { extractor } = scripted();
+      const controller = new AbortController();
+      const running = extractor.probe('sleep', { signal: controller.signal });
+      setTimeout(() => controller.abort(new Error('cancelled')), 200);
+      await assert.rejects(running, /cancelled/);
+      assert.equal((await extractor.probe('a')).title, 'a');
+    });
+
+    it('runs requests side by side up to its number of processes, and queues the rest', async () => {
+      const { extractor } = scripted({ processes: 2 });
+      const answers = await Promise.all(['a', 'b', 'c', 'd'].map((url) => extractor.probe(url)));
+      assert.equal(new Set(answers.map((answer) => answer.id)).size, 2);
+    });
+
+    it("hands the page extracted at submission to the job's download, which then need not extract it again", async () => {
+      const pages = new PagesInMemory();
+      const { extractor, commandLine } = scripted({ extractedInfo: pages });
+      await extractor.probe('page-1');
+      await extractor.download({ url: 'page-1', format: 'audio', workDir: '/unused' });
+      await extractor.download({ url: 'page-2', format: 'audio', workDir: '/unused' });
+      assert.equal(JSON.parse(commandLine.downloads[0].infoJson ?? '{}').title, 'page-1');
+      assert.equal(commandLine.downloads[1].infoJson, undefined, 'a page never extracted here is extracted by the download');
+    });
+
+    it('downloads once more from the page itself when the download from the submitted page fails', async () => {
+      const pages = new PagesInMemory();
+      const { extractor, commandLine } = scripted({ extractedInfo: pages });
+      commandLine.failWithPage = true;
+      await extractor.probe('page-1');
+      await extractor.download({ url: 'page-1', format: 'audio', workDir: '/unused' });
+      assert.deepEqual(commandLine.downloads.map((request) => request.infoJson !== undefined), [true, false]);
+    });
+
+    it('falls back to the command line when no helper can start', async () => {
+      const { extractor, commandLine } = scripted({ script: path.join(scratch, 'missing.py') });
+      assert.equal((await extractor.probe('a')).id, 'from-command-line');
+      const notPython = scripted({ python: undefined, ytDlpPath: FFMPEG.includes('/') ? FFMPEG : '/usr/bin/ffmpeg' });
+      assert.equal((await notPython.extractor.probe('b')).id, 'from-command-line');
+      assert.deepEqual([...commandLine.probed, ...notPython.commandLine.probed], ['a', 'b']);
+    });
+  });
+
+  describe("with yt-dlp's own Python, against the fixture platform", () => {
+    let platform: FixturePlatform;
+    let commandLine: YtDlpExtractor;
+    let warm: WarmExtractor;
+    let spy: CommandLineStandIn;
+
+    before(async () => {
+      platform = await startFixturePlatform();
+      const options = { ytDlpPath: YT_DLP, ffmpegPath: FFMPEG, pythonPath: platform.pluginPath, socketTimeoutSeconds: 10 };
+      commandLine = new YtDlpExtractor(options);
+      spy = new CommandLineStandIn();
+      warm = new WarmExtractor(spy, { ...options, processes: 2, requestTimeoutMs: 30_000, logger: silent });
+      await warm.start();
+    });
+    after(async () => {
+      await warm?.close();
+      await platform?.stop();
+    });
+
+    it('gives the same metadata as `yt-dlp -J`, audio tracks included', async () => {
+      for (const video of [FIXTURE_VIDEOS.clip, FIXTURE_VIDEOS.multi, FIXTURE_VIDEOS.optout]) {
+        const url = platform.watchUrl(video.id);
+        assert.deepEqual(await warm.probe(url, { includeAudioTracks: true }), await commandLine.probe(url, { includeAudioTracks: true }));
+      }
+      assert.deepEqual(spy.probed, [], 'answered by the helper, not the command line');
+    });
+
+    it('loads the extractor plugins from YT_DLP_PYTHONPATH: live streams and refusals', async () => {
+      assert.equal((await warm.probe(platform.liveUrl(FIXTURE_LIVE.id))).liveStatus, 'is_live');
+      const cases = [...Object.entries(FIXTURE_REFUSALS).map(([kind, refusal]) => [`${kind}-w1`, refusal.expectedCode] as const), [FIXTURE_MISSING_VIDEO_ID, 'VIDEO_NOT_FOUND'] as const];
+      for (const [id, code] of cases) {
+        const [warmError, commandLineError] = await Promise.all([warm.probe(platform.watchUrl(id)).catch((error: unknown) => error), commandLine.probe(platform.watchUrl(id)).catch((error: unknown) => error)]);
+        assert.ok(warmError instanceof ExtractionError, id);
+        assert.ok(commandLineError instanceof ExtractionError, id);
+        assert.equal(warmError.code, code, id);
+        assert.equal(warmError.message, commandLineError.message, id);
+      }
+      assert.deepEqual(spy.probed, [], 'answered by the helper, not the command line');
+    });
+  });
+});

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import type { ApiKeyOwner } from '../../../application/ports/read-models.js';
+import { type ApiKeyOwners, RevocableKeyCache } from '../../../infrastructure/security/revocable-key-cache.js';
+
+/** A key store that counts lookups and can hold one lookup open. */
+class CountingOwners implements ApiKeyOwners {
+  readonly keys = new Map<string, ApiKeyOwner>();
+  lookups = 0;
+  private held: Promise<void> | null = null;
+
+  hold(): () => void {
+    let release = () => undefined as void;
+    this.held = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.held = null;
+      release();
+    };
+  }
+
+  async findActiveKey(keyHash: string): Promise<ApiKeyOwner | null> {
+    this.lookups += 1;
+    const owner = this.keys.get(keyHash) ?? null;
+    if (this.held !== null) await this.held;
+    return owner;
+  }
+}
+
+describe('RevocableKeyCache', () => {
+  let now: number;
+  let source: CountingOwners;
+  let cache: RevocableKeyCache;
+
+  beforeEach(() => {
+    now = 0;
+    source = new CountingOwners();
+    source.keys.set('hash-a', { accountId: 'acc-1', keyId: 'key-a' });
+    source.keys.set('hash-b', { accountId: 'acc-1', keyId: 'key-b' });
+    cache = new RevocableKeyCache(source, { ttlMs: 10_000, maxEntries: 100, now: () => now });
+    cache.trust();
+  });
+
+  it('answers a known key from memory after the first lookup', async () => {
+    assert.deepEqual(await cache.findActiveKey('hash-a'), { accountId: 'acc-1', keyId: 'key-a' });
+    assert.deepEqual(await cache.findActiveKey('hash-a'), { accountId: 'acc-1', keyId: 'key-a' });
+    assert.equal(source.lookups, 1);
+  });
+
+  it('refuses a revoked key on the next lookup after its eviction, and keeps the other keys', async () => {
+    await cache.findActiveKey('hash-a');
+    await cache.findActiveKey('hash-b');
+    source.keys.delete('hash-a');
+    cache.evict('key-a');
+    assert.equal(await cache.findActiveKey('hash-a'), null);
+    assert.deepEqual(await cache.findActiveKey('hash-b'), { accountId: 'acc-1', keyId: 'key-b' });
+    assert.equal(source.lookups, 3);
+  });
+
+  it('never caches an unknown key, so a key issued a moment later works', async () => {
+    assert.equal(await cache.findActiveKey('hash-new'), null);
+    source.keys.set('hash-new', { accountId: 'acc-2', keyId: 'key-new' });
+    assert.deepEqual(await cache.findActiveKey('hash-new'), { accountId: 'acc-2', keyId: 'key-new' });
+  });
+
+  it('looks a key up again once its entry is older than the TTL', async () => {
+    await cache.findActiveKey('hash-a');
+    now = 10_000;
+    source.keys.delete('hash-a');
+    assert.equal(await cache.findActiveKey('hash-a'), null);
+  });
+
+  it('does not store a lookup that overlapped an eviction, which may have read the key just before its revocation', async () => {
+    const release = source.hold();
+    const lookup = cache.findActiveKey('hash-a');
+    cache.evict('key-a');
+    source.keys.delete('hash-a');
+    release();
+    assert.deepEqual(await lookup, { accountId: 'acc-1', keyId: 'key-a' });
+    assert.equal(await cache.findActiveKey('hash-a'), null);
+  });
+
+  it('caches nothing and answers from the source while revocations may be missed', async () => {
+    cache.distrust();
+    await cache.findActiveKey('hash-a');
+    await cache.findActiveKey('hash-a');
+    assert.equal(source.lookups, 2);
+  });
+
+  it('forgets what it cached when it stops being told of revocations', async () => {
+    await cache.findActiveKey('hash-a');
+    cache.distrust();
+    source.keys.delete('hash-a');
+    cache.trust();
+    assert.equal(await cache.findActiveKey('hash-a'), null);
+  });
+
+  it('holds at most maxEntries keys, dropping the oldest', async () => {
+    const small = new RevocableKeyCache(source, { ttlMs: 10_000, maxEntries: 1, now: () => now });
+    small.trust();
+    await small.findActiveKey('hash-a');
+    await small.findActiveKey('hash-b');
+    await small.findActiveKey('hash-a');
+    assert.equal(source.lookups, 3);
+  });
+});
