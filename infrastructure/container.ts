@@ -139,7 +139,8 @@ export async function createContainer(config: Config, logger: Logger, overrides:
         })
       : null;
   container.register(TOKENS.extractor, { useValue: overrides.extractor ?? warmExtractor ?? commandLineExtractor });
-  container.register(TOKENS.warmExtractor, { useValue: warmExtractor });
+  // A factory, since tsyringe takes a null useValue for no provider at all.
+  container.register(TOKENS.warmExtractor, { useFactory: () => warmExtractor });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database) });
   container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(database) });
   container.register(TOKENS.anomalies, { useValue: new MetricAnomalies(metrics, logger) });

@@ -172,7 +172,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
               postgres: async () => (await db.raw('select 1')) !== undefined,
               eventStore: () => store.ping(),
               [workQueue.kind === 'jetstream' ? 'nats' : 'workQueue']: () => workQueue.ping(),
-              processorLag: lagWithinLimit,
+              ...(stalls === null ? {} : { processorLag: lagWithinLimit }),
             },
             readinessDetails: async () => (stalls === null ? {} : { processorLagSeconds: await stalls.processorLagSeconds(), horizonAgeSeconds: await stalls.horizonAgeSeconds() }),
           }),

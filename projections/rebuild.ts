@@ -80,6 +80,7 @@ async function replay(projection: Projection, schema: string, options: RebuildOp
       await projection.apply(trx, events);
     },
   };
+  await db(`${schema}.${CHECKPOINT_TABLE}`).insert({ name: projection.name, checkpoint: null });
   let checkpoint: Checkpoint | null = null;
   let replayed = 0;
   for (;;) {

@@ -240,7 +240,9 @@ for (const { label, open } of BACKENDS) describe(`ProjectionRunner on ${label}`,
     assert.deepEqual(live.activeProjections(), [name]);
   });
 
-  it('lets one rebuild run at a time', async () => {
+  it('lets one rebuild run at a time', async function () {
+    // On PGlite's one connection a second rebuild cannot even reach the lock while the first's batch holds the connection.
+    if (!backend.sessionLocks) this.skip();
     const projection = countingProjection(await uniqueName());
     await appendEvents(3);
     const gate = deferred();

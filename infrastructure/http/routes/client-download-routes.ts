@@ -30,10 +30,11 @@ export function clientDownloadRoutes(deps: ClientDownloadRouteDependencies): Rou
   });
 
   router.get('/client-download/:jobId', async (ctx) => {
-    const notFound = `Client-download job ${ctx.params.jobId ?? ''} not found`;
-    const { jobId } = deps.validation.pathParameters('getClientDownload', ctx.params, notFound);
-    const view = await deps.getClientDownloadJob.execute(authenticatedAccountId(ctx), jobId);
-    if (view === null) throw new HttpError(404, notFound);
+    const accountId = authenticatedAccountId(ctx);
+    // An id outside the id pattern is not echoed: it may carry control characters, markup or kilobytes.
+    const { jobId } = deps.validation.pathParameters('getClientDownload', ctx.params, 'Client-download job not found');
+    const view = await deps.getClientDownloadJob.execute(accountId, jobId);
+    if (view === null) throw new HttpError(404, `Client-download job ${jobId} not found`);
     ctx.body = lookupStatusBody(view);
   });
 

@@ -29,10 +29,11 @@ export function infoRoutes(deps: InfoRouteDependencies): Router {
   });
 
   router.get('/info/:jobId', async (ctx) => {
-    const notFound = `Info job ${ctx.params.jobId ?? ''} not found`;
-    const { jobId } = deps.validation.pathParameters('getInfo', ctx.params, notFound);
-    const view = await deps.getInfoJob.execute(authenticatedAccountId(ctx), jobId);
-    if (view === null) throw new HttpError(404, notFound);
+    const accountId = authenticatedAccountId(ctx);
+    // An id outside the id pattern is not echoed: it may carry control characters, markup or kilobytes.
+    const { jobId } = deps.validation.pathParameters('getInfo', ctx.params, 'Info job not found');
+    const view = await deps.getInfoJob.execute(accountId, jobId);
+    if (view === null) throw new HttpError(404, `Info job ${jobId} not found`);
     ctx.body = lookupStatusBody(view);
   });
 
