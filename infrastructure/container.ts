@@ -22,6 +22,7 @@ import type { AccountReadModel, DownloadJobReadModel } from '../application/port
 import type { WorkDirs } from '../application/ports/work-dirs.js';
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
+import { RunningDownloads } from '../application/processes/running-downloads.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-job/decider.js';
@@ -142,8 +143,9 @@ export async function createContainer(config: Config, logger: Logger, overrides:
       maxAttempts: config.downloadMaxAttempts,
       retryBaseDelayMs: config.downloadRetryBaseMs,
       retryMaxDelayMs: Math.max(config.downloadRetryBaseMs, 5 * 60_000),
-    }),
+    }, container.resolve(RunningDownloads)),
   ));
+  container.register(RunningDownloads, single(() => new RunningDownloads()));
   container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock())));
   container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs)));
 

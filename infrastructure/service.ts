@@ -6,6 +6,7 @@ import type { Registry } from 'prom-client';
 import type { DependencyContainer } from 'tsyringe';
 import { Authenticate } from '../application/accounts/authenticate.js';
 import { GetAccount } from '../application/accounts/get-account.js';
+import { CancelDownload } from '../application/downloads/cancel-download.js';
 import { GetDownloadJob } from '../application/downloads/get-download-job.js';
 import { SubmitDownload } from '../application/downloads/submit-download.js';
 import type { Clock } from '../application/ports/clock.js';
@@ -14,6 +15,7 @@ import type { FileStore } from '../application/ports/file-store.js';
 import type { Logger } from '../application/ports/logger.js';
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
+import { RunningDownloads } from '../application/processes/running-downloads.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
 import type { Delivery, WorkOutcome } from '../application/processes/work-outcome.js';
 import { type JobMessage, ROUTED_EVENT_TYPES, WORK_KINDS, type WorkKind, routeEventToWork } from '../application/processes/work-routing.js';
@@ -33,6 +35,7 @@ import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
 import { connectToNats, ensureWorkQueueStream } from './nats/connection.js';
 import { EventRelay } from './nats/event-relay.js';
+import { NatsJobCancellations, listenForCancellations } from './nats/job-cancellation-broadcast.js';
 import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
 
 export const PROJECTIONS = [accountsProjection, downloadJobsProjection];
@@ -89,6 +92,9 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       });
       await relay.start();
       stoppables.push({ name: 'relay', stop: () => (relay as EventRelay).stop() });
+      const running = container.resolve(RunningDownloads);
+      const cancellations = listenForCancellations(nats, cancellationSubject(config), (jobId) => running.cancel(jobId));
+      stoppables.push({ name: 'cancellations', stop: () => cancellations.stop() });
       for (const [subject, consumer] of workConsumers(container, config, jsm, nats, logger)) {
         await consumer.start();
         stoppables.push({ name: `consumer ${subject}`, stop: () => consumer.stop() });
@@ -109,6 +115,11 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
           downloadRoutes({
             submitDownload: container.resolve(SubmitDownload),
             getDownloadJob: container.resolve(GetDownloadJob),
+            cancelDownload: new CancelDownload(
+              container.resolve(TOKENS.downloadJobCommands),
+              new NatsJobCancellations(natsConnection, cancellationSubject(config), logger),
+              clock,
+            ),
             links,
             clock,
             validation,
@@ -162,6 +173,11 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
 /** Subjects live under the stream's name, so several deployments (or test runs) share one NATS server without overlapping. */
 function workSubject(config: Config, kind: WorkKind): string {
   return `${config.natsStreamName}.${kind}`;
+}
+
+/** Outside the work-queue stream's subjects: a plain NATS subject every worker hears. */
+function cancellationSubject(config: Config): string {
+  return `${config.natsStreamName}.cancellations`;
 }
 
 function workConsumers(container: DependencyContainer, config: Config, jsm: JetStreamManager, nats: NatsConnection, logger: Logger): Array<[string, WorkQueueConsumer]> {

@@ -189,6 +189,22 @@ export const openApiDocument = {
           '500': responses.serverError,
         },
       },
+      delete: {
+        operationId: 'cancelDownload',
+        tags: ['Downloads'],
+        summary: 'Cancel a queued or running download job (an extension to the contract)',
+        description:
+          'Ends a job that is `IN_QUEUE` or `IN_PROGRESS`: its extractor processes are stopped, it becomes `FAILED` without an `errorCode`, nothing is charged, ' +
+          'and its `download.failed` webhook is sent as for any failure. Answers the job as `GET /download/{jobId}` would afterwards.',
+        parameters: [jobIdParameter('The `jobId` returned by POST /download.')],
+        responses: {
+          '200': { description: 'The job, now `FAILED`.', content: jsonContent(schemaRef('DownloadJob')) },
+          '401': responses.unauthorized,
+          '404': errorResponse('No such job: it does not exist, has expired, or belongs to another account.', 'Download job not found'),
+          '409': errorResponse('The job is already `COMPLETED` or `FAILED`.', 'Download job 3b241101-e2bb-4255-8caf-4136c566a962 is already COMPLETED and cannot be cancelled'),
+          '500': responses.serverError,
+        },
+      },
     },
     '/info': {
       post: {

@@ -220,6 +220,7 @@ describe('OpenAPI document', () => {
     it('has exactly the contract operations under the API prefix, and the document itself', () => {
       const found = operationsOf('paths').map(({ where, operation: op }) => `${where} ${String(op.operationId)}`).sort();
       assert.deepEqual(found, [
+        'DELETE /download/{jobId} cancelDownload',
         'GET /client-download/{jobId} getClientDownload',
         'GET /download/{jobId} getDownload',
         'GET /info/{jobId} getInfo',
@@ -239,6 +240,7 @@ describe('OpenAPI document', () => {
     it('documents the status codes of each endpoint', () => {
       assert.deepEqual(statuses('/download', 'post'), ['200', '400', '401', '403', '413', '415', '429', '500']);
       assert.deepEqual(statuses('/download/{jobId}', 'get'), ['200', '401', '404', '500']);
+      assert.deepEqual(statuses('/download/{jobId}', 'delete'), ['200', '401', '404', '409', '500']);
       assert.deepEqual(statuses('/info', 'post'), ['200', '400', '401', '403', '413', '415', '500']);
       assert.deepEqual(statuses('/info/{jobId}', 'get'), ['200', '401', '404', '500']);
       assert.deepEqual(statuses('/list-channel', 'post'), ['200', '400', '401', '403', '413', '415', '500']);
