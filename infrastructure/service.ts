@@ -20,6 +20,7 @@ import { SettleDownloadBilling } from '../application/processes/settle-download-
 import type { Delivery, WorkOutcome } from '../application/processes/work-outcome.js';
 import { type JobMessage, ROUTED_EVENT_TYPES, WORK_KINDS, type WorkKind, routeEventToWork } from '../application/processes/work-routing.js';
 import { accountsProjection } from '../projections/accounts-projection.js';
+import { deletedFilesProjection } from '../projections/deleted-files-projection.js';
 import { downloadJobsProjection } from '../projections/download-jobs-projection.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
 import type { Config, Role } from './config/config.js';
@@ -36,9 +37,10 @@ import { UrlPolicies } from './http/url-policies.js';
 import { connectToNats, ensureWorkQueueStream } from './nats/connection.js';
 import { EventRelay } from './nats/event-relay.js';
 import { NatsJobCancellations, listenForCancellations } from './nats/job-cancellation-broadcast.js';
+import { createFileSweeper } from './retention/create-file-sweeper.js';
 import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
 
-export const PROJECTIONS = [accountsProjection, downloadJobsProjection];
+export const PROJECTIONS = [accountsProjection, downloadJobsProjection, deletedFilesProjection];
 
 export interface RunningService {
   /** The API's base address (http://host:port), when the api role runs. */
@@ -99,6 +101,12 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         await consumer.start();
         stoppables.push({ name: `consumer ${subject}`, stop: () => consumer.stop() });
       }
+    }
+
+    if (roles.has('sweeper') && config.fileRetentionSeconds > 0) {
+      const sweeper = createFileSweeper(container, config, logger);
+      sweeper.start();
+      stoppables.push({ name: 'sweeper', stop: () => sweeper.stop() });
     }
 
     if (roles.has('api')) {

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export const ROLES = ['api', 'projector', 'worker'] as const;
+export const ROLES = ['api', 'projector', 'worker', 'sweeper'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Every setting the service reads, from environment variables; see the README for each. */
@@ -42,6 +42,9 @@ export interface Config {
   reservationGraceMs: number;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** Seconds a produced file is kept after completion; 0 keeps files for ever. */
+  fileRetentionSeconds: number;
+  fileSweepIntervalSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -97,7 +100,22 @@ export function loadConfig(env: Env = process.env): Config {
     reservationGraceMs: read.integer('RESERVATION_GRACE_MS', 120_000, 1_000, 86_400_000),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
+    ...fileRetention(read),
   };
+}
+
+/** A link issued at completion must stay good: retention shorter than the link lifetime needs the operator's word. */
+function fileRetention(read: EnvReader): Pick<Config, 'fileRetentionSeconds' | 'fileSweepIntervalSeconds'> {
+  const fileRetentionSeconds = read.integer('FILE_RETENTION_SECONDS', 24 * 3600, 0, 10 * 365 * 24 * 3600);
+  const linkTtlSeconds = read.integer('DOWNLOAD_LINK_TTL_SECONDS', 6 * 3600, 60, 30 * 24 * 3600);
+  const shorterAllowed = read.oneOf('FILE_RETENTION_BELOW_LINK_TTL', ['refuse', 'allow'], 'refuse') === 'allow';
+  if (fileRetentionSeconds > 0 && fileRetentionSeconds < linkTtlSeconds && !shorterAllowed) {
+    throw new ConfigError(
+      'FILE_RETENTION_SECONDS',
+      `(${fileRetentionSeconds}) is shorter than DOWNLOAD_LINK_TTL_SECONDS (${linkTtlSeconds}), so links would outlive their files; raise it or set FILE_RETENTION_BELOW_LINK_TTL=allow`,
+    );
+  }
+  return { fileRetentionSeconds, fileSweepIntervalSeconds: read.integer('FILE_SWEEP_INTERVAL_SECONDS', 60, 1, 86_400) };
 }
 
 class EnvReader {

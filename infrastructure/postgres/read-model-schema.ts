@@ -43,6 +43,8 @@ const STATEMENTS = [
      revoked_at timestamptz
    )`,
   `CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys (account_id)`,
+  `CREATE TABLE IF NOT EXISTS deleted_files (job_id text PRIMARY KEY, account_id text NOT NULL, deleted_at timestamptz NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS download_jobs_completed_files ON download_jobs (completed_at) WHERE status = 'COMPLETED'`,
 ];
 
 export async function migrateReadModels(db: Knex): Promise<void> {
