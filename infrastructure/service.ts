@@ -37,6 +37,9 @@ import { UrlPolicies } from './http/url-policies.js';
 import { connectToNats, ensureWorkQueueStream } from './nats/connection.js';
 import { EventRelay } from './nats/event-relay.js';
 import { NatsJobCancellations, listenForCancellations } from './nats/job-cancellation-broadcast.js';
+import { requestRateLimit } from './http/middleware/request-rate-limit.js';
+import { PostgresAccountPlans, PostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
+import { CheckRequestRate } from '../application/rate-limits/check-request-rate.js';
 import { createFileSweeper } from './retention/create-file-sweeper.js';
 import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
 
@@ -119,6 +122,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         bodyLimitBytes: config.bodyLimitBytes,
         authenticate: container.resolve(Authenticate),
         openApiDocument,
+        afterAuthentication: requestRateLimit(new CheckRequestRate(await PostgresRateLimitStore.open(db), new PostgresAccountPlans(db), config.rateLimits)),
         apiRouters: [
           downloadRoutes({
             submitDownload: container.resolve(SubmitDownload),

@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { RateLimitSettings } from '../../application/rate-limits/check-request-rate.js';
 
 export const ROLES = ['api', 'projector', 'worker', 'sweeper'] as const;
 export type Role = (typeof ROLES)[number];
@@ -45,6 +46,7 @@ export interface Config {
   /** Seconds a produced file is kept after completion; 0 keeps files for ever. */
   fileRetentionSeconds: number;
   fileSweepIntervalSeconds: number;
+  rateLimits: RateLimitSettings;
 }
 
 export class ConfigError extends Error {
@@ -101,7 +103,20 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     ...fileRetention(read),
+    rateLimits: rateLimits(read),
   };
+}
+
+/** `RATE_LIMITS_BY_PLAN=free=2/4,scale=50/100`: per plan, requests per second per key / per account (0 = unlimited). */
+function rateLimits(read: EnvReader): RateLimitSettings {
+  const defaults = { perKey: read.integer('RATE_LIMIT_KEY_PER_SECOND', 10, 0, 100_000), perAccount: read.integer('RATE_LIMIT_ACCOUNT_PER_SECOND', 20, 0, 100_000) };
+  const byPlan: Record<string, { perKey: number; perAccount: number }> = {};
+  for (const entry of read.list('RATE_LIMITS_BY_PLAN', [])) {
+    const match = /^([a-z0-9_-]+)=(\d{1,6})\/(\d{1,6})$/i.exec(entry);
+    if (match === null) throw new ConfigError('RATE_LIMITS_BY_PLAN', `must list plan=perKey/perAccount entries, got "${entry}"`);
+    byPlan[match[1]] = { perKey: Number(match[2]), perAccount: Number(match[3]) };
+  }
+  return { defaults, byPlan };
 }
 
 /** A link issued at completion must stay good: retention shorter than the link lifetime needs the operator's word. */

@@ -24,6 +24,8 @@ export interface HttpAppDependencies {
   apiRouters: Router[];
   /** Routes outside the API prefixes (files, health, metrics). */
   publicRouters: Router[];
+  /** Runs after a request to an API path is authenticated (rate limits). */
+  afterAuthentication?: (ctx: Context, next: Next) => Promise<void>;
 }
 
 /**
@@ -50,7 +52,14 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
   for (const router of deps.apiRouters) api.use(router.routes(), router.allowedMethods());
   for (const prefix of prefixes) root.use(prefix, api.routes(), api.allowedMethods());
 
-  app.use(authenticateApiPaths(prefixes, bearerAuthentication(deps.authenticate)));
+  const authenticate = bearerAuthentication(deps.authenticate);
+  const { afterAuthentication } = deps;
+  app.use(
+    authenticateApiPaths(
+      prefixes,
+      afterAuthentication === undefined ? authenticate : (ctx, next) => authenticate(ctx, () => afterAuthentication(ctx, next)),
+    ),
+  );
   app.use(jsonBody(deps.bodyLimitBytes));
   app.use(root.routes());
   app.use(root.allowedMethods());
