@@ -30,7 +30,7 @@ import type { Config } from './config/config.js';
 import { loadPlanCatalog } from './config/plan-catalog.js';
 import { createEventStore } from './event-store/create-event-store.js';
 import { YtDlpExtractor } from './extractor/yt-dlp-extractor.js';
-import { LocalDirectoryFileStore } from './files/local-directory-file-store.js';
+import { createFileStore } from './files/create-file-store.js';
 import { SignedDownloadLinks } from './files/signed-download-links.js';
 import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
 import { createKnex } from './postgres/create-knex.js';
@@ -99,7 +99,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(TOKENS.downloadLinks, {
     useValue: new SignedDownloadLinks(deriveKey(masterKey.key, 'download-links'), config.publicBaseUrl, config.downloadLinkTtlSeconds),
   });
-  container.register(TOKENS.fileStore, { useValue: new LocalDirectoryFileStore(config.filesDir) });
+  container.register(TOKENS.fileStore, { useValue: createFileStore(config) });
   container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.workDir) });
   container.register(TOKENS.extractor, {
     useValue:

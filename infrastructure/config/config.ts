@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RateLimitSettings } from '../../application/rate-limits/check-request-rate.js';
+import type { S3FileStoreOptions } from '../files/s3-file-store.js';
 
 export const ROLES = ['api', 'projector', 'worker', 'sweeper'] as const;
 export type Role = (typeof ROLES)[number];
@@ -47,6 +48,8 @@ export interface Config {
   fileRetentionSeconds: number;
   fileSweepIntervalSeconds: number;
   rateLimits: RateLimitSettings;
+  /** Null: files live in FILES_DIR. */
+  objectStorage: S3FileStoreOptions | null;
 }
 
 export class ConfigError extends Error {
@@ -104,6 +107,23 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     ...fileRetention(read),
     rateLimits: rateLimits(read),
+    objectStorage: objectStorage(read),
+  };
+}
+
+function objectStorage(read: EnvReader): S3FileStoreOptions | null {
+  if (read.oneOf('FILE_STORE', ['local', 's3'], 'local') === 'local') return null;
+  const bucket = read.optional('S3_BUCKET');
+  if (bucket === undefined) throw new ConfigError('S3_BUCKET', 'is required when FILE_STORE is s3');
+  const endpoint = read.optional('S3_ENDPOINT') === undefined ? undefined : read.url('S3_ENDPOINT', '');
+  return {
+    bucket,
+    prefix: read.string('S3_PREFIX', ''),
+    endpoint,
+    region: read.string('S3_REGION', 'us-east-1'),
+    // S3-compatible servers mostly want the bucket in the path; AWS itself takes either.
+    forcePathStyle: read.oneOf('S3_FORCE_PATH_STYLE', ['true', 'false'], endpoint === undefined ? 'false' : 'true') === 'true',
+    partSizeBytes: read.integer('S3_PART_SIZE_MB', 8, 5, 512) * 1024 * 1024,
   };
 }
 
