@@ -29,7 +29,7 @@ import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-jo
 import type { Config } from './config/config.js';
 import { loadPlanCatalog } from './config/plan-catalog.js';
 import { createEventStore } from './event-store/create-event-store.js';
-import { YtDlpExtractor } from './extractor/yt-dlp-extractor.js';
+import { createYtDlpExtractor } from './extractor/create-yt-dlp-extractor.js';
 import { createFileStore } from './files/create-file-store.js';
 import { SignedDownloadLinks } from './files/signed-download-links.js';
 import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
@@ -59,6 +59,8 @@ export const TOKENS = {
   fileStore: Symbol('FileStore'),
   workDirs: Symbol('WorkDirs'),
   extractor: Symbol('Extractor'),
+  /** The yt-dlp setup (version, self-update), or null when a test replaced the extractor. */
+  ytDlp: Symbol('YtDlpSetup'),
   accountCommands: Symbol('AccountCommandHandler'),
   downloadJobCommands: Symbol('DownloadJobCommandHandler'),
   accountReadModel: Symbol('AccountReadModel'),
@@ -101,19 +103,9 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   });
   container.register(TOKENS.fileStore, { useValue: createFileStore(config) });
   container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.workDir) });
-  container.register(TOKENS.extractor, {
-    useValue:
-      overrides.extractor ??
-      new YtDlpExtractor({
-        ytDlpPath: config.ytDlpPath,
-        ffmpegPath: config.ffmpegPath,
-        ffprobePath: config.ffprobePath,
-        pythonPath: config.ytDlpPythonPath,
-        cookiesFile: config.ytDlpCookiesFile,
-        proxy: config.ytDlpProxy,
-        socketTimeoutSeconds: config.extractorTimeoutSeconds,
-      }),
-  });
+  const ytDlp = overrides.extractor === undefined ? await createYtDlpExtractor(config, logger, metrics) : null;
+  container.register(TOKENS.ytDlp, { useValue: ytDlp });
+  container.register(TOKENS.extractor, { useValue: overrides.extractor ?? ytDlp?.extractor });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database) });
   container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(database) });
 

@@ -40,6 +40,7 @@ import { NatsJobCancellations, listenForCancellations } from './nats/job-cancell
 import { requestRateLimit } from './http/middleware/request-rate-limit.js';
 import { PostgresAccountPlans, PostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
 import { CheckRequestRate } from '../application/rate-limits/check-request-rate.js';
+import type { YtDlpSetup } from './extractor/create-yt-dlp-extractor.js';
 import { createFileSweeper } from './retention/create-file-sweeper.js';
 import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
 
@@ -97,6 +98,11 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       });
       await relay.start();
       stoppables.push({ name: 'relay', stop: () => (relay as EventRelay).stop() });
+      const selfUpdate = container.resolve<YtDlpSetup | null>(TOKENS.ytDlp)?.selfUpdate;
+      if (selfUpdate != null) {
+        selfUpdate.start();
+        stoppables.push({ name: 'yt-dlp self-update', stop: () => selfUpdate.stop() });
+      }
       const running = container.resolve(RunningDownloads);
       const cancellations = listenForCancellations(nats, cancellationSubject(config), (jobId) => running.cancel(jobId));
       stoppables.push({ name: 'cancellations', stop: () => cancellations.stop() });
@@ -143,6 +149,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
           fileRoutes({ files: container.resolve<FileStore>(TOKENS.fileStore), links, clock }),
           operationsRoutes({
             metrics: container.resolve<Registry>(TOKENS.metrics),
+            details: () => ({ ytDlp: container.resolve<YtDlpSetup | null>(TOKENS.ytDlp)?.version() ?? null }),
             readinessChecks: {
               postgres: async () => (await db.raw('select 1')) !== undefined,
               eventStore: () => store.ping(),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RateLimitSettings } from '../../application/rate-limits/check-request-rate.js';
@@ -50,6 +51,8 @@ export interface Config {
   rateLimits: RateLimitSettings;
   /** Null: files live in FILES_DIR. */
   objectStorage: S3FileStoreOptions | null;
+  ytDlpUpdate: 'off' | 'stable' | 'nightly';
+  ytDlpUpdateIntervalHours: number;
 }
 
 export class ConfigError extends Error {
@@ -86,7 +89,8 @@ export function loadConfig(env: Env = process.env): Config {
     shortHosts: read.list('SHORT_HOSTS', ['youtu.be']),
     videoUrlSchemes: read.list('VIDEO_URL_SCHEMES', ['https']),
     webhookAllowHosts: read.list('WEBHOOK_ALLOW_HOSTS', []),
-    ytDlpPath: read.string('YT_DLP_PATH', '/usr/bin/yt-dlp'),
+    // Where npm run setup puts the newest yt-dlp it could reach; Debian's otherwise.
+    ytDlpPath: read.string('YT_DLP_PATH', existsSync(path.join(dataDir, 'bin', 'yt-dlp')) ? path.join(dataDir, 'bin', 'yt-dlp') : '/usr/bin/yt-dlp'),
     ffmpegPath: read.string('FFMPEG_PATH', '/usr/bin/ffmpeg'),
     ffprobePath: read.string('FFPROBE_PATH', '/usr/bin/ffprobe'),
     ytDlpPythonPath: read.optional('YT_DLP_PYTHONPATH'),
@@ -108,6 +112,8 @@ export function loadConfig(env: Env = process.env): Config {
     ...fileRetention(read),
     rateLimits: rateLimits(read),
     objectStorage: objectStorage(read),
+    ytDlpUpdate: read.oneOf('YT_DLP_UPDATE', ['off', 'stable', 'nightly'], 'off'),
+    ytDlpUpdateIntervalHours: read.integer('YT_DLP_UPDATE_INTERVAL_HOURS', 24, 1, 24 * 30),
   };
 }
 

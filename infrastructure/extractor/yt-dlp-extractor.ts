@@ -18,6 +18,7 @@ import { DownloadProgress } from './download-progress.js';
 import { locateDownloadedFile } from './locate-downloaded-file.js';
 import { mediaMimeType } from './media-mime-type.js';
 import { nameVideoHeight } from './name-video-height.js';
+import type { ExclusiveGate } from './exclusive-gate.js';
 import { type YtDlpInfo, parseVideoMetadata } from './parse-video-metadata.js';
 import { OutputTooLargeError, type ProcessResult, type RunProcessOptions, runProcess } from './run-process.js';
 
@@ -37,6 +38,10 @@ export interface YtDlpExtractorOptions {
   extraArgs?: readonly string[];
   /** Upper bound for one metadata extraction. Downloads are bounded by their AbortSignal only. */
   probeTimeoutMs?: number;
+  /** Options the installed version understands (see yt-dlp-version.ts); asked per run, as an update may change them. */
+  versionArguments?: () => readonly string[];
+  /** Every run is shared; a self-update takes it alone. */
+  gate?: ExclusiveGate;
 }
 
 /** The downloaded file's name before its extension, inside the job's work directory. */
@@ -165,7 +170,9 @@ export class YtDlpExtractor implements Extractor {
         await copyFile(this.options.cookiesFile, cookies);
         shared.push('--cookies', cookies);
       }
-      return await runProcess(this.options.ytDlpPath, [...shared, ...(this.options.extraArgs ?? []), ...args], { env: this.environment(), ...options });
+      const argv = [...shared, ...(this.options.versionArguments?.() ?? []), ...(this.options.extraArgs ?? []), ...args];
+      const start = () => runProcess(this.options.ytDlpPath, argv, { env: this.environment(), ...options });
+      return await (this.options.gate === undefined ? start() : this.options.gate.shared(start));
     } catch (error) {
       if (error instanceof OutputTooLargeError) throw new ExtractionError(null, 'The extractor returned too much output', error.message);
       if (isSpawnError(error)) throw new ExtractionError(null, 'The extractor could not be started', error.message);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares a fresh Debian machine: system packages (yt-dlp, ffmpeg), the local
+# Prepares a fresh Debian machine: the newest reachable yt-dlp, ffmpeg, the local
 # PostgreSQL and NATS (JetStream) when they are installed but stopped, and the
 # npm dependencies. Safe to run again.
 set -euo pipefail
@@ -7,8 +7,9 @@ cd "$(dirname "$0")/../.."
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
+bash infrastructure/setup/install-yt-dlp.sh
+
 missing=()
-command -v yt-dlp >/dev/null 2>&1 || missing+=(yt-dlp)
 command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
 command -v ffprobe >/dev/null 2>&1 || missing+=(ffmpeg)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client';
 export type ReadinessCheck = () => Promise<boolean>;
 
 /** Liveness, readiness and metrics: outside the API prefix and without authentication. */
-export function operationsRoutes(deps: { readinessChecks: Record<string, ReadinessCheck>; metrics: Registry }): Router {
+export function operationsRoutes(deps: { readinessChecks: Record<string, ReadinessCheck>; metrics: Registry; details?: () => Record<string, unknown> }): Router {
   const router = new Router();
 
   router.get('/healthz', (ctx) => {
@@ -26,7 +26,7 @@ export function operationsRoutes(deps: { readinessChecks: Record<string, Readine
     const checks = Object.fromEntries(results);
     const ready = results.every(([, state]) => state === 'ok');
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : 'not ready', checks };
+    ctx.body = { status: ready ? 'ready' : 'not ready', checks, ...(deps.details === undefined ? {} : { details: deps.details() }) };
   });
 
   router.get('/metrics', async (ctx) => {

@@ -1,0 +1,61 @@
+import { Gauge, type Registry } from 'prom-client';
+import type { Logger } from '../../application/ports/logger.js';
+import type { Config } from '../config/config.js';
+import { ExclusiveGate } from './exclusive-gate.js';
+import { YtDlpExtractor } from './yt-dlp-extractor.js';
+import { YtDlpSelfUpdate } from './yt-dlp-self-update.js';
+import { type YtDlpVersion, detectYtDlpVersion, versionDependentArguments } from './yt-dlp-version.js';
+
+export interface YtDlpSetup {
+  extractor: YtDlpExtractor;
+  /** The version found at start-up, or after the last self-update. */
+  version(): YtDlpVersion;
+  /** Present when YT_DLP_UPDATE asks for updates; the worker role starts it. */
+  selfUpdate: YtDlpSelfUpdate | null;
+}
+
+/**
+ * Asks yt-dlp for its version once at start-up (logged, and exported as the
+ * `yt_dlp_info` metric), and passes each run only the options that version
+ * understands.
+ */
+export async function createYtDlpExtractor(config: Config, logger: Logger, metrics: Registry): Promise<YtDlpSetup> {
+  let version = await detectYtDlpVersion(config.ytDlpPath);
+  const info = new Gauge({ name: 'yt_dlp_info', help: 'The yt-dlp version in use (value 1)', labelNames: ['version', 'channel'], registers: [metrics] });
+  const show = (current: YtDlpVersion) => {
+    info.reset();
+    info.set({ version: current.version, channel: current.channel }, 1);
+  };
+  show(version);
+  const log = logger.child({ ytDlpPath: config.ytDlpPath });
+  if (version.release === null) log.warn({ version: version.version }, 'could not tell the yt-dlp version; passing only the options every version understands');
+  else log.info({ version: version.version, channel: version.channel }, 'yt-dlp found');
+
+  const gate = new ExclusiveGate();
+  const extractor = new YtDlpExtractor({
+    ytDlpPath: config.ytDlpPath,
+    ffmpegPath: config.ffmpegPath,
+    ffprobePath: config.ffprobePath,
+    pythonPath: config.ytDlpPythonPath,
+    cookiesFile: config.ytDlpCookiesFile,
+    proxy: config.ytDlpProxy,
+    socketTimeoutSeconds: config.extractorTimeoutSeconds,
+    versionArguments: () => versionDependentArguments(version, process.execPath),
+    gate,
+  });
+  const selfUpdate =
+    config.ytDlpUpdate === 'off'
+      ? null
+      : new YtDlpSelfUpdate({
+          ytDlpPath: config.ytDlpPath,
+          channel: config.ytDlpUpdate,
+          intervalMs: config.ytDlpUpdateIntervalHours * 3_600_000,
+          gate,
+          logger: log,
+          onVersion: (updated) => {
+            version = updated;
+            show(updated);
+          },
+        });
+  return { extractor, version: () => version, selfUpdate };
+}
