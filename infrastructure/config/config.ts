@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RateLimitSettings } from '../../application/rate-limits/check-request-rate.js';
+import type { PlatformAccessSettings } from '../extractor/platform-access.js';
 import type { S3FileStoreOptions } from '../files/s3-file-store.js';
 
 export const ROLES = ['api', 'projector', 'worker', 'sweeper'] as const;
@@ -30,8 +31,6 @@ export interface Config {
   ffmpegPath: string;
   ffprobePath: string;
   ytDlpPythonPath: string | undefined;
-  ytDlpCookiesFile: string | undefined;
-  ytDlpProxy: string | undefined;
   extractorTimeoutSeconds: number;
   filesDir: string;
   workDir: string;
@@ -53,6 +52,9 @@ export interface Config {
   objectStorage: S3FileStoreOptions | null;
   ytDlpUpdate: 'off' | 'stable' | 'nightly';
   ytDlpUpdateIntervalHours: number;
+  platformAccess: PlatformAccessSettings;
+  /** Each passed as `--extractor-args` (PO-token providers, player clients). */
+  ytDlpExtractorArgs: string[];
 }
 
 export class ConfigError extends Error {
@@ -94,8 +96,6 @@ export function loadConfig(env: Env = process.env): Config {
     ffmpegPath: read.string('FFMPEG_PATH', '/usr/bin/ffmpeg'),
     ffprobePath: read.string('FFPROBE_PATH', '/usr/bin/ffprobe'),
     ytDlpPythonPath: read.optional('YT_DLP_PYTHONPATH'),
-    ytDlpCookiesFile: read.optional('YT_DLP_COOKIES_FILE'),
-    ytDlpProxy: read.optional('YT_DLP_PROXY'),
     extractorTimeoutSeconds: read.integer('EXTRACTOR_SOCKET_TIMEOUT_SECONDS', 20, 1, 600),
     filesDir: read.string('FILES_DIR', path.join(dataDir, 'files')),
     workDir: read.string('WORK_DIR', path.join(tmpdir(), 'video-download-work')),
@@ -114,6 +114,30 @@ export function loadConfig(env: Env = process.env): Config {
     objectStorage: objectStorage(read),
     ytDlpUpdate: read.oneOf('YT_DLP_UPDATE', ['off', 'stable', 'nightly'], 'off'),
     ytDlpUpdateIntervalHours: read.integer('YT_DLP_UPDATE_INTERVAL_HOURS', 24, 1, 24 * 30),
+    platformAccess: platformAccess(read),
+    ytDlpExtractorArgs: (read.optional('YT_DLP_EXTRACTOR_ARGS') ?? '').split(/\s+/).filter((entry) => entry !== ''),
+  };
+}
+
+/** YT_DLP_COOKIES_FILE and YT_DLP_PROXY are the `*` entries when the per-platform lists name none. */
+function platformAccess(read: EnvReader): PlatformAccessSettings {
+  const cookies = read.perPlatform('YT_DLP_COOKIES_FILES', (value) => value.split('|'));
+  const single = read.optional('YT_DLP_COOKIES_FILE');
+  if (single !== undefined) cookies['*'] ??= [single];
+  const proxies = read.perPlatform('YT_DLP_PROXIES', (value) => value.split('|'));
+  const proxy = read.optional('YT_DLP_PROXY');
+  if (proxy !== undefined) proxies['*'] ??= [proxy];
+  const count = (name: string, max: number) => (value: string) => {
+    if (!/^\d+$/.test(value) || Number(value) > max) throw new ConfigError(name, `must give whole numbers up to ${max}, got "${value}"`);
+    return Number(value);
+  };
+  return {
+    cookies,
+    proxies,
+    proxyCooldownMs: read.integer('YT_DLP_PROXY_COOLDOWN_SECONDS', 900, 0, 86_400) * 1000,
+    concurrency: read.perPlatform('PLATFORM_CONCURRENCY', count('PLATFORM_CONCURRENCY', 1000)),
+    spacingMs: read.perPlatform('PLATFORM_REQUEST_SPACING_MS', count('PLATFORM_REQUEST_SPACING_MS', 3_600_000)),
+    botCheckBackoffMs: read.integer('PLATFORM_BOT_CHECK_BACKOFF_SECONDS', 600, 0, 86_400) * 1000,
   };
 }
 
@@ -202,6 +226,17 @@ class EnvReader {
     const value = this.optional(name) ?? fallback;
     if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
     return value as T;
+  }
+
+  /** `youtube.com=a|b,*=c`: a value per platform host, `*` for every platform. */
+  perPlatform<T>(name: string, parse: (value: string) => T): Record<string, T> {
+    const result: Record<string, T> = {};
+    for (const entry of this.list(name, [])) {
+      const separator = entry.indexOf('=');
+      if (separator <= 0 || separator === entry.length - 1) throw new ConfigError(name, `must list platform=value entries (platform * for all), got "${entry}"`);
+      result[entry.slice(0, separator).toLowerCase()] = parse(entry.slice(separator + 1));
+    }
+    return result;
   }
 
   /** Only EventStoreDB URLs select that store; empty means the PostgreSQL store in DATABASE_URL. */

@@ -1,7 +1,8 @@
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../application/ports/logger.js';
 import type { Config } from '../config/config.js';
 import { ExclusiveGate } from './exclusive-gate.js';
+import { PlatformAccess } from './platform-access.js';
 import { YtDlpExtractor } from './yt-dlp-extractor.js';
 import { YtDlpSelfUpdate } from './yt-dlp-self-update.js';
 import { type YtDlpVersion, detectYtDlpVersion, versionDependentArguments } from './yt-dlp-version.js';
@@ -37,9 +38,9 @@ export async function createYtDlpExtractor(config: Config, logger: Logger, metri
     ffmpegPath: config.ffmpegPath,
     ffprobePath: config.ffprobePath,
     pythonPath: config.ytDlpPythonPath,
-    cookiesFile: config.ytDlpCookiesFile,
-    proxy: config.ytDlpProxy,
     socketTimeoutSeconds: config.extractorTimeoutSeconds,
+    access: platformAccess(config, metrics, log),
+    extraArgs: config.ytDlpExtractorArgs.flatMap((value) => ['--extractor-args', value]),
     versionArguments: () => versionDependentArguments(version, process.execPath),
     gate,
   });
@@ -58,4 +59,26 @@ export async function createYtDlpExtractor(config: Config, logger: Logger, metri
           },
         });
   return { extractor, version: () => version, selfUpdate };
+}
+
+/** The access controls, with metrics that say when a platform drew a bot check and how long it is paused. */
+function platformAccess(config: Config, metrics: Registry, logger: Logger): PlatformAccess {
+  const botChecks = new Counter({ name: 'platform_bot_checks_total', help: 'Bot checks (and HTTP 429) a platform answered yt-dlp with', labelNames: ['platform'], registers: [metrics] });
+  const access: PlatformAccess = new PlatformAccess(config.platformAccess, {
+    botCheck: (platform, proxy) => {
+      botChecks.inc({ platform });
+      // The proxy URL may carry credentials: only whether one was used is logged.
+      logger.warn({ platform, viaProxy: proxy !== undefined, backoffSeconds: config.platformAccess.botCheckBackoffMs / 1000 }, 'platform asked for a bot check; backing off');
+    },
+  });
+  new Gauge({
+    name: 'platform_backoff_seconds',
+    help: 'Seconds left before this process sends yt-dlp to the platform again after a bot check',
+    labelNames: ['platform'],
+    registers: [metrics],
+    collect() {
+      for (const platform of access.platformsBackedOff()) this.set({ platform }, Math.ceil(access.backoffRemainingMs(platform) / 1000));
+    },
+  });
+  return access;
 }

@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -19,6 +19,7 @@ import { locateDownloadedFile } from './locate-downloaded-file.js';
 import { mediaMimeType } from './media-mime-type.js';
 import { nameVideoHeight } from './name-video-height.js';
 import type { ExclusiveGate } from './exclusive-gate.js';
+import type { PlatformAccess, RunAccess } from './platform-access.js';
 import { type YtDlpInfo, parseVideoMetadata } from './parse-video-metadata.js';
 import { OutputTooLargeError, type ProcessResult, type RunProcessOptions, runProcess } from './run-process.js';
 
@@ -30,9 +31,8 @@ export interface YtDlpExtractorOptions {
   ffprobePath?: string;
   /** Extra PYTHONPATH entries, e.g. a directory of extractor plugins. */
   pythonPath?: string;
-  /** Netscape cookies. yt-dlp writes its cookie jar back on exit, so each run gets a private copy. */
-  cookiesFile?: string;
-  proxy?: string;
+  /** Cookies, proxies, pacing and back-off per platform (see platform-access.ts). */
+  access?: PlatformAccess;
   socketTimeoutSeconds?: number;
   /** Passed before the adapter's own options, which therefore win where both are given. */
   extraArgs?: readonly string[];
@@ -99,7 +99,7 @@ export class YtDlpExtractor implements Extractor {
       outputTemplate: `${MEDIA_BASE_NAME}.%(ext)s`,
       infoJsonFile,
     });
-    const result = await this.run(args, workDir, {
+    const result = await this.run(request.url, args, workDir, {
       cwd: workDir,
       signal: request.signal,
       onStdoutLine: (line) => {
@@ -133,7 +133,8 @@ export class YtDlpExtractor implements Extractor {
 
   /** `yt-dlp -J`: the parsed metadata and its text, which a download can load again. */
   private async extractInfo(url: string, signal: AbortSignal | undefined, scratchDir?: string): Promise<{ info: YtDlpInfo; json: string }> {
-    const result = await this.run(['-J', '--no-playlist', '--', url], scratchDir, {
+    // A lookup without a work directory is one a client waits on: it is refused during a platform back-off rather than held.
+    const result = await this.run(url, ['-J', '--no-playlist', '--', url], scratchDir, {
       signal,
       timeoutMs: this.options.probeTimeoutMs ?? 120_000,
       maxStdoutChars: 64 * 1024 * 1024,
@@ -148,9 +149,11 @@ export class YtDlpExtractor implements Extractor {
     }
   }
 
-  /** Runs yt-dlp with the options every run shares, cookies copied into `scratchDir` (or a temporary directory). */
-  private async run(args: readonly string[], scratchDir: string | undefined, options: RunProcessOptions): Promise<ProcessResult> {
+  /** Runs yt-dlp with the options every run shares, and the platform's proxy and cookies copied into `scratchDir` (or a temporary directory). */
+  private async run(url: string, args: readonly string[], scratchDir: string | undefined, options: RunProcessOptions): Promise<ProcessResult> {
     let temporaryDir: string | null = null;
+    let access: RunAccess | null = null;
+    let stderr: string | null = null;
     const shared = [
       '--ignore-config',
       '--no-cache-dir',
@@ -162,22 +165,23 @@ export class YtDlpExtractor implements Extractor {
       '3',
     ];
     if (this.options.ffmpegPath.includes(path.sep)) shared.push('--ffmpeg-location', this.options.ffmpegPath);
-    if (this.options.proxy !== undefined) shared.push('--proxy', this.options.proxy);
     try {
-      if (this.options.cookiesFile !== undefined) {
-        const dir = scratchDir ?? (temporaryDir = await mkdtemp(path.join(tmpdir(), 'yt-dlp-cookies-')));
-        const cookies = path.join(dir, '.cookies.txt');
-        await copyFile(this.options.cookiesFile, cookies);
-        shared.push('--cookies', cookies);
+      if (this.options.access !== undefined) {
+        const dir = scratchDir ?? (temporaryDir = await mkdtemp(path.join(tmpdir(), 'yt-dlp-run-')));
+        access = await this.options.access.begin(url, { scratchDir: dir, waitForPlatform: scratchDir !== undefined, signal: options.signal });
+        shared.push(...access.args);
       }
       const argv = [...shared, ...(this.options.versionArguments?.() ?? []), ...(this.options.extraArgs ?? []), ...args];
       const start = () => runProcess(this.options.ytDlpPath, argv, { env: this.environment(), ...options });
-      return await (this.options.gate === undefined ? start() : this.options.gate.shared(start));
+      const result = await (this.options.gate === undefined ? start() : this.options.gate.shared(start));
+      stderr = result.stderr;
+      return result;
     } catch (error) {
       if (error instanceof OutputTooLargeError) throw new ExtractionError(null, 'The extractor returned too much output', error.message);
       if (isSpawnError(error)) throw new ExtractionError(null, 'The extractor could not be started', error.message);
       throw error;
     } finally {
+      await access?.finish(stderr);
       if (temporaryDir !== null) await rm(temporaryDir, { recursive: true, force: true });
     }
   }
