@@ -19,6 +19,7 @@ import { RunningDownloads } from '../application/processes/running-downloads.js'
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
 import type { Delivery, WorkOutcome } from '../application/processes/work-outcome.js';
 import { type JobMessage, ROUTED_EVENT_TYPES, WORK_KINDS, type WorkKind, routeEventToWork } from '../application/processes/work-routing.js';
+import { CheckRequestRate } from '../application/rate-limits/check-request-rate.js';
 import { accountsProjection } from '../projections/accounts-projection.js';
 import { deletedFilesProjection } from '../projections/deleted-files-projection.js';
 import { downloadJobsProjection } from '../projections/download-jobs-projection.js';
@@ -26,7 +27,9 @@ import { ProjectionRunner } from '../projections/projection-runner.js';
 import type { Config, Role } from './config/config.js';
 import { type Overrides, TOKENS, createContainer } from './container.js';
 import type { SignedDownloadLinks } from './files/signed-download-links.js';
+import type { YtDlpSetup } from './extractor/create-yt-dlp-extractor.js';
 import { createHttpApp } from './http/create-http-app.js';
+import { requestRateLimit } from './http/middleware/request-rate-limit.js';
 import { openApiDocument } from './http/openapi/document.js';
 import { RequestValidation } from './http/request-validation.js';
 import { accountRoutes } from './http/routes/account-routes.js';
@@ -37,12 +40,9 @@ import { UrlPolicies } from './http/url-policies.js';
 import { connectToNats, ensureWorkQueueStream } from './nats/connection.js';
 import { EventRelay } from './nats/event-relay.js';
 import { NatsJobCancellations, listenForCancellations } from './nats/job-cancellation-broadcast.js';
-import { requestRateLimit } from './http/middleware/request-rate-limit.js';
-import { PostgresAccountPlans, PostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
-import { CheckRequestRate } from '../application/rate-limits/check-request-rate.js';
-import type { YtDlpSetup } from './extractor/create-yt-dlp-extractor.js';
-import { createFileSweeper } from './retention/create-file-sweeper.js';
 import { type WorkItem, type WorkResult, WorkQueueConsumer } from './nats/work-queue-consumer.js';
+import { PostgresAccountPlans, PostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
+import { createFileSweeper } from './retention/create-file-sweeper.js';
 
 export const PROJECTIONS = [accountsProjection, downloadJobsProjection, deletedFilesProjection];
 
