@@ -29,7 +29,7 @@ import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-jo
 import type { Config } from './config/config.js';
 import { loadPlanCatalog } from './config/plan-catalog.js';
 import { createEventStore } from './event-store/create-event-store.js';
-import { createYtDlpExtractor } from './extractor/create-yt-dlp-extractor.js';
+import { type YtDlpSetup, createYtDlpExtractor } from './extractor/create-yt-dlp-extractor.js';
 import { createFileStore } from './files/create-file-store.js';
 import { SignedDownloadLinks } from './files/signed-download-links.js';
 import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
@@ -103,9 +103,11 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   });
   container.register(TOKENS.fileStore, { useValue: createFileStore(config) });
   container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.workDir) });
-  const ytDlp = overrides.extractor === undefined ? await createYtDlpExtractor(config, logger, metrics) : null;
-  container.register(TOKENS.ytDlp, { useValue: ytDlp });
-  container.register(TOKENS.extractor, { useValue: overrides.extractor ?? ytDlp?.extractor });
+  // Made when first needed, so the command-line tools never run yt-dlp.
+  container.register(TOKENS.ytDlp, { useFactory: instanceCachingFactory(() => (overrides.extractor === undefined ? createYtDlpExtractor(config, logger, metrics) : null)) });
+  container.register(TOKENS.extractor, {
+    useFactory: instanceCachingFactory((c) => overrides.extractor ?? (c.resolve<YtDlpSetup | null>(TOKENS.ytDlp) as YtDlpSetup).extractor),
+  });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database) });
   container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(database) });
 

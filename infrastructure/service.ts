@@ -72,12 +72,14 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
   const db = container.resolve<Knex>(TOKENS.database);
   const clock = container.resolve<Clock>(TOKENS.clock);
   const processorOptions = { db, store, connectionString: config.databaseUrl, logger };
+  const ytDlp = roles.has('api') || roles.has('worker') ? container.resolve<YtDlpSetup | null>(TOKENS.ytDlp) : null;
 
   let nats: NatsConnection | null = null;
   let projections: ProjectionRunner | null = null;
   let relay: EventRelay | null = null;
   let url: string | null = null;
   try {
+    await ytDlp?.detected;
     nats = await connectToNats({ url: config.natsUrl, name: `video-download-service:${[...roles].join('+')}`, logger });
     const natsConnection = nats;
     const jsm = await nats.jetstreamManager();
@@ -98,7 +100,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       });
       await relay.start();
       stoppables.push({ name: 'relay', stop: () => (relay as EventRelay).stop() });
-      const selfUpdate = container.resolve<YtDlpSetup | null>(TOKENS.ytDlp)?.selfUpdate;
+      const selfUpdate = ytDlp?.selfUpdate;
       if (selfUpdate != null) {
         selfUpdate.start();
         stoppables.push({ name: 'yt-dlp self-update', stop: () => selfUpdate.stop() });
@@ -149,7 +151,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
           fileRoutes({ files: container.resolve<FileStore>(TOKENS.fileStore), links, clock }),
           operationsRoutes({
             metrics: container.resolve<Registry>(TOKENS.metrics),
-            details: () => ({ ytDlp: container.resolve<YtDlpSetup | null>(TOKENS.ytDlp)?.version() ?? null }),
+            details: () => ({ ytDlp: ytDlp?.version() ?? null }),
             readinessChecks: {
               postgres: async () => (await db.raw('select 1')) !== undefined,
               eventStore: () => store.ping(),

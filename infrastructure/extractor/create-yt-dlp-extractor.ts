@@ -9,6 +9,8 @@ import { type YtDlpVersion, detectYtDlpVersion, versionDependentArguments } from
 
 export interface YtDlpSetup {
   extractor: YtDlpExtractor;
+  /** Settles once the version is known; runs wait for it. */
+  detected: Promise<void>;
   /** The version found at start-up, or after the last self-update. */
   version(): YtDlpVersion;
   /** Present when YT_DLP_UPDATE asks for updates; the worker role starts it. */
@@ -16,23 +18,26 @@ export interface YtDlpSetup {
 }
 
 /**
- * Asks yt-dlp for its version once at start-up (logged, and exported as the
- * `yt_dlp_info` metric), and passes each run only the options that version
- * understands.
+ * Asks yt-dlp for its version once, before its first run (logged, and
+ * exported as the `yt_dlp_info` metric), and passes each run only the options
+ * that version understands.
  */
-export async function createYtDlpExtractor(config: Config, logger: Logger, metrics: Registry): Promise<YtDlpSetup> {
-  let version = await detectYtDlpVersion(config.ytDlpPath);
+export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Registry): YtDlpSetup {
+  let version: YtDlpVersion = { version: 'unknown', release: null, channel: 'unknown' };
   const info = new Gauge({ name: 'yt_dlp_info', help: 'The yt-dlp version in use (value 1)', labelNames: ['version', 'channel'], registers: [metrics] });
   const show = (current: YtDlpVersion) => {
+    version = current;
     info.reset();
     info.set({ version: current.version, channel: current.channel }, 1);
   };
-  show(version);
   const log = logger.child({ ytDlpPath: config.ytDlpPath });
-  if (version.release === null) log.warn({ version: version.version }, 'could not tell the yt-dlp version; passing only the options every version understands');
-  else log.info({ version: version.version, channel: version.channel }, 'yt-dlp found');
-
   const gate = new ExclusiveGate();
+  // Taken alone first, so no run starts before the options for its version are known.
+  const detected = gate.alone(async () => {
+    show(await detectYtDlpVersion(config.ytDlpPath));
+    if (version.release === null) log.warn({ version: version.version }, 'could not tell the yt-dlp version; passing only the options every version understands');
+    else log.info({ version: version.version, channel: version.channel }, 'yt-dlp found');
+  });
   const extractor = new YtDlpExtractor({
     ytDlpPath: config.ytDlpPath,
     ffmpegPath: config.ffmpegPath,
@@ -53,12 +58,9 @@ export async function createYtDlpExtractor(config: Config, logger: Logger, metri
           intervalMs: config.ytDlpUpdateIntervalHours * 3_600_000,
           gate,
           logger: log,
-          onVersion: (updated) => {
-            version = updated;
-            show(updated);
-          },
+          onVersion: show,
         });
-  return { extractor, version: () => version, selfUpdate };
+  return { extractor, detected, version: () => version, selfUpdate };
 }
 
 /** The access controls, with metrics that say when a platform drew a bot check and how long it is paused. */
