@@ -23,6 +23,7 @@ import type { AccountReadModel, DownloadJobReadModel } from '../application/port
 import type { WorkDirs } from '../application/ports/work-dirs.js';
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
+import { RunningDownloads } from '../application/processes/running-downloads.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
 import { DeliverWebhook } from '../application/processes/deliver-webhook.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../domain/account/decider.js';
@@ -32,8 +33,8 @@ import { loadPlanCatalog } from './config/plan-catalog.js';
 import { registerLookups } from './lookups-composition.js';
 import { PostgresExtractedInfoCache } from './extractor/warm/extracted-info-cache.js';
 import { WarmExtractor } from './extractor/warm/warm-extractor.js';
-import { YtDlpExtractor } from './extractor/yt-dlp-extractor.js';
-import { LocalDirectoryFileStore } from './files/local-directory-file-store.js';
+import { type YtDlpSetup, createYtDlpExtractor } from './extractor/create-yt-dlp-extractor.js';
+import { createFileStore } from './files/create-file-store.js';
 import { SignedDownloadLinks } from './files/signed-download-links.js';
 import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
 import { PostgresAccountReadModel } from './postgres/postgres-account-read-model.js';
@@ -70,6 +71,8 @@ export const TOKENS = {
   fileStore: Symbol('FileStore'),
   workDirs: Symbol('WorkDirs'),
   extractor: Symbol('Extractor'),
+  /** The yt-dlp setup (version, self-update), or null when a test replaced the extractor. */
+  ytDlp: Symbol('YtDlpSetup'),
   accountCommands: Symbol('AccountCommandHandler'),
   downloadJobCommands: Symbol('DownloadJobCommandHandler'),
   accountReadModel: Symbol('AccountReadModel'),
@@ -114,33 +117,36 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(TOKENS.downloadLinks, {
     useValue: new SignedDownloadLinks(deriveKey(masterKey.key, 'download-links'), config.publicBaseUrl, config.downloadLinkTtlSeconds),
   });
-  container.register(TOKENS.fileStore, { useValue: new LocalDirectoryFileStore(config.filesDir) });
+  container.register(TOKENS.fileStore, { useValue: createFileStore(config) });
   container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.workDir) });
-  const ytDlpOptions = {
-    ytDlpPath: config.ytDlpPath,
-    ffmpegPath: config.ffmpegPath,
-    ffprobePath: config.ffprobePath,
-    pythonPath: config.ytDlpPythonPath,
-    cookiesFile: config.ytDlpCookiesFile,
-    proxy: config.ytDlpProxy,
-    socketTimeoutSeconds: config.extractorTimeoutSeconds,
-    listingTimeoutMs: config.channelListingTimeoutSeconds * 1000,
-  };
-  const commandLineExtractor = new YtDlpExtractor(ytDlpOptions);
+  // Made when first needed, so the command-line tools never run yt-dlp.
+  container.register(TOKENS.ytDlp, { useFactory: instanceCachingFactory(() => (overrides.extractor === undefined ? createYtDlpExtractor(config, logger, metrics) : null)) });
   // Helpers start on the first lookup, or when a role that looks videos up starts them (service.ts); CLIs never do.
-  const warmExtractor =
-    overrides.extractor === undefined && config.warmExtractorProcesses > 0
-      ? new WarmExtractor(commandLineExtractor, {
-          ...ytDlpOptions,
-          processes: config.warmExtractorProcesses,
-          requestTimeoutMs: 120_000,
-          logger,
-          extractedInfo: config.extractedInfoTtlSeconds > 0 ? new PostgresExtractedInfoCache(database, config.extractedInfoTtlSeconds * 1000) : undefined,
-        })
-      : null;
-  container.register(TOKENS.extractor, { useValue: overrides.extractor ?? warmExtractor ?? commandLineExtractor });
-  // A factory, since tsyringe takes a null useValue for no provider at all.
-  container.register(TOKENS.warmExtractor, { useFactory: () => warmExtractor });
+  let warmExtractor: WarmExtractor | null = null;
+  container.register(TOKENS.warmExtractor, {
+    useFactory: instanceCachingFactory((c) => {
+      const ytDlp = c.resolve<YtDlpSetup | null>(TOKENS.ytDlp);
+      if (ytDlp === null || !warmHelpersFit(config)) return null;
+      warmExtractor = new WarmExtractor(ytDlp.extractor, {
+        ytDlpPath: config.ytDlpPath,
+        ffmpegPath: config.ffmpegPath,
+        pythonPath: config.ytDlpPythonPath,
+        cookiesFile: config.platformAccess.cookies['*']?.[0],
+        proxy: config.platformAccess.proxies['*']?.[0],
+        socketTimeoutSeconds: config.extractorTimeoutSeconds,
+        processes: config.warmExtractorProcesses,
+        requestTimeoutMs: 120_000,
+        logger,
+        extractedInfo: config.extractedInfoTtlSeconds > 0 ? new PostgresExtractedInfoCache(database, config.extractedInfoTtlSeconds * 1000) : undefined,
+      });
+      return warmExtractor;
+    }),
+  });
+  container.register(TOKENS.extractor, {
+    useFactory: instanceCachingFactory(
+      (c) => overrides.extractor ?? c.resolve<WarmExtractor | null>(TOKENS.warmExtractor) ?? (c.resolve<YtDlpSetup | null>(TOKENS.ytDlp) as YtDlpSetup).extractor,
+    ),
+  });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database) });
   container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(database) });
   container.register(TOKENS.anomalies, { useValue: new MetricAnomalies(metrics, logger) });
@@ -186,8 +192,9 @@ export async function createContainer(config: Config, logger: Logger, overrides:
       maxAttempts: config.downloadMaxAttempts,
       retryBaseDelayMs: config.downloadRetryBaseMs,
       retryMaxDelayMs: Math.max(config.downloadRetryBaseMs, 5 * 60_000),
-    }),
+    }, container.resolve(RunningDownloads)),
   ));
+  container.register(RunningDownloads, single(() => new RunningDownloads()));
   container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock(), eventStore, resolve<Anomalies>(TOKENS.anomalies))));
   container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs)));
   container.register(ReconcilePendingDownloads, single(() =>
@@ -210,3 +217,14 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   };
 }
 
+
+/**
+ * The warm helpers take one cookie jar and one proxy (the `*` entries). Cookie or proxy pools, or settings for one
+ * platform, need the command line's per-run rotation, write-back and bot-check back-off, so lookups then run there.
+ */
+function warmHelpersFit(config: Config): boolean {
+  if (config.warmExtractorProcesses === 0) return false;
+  const { cookies, proxies } = config.platformAccess;
+  const single = (pools: Readonly<Record<string, readonly string[]>>) => Object.entries(pools).every(([platform, pool]) => platform === '*' && pool.length <= 1);
+  return single(cookies) && single(proxies);
+}

@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import type { DependencyContainer } from 'tsyringe';
 import { Authenticate } from '../application/accounts/authenticate.js';
 import { GetAccount } from '../application/accounts/get-account.js';
+import { CancelDownload } from '../application/downloads/cancel-download.js';
 import { GetDownloadJob } from '../application/downloads/get-download-job.js';
 import { SubmitDownload } from '../application/downloads/submit-download.js';
 import type { Clock } from '../application/ports/clock.js';
@@ -17,11 +18,14 @@ import type { WorkConsumer, WorkItem, WorkQueue, WorkRelay, WorkResult } from '.
 import { ReconcilePendingDownloads } from '../application/processes/reconcile-pending-downloads.js';
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
+import { RunningDownloads } from '../application/processes/running-downloads.js';
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
 import { DeliverWebhook } from '../application/processes/deliver-webhook.js';
 import type { Delivery, WorkOutcome } from '../application/processes/work-outcome.js';
 import { type JobMessage, ROUTED_EVENT_TYPES, WORK_KINDS, type WorkKind, routeEventToWork } from '../application/processes/work-routing.js';
+import { CheckRequestRate } from '../application/rate-limits/check-request-rate.js';
 import { accountsProjection } from '../projections/accounts-projection.js';
+import { deletedFilesProjection } from '../projections/deleted-files-projection.js';
 import { downloadJobsProjection } from '../projections/download-jobs-projection.js';
 import { lookupJobsProjection } from '../projections/lookup-jobs-projection.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
@@ -30,7 +34,9 @@ import { type Overrides, TOKENS, createContainer } from './container.js';
 import type { SignedDownloadLinks } from './files/signed-download-links.js';
 import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
 import { answerClientErrorsInJson } from './http/client-errors.js';
+import type { YtDlpSetup } from './extractor/create-yt-dlp-extractor.js';
 import { createHttpApp } from './http/create-http-app.js';
+import { requestRateLimit } from './http/middleware/request-rate-limit.js';
 import { openApiDocument } from './http/openapi/document.js';
 import { RequestValidation } from './http/request-validation.js';
 import { accountRoutes } from './http/routes/account-routes.js';
@@ -49,8 +55,12 @@ import { lookupRouters, lookupWorkHandlers } from './lookups-composition.js';
 import { ExpiredLookupJobsSweeper } from './postgres/expired-lookup-jobs-sweeper.js';
 import type { WarmExtractor } from './extractor/warm/warm-extractor.js';
 import type { ChannelListener } from './postgres/channel-listener.js';
+import { PostgresAccountPlans, PostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
+import { MemoryRateLimitStore } from './rate-limits/memory-rate-limit-store.js';
+import { createFileSweeper } from './retention/create-file-sweeper.js';
+import { BroadcastJobCancellations } from './work-queue/broadcast-job-cancellations.js';
 
-export const PROJECTIONS = [accountsProjection, downloadJobsProjection, lookupJobsProjection];
+export const PROJECTIONS = [accountsProjection, downloadJobsProjection, lookupJobsProjection, deletedFilesProjection];
 
 export interface RunningService {
   /** The API's base address (http://host:port), when the api role runs. */
@@ -79,16 +89,19 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
   const clock = container.resolve<Clock>(TOKENS.clock);
   const storage = container.resolve<Storage>(TOKENS.storage);
   const processorOptions = { db, store, connectionString: config.databaseUrl, acquireLock: storage.acquireLock, logger };
+  const ytDlp = roles.has('api') || roles.has('worker') ? container.resolve<YtDlpSetup | null>(TOKENS.ytDlp) : null;
 
   let queue: WorkQueue | null = null;
   let projections: ProjectionRunner | null = null;
   let relay: WorkRelay | null = null;
   let url: string | null = null;
   try {
+    await ytDlp?.detected;
     const settings = { natsUrl: config.mode === 'embedded' ? null : config.natsUrl, natsStream: config.natsStreamName, subjects: WORK_KINDS.map((kind) => workSubject(config, kind)) };
     queue = await openWorkQueue({ ...settings, connectionName: `video-download-service:${[...roles].join('+')}` }, processorOptions, logger);
     const workQueue = queue;
     logger.info({ mode: config.mode, storage: storage.description, workQueue: queue.kind }, `Running in ${config.mode} mode`);
+    const cancellations = new BroadcastJobCancellations(queue.broadcast('cancellations'), logger);
 
     if (roles.has('projector')) {
       projections = new ProjectionRunner(PROJECTIONS, processorOptions);
@@ -111,6 +124,14 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       });
       await relay.start();
       stoppables.push({ name: 'relay', stop: () => (relay as WorkRelay).stop() });
+      const selfUpdate = ytDlp?.selfUpdate;
+      if (selfUpdate != null) {
+        selfUpdate.start();
+        stoppables.push({ name: 'yt-dlp self-update', stop: () => selfUpdate.stop() });
+      }
+      const running = container.resolve(RunningDownloads);
+      const listening = cancellations.listen((jobId) => running.cancel(jobId));
+      stoppables.push({ name: 'cancellations', stop: () => listening.stop() });
       for (const [subject, consumer] of workConsumers(container, config, queue)) {
         await consumer.start();
         stoppables.push({ name: `consumer ${subject}`, stop: () => consumer.stop() });
@@ -128,6 +149,11 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
 
     // Submissions look videos up: the API's helpers start now, in the background, rather than on the first request.
     if (roles.has('api')) void container.resolve<WarmExtractor | null>(TOKENS.warmExtractor)?.start();
+    if (roles.has('sweeper') && config.fileRetentionSeconds > 0) {
+      const sweeper = createFileSweeper(container, config, logger);
+      sweeper.start();
+      stoppables.push({ name: 'sweeper', stop: () => sweeper.stop() });
+    }
 
     if (roles.has('api')) {
       // Revocations reach other API processes through a LISTEN connection, which only the server mode has; embedded, every request reads its key.
@@ -151,10 +177,19 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         requestLogSamplePercent: config.requestLogSamplePercent,
         authenticate: container.resolve(Authenticate),
         openApiDocument,
+        // Embedded, one process serves every request, so its memory is the shared store.
+        afterAuthentication: requestRateLimit(
+          new CheckRequestRate(config.mode === 'embedded' ? new MemoryRateLimitStore() : await PostgresRateLimitStore.open(db), new PostgresAccountPlans(db), config.rateLimits),
+        ),
         apiRouters: [
           downloadRoutes({
             submitDownload: container.resolve(SubmitDownload),
             getDownloadJob: container.resolve(GetDownloadJob),
+            cancelDownload: new CancelDownload(
+              container.resolve(TOKENS.downloadJobCommands),
+              cancellations,
+              clock,
+            ),
             links,
             clock,
             validation,
@@ -168,6 +203,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
           operationsRoutes({
             mode: config.mode,
             metrics: container.resolve<Registry>(TOKENS.metrics),
+            details: () => ({ ytDlp: ytDlp?.version() ?? null }),
             readinessChecks: {
               postgres: async () => (await db.raw('select 1')) !== undefined,
               eventStore: () => store.ping(),

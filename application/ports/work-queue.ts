@@ -93,7 +93,15 @@ export interface WorkQueue {
   readonly kind: 'jetstream' | 'in-process';
   relay(options: WorkRelayOptions): WorkRelay;
   consumer(options: WorkConsumerOptions): WorkConsumer;
+  /** A channel every process of the service hears (unlike work, which one consumer takes); best effort, nothing is kept. */
+  broadcast(channel: string): Broadcast;
   ping(): Promise<boolean>;
   /** Closes the connection, if any; stop relays and consumers first. */
   close(): Promise<void>;
+}
+
+export interface Broadcast {
+  publish(message: unknown): Promise<void>;
+  /** `onMessage` gets each message published from then on, until stopped. */
+  subscribe(onMessage: (message: unknown) => void): { stop(): Promise<void> };
 }

@@ -1,11 +1,12 @@
 import { isFinalErrorCode } from '../../domain/download-error-code.js';
-import { LeaseHeldError, LeaseLostError } from '../../domain/errors.js';
+import { InvalidTransitionError, LeaseHeldError, LeaseLostError } from '../../domain/errors.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
 import type { Clock } from '../ports/clock.js';
 import { ExtractionError, type Extractor } from '../ports/extractor.js';
 import type { FileStore } from '../ports/file-store.js';
 import type { Logger } from '../ports/logger.js';
 import type { WorkDirs } from '../ports/work-dirs.js';
+import { RunningDownloads } from './running-downloads.js';
 import { workContext } from './work-context.js';
 import { DONE, type Delivery, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
@@ -42,9 +43,25 @@ export class RunDownload {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: RunDownloadOptions,
+    /** Where a cancellation finds this process's download of the job. */
+    private readonly running: RunningDownloads = new RunningDownloads(),
   ) {}
 
   async handle(message: JobMessage, delivery: Delivery): Promise<WorkOutcome> {
+    // Tracked before the job is read, so a cancellation from then on reaches this run.
+    const cancellation = this.running.track(message.jobId);
+    try {
+      return await this.run(message, delivery, cancellation.signal);
+    } catch (error) {
+      // The job was cancelled (or otherwise finished) under this run: nothing is left to do.
+      if (error instanceof InvalidTransitionError) return DONE;
+      throw error;
+    } finally {
+      cancellation.done();
+    }
+  }
+
+  private async run(message: JobMessage, delivery: Delivery, cancelled: AbortSignal): Promise<WorkOutcome> {
     const { jobId } = message;
     const log = this.logger.child({ jobId, delivery: delivery.attempt, leaseId: delivery.leaseId });
     const { state } = await this.jobs.load(jobId);
@@ -78,7 +95,7 @@ export class RunDownload {
         language: request.language ?? undefined,
         maxFileSizeBytes: request.maxFileSizeBytes,
         workDir,
-        signal: delivery.signal,
+        signal: delivery.signal === undefined ? cancelled : AbortSignal.any([delivery.signal, cancelled]),
         onProgress: () => delivery.heartbeat(),
       });
       fileKey = `${request.accountId}/${jobId}.${attempt}.${media.extension}`;
@@ -103,6 +120,12 @@ export class RunDownload {
       log.info({ fileSize: stored.size, actualFormat: media.actualFormat, attempt }, 'download completed');
       return DONE;
     } catch (error) {
+      if (cancelled.aborted || error instanceof InvalidTransitionError) {
+        // Cancelled: the job is FAILED already, and a file stored meanwhile would never be served.
+        if (fileKey !== null) await this.files.remove(fileKey).catch(() => undefined);
+        log.info({ reason: error instanceof Error ? error.message : String(error) }, 'download stopped: the job was cancelled');
+        return DONE;
+      }
       if (error instanceof LeaseLostError) {
         log.warn({ attempt }, 'the job was taken over by another worker; discarding this attempt');
         if (fileKey !== null) await this.files.remove(fileKey).catch(() => undefined);

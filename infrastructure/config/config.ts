@@ -1,8 +1,12 @@
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_CLIENT_DOWNLOAD_HOSTS } from '../../domain/client-download-url.js';
+import type { RateLimitSettings } from '../../application/rate-limits/check-request-rate.js';
+import type { PlatformAccessSettings } from '../extractor/platform-access.js';
+import type { S3FileStoreOptions } from '../files/s3-file-store.js';
 
-export const ROLES = ['api', 'projector', 'worker'] as const;
+export const ROLES = ['api', 'projector', 'worker', 'sweeper'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Every setting the service reads, from environment variables; see the README for each. */
@@ -28,8 +32,6 @@ export interface Config {
   ffmpegPath: string;
   ffprobePath: string;
   ytDlpPythonPath: string | undefined;
-  ytDlpCookiesFile: string | undefined;
-  ytDlpProxy: string | undefined;
   extractorTimeoutSeconds: number;
   filesDir: string;
   workDir: string;
@@ -71,6 +73,17 @@ export interface Config {
   requestLogSamplePercent: number;
   warmExtractorProcesses: number;
   extractedInfoTtlSeconds: number;
+  /** Seconds a produced file is kept after completion; 0 keeps files for ever. */
+  fileRetentionSeconds: number;
+  fileSweepIntervalSeconds: number;
+  rateLimits: RateLimitSettings;
+  /** Null: files live in FILES_DIR. */
+  objectStorage: S3FileStoreOptions | null;
+  ytDlpUpdate: 'off' | 'stable' | 'nightly';
+  ytDlpUpdateIntervalHours: number;
+  platformAccess: PlatformAccessSettings;
+  /** Each passed as `--extractor-args` (PO-token providers, player clients). */
+  ytDlpExtractorArgs: string[];
 }
 
 export type ServiceMode = 'embedded' | 'server';
@@ -109,12 +122,11 @@ export function loadConfig(env: Env = process.env): Config {
     shortHosts: read.list('SHORT_HOSTS', ['youtu.be']),
     videoUrlSchemes: read.list('VIDEO_URL_SCHEMES', ['https']),
     webhookAllowHosts: read.list('WEBHOOK_ALLOW_HOSTS', []),
-    ytDlpPath: read.string('YT_DLP_PATH', '/usr/bin/yt-dlp'),
+    // Where npm run setup puts the newest yt-dlp it could reach; Debian's otherwise.
+    ytDlpPath: read.string('YT_DLP_PATH', existsSync(path.join(dataDir, 'bin', 'yt-dlp')) ? path.join(dataDir, 'bin', 'yt-dlp') : '/usr/bin/yt-dlp'),
     ffmpegPath: read.string('FFMPEG_PATH', '/usr/bin/ffmpeg'),
     ffprobePath: read.string('FFPROBE_PATH', '/usr/bin/ffprobe'),
     ytDlpPythonPath: read.optional('YT_DLP_PYTHONPATH'),
-    ytDlpCookiesFile: read.optional('YT_DLP_COOKIES_FILE'),
-    ytDlpProxy: read.optional('YT_DLP_PROXY'),
     extractorTimeoutSeconds: read.integer('EXTRACTOR_SOCKET_TIMEOUT_SECONDS', 20, 1, 600),
     filesDir: read.string('FILES_DIR', path.join(dataDir, 'files')),
     workDir: read.string('WORK_DIR', path.join(tmpdir(), 'video-download-work')),
@@ -151,6 +163,13 @@ export function loadConfig(env: Env = process.env): Config {
     requestLogSamplePercent: read.integer('REQUEST_LOG_SAMPLE_PERCENT', 1, 0, 100),
     warmExtractorProcesses: read.integer('WARM_EXTRACTOR_PROCESSES', 2, 0, 32),
     extractedInfoTtlSeconds: read.integer('EXTRACTED_INFO_TTL_SECONDS', 300, 0, 3_600),
+    ...fileRetention(read),
+    rateLimits: rateLimits(read),
+    objectStorage: objectStorage(read),
+    ytDlpUpdate: read.oneOf('YT_DLP_UPDATE', ['off', 'stable', 'nightly'], 'off'),
+    ytDlpUpdateIntervalHours: read.integer('YT_DLP_UPDATE_INTERVAL_HOURS', 24, 1, 24 * 30),
+    platformAccess: platformAccess(read),
+    ytDlpExtractorArgs: (read.optional('YT_DLP_EXTRACTOR_ARGS') ?? '').split(/\s+/).filter((entry) => entry !== ''),
   };
 }
 
@@ -160,6 +179,70 @@ function httpTimeouts(read: EnvReader): { httpRequestTimeoutMs: number; httpHead
   const httpHeadersTimeoutMs = read.integer('HTTP_HEADERS_TIMEOUT_MS', 10_000, 500, 3_600_000);
   if (httpHeadersTimeoutMs > httpRequestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs})`);
   return { httpRequestTimeoutMs, httpHeadersTimeoutMs };
+}
+
+/** YT_DLP_COOKIES_FILE and YT_DLP_PROXY are the `*` entries when the per-platform lists name none. */
+function platformAccess(read: EnvReader): PlatformAccessSettings {
+  const cookies = read.perPlatform('YT_DLP_COOKIES_FILES', (value) => value.split('|'));
+  const single = read.optional('YT_DLP_COOKIES_FILE');
+  if (single !== undefined) cookies['*'] ??= [single];
+  const proxies = read.perPlatform('YT_DLP_PROXIES', (value) => value.split('|'));
+  const proxy = read.optional('YT_DLP_PROXY');
+  if (proxy !== undefined) proxies['*'] ??= [proxy];
+  const count = (name: string, max: number) => (value: string) => {
+    if (!/^\d+$/.test(value) || Number(value) > max) throw new ConfigError(name, `must give whole numbers up to ${max}, got "${value}"`);
+    return Number(value);
+  };
+  return {
+    cookies,
+    proxies,
+    proxyCooldownMs: read.integer('YT_DLP_PROXY_COOLDOWN_SECONDS', 900, 0, 86_400) * 1000,
+    concurrency: read.perPlatform('PLATFORM_CONCURRENCY', count('PLATFORM_CONCURRENCY', 1000)),
+    spacingMs: read.perPlatform('PLATFORM_REQUEST_SPACING_MS', count('PLATFORM_REQUEST_SPACING_MS', 3_600_000)),
+    botCheckBackoffMs: read.integer('PLATFORM_BOT_CHECK_BACKOFF_SECONDS', 600, 0, 86_400) * 1000,
+  };
+}
+
+function objectStorage(read: EnvReader): S3FileStoreOptions | null {
+  if (read.oneOf('FILE_STORE', ['local', 's3'], 'local') === 'local') return null;
+  const bucket = read.optional('S3_BUCKET');
+  if (bucket === undefined) throw new ConfigError('S3_BUCKET', 'is required when FILE_STORE is s3');
+  const endpoint = read.optional('S3_ENDPOINT') === undefined ? undefined : read.url('S3_ENDPOINT', '');
+  return {
+    bucket,
+    prefix: read.string('S3_PREFIX', ''),
+    endpoint,
+    region: read.string('S3_REGION', 'us-east-1'),
+    // S3-compatible servers mostly want the bucket in the path; AWS itself takes either.
+    forcePathStyle: read.oneOf('S3_FORCE_PATH_STYLE', ['true', 'false'], endpoint === undefined ? 'false' : 'true') === 'true',
+    partSizeBytes: read.integer('S3_PART_SIZE_MB', 8, 5, 512) * 1024 * 1024,
+  };
+}
+
+/** `RATE_LIMITS_BY_PLAN=free=2/4,scale=50/100`: per plan, requests per second per key / per account (0 = unlimited). */
+function rateLimits(read: EnvReader): RateLimitSettings {
+  const defaults = { perKey: read.integer('RATE_LIMIT_KEY_PER_SECOND', 10, 0, 100_000), perAccount: read.integer('RATE_LIMIT_ACCOUNT_PER_SECOND', 20, 0, 100_000) };
+  const byPlan: Record<string, { perKey: number; perAccount: number }> = {};
+  for (const entry of read.list('RATE_LIMITS_BY_PLAN', [])) {
+    const match = /^([a-z0-9_-]+)=(\d{1,6})\/(\d{1,6})$/i.exec(entry);
+    if (match === null) throw new ConfigError('RATE_LIMITS_BY_PLAN', `must list plan=perKey/perAccount entries, got "${entry}"`);
+    byPlan[match[1]] = { perKey: Number(match[2]), perAccount: Number(match[3]) };
+  }
+  return { defaults, byPlan };
+}
+
+/** A link issued at completion must stay good: retention shorter than the link lifetime needs the operator's word. */
+function fileRetention(read: EnvReader): Pick<Config, 'fileRetentionSeconds' | 'fileSweepIntervalSeconds'> {
+  const fileRetentionSeconds = read.integer('FILE_RETENTION_SECONDS', 24 * 3600, 0, 10 * 365 * 24 * 3600);
+  const linkTtlSeconds = read.integer('DOWNLOAD_LINK_TTL_SECONDS', 6 * 3600, 60, 30 * 24 * 3600);
+  const shorterAllowed = read.oneOf('FILE_RETENTION_BELOW_LINK_TTL', ['refuse', 'allow'], 'refuse') === 'allow';
+  if (fileRetentionSeconds > 0 && fileRetentionSeconds < linkTtlSeconds && !shorterAllowed) {
+    throw new ConfigError(
+      'FILE_RETENTION_SECONDS',
+      `(${fileRetentionSeconds}) is shorter than DOWNLOAD_LINK_TTL_SECONDS (${linkTtlSeconds}), so links would outlive their files; raise it or set FILE_RETENTION_BELOW_LINK_TTL=allow`,
+    );
+  }
+  return { fileRetentionSeconds, fileSweepIntervalSeconds: read.integer('FILE_SWEEP_INTERVAL_SECONDS', 60, 1, 86_400) };
 }
 
 class EnvReader {
@@ -205,6 +288,17 @@ class EnvReader {
     const value = this.optional(name) ?? fallback;
     if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
     return value as T;
+  }
+
+  /** `youtube.com=a|b,*=c`: a value per platform host, `*` for every platform. */
+  perPlatform<T>(name: string, parse: (value: string) => T): Record<string, T> {
+    const result: Record<string, T> = {};
+    for (const entry of this.list(name, [])) {
+      const separator = entry.indexOf('=');
+      if (separator <= 0 || separator === entry.length - 1) throw new ConfigError(name, `must list platform=value entries (platform * for all), got "${entry}"`);
+      result[entry.slice(0, separator).toLowerCase()] = parse(entry.slice(separator + 1));
+    }
+    return result;
   }
 
   /** Only EventStoreDB URLs select that store; empty means the PostgreSQL store in DATABASE_URL. */

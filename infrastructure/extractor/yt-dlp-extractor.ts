@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -23,6 +23,8 @@ import { parseChannelListing } from './parse-channel-listing.js';
 import { type YtDlpLinkInfo, parseClientLinks } from './parse-client-links.js';
 import { mediaMimeType } from './media-mime-type.js';
 import { nameVideoHeight } from './name-video-height.js';
+import type { ExclusiveGate } from './exclusive-gate.js';
+import type { PlatformAccess, RunAccess } from './platform-access.js';
 import { type YtDlpInfo, parseVideoMetadata } from './parse-video-metadata.js';
 import { OutputTooLargeError, type ProcessResult, type RunProcessOptions, runProcess } from './run-process.js';
 
@@ -34,9 +36,8 @@ export interface YtDlpExtractorOptions {
   ffprobePath?: string;
   /** Extra PYTHONPATH entries, e.g. a directory of extractor plugins. */
   pythonPath?: string;
-  /** Netscape cookies. yt-dlp writes its cookie jar back on exit, so each run gets a private copy. */
-  cookiesFile?: string;
-  proxy?: string;
+  /** Cookies, proxies, pacing and back-off per platform (see platform-access.ts). */
+  access?: PlatformAccess;
   socketTimeoutSeconds?: number;
   /** Passed before the adapter's own options, which therefore win where both are given. */
   extraArgs?: readonly string[];
@@ -44,6 +45,10 @@ export interface YtDlpExtractorOptions {
   probeTimeoutMs?: number;
   /** Upper bound for one channel listing; default 5 minutes (1000 videos take many pages). */
   listingTimeoutMs?: number;
+  /** Options the installed version understands (see yt-dlp-version.ts); asked per run, as an update may change them. */
+  versionArguments?: () => readonly string[];
+  /** Every run is shared; a self-update takes it alone. */
+  gate?: ExclusiveGate;
 }
 
 /** The downloaded file's name before its extension, inside the job's work directory. */
@@ -78,7 +83,7 @@ export class YtDlpExtractor implements Extractor {
 
   async listChannel(url: string, options: ChannelListingOptions): Promise<ChannelListing> {
     const args = ['--flat-playlist', '-J', '--playlist-end', String(options.maxVideos), '--', url];
-    const result = await this.run(args, undefined, { signal: options.signal, timeoutMs: this.options.listingTimeoutMs ?? 300_000, maxStdoutChars: 64 * 1024 * 1024 });
+    const result = await this.run(url, args, undefined, { signal: options.signal, timeoutMs: this.options.listingTimeoutMs ?? 300_000, maxStdoutChars: 64 * 1024 * 1024 });
     if (result.code !== 0 || result.timedOut) throw failure(result);
     let listing: ChannelListing | null = null;
     try {
@@ -126,7 +131,7 @@ export class YtDlpExtractor implements Extractor {
       outputTemplate: `${MEDIA_BASE_NAME}.%(ext)s`,
       infoJsonFile,
     });
-    const result = await this.run(args, workDir, {
+    const result = await this.run(request.url, args, workDir, {
       cwd: workDir,
       signal: request.signal,
       onStdoutLine: (line) => {
@@ -160,7 +165,8 @@ export class YtDlpExtractor implements Extractor {
 
   /** `yt-dlp -J`: the parsed metadata and its text, which a download can load again. */
   private async extractInfo(url: string, signal: AbortSignal | undefined, scratchDir?: string): Promise<{ info: YtDlpInfo; json: string }> {
-    const result = await this.run(['-J', '--no-playlist', '--', url], scratchDir, {
+    // A lookup without a work directory is one a client waits on: it is refused during a platform back-off rather than held.
+    const result = await this.run(url, ['-J', '--no-playlist', '--', url], scratchDir, {
       signal,
       timeoutMs: this.options.probeTimeoutMs ?? 120_000,
       maxStdoutChars: 64 * 1024 * 1024,
@@ -175,9 +181,11 @@ export class YtDlpExtractor implements Extractor {
     }
   }
 
-  /** Runs yt-dlp with the options every run shares, cookies copied into `scratchDir` (or a temporary directory). */
-  private async run(args: readonly string[], scratchDir: string | undefined, options: RunProcessOptions): Promise<ProcessResult> {
+  /** Runs yt-dlp with the options every run shares, and the platform's proxy and cookies copied into `scratchDir` (or a temporary directory). */
+  private async run(url: string, args: readonly string[], scratchDir: string | undefined, options: RunProcessOptions): Promise<ProcessResult> {
     let temporaryDir: string | null = null;
+    let access: RunAccess | null = null;
+    let stderr: string | null = null;
     const shared = [
       '--ignore-config',
       '--no-cache-dir',
@@ -189,20 +197,23 @@ export class YtDlpExtractor implements Extractor {
       '3',
     ];
     if (this.options.ffmpegPath.includes(path.sep)) shared.push('--ffmpeg-location', this.options.ffmpegPath);
-    if (this.options.proxy !== undefined) shared.push('--proxy', this.options.proxy);
     try {
-      if (this.options.cookiesFile !== undefined) {
-        const dir = scratchDir ?? (temporaryDir = await mkdtemp(path.join(tmpdir(), 'yt-dlp-cookies-')));
-        const cookies = path.join(dir, '.cookies.txt');
-        await copyFile(this.options.cookiesFile, cookies);
-        shared.push('--cookies', cookies);
+      if (this.options.access !== undefined) {
+        const dir = scratchDir ?? (temporaryDir = await mkdtemp(path.join(tmpdir(), 'yt-dlp-run-')));
+        access = await this.options.access.begin(url, { scratchDir: dir, waitForPlatform: scratchDir !== undefined, signal: options.signal });
+        shared.push(...access.args);
       }
-      return await runProcess(this.options.ytDlpPath, [...shared, ...(this.options.extraArgs ?? []), ...args], { env: this.environment(), ...options });
+      const argv = [...shared, ...(this.options.versionArguments?.() ?? []), ...(this.options.extraArgs ?? []), ...args];
+      const start = () => runProcess(this.options.ytDlpPath, argv, { env: this.environment(), ...options });
+      const result = await (this.options.gate === undefined ? start() : this.options.gate.shared(start));
+      stderr = result.stderr;
+      return result;
     } catch (error) {
       if (error instanceof OutputTooLargeError) throw new ExtractionError(null, 'The extractor returned too much output', error.message);
       if (isSpawnError(error)) throw new ExtractionError(null, 'The extractor could not be started', error.message);
       throw error;
     } finally {
+      await access?.finish(stderr);
       if (temporaryDir !== null) await rm(temporaryDir, { recursive: true, force: true });
     }
   }

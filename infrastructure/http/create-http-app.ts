@@ -27,6 +27,8 @@ export interface HttpAppDependencies {
   apiRouters: Router[];
   /** Routes outside the API prefixes (files, health, metrics). */
   publicRouters: Router[];
+  /** Runs after a request to an API path is authenticated (rate limits). */
+  afterAuthentication?: (ctx: Context, next: Next) => Promise<void>;
 }
 
 /**
@@ -64,7 +66,9 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
 
   const authenticate = bearerAuthentication(deps.authenticate);
   const parseBody = jsonBody(deps.bodyLimitBytes);
-  app.use(underApiPrefix(prefixes, (ctx, next) => authenticate(ctx, () => parseBody(ctx, next))));
+  const { afterAuthentication } = deps;
+  const afterKey = afterAuthentication === undefined ? parseBody : (ctx: Context, next: Next) => afterAuthentication(ctx, () => parseBody(ctx, next));
+  app.use(underApiPrefix(prefixes, (ctx, next) => authenticate(ctx, () => afterKey(ctx, next))));
   app.use(root.routes());
   app.use(root.allowedMethods());
   return app;

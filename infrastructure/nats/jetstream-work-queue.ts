@@ -2,10 +2,11 @@ import type { Knex } from 'knex';
 import type { JetStreamManager, NatsConnection } from 'nats';
 import type { Anomalies } from '../../application/ports/anomalies.js';
 import type { Logger } from '../../application/ports/logger.js';
-import type { WorkConsumer, WorkConsumerOptions, WorkQueue, WorkRelay, WorkRelayOptions } from '../../application/ports/work-queue.js';
+import type { Broadcast, WorkConsumer, WorkConsumerOptions, WorkQueue, WorkRelay, WorkRelayOptions } from '../../application/ports/work-queue.js';
 import type { CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
 import { connectToNats, ensureWorkQueueStream } from './connection.js';
 import { DeadLetterRecorder } from './dead-letter-recorder.js';
+import { natsBroadcast } from './nats-broadcast.js';
 import { EventRelay } from './event-relay.js';
 import { WorkQueueConsumer } from './work-queue-consumer.js';
 
@@ -59,6 +60,11 @@ export class JetStreamWorkQueue implements WorkQueue {
   /** Records the messages JetStream gives up on (deliveries ran out, or terminated) in `db`. */
   deadLetterRecorder(db: Knex, anomalies: Anomalies): DeadLetterRecorder {
     return new DeadLetterRecorder(this.connection, this.jsm, db, this.options.stream, anomalies, this.options.logger);
+  }
+
+  /** A subject under the stream's name, as work subjects are, so deployments sharing a server stay apart. */
+  broadcast(channel: string): Broadcast {
+    return natsBroadcast(this.connection, `${this.options.stream}.${channel}`);
   }
 
   async ping(): Promise<boolean> {

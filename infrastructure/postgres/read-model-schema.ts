@@ -58,6 +58,8 @@ const STATEMENTS = [
      PRIMARY KEY (kind, job_id)
    )`,
   `CREATE INDEX IF NOT EXISTS lookup_jobs_expires_at ON lookup_jobs (expires_at)`,
+  `CREATE TABLE IF NOT EXISTS deleted_files (job_id text PRIMARY KEY, account_id text NOT NULL, deleted_at timestamptz NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS download_jobs_completed_files ON download_jobs (completed_at) WHERE status = 'COMPLETED'`,
 ];
 
 export async function migrateReadModels(db: Knex): Promise<void> {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepares a fresh Debian machine: system packages (yt-dlp, ffmpeg) and the npm
-# dependencies, which is all the embedded mode needs. With --servers (what CI
+# Prepares a fresh Debian machine: the newest reachable yt-dlp, ffmpeg and the
+# npm dependencies, which is all the embedded mode needs. With --servers (what CI
 # and `npm test` need) it also starts the local PostgreSQL and NATS (JetStream)
 # when they are installed but stopped. Safe to run again.
 set -euo pipefail
@@ -16,8 +16,9 @@ done
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
+bash infrastructure/setup/install-yt-dlp.sh
+
 missing=()
-command -v yt-dlp >/dev/null 2>&1 || missing+=(yt-dlp)
 command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
 command -v ffprobe >/dev/null 2>&1 || missing+=(ffmpeg)
 if [ ${#missing[@]} -gt 0 ]; then

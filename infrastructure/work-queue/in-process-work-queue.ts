@@ -1,10 +1,12 @@
+import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
-import type { WorkConsumer, WorkConsumerOptions, WorkQueue, WorkRelay, WorkRelayOptions } from '../../application/ports/work-queue.js';
+import type { Broadcast, WorkConsumer, WorkConsumerOptions, WorkQueue, WorkRelay, WorkRelayOptions } from '../../application/ports/work-queue.js';
 import { CheckpointedProcessor, type CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
 import { relayMessageId } from '../nats/event-relay.js';
 import { WakeSignal } from '../system/wake-signal.js';
+import { inProcessBroadcast } from './in-process-broadcast.js';
 import { InProcessWorkConsumer } from './in-process-work-consumer.js';
 import { WORK_QUEUE_TABLE, ensureWorkQueueTable } from './work-queue-schema.js';
 
@@ -28,6 +30,7 @@ export interface InProcessWorkQueueOptions {
  * store set off and was not yet acknowledged, across any restart.
  */
 export class InProcessWorkQueue implements WorkQueue {
+  private readonly broadcasts = new EventEmitter();
   readonly kind = 'in-process';
   private readonly news = new WakeSignal();
 
@@ -66,6 +69,10 @@ export class InProcessWorkQueue implements WorkQueue {
       },
       this.options.processor,
     );
+  }
+
+  broadcast(channel: string): Broadcast {
+    return inProcessBroadcast(this.broadcasts, channel);
   }
 
   consumer(options: WorkConsumerOptions): WorkConsumer {

@@ -58,6 +58,9 @@ export async function startTestService(
     WORK_DIR: path.join(dataDir, 'work'),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SHUTDOWN_TIMEOUT_MS: '2000',
+    // Tests poll fast; the suites about rate limits set their own.
+    RATE_LIMIT_KEY_PER_SECOND: '0',
+    RATE_LIMIT_ACCOUNT_PER_SECOND: '0',
     ...options.env,
   });
   const roles = new Set<Role>(options.roles ?? ['api', 'projector', 'worker']);

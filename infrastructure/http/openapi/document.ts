@@ -77,6 +77,21 @@ const responses = {
 
 const badRequest = (description: string, example: string) => errorResponse(description, example);
 
+/** The per-second request allowance of a key or account (an extension: the contract shows no rate limits). */
+const rateLimitHeaders = (required: boolean) => ({
+  'Retry-After': { required, description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Limit': { required, description: 'Requests allowed per window of the bucket that refused (key or account).', schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Remaining': { required, description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { required, description: 'Seconds until the window resets.', schema: { type: 'integer', minimum: 0 } },
+});
+const rateLimitedDescription =
+  'Too many requests per second for this API key or for its account (see `RateLimit-*`; configured per plan). Not charged. Retry after `Retry-After` seconds.';
+const rateLimited = {
+  description: rateLimitedDescription,
+  headers: rateLimitHeaders(true),
+  content: jsonContent(schemaRef('ApiError'), { error: 'Rate limit exceeded: at most 10 requests per second for this API key; retry after 1 s' }),
+};
+
 export const openApiDocument = {
   openapi: '3.1.0',
   info: {
@@ -181,11 +196,12 @@ export const openApiDocument = {
           '429': {
             description:
               'The account already has 100 downloads queued or in progress. Not charged. Resubmit after some jobs reach `COMPLETED` or `FAILED`. ' +
-              'Also, with `Retry-After` and an `error` saying submissions are waiting for the video platform, when too many of the account’s (or everyone’s) submissions are being looked up now.',
+              'Also, with `Retry-After` and an `error` saying submissions are waiting for the video platform, when too many of the account’s (or everyone’s) submissions are being looked up now. ' +
+              `Or: ${rateLimitedDescription}`,
             headers: {
-              'Retry-After': { required: false, description: 'Seconds to wait before resubmitting, when submissions are waiting for the video platform.', schema: { type: 'integer', minimum: 1 } },
-              'X-Pending-Downloads': { required: true, description: 'Downloads the account has queued or in progress now.', schema: { type: 'integer', minimum: 0 } },
-              'X-Pending-Downloads-Limit': { required: true, description: 'The most the account may have queued or in progress.', schema: { type: 'integer', minimum: 0 } },
+              'X-Pending-Downloads': { required: false, description: 'Downloads the account has queued or in progress now; always sent with the pending-downloads 429.', schema: { type: 'integer', minimum: 0 } },
+              'X-Pending-Downloads-Limit': { required: false, description: 'The most the account may have queued or in progress; always sent with the pending-downloads 429.', schema: { type: 'integer', minimum: 0 } },
+              ...rateLimitHeaders(false),
             },
             content: jsonContent(schemaRef('ApiError'), { error: 'Too many downloads queued or in progress (100 of 100)' }),
           },
@@ -205,7 +221,25 @@ export const openApiDocument = {
         responses: {
           '200': { description: 'The job.', content: jsonContent(schemaRef('DownloadJob')) },
           '401': responses.unauthorized,
+          '429': rateLimited,
           '404': errorResponse('No such job: it does not exist, has expired, or belongs to another account.', 'Download job not found'),
+          '500': responses.serverError,
+        },
+      },
+      delete: {
+        operationId: 'cancelDownload',
+        tags: ['Downloads'],
+        summary: 'Cancel a queued or running download job (an extension to the contract)',
+        description:
+          'Ends a job that is `IN_QUEUE` or `IN_PROGRESS`: its extractor processes are stopped, it becomes `FAILED` without an `errorCode`, nothing is charged, ' +
+          'and its `download.failed` webhook is sent as for any failure. Answers the job as `GET /download/{jobId}` would afterwards.',
+        parameters: [jobIdParameter('The `jobId` returned by POST /download.')],
+        responses: {
+          '200': { description: 'The job, now `FAILED`.', content: jsonContent(schemaRef('DownloadJob')) },
+          '401': responses.unauthorized,
+          '429': rateLimited,
+          '404': errorResponse('No such job: it does not exist, has expired, or belongs to another account.', 'Download job not found'),
+          '409': errorResponse('The job is already `COMPLETED` or `FAILED`.', 'Download job 3b241101-e2bb-4255-8caf-4136c566a962 is already COMPLETED and cannot be cancelled'),
           '500': responses.serverError,
         },
       },
@@ -230,6 +264,7 @@ export const openApiDocument = {
           },
           '400': badRequest('A missing or malformed field, or an unsupported URL. The message names the problem.', 'url is required'),
           '401': responses.unauthorized,
+          '429': rateLimited,
           '403': responses.creditLimitReached,
           '413': responses.payloadTooLarge,
           '415': responses.unsupportedMediaType,
@@ -249,6 +284,7 @@ export const openApiDocument = {
         responses: {
           '200': { description: 'The job.', content: jsonContent(schemaRef('InfoJob')) },
           '401': responses.unauthorized,
+          '429': rateLimited,
           '404': errorResponse('No such job: it does not exist, is older than 1 hour, or belongs to another account.', 'Info job not found'),
           '500': responses.serverError,
         },
@@ -275,6 +311,7 @@ export const openApiDocument = {
             'maxVideos must be an integer from 1 to 1000',
           ),
           '401': responses.unauthorized,
+          '429': rateLimited,
           '403': responses.addOnOrCreditLimit,
           '413': responses.payloadTooLarge,
           '415': responses.unsupportedMediaType,
@@ -305,6 +342,7 @@ export const openApiDocument = {
           },
           '400': badRequest('A missing or malformed field, or a link the service does not support. The message names the problem.', 'url is required'),
           '401': responses.unauthorized,
+          '429': rateLimited,
           '403': responses.addOnOrCreditLimit,
           '413': responses.payloadTooLarge,
           '415': responses.unsupportedMediaType,
@@ -322,6 +360,7 @@ export const openApiDocument = {
         responses: {
           '200': { description: 'The job.', content: jsonContent(schemaRef('ClientDownloadJob')) },
           '401': responses.unauthorized,
+          '429': rateLimited,
           '404': errorResponse('No such job: it does not exist, has expired, or belongs to another account.', 'Client-download job not found'),
           '500': responses.serverError,
         },

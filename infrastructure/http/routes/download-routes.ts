@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { CancelDownload } from '../../../application/downloads/cancel-download.js';
 import type { GetDownloadJob } from '../../../application/downloads/get-download-job.js';
 import type { SubmitDownload, SubmitDownloadInput } from '../../../application/downloads/submit-download.js';
 import type { Clock } from '../../../application/ports/clock.js';
@@ -12,6 +13,7 @@ import { downloadStatusBody } from './download-status-body.js';
 export interface DownloadRouteDependencies {
   submitDownload: SubmitDownload;
   getDownloadJob: GetDownloadJob;
+  cancelDownload: CancelDownload;
   links: DownloadLinks;
   clock: Clock;
   validation: RequestValidation;
@@ -49,6 +51,13 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
     // An id outside the id pattern is not echoed: it may carry control characters, markup or kilobytes.
     const { jobId } = deps.validation.pathParameters('getDownload', ctx.params, 'Download job not found');
     const view = await deps.getDownloadJob.execute(accountId, jobId);
+    if (view === null) throw new HttpError(404, `Download job ${jobId} not found`);
+    ctx.body = downloadStatusBody(view, deps.links, deps.clock.now());
+  });
+
+  router.delete('/download/:jobId', async (ctx) => {
+    const { jobId } = deps.validation.pathParameters('cancelDownload', ctx.params, `Download job ${ctx.params.jobId ?? ''} not found`);
+    const view = await deps.cancelDownload.execute(ctx.state.accountId as string, jobId, ctx.state.requestId as string);
     if (view === null) throw new HttpError(404, `Download job ${jobId} not found`);
     ctx.body = downloadStatusBody(view, deps.links, deps.clock.now());
   });

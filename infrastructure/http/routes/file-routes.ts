@@ -25,7 +25,8 @@ export function fileRoutes(deps: { files: FileStore; links: SignedDownloadLinks;
     );
     if (link === null) throw new HttpError(403, 'This download link is invalid or has expired; poll the job again for a fresh one');
     const file = await deps.files.stat(link.fileKey);
-    if (file === null) throw new HttpError(404, 'The file no longer exists');
+    // A correctly signed link names a file that existed: it was deleted when its retention period ran out.
+    if (file === null) throw new HttpError(410, 'The file was deleted after its retention period and cannot be downloaded again; submit the download again');
 
     ctx.type = path.extname(link.filename) || 'application/octet-stream';
     ctx.attachment(link.filename);

@@ -10,6 +10,8 @@ export function operationsRoutes(deps: {
   mode?: string;
   /** Figures shown with the checks, e.g. processor lag. */
   readinessDetails?: () => Promise<Record<string, unknown>>;
+  /** What the service runs with (e.g. the yt-dlp version), under `details`. */
+  details?: () => Record<string, unknown>;
 }): Router {
   const router = new Router();
 
@@ -32,8 +34,14 @@ export function operationsRoutes(deps: {
     const checks = Object.fromEntries(results);
     const ready = results.every(([, state]) => state === 'ok');
     ctx.status = ready ? 200 : 503;
-    const details = (await deps.readinessDetails?.().catch(() => undefined)) ?? {};
-    ctx.body = { status: ready ? 'ready' : 'not ready', ...(deps.mode === undefined ? {} : { mode: deps.mode }), checks, ...details };
+    const figures = (await deps.readinessDetails?.().catch(() => undefined)) ?? {};
+    ctx.body = {
+      status: ready ? 'ready' : 'not ready',
+      ...(deps.mode === undefined ? {} : { mode: deps.mode }),
+      checks,
+      ...figures,
+      ...(deps.details === undefined ? {} : { details: deps.details() }),
+    };
   });
 
   router.get('/metrics', async (ctx) => {

@@ -220,6 +220,7 @@ describe('OpenAPI document', () => {
     it('has exactly the contract operations under the API prefix, and the document itself', () => {
       const found = operationsOf('paths').map(({ where, operation: op }) => `${where} ${String(op.operationId)}`).sort();
       assert.deepEqual(found, [
+        'DELETE /download/{jobId} cancelDownload',
         'GET /client-download/{jobId} getClientDownload',
         'GET /download/{jobId} getDownload',
         'GET /info/{jobId} getInfo',
@@ -238,23 +239,26 @@ describe('OpenAPI document', () => {
 
     it('documents the status codes of each endpoint', () => {
       assert.deepEqual(statuses('/download', 'post'), ['200', '400', '401', '403', '413', '415', '422', '429', '500']);
-      assert.deepEqual(statuses('/download/{jobId}', 'get'), ['200', '401', '404', '500']);
-      assert.deepEqual(statuses('/info', 'post'), ['200', '400', '401', '403', '413', '415', '500']);
-      assert.deepEqual(statuses('/info/{jobId}', 'get'), ['200', '401', '404', '500']);
-      assert.deepEqual(statuses('/list-channel', 'post'), ['200', '400', '401', '403', '413', '415', '500']);
-      assert.deepEqual(statuses('/client-download', 'post'), ['200', '400', '401', '403', '413', '415', '500']);
-      assert.deepEqual(statuses('/client-download/{jobId}', 'get'), ['200', '401', '404', '500']);
+      assert.deepEqual(statuses('/download/{jobId}', 'get'), ['200', '401', '404', '429', '500']);
+      assert.deepEqual(statuses('/download/{jobId}', 'delete'), ['200', '401', '404', '409', '429', '500']);
+      assert.deepEqual(statuses('/info', 'post'), ['200', '400', '401', '403', '413', '415', '429', '500']);
+      assert.deepEqual(statuses('/info/{jobId}', 'get'), ['200', '401', '404', '429', '500']);
+      assert.deepEqual(statuses('/list-channel', 'post'), ['200', '400', '401', '403', '413', '415', '429', '500']);
+      assert.deepEqual(statuses('/client-download', 'post'), ['200', '400', '401', '403', '413', '415', '429', '500']);
+      assert.deepEqual(statuses('/client-download/{jobId}', 'get'), ['200', '401', '404', '429', '500']);
       assert.deepEqual(statuses('/me', 'get'), ['200', '401', '500']);
     });
 
-    it('requires the pending-download headers on 429', () => {
+    it('documents the pending-download headers and the rate-limit headers on the submit 429', () => {
       const headers = openApiDocument.paths['/download'].post.responses['429'].headers;
-      assert.deepEqual(Object.keys(headers).sort(), ['Retry-After', 'X-Pending-Downloads', 'X-Pending-Downloads-Limit']);
-      for (const [name, header] of Object.entries(headers)) {
-        // Retry-After comes only with the refusal while submissions wait for the platform.
-        assert.equal(header.required, name !== 'Retry-After');
-        assert.equal(header.schema.type, 'integer');
-      }
+      assert.deepEqual(Object.keys(headers), ['X-Pending-Downloads', 'X-Pending-Downloads-Limit', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+      for (const header of Object.values(headers)) assert.equal(header.schema.type, 'integer');
+    });
+
+    it('requires Retry-After and the RateLimit headers on every other 429', () => {
+      const headers = openApiDocument.paths['/download/{jobId}'].get.responses['429'].headers;
+      assert.deepEqual(Object.keys(headers), ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+      for (const header of Object.values(headers)) assert.equal(header.required, true);
     });
 
     it('describes the submit request field by field', () => {

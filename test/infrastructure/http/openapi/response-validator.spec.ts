@@ -109,11 +109,19 @@ describe('response validation by the OpenAPI document', () => {
       valid('POST', '/api/v2/list-channel', 403, { error: 'The channel_list add-on is not enabled for this account' });
     });
 
-    it('requires integer pending-download headers on 429, in any letter case', () => {
+    it('checks integer pending-download headers on 429 in any letter case, and the rate-limit headers', () => {
       const body = { error: 'Too many downloads queued or in progress (100 of 100)' };
       valid('POST', '/api/v2/download', 429, body, { 'X-Pending-Downloads': '100', 'x-pending-downloads-limit': '100' });
       assert.deepEqual(validateResponse('POST', '/api/v2/download', 429, body, new Headers({ 'x-pending-downloads': '100', 'x-pending-downloads-limit': '100' })), []);
-      assert.deepEqual(validateResponse('POST', '/api/v2/download', 429, body), ['missing header X-Pending-Downloads', 'missing header X-Pending-Downloads-Limit']);
+      // The same status also answers a spent rate limit, so the pending headers are checked only when present.
+      const limited = { error: 'Rate limit exceeded' };
+      assert.deepEqual(validateResponse('POST', '/api/v2/download', 429, limited, { 'Retry-After': '1', 'RateLimit-Limit': '10', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1' }), []);
+      assert.deepEqual(validateResponse('GET', '/api/v2/me', 429, limited), [
+        'missing header Retry-After',
+        'missing header RateLimit-Limit',
+        'missing header RateLimit-Remaining',
+        'missing header RateLimit-Reset',
+      ]);
       assert.deepEqual(validateResponse('POST', '/api/v2/download', 429, body, { 'x-pending-downloads': 'many', 'x-pending-downloads-limit': '1.5' }), [
         'header X-Pending-Downloads must be an integer >= 0',
         'header X-Pending-Downloads-Limit must be an integer >= 0',

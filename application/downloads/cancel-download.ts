@@ -1,0 +1,43 @@
+import { InvalidTransitionError } from '../../domain/errors.js';
+import type { Clock } from '../ports/clock.js';
+import type { JobCancellations } from '../ports/job-cancellations.js';
+import type { DownloadJobView } from '../ports/read-models.js';
+import type { DownloadJobCommandHandler } from './download-job-commands.js';
+import { downloadJobViewFromState } from './download-job-view.js';
+
+/** Recorded as the failure's reason; clients see a FAILED job without an errorCode. */
+export const CANCELLED_REASON = 'Cancelled by the client';
+
+/**
+ * `DELETE /download/{jobId}`: a queued or running job ends FAILED at once.
+ * The failure follows the ordinary path from there: its reservation is
+ * released uncharged and its webhook sent. The worker running it is told to
+ * stop its yt-dlp and ffmpeg.
+ */
+export class CancelDownload {
+  constructor(
+    private readonly jobs: DownloadJobCommandHandler,
+    private readonly cancellations: JobCancellations,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The job after the cancel; null when it does not exist or belongs to another account. */
+  async execute(accountId: string, jobId: string, correlationId: string): Promise<DownloadJobView | null> {
+    const { state } = await this.jobs.load(jobId);
+    if (state.status === 'NONE' || state.status === 'ABANDONED' || state.request.accountId !== accountId) return null;
+    if (state.status === 'COMPLETED' || state.status === 'FAILED') throw alreadyFinished(jobId, state.status);
+    const result = await this.jobs.handle(
+      jobId,
+      { type: 'FailJob', data: { jobId, errorCode: null, reason: CANCELLED_REASON, now: this.clock.now().toISOString() } },
+      { correlationId },
+    );
+    // No event: the job failed on its own between the read and the cancel.
+    if (result.events.length === 0) throw alreadyFinished(jobId, 'FAILED');
+    await this.cancellations.announce(jobId);
+    return downloadJobViewFromState(result.state);
+  }
+}
+
+function alreadyFinished(jobId: string, status: string): InvalidTransitionError {
+  return new InvalidTransitionError(`Download job ${jobId} is already ${status} and cannot be cancelled`);
+}

@@ -1,0 +1,21 @@
+/** What one counted request left in a bucket. */
+export interface BucketState {
+  allowed: boolean;
+  /** Requests left in the current window (0 when refused). */
+  remaining: number;
+  /** Until the window resets. */
+  msBeforeReset: number;
+}
+
+/**
+ * Counts requests per bucket in fixed one-second windows, shared by every API
+ * instance of the deployment.
+ */
+export interface RateLimitStore {
+  consume(bucket: string, limitPerSecond: number): Promise<BucketState>;
+}
+
+/** The plan an account is on now; null when it has none or is unknown. */
+export interface AccountPlans {
+  planOf(accountId: string): Promise<string | null>;
+}

@@ -1,0 +1,86 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Logger } from '../../application/ports/logger.js';
+import type { Config } from '../config/config.js';
+import { ExclusiveGate } from './exclusive-gate.js';
+import { PlatformAccess } from './platform-access.js';
+import { YtDlpExtractor } from './yt-dlp-extractor.js';
+import { YtDlpSelfUpdate } from './yt-dlp-self-update.js';
+import { type YtDlpVersion, detectYtDlpVersion, versionDependentArguments } from './yt-dlp-version.js';
+
+export interface YtDlpSetup {
+  extractor: YtDlpExtractor;
+  /** Settles once the version is known; runs wait for it. */
+  detected: Promise<void>;
+  /** The version found at start-up, or after the last self-update. */
+  version(): YtDlpVersion;
+  /** Present when YT_DLP_UPDATE asks for updates; the worker role starts it. */
+  selfUpdate: YtDlpSelfUpdate | null;
+}
+
+/**
+ * Asks yt-dlp for its version once, before its first run (logged, and
+ * exported as the `yt_dlp_info` metric), and passes each run only the options
+ * that version understands.
+ */
+export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Registry): YtDlpSetup {
+  let version: YtDlpVersion = { version: 'unknown', release: null, channel: 'unknown' };
+  const info = new Gauge({ name: 'yt_dlp_info', help: 'The yt-dlp version in use (value 1)', labelNames: ['version', 'channel'], registers: [metrics] });
+  const show = (current: YtDlpVersion) => {
+    version = current;
+    info.reset();
+    info.set({ version: current.version, channel: current.channel }, 1);
+  };
+  const log = logger.child({ ytDlpPath: config.ytDlpPath });
+  const gate = new ExclusiveGate();
+  // Taken alone first, so no run starts before the options for its version are known.
+  const detected = gate.alone(async () => {
+    show(await detectYtDlpVersion(config.ytDlpPath));
+    if (version.release === null) log.warn({ version: version.version }, 'could not tell the yt-dlp version; passing only the options every version understands');
+    else log.info({ version: version.version, channel: version.channel }, 'yt-dlp found');
+  });
+  const extractor = new YtDlpExtractor({
+    ytDlpPath: config.ytDlpPath,
+    ffmpegPath: config.ffmpegPath,
+    ffprobePath: config.ffprobePath,
+    pythonPath: config.ytDlpPythonPath,
+    socketTimeoutSeconds: config.extractorTimeoutSeconds,
+    access: platformAccess(config, metrics, log),
+    extraArgs: config.ytDlpExtractorArgs.flatMap((value) => ['--extractor-args', value]),
+    versionArguments: () => versionDependentArguments(version, process.execPath),
+    gate,
+  });
+  const selfUpdate =
+    config.ytDlpUpdate === 'off'
+      ? null
+      : new YtDlpSelfUpdate({
+          ytDlpPath: config.ytDlpPath,
+          channel: config.ytDlpUpdate,
+          intervalMs: config.ytDlpUpdateIntervalHours * 3_600_000,
+          gate,
+          logger: log,
+          onVersion: show,
+        });
+  return { extractor, detected, version: () => version, selfUpdate };
+}
+
+/** The access controls, with metrics that say when a platform drew a bot check and how long it is paused. */
+function platformAccess(config: Config, metrics: Registry, logger: Logger): PlatformAccess {
+  const botChecks = new Counter({ name: 'platform_bot_checks_total', help: 'Bot checks (and HTTP 429) a platform answered yt-dlp with', labelNames: ['platform'], registers: [metrics] });
+  const access: PlatformAccess = new PlatformAccess(config.platformAccess, {
+    botCheck: (platform, proxy) => {
+      botChecks.inc({ platform });
+      // The proxy URL may carry credentials: only whether one was used is logged.
+      logger.warn({ platform, viaProxy: proxy !== undefined, backoffSeconds: config.platformAccess.botCheckBackoffMs / 1000 }, 'platform asked for a bot check; backing off');
+    },
+  });
+  new Gauge({
+    name: 'platform_backoff_seconds',
+    help: 'Seconds left before this process sends yt-dlp to the platform again after a bot check',
+    labelNames: ['platform'],
+    registers: [metrics],
+    collect() {
+      for (const platform of access.platformsBackedOff()) this.set({ platform }, Math.ceil(access.backoffRemainingMs(platform) / 1000));
+    },
+  });
+  return access;
+}

@@ -1,0 +1,205 @@
+import { copyFile, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { KeyedMutex } from '../../application/keyed-mutex.js';
+import { ExtractionError } from '../../application/ports/extractor.js';
+import { sleep } from '../../projections/sleep.js';
+import { mergeCookieJars } from './merge-cookie-jars.js';
+import { forPlatform, platformOf } from './platform-of.js';
+
+/** Per platform (a host, see platformOf), with `*` for every platform. */
+export interface PlatformAccessSettings {
+  /** Netscape cookie files; several rotate run by run. */
+  cookies: Readonly<Record<string, readonly string[]>>;
+  /** Proxy URLs; several rotate run by run. */
+  proxies: Readonly<Record<string, readonly string[]>>;
+  /** A proxy that drew a bot check is left out this long (unless every proxy is). */
+  proxyCooldownMs: number;
+  /** yt-dlp runs at once per platform, in this process. */
+  concurrency: Readonly<Record<string, number>>;
+  /** Least time between the starts of two runs on one platform, in this process. */
+  spacingMs: Readonly<Record<string, number>>;
+  /** After a bot check, runs on the platform wait (downloads) or are refused (lookups) this long. */
+  botCheckBackoffMs: number;
+}
+
+export interface PlatformAccessObserver {
+  botCheck(platform: string, proxy: string | undefined): void;
+}
+
+/** What one run gets, and what it reports when it ends. */
+export interface RunAccess {
+  args: string[];
+  finish(stderr: string | null): Promise<void>;
+}
+
+/** The platform's own words for "this server is suspected of being a bot", and HTTP 429. */
+const BOT_CHECK = /not a bot|captcha|http error 429|too many requests|session has been rate-limited/i;
+
+export function isBotCheck(stderr: string): boolean {
+  return BOT_CHECK.test(stderr.replace(/\u2019/g, "'"));
+}
+
+/**
+ * Cookies, proxies, pacing and back-off per platform for yt-dlp runs.
+ *
+ * Cookies: each run works on a private copy of a jar from the platform's
+ * pool; when yt-dlp refreshed it, the changes are merged back into the jar
+ * under a lock and the file replaced whole (write, then rename), so runs at
+ * once neither lose each other's cookies nor leave a torn file.
+ */
+export class PlatformAccess {
+  private readonly turns = new Map<string, number>();
+  private readonly proxyCoolUntil = new Map<string, number>();
+  private readonly backoffUntil = new Map<string, number>();
+  private readonly running = new Map<string, number>();
+  private readonly waiting = new Map<string, Array<() => void>>();
+  private readonly lastStart = new Map<string, number>();
+  private readonly jarLocks = new KeyedMutex();
+
+  constructor(
+    private readonly settings: PlatformAccessSettings,
+    private readonly observer: PlatformAccessObserver = { botCheck: () => undefined },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Milliseconds left of the platform's back-off; 0 when none. */
+  backoffRemainingMs(platform: string): number {
+    return Math.max(0, (this.backoffUntil.get(platform) ?? 0) - this.now());
+  }
+
+  /** Platforms that drew a bot check since start-up. */
+  platformsBackedOff(): string[] {
+    return [...this.backoffUntil.keys()];
+  }
+
+  /**
+   * Waits for the platform (back-off, concurrency, spacing) and hands out a
+   * proxy and a cookie jar. `waitForPlatform` false refuses at once during a
+   * back-off, for lookups a client is waiting on.
+   */
+  async begin(url: string, options: { scratchDir: string; waitForPlatform: boolean; signal?: AbortSignal }): Promise<RunAccess> {
+    const platform = platformOf(url) ?? '*';
+    await this.waitOutBackoff(platform, options);
+    await this.takeSlot(platform, options.signal);
+    try {
+      await this.keepSpacing(platform, options.signal);
+      const args: string[] = [];
+      const proxy = this.pickProxy(platform);
+      if (proxy !== undefined) args.push('--proxy', proxy);
+      const jar = await this.checkOutJar(platform, options.scratchDir);
+      if (jar !== null) args.push('--cookies', jar.copy);
+      let finished = false;
+      return {
+        args,
+        finish: async (stderr) => {
+          if (finished) return;
+          finished = true;
+          try {
+            if (jar !== null) await this.checkInJar(jar);
+            if (stderr !== null && isBotCheck(stderr)) this.recordBotCheck(platform, proxy);
+          } finally {
+            this.releaseSlot(platform);
+          }
+        },
+      };
+    } catch (error) {
+      this.releaseSlot(platform);
+      throw error;
+    }
+  }
+
+  private async waitOutBackoff(platform: string, options: { waitForPlatform: boolean; signal?: AbortSignal }): Promise<void> {
+    for (let remaining = this.backoffRemainingMs(platform); remaining > 0; remaining = this.backoffRemainingMs(platform)) {
+      if (!options.waitForPlatform) {
+        throw new ExtractionError('NETWORK_ERROR', 'The platform asked for a bot check; requests to it are paused', `Retry in ${Math.ceil(remaining / 1000)} s`);
+      }
+      await sleep(remaining, options.signal);
+      if (options.signal?.aborted === true) throw options.signal.reason;
+    }
+  }
+
+  private async takeSlot(platform: string, signal?: AbortSignal): Promise<void> {
+    const limit = forPlatform(this.settings.concurrency, platform) ?? 0;
+    while (limit > 0 && (this.running.get(platform) ?? 0) >= limit) {
+      await new Promise<void>((resolve) => {
+        const queue = this.waiting.get(platform) ?? [];
+        queue.push(resolve);
+        this.waiting.set(platform, queue);
+      });
+      if (signal?.aborted === true) {
+        this.waiting.get(platform)?.shift()?.();
+        throw signal.reason;
+      }
+    }
+    this.running.set(platform, (this.running.get(platform) ?? 0) + 1);
+  }
+
+  private releaseSlot(platform: string): void {
+    this.running.set(platform, Math.max(0, (this.running.get(platform) ?? 1) - 1));
+    this.waiting.get(platform)?.shift()?.();
+  }
+
+  private async keepSpacing(platform: string, signal?: AbortSignal): Promise<void> {
+    const spacing = forPlatform(this.settings.spacingMs, platform) ?? 0;
+    const next = (this.lastStart.get(platform) ?? -Infinity) + spacing;
+    // Claimed before waiting, so runs queued behind each other are spaced too.
+    const start = Math.max(this.now(), next);
+    this.lastStart.set(platform, start);
+    if (start > this.now()) await sleep(start - this.now(), signal);
+    if (signal?.aborted === true) throw signal.reason;
+  }
+
+  /** Round-robin over the pool, skipping proxies cooling down; when all are, the one cooled down soonest. */
+  private pickProxy(platform: string): string | undefined {
+    const pool = forPlatform(this.settings.proxies, platform) ?? [];
+    if (pool.length === 0) return undefined;
+    const turn = this.nextTurn(`proxy:${platform}`);
+    const now = this.now();
+    for (let offset = 0; offset < pool.length; offset += 1) {
+      const candidate = pool[(turn + offset) % pool.length];
+      if ((this.proxyCoolUntil.get(candidate) ?? 0) <= now) return candidate;
+    }
+    return [...pool].sort((a, b) => (this.proxyCoolUntil.get(a) ?? 0) - (this.proxyCoolUntil.get(b) ?? 0))[0];
+  }
+
+  private recordBotCheck(platform: string, proxy: string | undefined): void {
+    const now = this.now();
+    this.backoffUntil.set(platform, Math.max(this.backoffUntil.get(platform) ?? 0, now + this.settings.botCheckBackoffMs));
+    if (proxy !== undefined) this.proxyCoolUntil.set(proxy, now + this.settings.proxyCooldownMs);
+    this.observer.botCheck(platform, proxy);
+  }
+
+  private nextTurn(key: string): number {
+    const turn = this.turns.get(key) ?? 0;
+    this.turns.set(key, turn + 1);
+    return turn;
+  }
+
+  private async checkOutJar(platform: string, scratchDir: string): Promise<{ source: string; copy: string; base: string } | null> {
+    const pool = forPlatform(this.settings.cookies, platform) ?? [];
+    if (pool.length === 0) return null;
+    const source = pool[this.nextTurn(`cookies:${platform}`) % pool.length];
+    const copy = path.join(scratchDir, `.cookies-${process.pid}-${this.nextTurn('copies')}.txt`);
+    const base = await this.jarLocks.run(source, async () => {
+      await copyFile(source, copy);
+      return readFile(copy, 'utf8');
+    });
+    return { source, copy, base };
+  }
+
+  private async checkInJar(jar: { source: string; copy: string; base: string }): Promise<void> {
+    let theirs: string;
+    try {
+      theirs = await readFile(jar.copy, 'utf8');
+    } catch {
+      return;
+    }
+    if (theirs === jar.base) return;
+    await this.jarLocks.run(jar.source, async () => {
+      const ours = await readFile(jar.source, 'utf8');
+      const temporary = `${jar.source}.${process.pid}.partial`;
+      await writeFile(temporary, mergeCookieJars(jar.base, ours, theirs), { mode: 0o600 });
+      await rename(temporary, jar.source);
+    });
+  }
+}

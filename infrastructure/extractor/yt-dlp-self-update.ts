@@ -1,0 +1,72 @@
+import type { Logger } from '../../application/ports/logger.js';
+import { sleep } from '../../projections/sleep.js';
+import type { ExclusiveGate } from './exclusive-gate.js';
+import { runProcess } from './run-process.js';
+import { type YtDlpVersion, detectYtDlpVersion } from './yt-dlp-version.js';
+
+export type YtDlpUpdateChannel = 'stable' | 'nightly';
+
+/**
+ * `YT_DLP_UPDATE`: a standalone yt-dlp replaces itself with the channel's
+ * newest build every `intervalMs`, alone behind the gate, so never while one
+ * of this process's downloads runs. yt-dlp installed by apt or pip refuses
+ * (it says to use that package manager); that is logged once and not retried.
+ */
+export class YtDlpSelfUpdate {
+  private stopController: AbortController | null = null;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly options: {
+      ytDlpPath: string;
+      channel: YtDlpUpdateChannel;
+      intervalMs: number;
+      gate: ExclusiveGate;
+      logger: Logger;
+      /** Told the version after each update that changed it. */
+      onVersion: (version: YtDlpVersion) => void;
+    },
+  ) {}
+
+  start(): void {
+    if (this.loop !== null) return;
+    const stop = new AbortController();
+    this.stopController = stop;
+    this.loop = this.run(stop.signal);
+  }
+
+  async stop(): Promise<void> {
+    this.stopController?.abort();
+    await this.loop;
+    this.loop = null;
+  }
+
+  /** One update; false when this installation cannot update itself. */
+  async updateOnce(signal?: AbortSignal): Promise<boolean> {
+    const { ytDlpPath, channel, gate, logger } = this.options;
+    return gate.alone(async () => {
+      const result = await runProcess(ytDlpPath, ['--update-to', channel], { timeoutMs: 300_000, signal, maxStdoutChars: 100_000 });
+      const output = `${result.stdout}\n${result.stderr}`.trim();
+      if (result.code !== 0) {
+        logger.warn({ channel, output: output.slice(-500) }, 'yt-dlp could not update itself; updates are off for this process');
+        return false;
+      }
+      const version = await detectYtDlpVersion(ytDlpPath);
+      logger.info({ channel, version: version.version }, 'yt-dlp update checked');
+      this.options.onVersion(version);
+      return true;
+    });
+  }
+
+  private async run(stop: AbortSignal): Promise<void> {
+    while (!stop.aborted) {
+      await sleep(this.options.intervalMs, stop);
+      if (stop.aborted) return;
+      try {
+        if (!(await this.updateOnce(stop))) return;
+      } catch (error) {
+        if (!stop.aborted) this.options.logger.warn({ err: error }, 'yt-dlp update failed; trying again at the next interval');
+      }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { runProcess } from './run-process.js';
+
+export interface YtDlpVersion {
+  /** As the program prints it, e.g. `2023.03.04` or `2025.11.12.232815`; `unknown` when it could not be asked. */
+  version: string;
+  /** The release date part, comparable as text (`2025.11.12`); null when the version is not a date. */
+  release: string | null;
+  /** Nightly builds carry a time after the date. */
+  channel: 'stable' | 'nightly' | 'unknown';
+}
+
+/**
+ * The first release that understands each option the adapter may add. Older
+ * versions stop with "no such option", so an option is passed only from its
+ * release on; an unknown version gets none of them.
+ */
+export const OPTION_SINCE = {
+  /** Lets yt-dlp solve YouTube's JavaScript challenges with Node instead of needing Deno. */
+  jsRuntimes: '2025.11.12',
+} as const;
+
+export function parseYtDlpVersion(printed: string): YtDlpVersion {
+  const version = printed.trim().split(/\s+/)[0] ?? '';
+  const match = /^(\d{4})\.(\d{1,2})\.(\d{1,2})(?:\.(\d+))?$/.exec(version);
+  if (match === null) return { version: version === '' ? 'unknown' : version, release: null, channel: 'unknown' };
+  const [, year, month, day, build] = match;
+  return { version, release: `${year}.${month.padStart(2, '0')}.${day.padStart(2, '0')}`, channel: build === undefined ? 'stable' : 'nightly' };
+}
+
+export function supports(version: YtDlpVersion, option: keyof typeof OPTION_SINCE): boolean {
+  return version.release !== null && version.release >= OPTION_SINCE[option];
+}
+
+/** The options this yt-dlp gets because its version understands them. */
+export function versionDependentArguments(version: YtDlpVersion, nodePath: string): string[] {
+  return supports(version, 'jsRuntimes') ? ['--js-runtimes', `node:${nodePath}`] : [];
+}
+
+/** Asks the program itself; a program that cannot say is reported as `unknown`, never as a failure. */
+export async function detectYtDlpVersion(ytDlpPath: string, env?: NodeJS.ProcessEnv): Promise<YtDlpVersion> {
+  try {
+    const result = await runProcess(ytDlpPath, ['--version'], { env, timeoutMs: 30_000, maxStdoutChars: 1_000 });
+    if (result.code === 0) return parseYtDlpVersion(result.stdout);
+  } catch {
+    // Not installed or not runnable: the extractor will say so on first use.
+  }
+  return { version: 'unknown', release: null, channel: 'unknown' };
+}

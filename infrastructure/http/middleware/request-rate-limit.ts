@@ -1,0 +1,40 @@
+import type { Context, Next } from 'koa';
+import type { CheckRequestRate, RateDecision } from '../../../application/rate-limits/check-request-rate.js';
+import { HttpError } from '../http-error.js';
+
+/** The spec: `GET /me` has no call limit. Matched on the path's end, whatever the API prefix or its letter case. */
+const UNLIMITED_PATH = /\/me\/?$/i;
+
+/**
+ * After authentication: counts the request against its key and account
+ * (see CheckRequestRate) and answers 429 with `Retry-After` when either is
+ * spent. Every counted response carries the RateLimit-* headers of the
+ * tightest bucket (IETF draft "RateLimit header fields for HTTP").
+ */
+export function requestRateLimit(check: CheckRequestRate) {
+  return async function requestRateLimitMiddleware(ctx: Context, next: Next): Promise<void> {
+    if (UNLIMITED_PATH.test(ctx.path)) return next();
+    const decision = await check.execute({ accountId: ctx.state.accountId as string, keyId: ctx.state.keyId as string });
+    if (decision === null) return next();
+    const headers = rateLimitHeaders(decision);
+    if (!decision.allowed) {
+      const retryAfter = Math.max(1, Math.ceil(decision.msBeforeReset / 1000));
+      const who = decision.scope === 'key' ? 'this API key' : 'this account';
+      throw new HttpError(429, `Rate limit exceeded: at most ${decision.limit} requests per second for ${who}; retry after ${retryAfter} s`, undefined, {
+        ...headers,
+        'Retry-After': String(retryAfter),
+      });
+    }
+    ctx.set(headers);
+    return next();
+  };
+}
+
+function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(decision.limit),
+    'RateLimit-Remaining': String(decision.remaining),
+    'RateLimit-Reset': String(Math.max(0, Math.ceil(decision.msBeforeReset / 1000))),
+    'RateLimit-Policy': `${decision.limit};w=1`,
+  };
+}

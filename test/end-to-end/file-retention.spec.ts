@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import type { EventStore } from '../../application/ports/event-store.js';
+import type { FileStore } from '../../application/ports/file-store.js';
+import { TOKENS } from '../../infrastructure/container.js';
+import { createLogger } from '../../infrastructure/observability/create-logger.js';
+import { createFileSweeper } from '../../infrastructure/retention/create-file-sweeper.js';
+import type { FileSweeper } from '../../infrastructure/retention/file-sweeper.js';
+import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import { apiClient } from '../support/api-client.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('end to end: produced files are deleted after their retention period', function () {
+  this.timeout(120_000);
+  let platform: FixturePlatform;
+  let service: TestService;
+  let call: ReturnType<typeof apiClient>;
+  const sweepers: FileSweeper[] = [];
+
+  before(async () => {
+    platform = await startFixturePlatform();
+    service = await startTestService({
+      label: 'retention',
+      // The sweepers are started by the test, to stop and restart them.
+      roles: ['api', 'projector', 'worker'],
+      env: { ...serviceEnvFor(platform), FILE_RETENTION_SECONDS: '2', FILE_RETENTION_BELOW_LINK_TTL: 'allow', FILE_SWEEP_INTERVAL_SECONDS: '1' },
+    });
+    call = apiClient(service.url);
+  });
+  after(async () => {
+    for (const sweeper of sweepers) await sweeper.stop();
+    await service?.stop();
+    await platform?.stop();
+  });
+
+  function startSweeper(): FileSweeper {
+    const sweeper = createFileSweeper(service.service.container, service.config, createLogger('silent'));
+    sweepers.push(sweeper);
+    sweeper.start();
+    return sweeper;
+  }
+
+  async function completedJob(key: string): Promise<{ jobId: string; downloadUrl: string; fileKey: string }> {
+    const { jobId } = (await call('POST', '/api/v2/download', { key, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' } })).body;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const { body } = await call('GET', `/api/v2/download/${jobId}`, { key });
+      if (body.status === 'COMPLETED') {
+        await service.settle();
+        const row = await service.service.container.resolve<import('knex').Knex>(TOKENS.database)('download_jobs').where('job_id', jobId).first();
+        return { jobId, downloadUrl: body.downloadUrl, fileKey: row.file_key };
+      }
+      assert.ok(body.status !== 'FAILED' && Date.now() < deadline, `job ${jobId} is ${body.status}`);
+      await sleep(150);
+    }
+  }
+
+  const files = () => service.service.container.resolve<FileStore>(TOKENS.fileStore);
+  const fileDeletedEvents = async (jobId: string) =>
+    (await service.service.container.resolve<EventStore>(TOKENS.eventStore).readStream(`download-${jobId}`)).filter((event) => event.type === 'FileDeleted');
+
+  async function waitUntilGone(downloadUrl: string): Promise<Response> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const response = await fetch(downloadUrl);
+      if (response.status !== 200) return response;
+      await response.arrayBuffer();
+      assert.ok(Date.now() < deadline, 'the file was never deleted');
+      await sleep(200);
+    }
+  }
+
+  it('deletes the file, records FileDeleted once, answers 410 on old links and keeps the completed poll; a restarted sweeper carries on', async () => {
+    const { apiKey } = await service.createAccount();
+    const first = await completedJob(apiKey);
+    const fetched = await fetch(first.downloadUrl);
+    assert.equal(fetched.status, 200, 'served while retained');
+    await fetched.arrayBuffer();
+
+    // Two sweepers at once: one sweeps, the other waits on the lock; the deletion is recorded once either way.
+    const firstSweeper = startSweeper();
+    const standby = startSweeper();
+    const gone = await waitUntilGone(first.downloadUrl);
+    assert.equal(gone.status, 410);
+    assert.match(gone.headers.get('content-type') ?? '', /application\/json/);
+    assert.match((await gone.json()).error, /deleted after its retention period/);
+    assert.equal(await files().stat(first.fileKey), null);
+    await sleep(1_500);
+    const events = await fileDeletedEvents(first.jobId);
+    assert.equal(events.length, 1);
+    assert.equal((events[0].data as { fileKey: string }).fileKey, first.fileKey);
+
+    const polled = await call('GET', `/api/v2/download/${first.jobId}`, { key: apiKey });
+    assert.equal(polled.body.status, 'COMPLETED', 'the job keeps its completed shape');
+    assert.equal((await fetch(polled.body.downloadUrl)).status, 410, 'a fresh link answers 410 too');
+
+    // Restart: both stop, a new one starts and deletes a later job's file.
+    await firstSweeper.stop();
+    await standby.stop();
+    const second = await completedJob(apiKey);
+    await sleep(2_500);
+    assert.notEqual(await files().stat(second.fileKey), null, 'nothing deletes files while no sweeper runs');
+    startSweeper();
+    assert.equal((await waitUntilGone(second.downloadUrl)).status, 410);
+    await sleep(1_500);
+    assert.equal((await fileDeletedEvents(second.jobId)).length, 1);
+    assert.equal((await fileDeletedEvents(first.jobId)).length, 1);
+  });
+});

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ExclusiveGate } from '../../../infrastructure/extractor/exclusive-gate.js';
+import { YtDlpSelfUpdate } from '../../../infrastructure/extractor/yt-dlp-self-update.js';
+import type { YtDlpVersion } from '../../../infrastructure/extractor/yt-dlp-version.js';
+import { createLogger } from '../../../infrastructure/observability/create-logger.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A stand-in for a standalone yt-dlp: `--update-to` rewrites the version it reports. */
+async function fakeYtDlp(canUpdate: boolean): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'fake-yt-dlp-'));
+  await writeFile(path.join(dir, 'version'), '2025.01.01\n');
+  const program = path.join(dir, 'yt-dlp');
+  const update = canUpdate ? `echo "$2" > "$dir/updated"; echo 2026.01.02.030405 > "$dir/version"` : 'echo "ERROR: use apt to update" >&2; exit 100';
+  await writeFile(program, `#!/bin/sh\ndir=$(dirname "$0")\ncase "$1" in\n  --version) cat "$dir/version" ;;\n  --update-to) ${update} ;;\nesac\n`);
+  await chmod(program, 0o755);
+  return program;
+}
+
+describe('yt-dlp self-update between runs', () => {
+  it('waits for the runs under way, holds new ones back, then reports the new version', async () => {
+    const gate = new ExclusiveGate();
+    const versions: YtDlpVersion[] = [];
+    const order: string[] = [];
+    const onVersion = (version: YtDlpVersion) => {
+      versions.push(version);
+      order.push('update finished');
+    };
+    const updater = new YtDlpSelfUpdate({ ytDlpPath: await fakeYtDlp(true), channel: 'nightly', intervalMs: 3_600_000, gate, logger: createLogger('silent'), onVersion });
+    const download = gate.shared(async () => {
+      await sleep(300);
+      order.push('download finished');
+    });
+    const update = updater.updateOnce();
+    await sleep(20);
+    const later = gate.shared(async () => {
+      order.push('later run started');
+    });
+    assert.equal(await update, true);
+    await Promise.all([download, later]);
+    assert.deepEqual(order, ['download finished', 'update finished', 'later run started']);
+    assert.deepEqual(versions, [{ version: '2026.01.02.030405', release: '2026.01.02', channel: 'nightly' }]);
+  });
+
+  it('gives up on an installation that cannot update itself', async () => {
+    const versions: YtDlpVersion[] = [];
+    const updater = new YtDlpSelfUpdate({ ytDlpPath: await fakeYtDlp(false), channel: 'stable', intervalMs: 3_600_000, gate: new ExclusiveGate(), logger: createLogger('silent'), onVersion: (v) => versions.push(v) });
+    assert.equal(await updater.updateOnce(), false);
+    assert.deepEqual(versions, []);
+  });
+});

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { detectYtDlpVersion, parseYtDlpVersion, supports, versionDependentArguments } from '../../../infrastructure/extractor/yt-dlp-version.js';
+
+const YT_DLP = process.env.YT_DLP_PATH ?? '/usr/bin/yt-dlp';
+
+describe('yt-dlp version detection and the options it allows', () => {
+  it('reads the installed program’s version, and gives Debian’s 2023 release no --js-runtimes', async function () {
+    this.timeout(30_000);
+    const detected = await detectYtDlpVersion(YT_DLP);
+    assert.match(detected.version, /^\d{4}\.\d{2}\.\d{2}/);
+    assert.equal(detected.channel, 'stable');
+    assert.equal(detected.release, detected.version.slice(0, 10));
+    if (detected.release !== null && detected.release < '2025.11.12') assert.deepEqual(versionDependentArguments(detected, process.execPath), []);
+  });
+
+  it('reports a program that cannot be run as unknown', async () => {
+    assert.deepEqual(await detectYtDlpVersion('/nonexistent/yt-dlp'), { version: 'unknown', release: null, channel: 'unknown' });
+  });
+
+  it('parses stable and nightly versions, with or without leading zeros', () => {
+    assert.deepEqual(parseYtDlpVersion('2023.03.04\n'), { version: '2023.03.04', release: '2023.03.04', channel: 'stable' });
+    assert.deepEqual(parseYtDlpVersion('2025.11.12.232815'), { version: '2025.11.12.232815', release: '2025.11.12', channel: 'nightly' });
+    assert.deepEqual(parseYtDlpVersion('2024.1.7'), { version: '2024.1.7', release: '2024.01.07', channel: 'stable' });
+    assert.deepEqual(parseYtDlpVersion('weird-build'), { version: 'weird-build', release: null, channel: 'unknown' });
+    assert.deepEqual(parseYtDlpVersion(''), { version: 'unknown', release: null, channel: 'unknown' });
+  });
+
+  it('passes --js-runtimes with this Node from the release that understands it on', () => {
+    const args = (version: string) => versionDependentArguments(parseYtDlpVersion(version), '/opt/node/bin/node');
+    assert.deepEqual(args('2023.03.04'), []);
+    assert.deepEqual(args('2025.10.22'), []);
+    assert.deepEqual(args('2025.11.12'), ['--js-runtimes', 'node:/opt/node/bin/node']);
+    assert.deepEqual(args('2026.08.19.010203'), ['--js-runtimes', 'node:/opt/node/bin/node']);
+    assert.deepEqual(args('unknown'), []);
+    assert.equal(supports(parseYtDlpVersion('2025.11.11'), 'jsRuntimes'), false);
+  });
+});

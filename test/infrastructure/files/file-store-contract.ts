@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import type { FileStore } from '../../../application/ports/file-store.js';
+
+async function text(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function sha256(stream: Readable): Promise<{ hash: string; size: number }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of stream) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { hash: hash.digest('hex'), size };
+}
+
+/** What every FileStore adapter must do; `open` gives a fresh, empty store. */
+export function fileStoreContract(open: () => Promise<FileStore>): void {
+  let store: FileStore;
+  let work: string;
+  beforeEach(async () => {
+    store = await open();
+    work = await mkdtemp(path.join(tmpdir(), 'store-work-'));
+  });
+
+  async function localFile(name: string, content: string | Buffer): Promise<string> {
+    const file = path.join(work, name);
+    await writeFile(file, content);
+    return file;
+  }
+
+  it('takes a file in, reports its size, reads it whole or by byte range, and removes it', async () => {
+    const source = await localFile('out.bin', '0123456789');
+    assert.deepEqual(await store.put('acc/job.bin', source), { key: 'acc/job.bin', size: 10 });
+    await assert.rejects(readFile(source), 'the store owns the file now');
+    const stat = await store.stat('acc/job.bin');
+    assert.deepEqual({ key: stat?.key, size: stat?.size }, { key: 'acc/job.bin', size: 10 });
+    assert.ok(stat?.modifiedAt instanceof Date, 'the time it was written, for Last-Modified');
+    assert.equal(await text(store.read('acc/job.bin')), '0123456789');
+    assert.equal(await text(store.read('acc/job.bin', { start: 2, end: 4 })), '234');
+    assert.equal(await text(store.read('acc/job.bin', { start: 9, end: 9 })), '9');
+    await store.remove('acc/job.bin');
+    assert.equal(await store.stat('acc/job.bin'), null);
+  });
+
+  it('knows nothing of a missing key: stat is null, removing is a no-op, reading fails', async () => {
+    assert.equal(await store.stat('acc/none.bin'), null);
+    await store.remove('acc/none.bin');
+    await assert.rejects(text(store.read('acc/none.bin')));
+  });
+
+  it('replaces a file put again under the same key', async () => {
+    await store.put('acc/again.bin', await localFile('a.bin', 'first'));
+    await store.put('acc/again.bin', await localFile('b.bin', 'second!'));
+    assert.deepEqual(await store.stat('acc/again.bin'), { key: 'acc/again.bin', size: 7 });
+    assert.equal(await text(store.read('acc/again.bin')), 'second!');
+  });
+
+  it('streams a file larger than an upload part in and out unchanged', async function () {
+    this.timeout(60_000);
+    const source = path.join(work, 'large.bin');
+    const out = createWriteStream(source);
+    const expected = createHash('sha256');
+    for (let index = 0; index < 12; index += 1) {
+      const chunk = randomBytes(1024 * 1024);
+      expected.update(chunk);
+      out.write(chunk);
+    }
+    out.end();
+    await finished(out);
+    assert.deepEqual(await store.put('acc/large.bin', source), { key: 'acc/large.bin', size: 12 * 1024 * 1024 });
+    assert.deepEqual(await sha256(store.read('acc/large.bin')), { hash: expected.digest('hex'), size: 12 * 1024 * 1024 });
+    const tail = await sha256(store.read('acc/large.bin', { start: 12 * 1024 * 1024 - 100, end: 12 * 1024 * 1024 - 1 }));
+    assert.equal(tail.size, 100);
+  });
+
+  it('refuses keys that would leave the store', async () => {
+    await assert.rejects(store.stat('../etc/passwd'));
+  });
+}

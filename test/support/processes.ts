@@ -1,0 +1,16 @@
+import { readFile, readdir, readlink } from 'node:fs/promises';
+
+/** Names of this machine's processes whose command line mentions `text` or whose working directory lies under `dir`. */
+export async function processesMentioning(text: string, dir?: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)) {
+    try {
+      const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ');
+      const cwd = dir === undefined ? '' : await readlink(`/proc/${pid}/cwd`).catch(() => '');
+      if (commandLine.includes(text) || (dir !== undefined && cwd.startsWith(dir))) names.push((await readFile(`/proc/${pid}/comm`, 'utf8')).trim());
+    } catch {
+      // Gone meanwhile, or not ours to look at.
+    }
+  }
+  return names;
+}
