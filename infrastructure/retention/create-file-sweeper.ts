@@ -13,6 +13,7 @@ import type { Config } from '../config/config.js';
 import { TOKENS } from '../container.js';
 import { PostgresExclusiveLock } from '../postgres/postgres-exclusive-lock.js';
 import { PostgresExpiredFiles } from '../postgres/postgres-expired-files.js';
+import type { Storage } from '../storage/open-storage.js';
 import { FileSweeper } from './file-sweeper.js';
 
 /** The sweeper role's parts, on the container's store, files and database. */
@@ -26,6 +27,7 @@ export function createFileSweeper(container: DependencyContainer, config: Config
     logger,
     { retentionSeconds: config.fileRetentionSeconds, batchSize: 100 },
   );
-  const lock = new PostgresExclusiveLock({ connectionString: config.databaseUrl, key: 'sweeper:file-retention', logger });
+  const { acquireLock } = container.resolve<Storage>(TOKENS.storage);
+  const lock = new PostgresExclusiveLock({ connectionString: config.databaseUrl, key: 'sweeper:file-retention', logger, acquireLock });
   return new FileSweeper(lock, sweep, logger, config.fileSweepIntervalSeconds * 1000);
 }

@@ -33,6 +33,6 @@ describe('work routing', () => {
 
   it('names a lookup reservation\'s lookup as the job, so an orphaned one can be released', () => {
     const reserved = { ...event('LookupReserved'), data: { lookupId: 'l1', accountId: 'a1', feature: 'info' } };
-    assert.deepEqual(routeEventToWork(reserved), [{ kind: 'lookup-reservation', payload: { jobId: 'l1', accountId: 'a1', occurredAt: '2026-01-01T00:00:00.000Z' } }]);
+    assert.deepEqual(routeEventToWork(reserved), [{ kind: 'lookup-reservation', payload: { jobId: 'l1', accountId: 'a1', occurredAt: '2026-01-01T00:00:00.000Z', eventId: 'e1' } }]);
   });
 });

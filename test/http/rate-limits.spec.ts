@@ -26,9 +26,10 @@ describe('per-key and per-account rate limits across two API instances on one da
     await first?.stop();
   });
 
-  /** `count` GET /me requests with each key, spread evenly over both instances, all at once. */
+  const unknownJob = '/api/v2/download/00000000-0000-0000-0000-000000000000';
+  /** `count` polls (of a job that does not exist: 404) with each key, spread evenly over both instances, all at once. */
   async function burst(keys: string[], count: number): Promise<ApiResponse[]> {
-    const requests = keys.flatMap((key) => Array.from({ length: count }, (_, index) => (index % 2 === 0 ? callFirst : callSecond)('GET', '/api/v2/me', { key })));
+    const requests = keys.flatMap((key) => Array.from({ length: count }, (_, index) => (index % 2 === 0 ? callFirst : callSecond)('GET', unknownJob, { key })));
     return Promise.all(requests);
   }
   const statuses = (responses: ApiResponse[]) => responses.map((response) => response.status).sort();
@@ -36,7 +37,7 @@ describe('per-key and per-account rate limits across two API instances on one da
   it('admits a key’s allowance per second in total, whichever instance answers, then 429 with Retry-After and RateLimit headers', async () => {
     const { apiKey } = await first.createAccount();
     const responses = await burst([apiKey], 10);
-    assert.deepEqual(statuses(responses), [200, 200, 200, 200, 200, 429, 429, 429, 429, 429]);
+    assert.deepEqual(statuses(responses), [404, 404, 404, 404, 404, 429, 429, 429, 429, 429]);
     const refused = responses.find((response) => response.status === 429) as ApiResponse;
     assert.match(refused.body.error, /^Rate limit exceeded: at most 5 requests per second for this API key/);
     assert.doesNotMatch(refused.body.error, /downloads queued/, 'not the pending-downloads message');
@@ -44,14 +45,18 @@ describe('per-key and per-account rate limits across two API instances on one da
     assert.equal(refused.headers.get('ratelimit-limit'), '5');
     assert.equal(refused.headers.get('ratelimit-remaining'), '0');
     assert.equal(refused.headers.get('x-pending-downloads'), null);
-    const admitted = responses.find((response) => response.status === 200) as ApiResponse;
+    const admitted = responses.find((response) => response.status === 404) as ApiResponse;
     assert.equal(admitted.headers.get('ratelimit-limit'), '5');
+    // The spec: GET /me has no call limit, so it answers while the key's allowance is spent.
+    const me = await callFirst('GET', '/api/v2/me', { key: apiKey });
+    assert.equal(me.status, 200);
+    assert.equal(me.headers.get('ratelimit-limit'), null);
 
     // Health, metrics and the document are not counted; the allowance comes back after the window.
     assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
     assert.equal((await fetch(`${first.url}/api/v2/openapi.json`)).status, 200);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    assert.equal((await callSecond('GET', '/api/v2/me', { key: apiKey })).status, 200);
+    assert.equal((await callSecond('GET', unknownJob, { key: apiKey })).status, 404);
   });
 
   it('counts all keys of an account against the account’s allowance; polling and submitting count too', async () => {
@@ -59,7 +64,7 @@ describe('per-key and per-account rate limits across two API instances on one da
     const other = await first.service.container.resolve(AccountAdministration).issueKey(accountId);
     await first.settle();
     const responses = await burst([apiKey, other.apiKey], 5);
-    assert.deepEqual(statuses(responses), [200, 200, 200, 200, 200, 200, 200, 200, 429, 429]);
+    assert.deepEqual(statuses(responses), [404, 404, 404, 404, 404, 404, 404, 404, 429, 429]);
     const refused = responses.find((response) => response.status === 429) as ApiResponse;
     assert.match(refused.body.error, /for this account/);
     assert.equal(refused.headers.get('ratelimit-limit'), '8');
@@ -76,7 +81,7 @@ describe('per-key and per-account rate limits across two API instances on one da
   it('applies a plan’s own limits (here: none for scale)', async () => {
     const { apiKey } = await first.createAccount({ planId: 'scale' });
     const responses = await burst([apiKey], 12);
-    assert.ok(responses.every((response) => response.status === 200));
+    assert.ok(responses.every((response) => response.status === 404));
     assert.equal(responses[0].headers.get('ratelimit-limit'), null);
   });
 });

@@ -116,7 +116,8 @@ describe('response validation by the OpenAPI document', () => {
       // The same status also answers a spent rate limit, so the pending headers are checked only when present.
       const limited = { error: 'Rate limit exceeded' };
       assert.deepEqual(validateResponse('POST', '/api/v2/download', 429, limited, { 'Retry-After': '1', 'RateLimit-Limit': '10', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1' }), []);
-      assert.deepEqual(validateResponse('GET', '/api/v2/me', 429, limited), [
+      assert.deepEqual(validateResponse('GET', '/api/v2/me', 429, limited), ['GET /me does not document status 429'], 'GET /me has no call limit');
+      assert.deepEqual(validateResponse('GET', '/api/v2/download/j1', 429, limited), [
         'missing header Retry-After',
         'missing header RateLimit-Limit',
         'missing header RateLimit-Remaining',
