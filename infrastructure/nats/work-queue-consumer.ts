@@ -2,6 +2,7 @@ import { AckPolicy, type Consumer, type ConsumerConfig, DeliverPolicy, type JetS
 import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
 import { sleep } from '../../projections/sleep.js';
+import { settlesWithin } from '../system/settles-within.js';
 
 export type { WorkHandler, WorkItem, WorkResult };
 
@@ -40,6 +41,8 @@ interface InFlight {
   message: JsMsg;
   abort: AbortController;
   settled: boolean;
+  /** The ack wait ran out with no progress confirmed: the server has given the message out again. */
+  lapsed?: boolean;
 }
 
 const CONSUMER_NOT_FOUND = 10014;
@@ -80,12 +83,7 @@ export class WorkQueueConsumer implements WorkConsumer {
     const stop = this.stopController;
     if (stop === null) return;
     stop.abort();
-    const drained = Promise.all(this.loops).then(() => true);
-    const stopWaiting = new AbortController();
-    const timedOut = sleep(this.options.drainTimeoutMs ?? 30_000, stopWaiting.signal).then(() => false);
-    const finished = await Promise.race([drained, timedOut]);
-    stopWaiting.abort();
-    if (!finished) {
+    if (!(await settlesWithin(Promise.all(this.loops), this.options.drainTimeoutMs ?? 30_000))) {
       for (const entry of this.inFlight) {
         this.options.logger.warn({ subject: entry.message.subject, seq: entry.message.seq }, 'Handler still running at shutdown; handing its message back');
         entry.abort.abort();
@@ -166,6 +164,7 @@ export class WorkQueueConsumer implements WorkConsumer {
       extendAckWait();
       if (entry.settled || entry.abort.signal.aborted || Date.now() - confirmedAt <= ackWaitMs) return;
       log.error({ ackWaitMs }, 'No progress confirmed for a whole ack wait: the message goes to another worker, so this handler stops');
+      entry.lapsed = true;
       entry.abort.abort(new Error('The delivery lapsed: no progress was confirmed within the ack wait'));
     };
     const timer = setInterval(watchdog, Math.min(heartbeatMs, Math.max(50, Math.floor(ackWaitMs / 4))));
@@ -212,6 +211,8 @@ export class WorkQueueConsumer implements WorkConsumer {
     if (entry.settled) return;
     entry.settled = true;
     const { message } = entry;
+    // A lapsed delivery's message is already out again: asking for yet another delivery would only send it twice.
+    if (entry.lapsed === true && typeof result === 'object') return;
     try {
       if (result === 'ack') {
         // Confirmed, so a lost ack is at least logged.

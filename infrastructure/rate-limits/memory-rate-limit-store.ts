@@ -1,5 +1,6 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { BucketState, RateLimitStore } from '../../application/ports/rate-limit-store.js';
+import { consumeBucket } from './consume-bucket.js';
 
 /**
  * rate-limiter-flexible's in-memory limiter, for the embedded mode: one
@@ -8,14 +9,8 @@ import type { BucketState, RateLimitStore } from '../../application/ports/rate-l
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly limiters = new Map<number, RateLimiterMemory>();
 
-  async consume(bucket: string, limitPerSecond: number): Promise<BucketState> {
-    try {
-      const result = await this.limiter(limitPerSecond).consume(bucket);
-      return { allowed: true, remaining: result.remainingPoints, msBeforeReset: result.msBeforeNext };
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return { allowed: false, remaining: 0, msBeforeReset: rejection.msBeforeNext };
-      throw rejection;
-    }
+  consume(bucket: string, limitPerSecond: number): Promise<BucketState> {
+    return consumeBucket(this.limiter(limitPerSecond), bucket);
   }
 
   private limiter(points: number): RateLimiterMemory {

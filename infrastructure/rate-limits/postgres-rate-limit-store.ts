@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { AccountPlans, BucketState, RateLimitStore } from '../../application/ports/rate-limit-store.js';
+import { consumeBucket } from './consume-bucket.js';
 
 const TABLE = 'rate_limit_buckets';
 
@@ -23,14 +24,8 @@ export class PostgresRateLimitStore implements RateLimitStore {
     return new PostgresRateLimitStore(db);
   }
 
-  async consume(bucket: string, limitPerSecond: number): Promise<BucketState> {
-    try {
-      const result = await this.limiter(limitPerSecond).consume(bucket);
-      return { allowed: true, remaining: result.remainingPoints, msBeforeReset: result.msBeforeNext };
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return { allowed: false, remaining: 0, msBeforeReset: rejection.msBeforeNext };
-      throw rejection;
-    }
+  consume(bucket: string, limitPerSecond: number): Promise<BucketState> {
+    return consumeBucket(this.limiter(limitPerSecond), bucket);
   }
 
   private limiter(points: number): RateLimiterPostgres {

@@ -4,6 +4,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkConsumerOptions, WorkResult } from '../../application/ports/work-queue.js';
 import { sleep } from '../../projections/sleep.js';
 import { WORK_QUEUE_TABLE } from './work-queue-schema.js';
+import { settlesWithin } from '../system/settles-within.js';
 
 export interface InProcessWorkConsumerOptions extends WorkConsumerOptions {
   db: Knex;
@@ -60,12 +61,7 @@ export class InProcessWorkConsumer implements WorkConsumer {
     const stop = this.stopController;
     if (stop === null) return;
     stop.abort();
-    const drained = Promise.all(this.loops).then(() => true);
-    const stopWaiting = new AbortController();
-    const timedOut = sleep(this.options.drainTimeoutMs ?? 30_000, stopWaiting.signal).then(() => false);
-    const finished = await Promise.race([drained, timedOut]);
-    stopWaiting.abort();
-    if (!finished) {
+    if (!(await settlesWithin(Promise.all(this.loops), this.options.drainTimeoutMs ?? 30_000))) {
       for (const entry of this.inFlight) {
         this.options.logger.warn({ subject: this.options.subject, id: entry.claimed.id }, 'Handler still running at shutdown; handing its message back');
         entry.abort.abort();

@@ -212,6 +212,8 @@ describe('WorkQueueConsumer (JetStream)', () => {
     await publish('stalled', { n: 1 });
     assert.match(String(await aborted.promise), /no progress was confirmed/);
     await eventually(() => deliveries.length === 2);
+    // The lapsed handler's retry answer must not send the message out once more.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     assert.deepEqual(deliveries, [1, 2]);
   });
 
