@@ -3,6 +3,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
 import { sleep } from '../../projections/sleep.js';
 import { settlesWithin } from '../system/settles-within.js';
+import { runWorkHandler } from '../work-queue/run-work-handler.js';
 
 export type { WorkHandler, WorkItem, WorkResult };
 
@@ -180,26 +181,16 @@ export class WorkQueueConsumer implements WorkConsumer {
         await this.settle(entry, 'terminate');
         return;
       }
-      let result: WorkResult;
-      try {
-        result = await handler({
-          subject: message.subject,
-          data,
-          deliveryCount,
-          deliveryId: `${message.seq}:${deliveryCount}`,
-          isLastAttempt: maxDeliver > 0 && deliveryCount >= maxDeliver,
-          heartbeat,
-          signal: entry.abort.signal,
-        });
-      } catch (error) {
-        const { initialDelayMs, maxDelayMs } = this.options.errorRetry ?? { initialDelayMs: 1_000, maxDelayMs: 60_000 };
-        result = { retryAfterMs: Math.min(maxDelayMs, initialDelayMs * 2 ** (deliveryCount - 1)) };
-        log.error({ err: error, retryAfterMs: result.retryAfterMs }, 'Work handler failed');
-      }
-      if (typeof result === 'object' && maxDeliver > 0 && deliveryCount >= maxDeliver) {
-        log.error({}, 'Work asked for a retry on its last allowed delivery; terminating it');
-        result = 'terminate';
-      }
+      const item = {
+        subject: message.subject,
+        data,
+        deliveryCount,
+        deliveryId: `${message.seq}:${deliveryCount}`,
+        isLastAttempt: maxDeliver > 0 && deliveryCount >= maxDeliver,
+        heartbeat,
+        signal: entry.abort.signal,
+      };
+      const result = await runWorkHandler(handler, item, this.options.errorRetry, log);
       await this.settle(entry, result);
     } finally {
       clearInterval(timer);

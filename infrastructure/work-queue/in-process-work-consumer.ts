@@ -5,6 +5,7 @@ import type { WorkConsumer, WorkConsumerOptions, WorkResult } from '../../applic
 import { sleep } from '../../projections/sleep.js';
 import { WORK_QUEUE_TABLE } from './work-queue-schema.js';
 import { settlesWithin } from '../system/settles-within.js';
+import { runWorkHandler } from './run-work-handler.js';
 
 export interface InProcessWorkConsumerOptions extends WorkConsumerOptions {
   db: Knex;
@@ -146,18 +147,8 @@ export class InProcessWorkConsumer implements WorkConsumer {
     const timer = setInterval(extendAfterProgress, this.options.heartbeatMs ?? Math.max(100, Math.floor(this.ackWaitMs / 3)));
     const isLastAttempt = claimed.deliveries >= this.maxDeliver;
     try {
-      let result: WorkResult;
-      try {
-        result = await handler({ subject, data: claimed.payload, deliveryCount: claimed.deliveries, deliveryId: `${claimed.id}:${claimed.deliveries}`, isLastAttempt, heartbeat, signal: entry.abort.signal });
-      } catch (error) {
-        const { initialDelayMs, maxDelayMs } = this.options.errorRetry ?? { initialDelayMs: 1_000, maxDelayMs: 60_000 };
-        result = { retryAfterMs: Math.min(maxDelayMs, initialDelayMs * 2 ** (claimed.deliveries - 1)) };
-        log.error({ err: error, retryAfterMs: result.retryAfterMs }, 'Work handler failed');
-      }
-      if (typeof result === 'object' && isLastAttempt) {
-        log.error({}, 'Work asked for a retry on its last allowed delivery; terminating it');
-        result = 'terminate';
-      }
+      const item = { subject, data: claimed.payload, deliveryCount: claimed.deliveries, deliveryId: `${claimed.id}:${claimed.deliveries}`, isLastAttempt, heartbeat, signal: entry.abort.signal };
+      const result = await runWorkHandler(handler, item, this.options.errorRetry, log);
       await this.settle(entry, result);
     } finally {
       clearInterval(timer);
