@@ -1,9 +1,9 @@
 import type { Decider, DomainEvent } from '../domain/decider.js';
-import { foldEvents } from '../domain/decider.js';
 import { streamName } from '../domain/stream-name.js';
 import type { EventMetadata, EventStore } from './ports/event-store.js';
 import { WrongExpectedRevisionError } from './ports/event-store.js';
 import type { IdGenerator } from './ports/id-generator.js';
+import type { SnapshotStore, StreamSnapshot } from './ports/snapshot-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
 
 export interface CommandContext {
@@ -26,6 +26,22 @@ export interface RetryPolicy {
 
 const DEFAULT_RETRY: RetryPolicy = { maxRetries: 30, initialDelayMs: 5, maxDelayMs: 250 };
 
+/** For streams that never end (accounts): fold from a stored state instead of from the first event. */
+export interface SnapshotPolicy {
+  store: SnapshotStore;
+  /** The decider's state version; see ACCOUNT_STATE_VERSION. */
+  version: number;
+  /** A load that folds at least this many events stores the state it reached. */
+  afterEvents: number;
+  /** A snapshot that cannot be read or stored is only reported: the fold from the start stays correct. */
+  onError: (error: unknown, streamName: string) => void;
+}
+
+export interface CommandHandlerOptions {
+  retry?: RetryPolicy;
+  snapshots?: SnapshotPolicy;
+}
+
 /**
  * Load the stream, decide, append at the revision that was read; on a
  * concurrent change, read again and decide again, since the decision may differ.
@@ -38,13 +54,49 @@ export class CommandHandler<Command extends { type: string }, Event extends Doma
     private readonly decider: Decider<Command, Event, State>,
     private readonly category: string,
     private readonly ids: IdGenerator,
-    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+    private readonly options: CommandHandlerOptions = {},
   ) {}
 
+  private get retry(): RetryPolicy {
+    return this.options.retry ?? DEFAULT_RETRY;
+  }
+
   async load(id: string): Promise<{ state: State; revision: number }> {
-    const recorded = await this.store.readStream(streamName(this.category, id));
-    const events = recorded.map((event) => ({ type: event.type, data: event.data }) as unknown as Event);
-    return { state: foldEvents(this.decider, events), revision: recorded.length === 0 ? -1 : recorded[recorded.length - 1].revision };
+    const stream = streamName(this.category, id);
+    const snapshot = await this.readSnapshot(stream);
+    // Read from the snapshot's own event: finding it there proves the snapshot belongs to this history.
+    const recorded = snapshot === null ? [] : await this.store.readStream(stream, { fromRevision: snapshot.revision });
+    const fromSnapshot = snapshot !== null && recorded[0]?.id === snapshot.lastEventId && recorded[0].revision === snapshot.revision;
+    const toFold = fromSnapshot ? recorded.slice(1) : await this.store.readStream(stream);
+    let state = fromSnapshot ? (snapshot.state as State) : this.decider.initialState();
+    for (const event of toFold) state = this.decider.evolve(state, { type: event.type, data: event.data } as unknown as Event);
+    const last = toFold.at(-1);
+    const revision = last?.revision ?? (fromSnapshot ? snapshot.revision : -1);
+    const policy = this.options.snapshots;
+    if (policy !== undefined && last !== undefined && toFold.length >= policy.afterEvents) {
+      await this.writeSnapshot(policy, { streamName: stream, revision, lastEventId: last.id, version: policy.version, state });
+    }
+    return { state, revision };
+  }
+
+  private async readSnapshot(stream: string): Promise<StreamSnapshot | null> {
+    const policy = this.options.snapshots;
+    if (policy === undefined) return null;
+    try {
+      const snapshot = await policy.store.load(stream);
+      return snapshot?.version === policy.version ? snapshot : null;
+    } catch (error) {
+      policy.onError(error, stream);
+      return null;
+    }
+  }
+
+  private async writeSnapshot(policy: SnapshotPolicy, snapshot: StreamSnapshot): Promise<void> {
+    try {
+      await policy.store.save(snapshot);
+    } catch (error) {
+      policy.onError(error, snapshot.streamName);
+    }
   }
 
   handle(id: string, command: Command, context: CommandContext = {}): Promise<CommandResult<Event, State>> {

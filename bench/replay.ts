@@ -1,9 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { AccountAdministration } from '../application/accounts/account-administration.js';
 import type { AccountCommandHandler } from '../application/accounts/account-commands.js';
+import { CommandHandler } from '../application/command-handler.js';
 import type { EventFilter, EventStore } from '../application/ports/event-store.js';
+import type { IdGenerator } from '../application/ports/id-generator.js';
+import { ACCOUNT_CATEGORY, accountDecider } from '../domain/account/decider.js';
 import { ACCOUNT_EVENT_TYPES } from '../domain/account/events.js';
 import { loadConfig } from '../infrastructure/config/config.js';
 import { TOKENS, createContainer } from '../infrastructure/container.js';
@@ -19,9 +22,9 @@ const ORDER = 'ORDER BY transaction_id, global_position';
  * Replaying a large store through the store's own reads, against a raw
  * sequential SELECT of the same rows (a server-side cursor, same page size):
  * the whole store, the accounts projection's filter over it (a rebuild's read
- * side), one busy account's stream, and folding that stream as every command
- * on the account does. The store is seeded straight into its tables;
- * BENCH_EVENTS sets its size.
+ * side), one busy account's stream, folding that stream as every command on
+ * the account did before snapshots, and a command with and without them. The
+ * store is seeded straight into its tables; BENCH_EVENTS sets its size.
  */
 export async function benchReplay(): Promise<void> {
   const totalEvents = Number(process.env.BENCH_EVENTS ?? (QUICK ? 100_000 : 1_000_000));
@@ -60,11 +63,32 @@ export async function benchReplay(): Promise<void> {
     const streamPort = await timed(async () => (await store.readStream(stream)).length);
     const streamRaw = await timed(async () => (await raw.query('SELECT * FROM es_events WHERE stream_name = $1 ORDER BY stream_revision', [stream])).rowCount ?? 0);
     line("one account's stream", streamPort, streamRaw);
-    const accounts = container.resolve<AccountCommandHandler>(TOKENS.accountCommands);
-    const fold = await timed(async () => (await accounts.load(accountId)).revision + 1);
+    const withoutSnapshots = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, container.resolve<IdGenerator>(TOKENS.ids));
+    const fold = await timed(async () => (await withoutSnapshots.load(accountId)).revision + 1);
     console.log(
-      `account fold (what each command on the account pays): ${fold.events.toLocaleString('en')} events in ${fold.ms.toFixed(0)} ms; ` +
+      `account fold without snapshots (what each command on the account paid before them): ${fold.events.toLocaleString('en')} events in ${fold.ms.toFixed(0)} ms; ` +
         `reading the stream alone ${streamPort.ms.toFixed(0)} ms; ratio ${(fold.ms / streamPort.ms).toFixed(2)}`,
+    );
+    // The service's own handler: its first load folds everything once and stores the state; later commands start from it.
+    const accounts = container.resolve<AccountCommandHandler>(TOKENS.accountCommands);
+    await accounts.load(accountId);
+    const command = (jobId: string) => ({ type: 'ReserveDownload' as const, data: { jobId, pendingLimit: 100, now: new Date().toISOString() } });
+    const release = (jobId: string) => ({ type: 'ReleaseDownload' as const, data: { jobId, now: new Date().toISOString() } });
+    const snapshotted: number[] = [];
+    const plain: number[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      for (const [handler, times] of [[accounts, snapshotted], [withoutSnapshots, plain]] as const) {
+        const jobId = randomUUID();
+        const started = performance.now();
+        await handler.handle(accountId, command(jobId));
+        times.push(performance.now() - started);
+        await handler.handle(accountId, release(jobId));
+      }
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    console.log(
+      `a reservation on an account of ${fold.events.toLocaleString('en')} events (median of 5): from a snapshot ${median(snapshotted).toFixed(1)} ms; ` +
+        `folding the whole stream ${median(plain).toFixed(1)} ms; ratio ${(median(snapshotted) / median(plain)).toFixed(4)}`,
     );
   } finally {
     await raw.end();

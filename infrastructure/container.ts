@@ -27,6 +27,7 @@ import { RunningDownloads } from '../application/processes/running-downloads.js'
 import { SettleDownloadBilling } from '../application/processes/settle-download-billing.js';
 import { DeliverWebhook } from '../application/processes/deliver-webhook.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../domain/account/decider.js';
+import { ACCOUNT_STATE_VERSION } from '../domain/account/state-version.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../domain/download-job/decider.js';
 import type { Config } from './config/config.js';
 import { loadPlanCatalog } from './config/plan-catalog.js';
@@ -54,6 +55,7 @@ import type { ResolveHost } from './webhooks/checked-address-lookup.js';
 import { createDeliverWebhook } from './webhooks/create-deliver-webhook.js';
 import { API_KEY_REVOCATIONS_CHANNEL } from '../projections/accounts-projection.js';
 import { ChannelListener } from './postgres/channel-listener.js';
+import { PostgresSnapshotStore } from './snapshots/postgres-snapshot-store.js';
 import { RevocableKeyCache } from './security/revocable-key-cache.js';
 
 /** Injection tokens for ports and shared resources; use cases are registered by class. */
@@ -153,7 +155,17 @@ export async function createContainer(config: Config, logger: Logger, overrides:
 
   const resolve = <T>(token: symbol): T => container.resolve<T>(token);
   container.register(TOKENS.accountCommands, {
-    useFactory: instanceCachingFactory(() => new CommandHandler(eventStore, accountDecider, ACCOUNT_CATEGORY, resolve<IdGenerator>(TOKENS.ids))),
+    useFactory: instanceCachingFactory(() =>
+      new CommandHandler(eventStore, accountDecider, ACCOUNT_CATEGORY, resolve<IdGenerator>(TOKENS.ids), {
+        // Account streams never end: a busy account adds about 150,000 events a month.
+        snapshots: config.accountSnapshotAfterEvents === 0 ? undefined : {
+          store: new PostgresSnapshotStore(database),
+          version: ACCOUNT_STATE_VERSION,
+          afterEvents: config.accountSnapshotAfterEvents,
+          onError: (error, stream) => logger.warn({ err: error, stream }, 'Account snapshot could not be read or stored; folding from the first event'),
+        },
+      }),
+    ),
   });
   container.register(TOKENS.downloadJobCommands, {
     useFactory: instanceCachingFactory(() => new CommandHandler(eventStore, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, resolve<IdGenerator>(TOKENS.ids))),

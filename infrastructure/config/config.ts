@@ -41,6 +41,8 @@ export interface Config {
   downloadRetryBaseMs: number;
   workAckWaitMs: number;
   metadataCacheTtlSeconds: number;
+  /** A command that folds this many account events stores the state it reached; 0 folds every account from its first event. */
+  accountSnapshotAfterEvents: number;
   extractorConcurrency: number;
   reservationGraceMs: number;
   logLevel: string;
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     downloadRetryBaseMs: read.integer('DOWNLOAD_RETRY_BASE_MS', 15_000, 0, 3_600_000),
     workAckWaitMs: read.integer('WORK_ACK_WAIT_MS', 60_000, 1_000, 3_600_000),
     metadataCacheTtlSeconds: read.integer('METADATA_CACHE_TTL_SECONDS', 600, 0, 86_400),
+    accountSnapshotAfterEvents: read.integer('ACCOUNT_SNAPSHOT_AFTER_EVENTS', 100, 0, 1_000_000),
     extractorConcurrency: read.integer('EXTRACTOR_CONCURRENCY', 4, 1, 64),
     reservationGraceMs: read.integer('RESERVATION_GRACE_MS', 120_000, 1_000, 86_400_000),
     logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
