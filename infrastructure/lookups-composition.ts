@@ -18,6 +18,7 @@ import type { IdGenerator } from '../application/ports/id-generator.js';
 import type { Anomalies } from '../application/ports/anomalies.js';
 import type { Logger } from '../application/ports/logger.js';
 import type { LookupRetryOptions } from '../application/processes/lookup-attempt.js';
+import { ReconcilePendingLookups } from '../application/processes/reconcile-pending-lookups.js';
 import { ReleaseOrphanedLookup } from '../application/processes/release-orphaned-lookup.js';
 import { RunLookupJob } from '../application/processes/run-lookup-job.js';
 import { SettleLookupBilling } from '../application/processes/settle-lookup-billing.js';
@@ -36,6 +37,7 @@ import { infoRoutes } from './http/routes/info-routes.js';
 import { listChannelRoutes } from './http/routes/list-channel-routes.js';
 import type { UrlPolicies } from './http/url-policies.js';
 import { PostgresLookupJobReadModel } from './postgres/postgres-lookup-job-read-model.js';
+import { PostgresPendingLookupAccounts } from './postgres/postgres-pending-lookup-accounts.js';
 
 /** The composition of video info, client-download and channel-listing lookups, kept apart from the download pipeline's. */
 export const LOOKUP_TOKENS = {
@@ -103,6 +105,11 @@ export function registerLookups(container: DependencyContainer, config: Config, 
       jobs: jobSteps(),
     }),
   ));
+  container.register(ReconcilePendingLookups, single(() =>
+    new ReconcilePendingLookups(
+      store(), new PostgresPendingLookupAccounts(resolve<Knex>(TOKENS.database)), jobSteps(), accounts(), settle(), container.resolve(ReleaseOrphanedLookup), clock(), logger, config.pendingLookupLimitMs,
+    ),
+  ));
 }
 
 export function lookupRouters(container: DependencyContainer, validation: RequestValidation, urls: UrlPolicies): Router[] {
@@ -125,8 +132,9 @@ export function lookupWorkHandlers(container: DependencyContainer, config: Confi
   const runInfo = container.resolve<RunLookupJob<VideoInfo>>(LOOKUP_TOKENS.runInfoJob);
   const runClient = container.resolve<RunLookupJob<ClientDownloadInfo>>(LOOKUP_TOKENS.runClientDownloadJob);
   const releaseOrphan = container.resolve(ReleaseOrphanedLookup);
-  // Beyond the attempts, deliveries that only settle the account of a job whose worker died after finishing it.
-  const maxDeliver = config.downloadMaxAttempts + 3;
+  // Only a backstop, as for downloads: attempts are counted in the job stream, outages of this service's own
+  // infrastructure are retried with backoff, and the reconciler ends whatever stays pending past its bound.
+  const maxDeliver = 1_000;
   return [
     { kind: 'info', handler: (message, delivery) => runInfo.handle(message, delivery), concurrency: config.workerConcurrency, maxDeliver },
     { kind: 'client-download', handler: (message, delivery) => runClient.handle(message, delivery), concurrency: config.workerConcurrency, maxDeliver },
