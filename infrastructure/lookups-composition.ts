@@ -15,10 +15,13 @@ import type { Clock } from '../application/ports/clock.js';
 import type { EventStore } from '../application/ports/event-store.js';
 import type { Extractor } from '../application/ports/extractor.js';
 import type { IdGenerator } from '../application/ports/id-generator.js';
+import type { Anomalies } from '../application/ports/anomalies.js';
 import type { Logger } from '../application/ports/logger.js';
 import type { LookupRetryOptions } from '../application/processes/lookup-attempt.js';
+import { ReconcilePendingLookups } from '../application/processes/reconcile-pending-lookups.js';
 import { ReleaseOrphanedLookup } from '../application/processes/release-orphaned-lookup.js';
 import { RunLookupJob } from '../application/processes/run-lookup-job.js';
+import { SettleLookupBilling } from '../application/processes/settle-lookup-billing.js';
 import type { JobMessage, WorkKind } from '../application/processes/work-routing.js';
 import type { Delivery, WorkOutcome } from '../application/processes/work-outcome.js';
 import { CLIENT_DOWNLOAD_JOB_CATEGORY, clientDownloadJobDecider } from '../domain/client-download-job/decider.js';
@@ -26,7 +29,6 @@ import type { ClientDownloadInfo } from '../domain/client-download-job/events.js
 import type { ClientDownloadPlatform } from '../domain/client-download-url.js';
 import { INFO_JOB_CATEGORY, infoJobDecider } from '../domain/info-job/decider.js';
 import type { VideoInfo } from '../domain/info-job/events.js';
-import { streamName } from '../domain/stream-name.js';
 import type { Config } from './config/config.js';
 import { TOKENS } from './container.js';
 import type { RequestValidation } from './http/request-validation.js';
@@ -35,6 +37,7 @@ import { infoRoutes } from './http/routes/info-routes.js';
 import { listChannelRoutes } from './http/routes/list-channel-routes.js';
 import type { UrlPolicies } from './http/url-policies.js';
 import { PostgresLookupJobReadModel } from './postgres/postgres-lookup-job-read-model.js';
+import { PostgresPendingLookupAccounts } from './postgres/postgres-pending-lookup-accounts.js';
 
 /** The composition of video info, client-download and channel-listing lookups, kept apart from the download pipeline's. */
 export const LOOKUP_TOKENS = {
@@ -47,6 +50,7 @@ export const LOOKUP_TOKENS = {
   getClientDownloadJob: Symbol('GetClientDownloadJob'),
   runInfoJob: Symbol('RunInfoJob'),
   runClientDownloadJob: Symbol('RunClientDownloadJob'),
+  settleLookupBilling: Symbol('SettleLookupBilling'),
 } as const;
 
 export function registerLookups(container: DependencyContainer, config: Config, logger: Logger): void {
@@ -60,6 +64,8 @@ export function registerLookups(container: DependencyContainer, config: Config, 
   const infoJobs = () => resolve<InfoJobCommandHandler>(LOOKUP_TOKENS.infoJobCommands);
   const clientJobs = () => resolve<ClientDownloadJobCommandHandler>(LOOKUP_TOKENS.clientDownloadJobCommands);
   const readModel = () => resolve<LookupJobReadModel>(LOOKUP_TOKENS.lookupJobReadModel);
+  const settle = () => resolve<SettleLookupBilling>(LOOKUP_TOKENS.settleLookupBilling);
+  const jobSteps = () => ({ info: infoJobSteps(infoJobs(), extractor()), client_download: clientDownloadJobSteps(clientJobs(), extractor()) });
   const retry: LookupRetryOptions = {
     maxAttempts: config.downloadMaxAttempts,
     retryBaseDelayMs: config.downloadRetryBaseMs,
@@ -87,19 +93,22 @@ export function registerLookups(container: DependencyContainer, config: Config, 
     new GetLookupJob('client-download', readModel(), async (jobId) => lookupJobViewFromState('client-download', (await clientJobs().load(jobId)).state), clock()),
   ));
   container.register(ListChannel, single(() => new ListChannel(accounts(), extractor(), ids(), clock())));
-  container.register(LOOKUP_TOKENS.runInfoJob, single(() => new RunLookupJob<VideoInfo>('info lookup', infoJobSteps(infoJobs(), extractor()), accounts(), clock(), logger, retry)));
+  container.register(LOOKUP_TOKENS.settleLookupBilling, single(() => new SettleLookupBilling(accounts(), clock(), store(), resolve<Anomalies>(TOKENS.anomalies))));
+  container.register(LOOKUP_TOKENS.runInfoJob, single(() => new RunLookupJob<VideoInfo>('info lookup', infoJobSteps(infoJobs(), extractor()), settle(), clock(), logger, retry)));
   container.register(LOOKUP_TOKENS.runClientDownloadJob, single(() =>
-    new RunLookupJob<ClientDownloadInfo>('client-download lookup', clientDownloadJobSteps(clientJobs(), extractor()), accounts(), clock(), logger, retry),
+    new RunLookupJob<ClientDownloadInfo>('client-download lookup', clientDownloadJobSteps(clientJobs(), extractor()), settle(), clock(), logger, retry),
   ));
   container.register(ReleaseOrphanedLookup, single(() =>
     new ReleaseOrphanedLookup(accounts(), clock(), {
       graceMs: config.reservationGraceMs,
       listingTimeoutMs: config.channelListingTimeoutSeconds * 1000,
-      async jobExists(feature, jobId) {
-        const stream = feature === 'info' ? streamName(INFO_JOB_CATEGORY, jobId) : streamName(CLIENT_DOWNLOAD_JOB_CATEGORY, jobId);
-        return (await store().readStream(stream, { maxCount: 1 })).length > 0;
-      },
+      jobs: jobSteps(),
     }),
+  ));
+  container.register(ReconcilePendingLookups, single(() =>
+    new ReconcilePendingLookups(
+      store(), new PostgresPendingLookupAccounts(resolve<Knex>(TOKENS.database)), jobSteps(), accounts(), settle(), container.resolve(ReleaseOrphanedLookup), clock(), logger, config.pendingLookupLimitMs,
+    ),
   ));
 }
 
@@ -123,8 +132,9 @@ export function lookupWorkHandlers(container: DependencyContainer, config: Confi
   const runInfo = container.resolve<RunLookupJob<VideoInfo>>(LOOKUP_TOKENS.runInfoJob);
   const runClient = container.resolve<RunLookupJob<ClientDownloadInfo>>(LOOKUP_TOKENS.runClientDownloadJob);
   const releaseOrphan = container.resolve(ReleaseOrphanedLookup);
-  // Beyond the attempts, deliveries that only settle the account of a job whose worker died after finishing it.
-  const maxDeliver = config.downloadMaxAttempts + 3;
+  // Only a backstop, as for downloads: attempts are counted in the job stream, outages of this service's own
+  // infrastructure are retried with backoff, and the reconciler ends whatever stays pending past its bound.
+  const maxDeliver = 1_000;
   return [
     { kind: 'info', handler: (message, delivery) => runInfo.handle(message, delivery), concurrency: config.workerConcurrency, maxDeliver },
     { kind: 'client-download', handler: (message, delivery) => runClient.handle(message, delivery), concurrency: config.workerConcurrency, maxDeliver },

@@ -16,6 +16,7 @@ import type { Anomalies } from '../application/ports/anomalies.js';
 import type { WorkDirs } from '../application/ports/work-dirs.js';
 import type { WorkConsumer, WorkItem, WorkQueue, WorkRelay, WorkResult } from '../application/ports/work-queue.js';
 import { ReconcilePendingDownloads } from '../application/processes/reconcile-pending-downloads.js';
+import { ReconcilePendingLookups } from '../application/processes/reconcile-pending-lookups.js';
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
 import { RunningDownloads } from '../application/processes/running-downloads.js';
@@ -145,6 +146,10 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       const reconciler = new PeriodicTask('reconcile pending downloads', config.reconcileIntervalMs, () => reconcile.runOnce(), logger);
       reconciler.start();
       stoppables.push({ name: 'reconciler', stop: () => reconciler.stop() });
+      const reconcileLookups = container.resolve(ReconcilePendingLookups);
+      const lookupReconciler = new PeriodicTask('reconcile pending lookups', config.reconcileIntervalMs, () => reconcileLookups.runOnce(), logger);
+      lookupReconciler.start();
+      stoppables.push({ name: 'lookup reconciler', stop: () => lookupReconciler.stop() });
     }
 
     // Submissions look videos up: the API's helpers start now, in the background, rather than on the first request.

@@ -1,6 +1,6 @@
 import type { ClientDownloadInfo } from '../../domain/client-download-job/events.js';
-import type { LookupJobSteps } from '../processes/run-lookup-job.js';
 import type { Extractor } from '../ports/extractor.js';
+import type { LookupJobSteps } from './lookup-job-steps.js';
 import type { ClientDownloadJobCommandHandler } from './lookup-job-commands.js';
 
 /** A client-download job's work: the post's direct media links, best first, and what the platform says about it. */
@@ -10,8 +10,9 @@ export function clientDownloadJobSteps(jobs: ClientDownloadJobCommandHandler, ex
       const { state } = await jobs.load(jobId);
       return {
         status: state.status,
+        failedAttempts: state.status === 'none' || state.status === 'abandoned' ? 0 : state.failedAttempts,
         async lookUp(signal) {
-          if (state.status === 'none') throw new Error(`Client-download job ${jobId} not found`);
+          if (state.status === 'none' || state.status === 'abandoned') throw new Error(`Client-download job ${jobId} not found`);
           const { links, ...about } = await extractor.resolveMediaLinks(state.request.url, { signal });
           return { ...about, url: state.request.url, downloadLinks: links };
         },
@@ -22,6 +23,12 @@ export function clientDownloadJobSteps(jobs: ClientDownloadJobCommandHandler, ex
     },
     async fail(jobId, error, errorCode, now, context) {
       return (await jobs.handle(jobId, { type: 'FailClientDownload', data: { jobId, error, errorCode, now } }, context)).state.status as 'failed';
+    },
+    async recordAttemptFailure(jobId, error, errorCode, now, context) {
+      await jobs.handle(jobId, { type: 'RecordClientDownloadAttemptFailure', data: { jobId, error, errorCode, now } }, context);
+    },
+    async abandon(jobId, accountId, now, context) {
+      return (await jobs.handle(jobId, { type: 'AbandonClientDownload', data: { jobId, accountId, now } }, context)).state.status;
     },
   };
 }

@@ -27,7 +27,7 @@ export interface LookupJobReadModel {
 
 /** The polling view of a job folded straight from its stream. */
 export function lookupJobViewFromState(kind: LookupJobKind, state: InfoJobState | ClientDownloadJobState): LookupJobView | null {
-  if (state.status === 'none') return null;
+  if (state.status === 'none' || state.status === 'abandoned') return null;
   const { request } = state;
   return {
     jobId: request.jobId,

@@ -11,6 +11,7 @@ import type { WebhookMetrics } from '../ports/webhook-metrics.js';
 import type { WebhookSender } from '../ports/webhook-sender.js';
 import type { WebhookSigningKeys } from '../ports/webhook-signing-keys.js';
 import type { WebhookDeliveryCommandHandler } from '../webhooks/webhook-delivery-commands.js';
+import { workContext } from './work-context.js';
 import { DONE, type Delivery, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
 
@@ -56,7 +57,7 @@ export class DeliverWebhook {
 
   async handle(message: JobMessage, delivery: Pick<Delivery, 'signal'> = {}): Promise<WorkOutcome> {
     const { jobId } = message;
-    const context = { correlationId: jobId };
+    const context = workContext(message);
     // Each pass either ends, waits, or records something, so a few passes always settle.
     for (let pass = 0; pass < 5; pass += 1) {
       const { state } = await this.deliveries.load(jobId);

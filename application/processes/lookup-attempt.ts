@@ -2,7 +2,7 @@ import { type DownloadErrorCode, isFinalErrorCode } from '../../domain/download-
 import { ExtractionError } from '../ports/extractor.js';
 
 export interface LookupRetryOptions {
-  /** Attempts per job, counting those cut short by a worker that died. */
+  /** Attempts per job that may end in a failure worth retrying (counted in the job's stream). */
   maxAttempts: number;
   /** Delay before the second attempt; doubles each time. */
   retryBaseDelayMs: number;
@@ -12,7 +12,7 @@ export interface LookupRetryOptions {
 export type LookupAttempt<T> =
   | { kind: 'success'; value: T }
   | { kind: 'failed'; error: string; errorCode: DownloadErrorCode | null }
-  | { kind: 'retry'; afterMs: number; error: string };
+  | { kind: 'retry'; afterMs: number; error: string; errorCode: DownloadErrorCode | null };
 
 /**
  * One extractor attempt of a lookup job. A final condition fails the job at
@@ -28,11 +28,6 @@ export async function attemptLookup<T>(work: () => Promise<T>, attempt: number, 
     const message = error instanceof ExtractionError ? error.message : 'The lookup failed on the service side';
     if ((errorCode !== null && isFinalErrorCode(errorCode)) || attempt >= options.maxAttempts) return { kind: 'failed', error: message, errorCode };
     const afterMs = Math.min(options.retryMaxDelayMs, options.retryBaseDelayMs * 2 ** (attempt - 1));
-    return { kind: 'retry', afterMs, error: error instanceof Error ? error.message : String(error) };
+    return { kind: 'retry', afterMs, error: error instanceof Error ? error.message : String(error), errorCode };
   }
-}
-
-/** Said of a job whose deliveries all died with their workers. */
-export function interruptedAttemptsError(maxAttempts: number): string {
-  return `Gave up after ${maxAttempts} interrupted attempts`;
 }

@@ -1,20 +1,13 @@
-import type { DownloadErrorCode } from '../../domain/download-error-code.js';
+import { InvalidTransitionError } from '../../domain/errors.js';
 import type { LookupJobStatus } from '../../domain/lookup-job-status.js';
-import type { AccountCommandHandler } from '../accounts/account-commands.js';
-import type { CommandContext } from '../command-handler.js';
+import type { LookupJobSteps, LookupJobStreamStatus } from '../lookups/lookup-job-steps.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
-import { type LookupRetryOptions, attemptLookup, interruptedAttemptsError } from './lookup-attempt.js';
+import { type LookupRetryOptions, attemptLookup } from './lookup-attempt.js';
+import type { SettleLookupBilling } from './settle-lookup-billing.js';
+import { workContext } from './work-context.js';
 import { DONE, type Delivery, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
-
-/** What the worker needs of one kind of lookup job (info, client download). */
-export interface LookupJobSteps<Result> {
-  /** The job's status and, while pending, the extractor call that answers it. */
-  load(jobId: string): Promise<{ status: LookupJobStatus | 'none'; lookUp: (signal?: AbortSignal) => Promise<Result> }>;
-  complete(jobId: string, result: Result, now: string, context: CommandContext): Promise<LookupJobStatus>;
-  fail(jobId: string, error: string, errorCode: DownloadErrorCode | null, now: string, context: CommandContext): Promise<LookupJobStatus>;
-}
 
 /**
  * <Kind>Requested -> extractor -> success or failed, then the account: the
@@ -22,12 +15,18 @@ export interface LookupJobSteps<Result> {
  * settlement is repeated on every delivery of a finished job (the account
  * decider makes repeats no-ops), so a worker dying between the two steps
  * neither loses the charge nor charges twice.
+ *
+ * Attempts are counted in the job stream: only an extractor failure worth
+ * retrying spends one (<Kind>AttemptFailed). Errors of this service's own
+ * infrastructure (the database, the queue) are thrown, so the queue retries
+ * the message with backoff without spending an attempt; a job still pending
+ * after a long outage is ended by the reconciler.
  */
 export class RunLookupJob<Result> {
   constructor(
     private readonly label: string,
     private readonly steps: LookupJobSteps<Result>,
-    private readonly accounts: AccountCommandHandler,
+    private readonly settle: SettleLookupBilling,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: LookupRetryOptions,
@@ -35,32 +34,39 @@ export class RunLookupJob<Result> {
 
   async handle(message: JobMessage, delivery: Delivery): Promise<WorkOutcome> {
     const { jobId } = message;
-    const context = { correlationId: jobId };
+    const context = workContext(message);
     const job = await this.steps.load(jobId);
-    let status = job.status;
-    if (status === 'none') return DONE;
+    let status: LookupJobStreamStatus = job.status;
+    if (status === 'none' || status === 'abandoned') return DONE;
     if (status === 'pending') {
       const attempt =
-        delivery.attempt > this.options.maxAttempts
-          ? ({ kind: 'failed', error: interruptedAttemptsError(this.options.maxAttempts), errorCode: 'NETWORK_ERROR' } as const)
-          : await attemptLookup(() => job.lookUp(delivery.signal), delivery.attempt, this.options);
+        job.failedAttempts >= this.options.maxAttempts
+          ? ({ kind: 'failed', error: `Gave up after ${this.options.maxAttempts} failed attempts`, errorCode: 'NETWORK_ERROR' } as const)
+          : await attemptLookup(() => job.lookUp(delivery.signal), job.failedAttempts + 1, this.options);
+      const now = this.clock.now().toISOString();
       if (attempt.kind === 'retry') {
-        this.logger.warn({ jobId, attempt: delivery.attempt, reason: attempt.error, retryInMs: attempt.afterMs }, `${this.label} failed; retrying`);
+        await this.steps.recordAttemptFailure(jobId, attempt.error, attempt.errorCode, now, context);
+        this.logger.warn({ jobId, attempt: job.failedAttempts + 1, reason: attempt.error, retryInMs: attempt.afterMs }, `${this.label} failed; retrying`);
         return { kind: 'retry', afterMs: attempt.afterMs };
       }
-      const now = this.clock.now().toISOString();
-      status =
+      status = await this.finish(jobId, () =>
         attempt.kind === 'success'
-          ? await this.steps.complete(jobId, attempt.value, now, context)
-          : await this.steps.fail(jobId, attempt.error, attempt.errorCode, now, context);
+          ? this.steps.complete(jobId, attempt.value, now, context)
+          : this.steps.fail(jobId, attempt.error, attempt.errorCode, now, context),
+      );
       this.logger.info({ jobId, status, errorCode: attempt.kind === 'failed' ? attempt.errorCode : undefined }, `${this.label} finished`);
     }
-    const now = this.clock.now().toISOString();
-    await this.accounts.handle(
-      message.accountId,
-      status === 'success' ? { type: 'ChargeLookup', data: { lookupId: jobId, now } } : { type: 'ReleaseLookup', data: { lookupId: jobId, now } },
-      context,
-    );
+    if (status === 'success' || status === 'failed') await this.settle.handle(message.accountId, jobId, status, context);
     return DONE;
+  }
+
+  /** The job's final status: the one this worker reached, or the one it was given meanwhile (by the reconciler, say). */
+  private async finish(jobId: string, finishing: () => Promise<LookupJobStatus>): Promise<LookupJobStreamStatus> {
+    try {
+      return await finishing();
+    } catch (error) {
+      if (!(error instanceof InvalidTransitionError)) throw error;
+      return (await this.steps.load(jobId)).status;
+    }
   }
 }

@@ -1,4 +1,4 @@
-import type { ClientDownloadFailed, ClientDownloadInfo, ClientDownloadRequested } from './events.js';
+import type { ClientDownloadAttemptFailed, ClientDownloadFailed, ClientDownloadInfo, ClientDownloadRequested } from './events.js';
 
 export type RequestClientDownload = { type: 'RequestClientDownload'; data: Omit<ClientDownloadRequested['data'], 'requestedAt'> & { now: string } };
 export type CompleteClientDownload = { type: 'CompleteClientDownload'; data: { jobId: string; result: ClientDownloadInfo; now: string } };
@@ -6,5 +6,17 @@ export type FailClientDownload = {
   type: 'FailClientDownload';
   data: Pick<ClientDownloadFailed['data'], 'jobId' | 'error' | 'errorCode'> & { now: string };
 };
+export type RecordClientDownloadAttemptFailure = {
+  type: 'RecordClientDownloadAttemptFailure';
+  data: Pick<ClientDownloadAttemptFailed['data'], 'jobId' | 'error' | 'errorCode'> & { now: string };
+};
 
-export type ClientDownloadJobCommand = RequestClientDownload | CompleteClientDownload | FailClientDownload;
+/** Only a job that was never written can be abandoned. */
+export type AbandonClientDownload = { type: 'AbandonClientDownload'; data: { jobId: string; accountId: string; now: string } };
+
+export type ClientDownloadJobCommand =
+  | RequestClientDownload
+  | CompleteClientDownload
+  | FailClientDownload
+  | RecordClientDownloadAttemptFailure
+  | AbandonClientDownload;

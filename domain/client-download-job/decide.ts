@@ -1,10 +1,16 @@
-import { InvalidTransitionError, NotFoundError } from '../errors.js';
+import { InvalidTransitionError, JobAbandonedError, NotFoundError } from '../errors.js';
 import { finishesLookupJob } from '../lookup-job-status.js';
 import type { ClientDownloadJobCommand } from './commands.js';
 import type { ClientDownloadJobEvent } from './events.js';
 import type { ClientDownloadJobState } from './state.js';
 
 export function decideClientDownloadJob(command: ClientDownloadJobCommand, state: ClientDownloadJobState): ClientDownloadJobEvent[] {
+  if (command.type === 'AbandonClientDownload') {
+    if (state.status !== 'none') return [];
+    const { jobId, accountId, now } = command.data;
+    return [{ type: 'ClientDownloadAbandoned', data: { jobId, accountId, abandonedAt: now } }];
+  }
+  if (state.status === 'abandoned') throw new JobAbandonedError(state.jobId);
   if (command.type === 'RequestClientDownload') {
     if (state.status !== 'none') {
       if (state.request.jobId === command.data.jobId) return [];
@@ -16,6 +22,14 @@ export function decideClientDownloadJob(command: ClientDownloadJobCommand, state
   if (state.status === 'none') throw new NotFoundError(`Job ${command.data.jobId} not found`);
   const { jobId, accountId } = state.request;
   switch (command.type) {
+    case 'RecordClientDownloadAttemptFailure': {
+      // A late report of a job that has finished meanwhile changes nothing.
+      if (state.status !== 'pending') return [];
+      const { error, errorCode, now } = command.data;
+      return [
+        { type: 'ClientDownloadAttemptFailed', data: { jobId, accountId, attempt: state.failedAttempts + 1, error, errorCode, failedAt: now } },
+      ];
+    }
     case 'CompleteClientDownload':
       if (!finishesLookupJob(jobId, state.status, 'success')) return [];
       if (command.data.result.downloadLinks.length === 0) throw new InvalidTransitionError(`Job ${jobId} cannot succeed without a download link`);

@@ -47,10 +47,34 @@ export type ClientDownloadFailed = DomainEvent<
   { jobId: string; accountId: string; error: string; errorCode: DownloadErrorCode | null; failedAt: string }
 >;
 
-export type ClientDownloadJobEvent = ClientDownloadRequested | ClientDownloadSucceeded | ClientDownloadFailed;
+/**
+ * A lookup attempt ended in a failure worth retrying; the job stays pending
+ * for its next attempt. Counted here, so that only the extractor's failures
+ * spend the job's attempts, never the service's own outages.
+ */
+export type ClientDownloadAttemptFailed = DomainEvent<
+  'ClientDownloadAttemptFailed',
+  { jobId: string; accountId: string; attempt: number; error: string; errorCode: DownloadErrorCode | null; failedAt: string }
+>;
+
+/**
+ * The submission did not write its job within the grace period, so its
+ * reservation is released; written only to a stream that does not exist yet,
+ * it keeps the late submission from creating the job afterwards.
+ */
+export type ClientDownloadAbandoned = DomainEvent<'ClientDownloadAbandoned', { jobId: string; accountId: string; abandonedAt: string }>;
+
+export type ClientDownloadJobEvent =
+  | ClientDownloadRequested
+  | ClientDownloadSucceeded
+  | ClientDownloadFailed
+  | ClientDownloadAttemptFailed
+  | ClientDownloadAbandoned;
 
 export const CLIENT_DOWNLOAD_JOB_EVENT_TYPES: readonly ClientDownloadJobEvent['type'][] = [
   'ClientDownloadRequested',
   'ClientDownloadSucceeded',
   'ClientDownloadFailed',
+  'ClientDownloadAttemptFailed',
+  'ClientDownloadAbandoned',
 ];

@@ -4,12 +4,15 @@ import type { ClientDownloadInfo, ClientDownloadRequested } from './events.js';
 
 export type ClientDownloadJobState =
   | { status: 'none' }
+  | { status: 'abandoned'; jobId: string; accountId: string }
   | {
       status: LookupJobStatus;
       request: ClientDownloadRequested['data'];
       result: ClientDownloadInfo | null;
       error: string | null;
       errorCode: DownloadErrorCode | null;
+      /** Attempts that ended in a failure worth retrying: what the attempt limit counts. */
+      failedAttempts: number;
     };
 
 export const initialClientDownloadJobState = (): ClientDownloadJobState => ({ status: 'none' });

@@ -32,6 +32,23 @@ export type InfoFailed = DomainEvent<
   { jobId: string; accountId: string; error: string; errorCode: DownloadErrorCode | null; failedAt: string }
 >;
 
-export type InfoJobEvent = InfoRequested | InfoSucceeded | InfoFailed;
+/**
+ * A lookup attempt ended in a failure worth retrying; the job stays pending
+ * for its next attempt. Counted here, so that only the extractor's failures
+ * spend the job's attempts, never the service's own outages.
+ */
+export type InfoAttemptFailed = DomainEvent<
+  'InfoAttemptFailed',
+  { jobId: string; accountId: string; attempt: number; error: string; errorCode: DownloadErrorCode | null; failedAt: string }
+>;
 
-export const INFO_JOB_EVENT_TYPES: readonly InfoJobEvent['type'][] = ['InfoRequested', 'InfoSucceeded', 'InfoFailed'];
+/**
+ * The submission did not write its job within the grace period, so its
+ * reservation is released; written only to a stream that does not exist yet,
+ * it keeps the late submission from creating the job afterwards.
+ */
+export type InfoAbandoned = DomainEvent<'InfoAbandoned', { jobId: string; accountId: string; abandonedAt: string }>;
+
+export type InfoJobEvent = InfoRequested | InfoSucceeded | InfoFailed | InfoAttemptFailed | InfoAbandoned;
+
+export const INFO_JOB_EVENT_TYPES: readonly InfoJobEvent['type'][] = ['InfoRequested', 'InfoSucceeded', 'InfoFailed', 'InfoAttemptFailed', 'InfoAbandoned'];

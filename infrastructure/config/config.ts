@@ -56,6 +56,8 @@ export interface Config {
   embeddedDataDir: string;
   /** A reservation (and its job) still pending after this long is brought to an end by the reconciler. */
   pendingDownloadLimitMs: number;
+  /** The same for info, client-download and channel-listing reservations. */
+  pendingLookupLimitMs: number;
   reconcileIntervalMs: number;
   /** /readyz answers 503 while a projection or the relay lags more than this. */
   readyMaxLagMs: number;
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     mode: ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL'].some((name) => read.optional(name) !== undefined) ? 'server' : 'embedded',
     embeddedDataDir: read.string('EMBEDDED_DATA_DIR', path.join(dataDir, 'embedded')),
     pendingDownloadLimitMs: read.integer('PENDING_DOWNLOAD_LIMIT_MS', 6 * 3_600_000, 5_000, 30 * 86_400_000),
+    pendingLookupLimitMs: read.integer('PENDING_LOOKUP_LIMIT_MS', 3_600_000, 5_000, 30 * 86_400_000),
     reconcileIntervalMs: read.integer('RECONCILE_INTERVAL_MS', 60_000, 100, 86_400_000),
     readyMaxLagMs: read.integer('READY_MAX_LAG_MS', 60_000, 100, 86_400_000),
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),

@@ -5,6 +5,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { WebhookMetrics } from '../../application/ports/webhook-metrics.js';
 import type { WebhookRequest, WebhookResponse } from '../../application/ports/webhook-sender.js';
 import { DeliverWebhook } from '../../application/processes/deliver-webhook.js';
+import { routeEventToWork } from '../../application/processes/work-routing.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
 import { WEBHOOK_DELIVERY_CATEGORY, webhookDeliveryDecider } from '../../domain/webhook-delivery/decider.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
@@ -78,6 +79,23 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
     assert.deepEqual(await types(), ['WebhookAttemptStarted', 'WebhookAttemptSucceeded']);
     assert.deepEqual(await worker('w1').handle(message), { kind: 'done' });
     assert.equal(sent.length, 1, 'a redelivery after success sends nothing');
+  });
+
+  it('marks every command it issues as caused by the event that set off the work, in that event\'s correlation', async () => {
+    const { worker, store, jobId, advance } = await setUp({ answer: async () => ({ kind: 'response', statusCode: 500, durationMs: 3 }) });
+    const failed = (await store.readStream(`download-${jobId}`)).find((event) => event.type === 'DownloadFailed');
+    assert.ok(failed !== undefined);
+    const webhookWork = routeEventToWork(failed).find((work) => work.kind === 'webhook');
+    assert.ok(webhookWork !== undefined);
+    await worker('w1').handle(webhookWork.payload);
+    advance(SCHEDULE[0]);
+    await worker('w1').handle(webhookWork.payload);
+    const recorded = (await store.readStream(`download-${jobId}`)).filter((event) => event.type.startsWith('Webhook'));
+    assert.equal(recorded.length, 4);
+    for (const event of recorded) {
+      assert.equal(event.metadata.causationId, failed.id);
+      assert.equal(event.metadata.correlationId, failed.metadata.correlationId);
+    }
   });
 
   it('a message that comes back early sends nothing and waits for the rest of the delay', async () => {

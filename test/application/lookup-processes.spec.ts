@@ -7,11 +7,24 @@ import { ExtractionError, type Extractor, type VideoMetadata } from '../../appli
 import type { Logger } from '../../application/ports/logger.js';
 import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
 import { RunLookupJob } from '../../application/processes/run-lookup-job.js';
+import { SettleLookupBilling } from '../../application/processes/settle-lookup-billing.js';
+import { routeEventToWork } from '../../application/processes/work-routing.js';
+import type { AppendOptions, EventToAppend } from '../../application/ports/event-store.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
 import { INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/info-job/decider.js';
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
+
+/** An event store whose appends fail while `down`, as PostgreSQL's do during an outage. */
+class OutageEventStore extends InMemoryEventStore {
+  down = false;
+
+  override async appendToStream(streamName: string, events: readonly EventToAppend[], options: AppendOptions) {
+    if (this.down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    return super.appendToStream(streamName, events, options);
+  }
+}
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 const video: VideoMetadata = { id: 'v', title: 'A video', duration: 61, liveStatus: 'not_live', tags: [], audioTracks: [{ type: 'original', language: 'en' }] };
@@ -40,11 +53,12 @@ describe('lookup processes (worker side)', () => {
   const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, heartbeat() {} });
 
   async function setUp(outcomes: Array<VideoMetadata | Error>, includeAudioTracks = false) {
-    const store = new InMemoryEventStore();
+    const store = new OutageEventStore();
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const jobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
     const extractor = scriptedExtractor(outcomes);
-    const run = new RunLookupJob('info lookup', infoJobSteps(jobs, extractor), accounts, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    const settle = new SettleLookupBilling(accounts, clock, store, { record() {} });
+    const run = new RunLookupJob('info lookup', infoJobSteps(jobs, extractor), settle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
     const accountId = randomUUID();
     const jobId = randomUUID();
     const now = new Date(nowMs).toISOString();
@@ -87,13 +101,14 @@ describe('lookup processes (worker side)', () => {
     assert.deepEqual(await usage(), { used: 0, pending: 0 });
   });
 
-  it('retries transient failures, then fails with NETWORK_ERROR when the attempts run out', async () => {
-    const { run, jobs, message, usage } = await setUp([new ExtractionError('NETWORK_ERROR', 'timed out')]);
+  it('retries transient failures, counting them in the job stream, then fails with NETWORK_ERROR when the attempts run out', async () => {
+    const { run, jobs, store, message, usage } = await setUp([new ExtractionError('NETWORK_ERROR', 'timed out')]);
     assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'retry', afterMs: 1000 });
     assert.equal((await jobs.load(message.jobId)).state.status, 'pending');
     await run.handle(message, delivery(2));
     const { state } = await jobs.load(message.jobId);
     assert.deepEqual(state.status === 'failed' ? state.errorCode : 'not failed', 'NETWORK_ERROR');
+    assert.deepEqual((await store.readStream(`info-${message.jobId}`)).map((event) => event.type), ['InfoRequested', 'InfoAttemptFailed', 'InfoFailed']);
     assert.deepEqual(await usage(), { used: 0, pending: 0 });
   });
 
@@ -105,24 +120,68 @@ describe('lookup processes (worker side)', () => {
     assert.deepEqual(state.status === 'failed' ? [state.error, state.errorCode] : null, ['The lookup failed on the service side', null]);
   });
 
-  it('fails with NETWORK_ERROR a job whose deliveries all died with their workers', async () => {
-    const { run, jobs, extractor, message } = await setUp([video]);
-    await run.handle(message, delivery(3));
-    assert.equal(extractor.calls, 0);
-    const { state } = await jobs.load(message.jobId);
-    assert.deepEqual(state.status === 'failed' ? state.errorCode : null, 'NETWORK_ERROR');
+  it('retries an outage of the service\'s own database without spending the job\'s attempts, however many deliveries it takes', async () => {
+    const { run, jobs, store, message, usage } = await setUp([video]);
+    store.down = true;
+    for (let attempt = 1; attempt <= 10; attempt += 1) await assert.rejects(run.handle(message, delivery(attempt)), /ECONNREFUSED/);
+    store.down = false;
+    assert.deepEqual(await run.handle(message, delivery(11)), { kind: 'done' });
+    assert.equal((await jobs.load(message.jobId)).state.status, 'success');
+    assert.deepEqual(await usage(), { used: 1, pending: 0 });
+  });
+
+  it('settles the outcome another process gave the job while this worker was looking it up', async () => {
+    const { run, jobs, message, usage } = await setUp([video]);
+    const failedMeanwhile = {
+      ...infoJobSteps(jobs, scriptedExtractor([video])),
+      complete: async () => {
+        await jobs.handle(message.jobId, { type: 'FailInfo', data: { jobId: message.jobId, error: 'Not finished in time', errorCode: 'NETWORK_ERROR', now: new Date(nowMs).toISOString() } });
+        return infoJobSteps(jobs, scriptedExtractor([video])).complete(message.jobId, { title: 't', duration: 1, url: 'u' }, new Date(nowMs).toISOString(), {});
+      },
+    };
+    const settle = (run as unknown as { settle: SettleLookupBilling }).settle;
+    const racing = new RunLookupJob('info lookup', failedMeanwhile, settle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    assert.deepEqual(await racing.handle(message, delivery(1)), { kind: 'done' });
+    assert.equal((await jobs.load(message.jobId)).state.status, 'failed');
+    assert.deepEqual(await usage(), { used: 0, pending: 0 }, 'the failed job\'s unit is released, not charged');
+  });
+
+  it('records an anomaly when a successful job finds no reservation to charge, but not for a repeated charge', async () => {
+    const recorded: unknown[] = [];
+    const { accounts, jobs, store, message } = await setUp([video]);
+    const settle = new SettleLookupBilling(accounts, clock, store, { record: (kind, details) => recorded.push([kind, details]) });
+    const run = new RunLookupJob('info lookup', infoJobSteps(jobs, scriptedExtractor([video])), settle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    await run.handle(message, delivery(1));
+    await run.handle(message, delivery(2));
+    assert.equal(recorded.length, 0, 'a charged job charged again is a plain repeat');
+
+    const other = await setUp([video]);
+    await other.accounts.handle(other.message.accountId, { type: 'ReleaseLookup', data: { lookupId: other.message.jobId, now: new Date(nowMs).toISOString() } });
+    const otherSettle = new SettleLookupBilling(other.accounts, clock, other.store, { record: (kind, details) => recorded.push([kind, details]) });
+    await new RunLookupJob('info lookup', infoJobSteps(other.jobs, other.extractor), otherSettle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 }).handle(other.message, delivery(1));
+    assert.deepEqual(recorded, [['charge_without_reservation', { accountId: other.message.accountId, lookupId: other.message.jobId }]]);
+  });
+
+  it('marks every command a worker issues as caused by the event that set off the work, in that event\'s correlation', async () => {
+    const { run, store, message } = await setUp([video]);
+    const [requested] = await store.readStream(`info-${message.jobId}`);
+    const [work] = routeEventToWork(requested);
+    await run.handle(work.payload, delivery(1));
+    const [, succeeded] = await store.readStream(`info-${message.jobId}`);
+    const charged = (await store.readStream(`account-${message.accountId}`)).find((event) => event.type === 'LookupCharged');
+    for (const event of [succeeded, charged]) {
+      assert.equal(event?.metadata.causationId, requested.id);
+      assert.equal(event?.metadata.correlationId, requested.metadata.correlationId);
+    }
   });
 
   it('releases a reservation whose job stream was never written, after the grace period; never one whose job exists', async () => {
-    const { accounts, message, usage, store } = await setUp([video]);
+    const { accounts, jobs, message, usage } = await setUp([video]);
     const orphanId = randomUUID();
     const reservedAt = new Date(nowMs).toISOString();
     await accounts.handle(message.accountId, { type: 'ReserveLookup', data: { lookupId: orphanId, feature: 'info', units: 1, subject: 'u', now: reservedAt } });
-    const release = new ReleaseOrphanedLookup(accounts, clock, {
-      graceMs: 60_000,
-      listingTimeoutMs: 300_000,
-      jobExists: async (_feature, jobId) => (await store.readStream(`info-${jobId}`)).length > 0,
-    });
+    const steps = infoJobSteps(jobs, scriptedExtractor([video]));
+    const release = new ReleaseOrphanedLookup(accounts, clock, { graceMs: 60_000, listingTimeoutMs: 300_000, jobs: { info: steps, client_download: steps } });
     assert.deepEqual(await release.handle({ ...message, jobId: orphanId, occurredAt: reservedAt }), { kind: 'retry', afterMs: 60_000 });
     nowMs += 60_000;
     assert.deepEqual(await release.handle({ ...message, jobId: orphanId, occurredAt: reservedAt }), { kind: 'done' });

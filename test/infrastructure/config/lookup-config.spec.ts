@@ -19,4 +19,10 @@ describe('configuration of lookups', () => {
     assert.throws(() => loadConfig({ INFO_JOB_TTL_SECONDS: '0' }), /INFO_JOB_TTL_SECONDS must be between 1 and/);
     assert.throws(() => loadConfig({ CLIENT_DOWNLOAD_JOB_TTL_SECONDS: 'soon' }), /CLIENT_DOWNLOAD_JOB_TTL_SECONDS must be a whole number/);
   });
+
+  it('ends lookups still pending an hour after their reservation, by default', () => {
+    assert.equal(loadConfig({}).pendingLookupLimitMs, 3_600_000);
+    assert.equal(loadConfig({ PENDING_LOOKUP_LIMIT_MS: '600000' }).pendingLookupLimitMs, 600_000);
+    assert.throws(() => loadConfig({ PENDING_LOOKUP_LIMIT_MS: '10' }), /PENDING_LOOKUP_LIMIT_MS must be between/);
+  });
 });

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { CommandHandler } from '../../application/command-handler.js';
+import { clientDownloadJobSteps } from '../../application/lookups/client-download-job-steps.js';
+import { infoJobSteps } from '../../application/lookups/info-job-steps.js';
+import type { Clock } from '../../application/ports/clock.js';
+import type { Extractor } from '../../application/ports/extractor.js';
+import type { Logger } from '../../application/ports/logger.js';
+import { ReconcilePendingLookups } from '../../application/processes/reconcile-pending-lookups.js';
+import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
+import { SettleLookupBilling } from '../../application/processes/settle-lookup-billing.js';
+import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
+import { CLIENT_DOWNLOAD_JOB_CATEGORY, clientDownloadJobDecider } from '../../domain/client-download-job/decider.js';
+import { INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/info-job/decider.js';
+import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
+import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
+import { RandomIds } from '../../infrastructure/system/random-ids.js';
+
+const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+const unused = () => Promise.reject(new Error('not used'));
+const noExtractor: Extractor = { probe: unused, download: unused, listChannel: unused, resolveMediaLinks: unused };
+
+describe('reconciling lookups pending past the limit', () => {
+  it('fails pending jobs and releases their units, settles finished ones, abandons and releases reservations without a job, releases stale listings, and leaves recent ones alone', async () => {
+    const store = new InMemoryEventStore();
+    const ids = new RandomIds();
+    let nowMs = Date.parse('2026-05-01T00:00:00Z');
+    const clock: Clock = { now: () => new Date(nowMs) };
+    const at = () => new Date(nowMs).toISOString();
+    const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
+    const infoJobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
+    const clientJobs = new CommandHandler(store, clientDownloadJobDecider, CLIENT_DOWNLOAD_JOB_CATEGORY, ids);
+    const steps = { info: infoJobSteps(infoJobs, noExtractor), client_download: clientDownloadJobSteps(clientJobs, noExtractor) };
+    const accountId = randomUUID();
+    await accounts.handle(accountId, {
+      type: 'OpenAccount',
+      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: ['client_download', 'channel_list'], now: at() },
+    });
+    const reserve = (lookupId: string, feature: 'info' | 'client_download' | 'channel_list') =>
+      accounts.handle(accountId, { type: 'ReserveLookup', data: { lookupId, feature, units: 1, subject: 'u', now: at() } });
+    const submitInfo = async (jobId: string) => {
+      await reserve(jobId, 'info');
+      await infoJobs.handle(jobId, { type: 'RequestInfo', data: { jobId, accountId, url: 'https://www.youtube.com/watch?v=v', includeAudioTracks: false, expiresAt: at(), now: at() } });
+    };
+    const [pendingInfo, succeededInfo, pendingClient, orphan, listing, recent] = Array.from({ length: 6 }, () => randomUUID());
+    await submitInfo(pendingInfo);
+    await submitInfo(succeededInfo);
+    await infoJobs.handle(succeededInfo, { type: 'CompleteInfo', data: { jobId: succeededInfo, result: { title: 't', duration: 1, url: 'u' }, now: at() } });
+    await reserve(pendingClient, 'client_download');
+    await clientJobs.handle(pendingClient, {
+      type: 'RequestClientDownload',
+      data: { jobId: pendingClient, accountId, url: 'https://www.instagram.com/reel/C0abc/', platform: 'photo-sharing', expiresAt: at(), now: at() },
+    });
+    await reserve(orphan, 'client_download');
+    await reserve(listing, 'channel_list');
+    nowMs += 2 * 3_600_000;
+    await submitInfo(recent);
+
+    const settle = new SettleLookupBilling(accounts, clock, store, { record() {} });
+    const release = new ReleaseOrphanedLookup(accounts, clock, { graceMs: 60_000, listingTimeoutMs: 300_000, jobs: steps });
+    const reconcile = new ReconcilePendingLookups(store, { accountIds: async () => [accountId] }, steps, accounts, settle, release, clock, silent, 3_600_000);
+    assert.deepEqual(await reconcile.runOnce(), { failedJobs: 2, settledReservations: 5 });
+
+    assert.equal((await steps.info.load(pendingInfo)).status, 'failed');
+    assert.equal((await steps.info.load(succeededInfo)).status, 'success');
+    assert.equal((await steps.client_download.load(pendingClient)).status, 'failed');
+    assert.equal((await steps.client_download.load(orphan)).status, 'abandoned');
+    assert.equal((await steps.info.load(recent)).status, 'pending');
+    const { state } = await accounts.load(accountId);
+    assert.deepEqual((state.pendingLookups ?? []).map((lookup) => lookup.lookupId), [recent]);
+    assert.deepEqual([state.usage.info, state.usage.client_download, state.usage.channel_list], [1, 0, 0], 'only the successful job was charged');
+    assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 0 }, 'a second sweep finds nothing');
+  });
+});
