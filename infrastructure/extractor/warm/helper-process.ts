@@ -11,7 +11,8 @@ export interface HelperOptions {
   readyTimeoutMs: number;
 }
 
-export type HelperAnswer = { ok: true; info: unknown } | { ok: false; stderr: string };
+/** `stderr` holds what `yt-dlp -J` would have printed there: the warnings of a success, the error of a failure. */
+export type HelperAnswer = { ok: true; info: unknown; stderr: string } | { ok: false; stderr: string };
 
 /** The helper ended or was killed with a request under way; `stderr` is its last words. */
 export class HelperStoppedError extends Error {
@@ -79,7 +80,8 @@ export class HelperProcess {
         const pending = helper.pending;
         if (pending === null || message.id !== pending.id) return;
         helper.pending = null;
-        pending.resolve(message.ok === true ? { ok: true, info: message.info } : { ok: false, stderr: String(message.stderr ?? '') });
+        const stderr = String(message.stderr ?? '');
+        pending.resolve(message.ok === true ? { ok: true, info: message.info, stderr } : { ok: false, stderr });
       });
     });
   }
