@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { watchProcessGroup } from '../process-group-watchdog.js';
 
 export interface HelperOptions {
   /** The interpreter and its arguments, e.g. `['/usr/bin/python3']`. */
@@ -27,7 +28,9 @@ const MAX_STDERR_CHARS = 16 * 1024;
 /**
  * One long-lived helper process speaking JSON lines (see yt_dlp_helper.py),
  * one request at a time. It leads its own process group, so `kill` also ends
- * whatever it started.
+ * whatever it started, and a watchdog kills that group if this process dies
+ * first: a helper would otherwise notice only when it next reads its input,
+ * after finishing the request under way.
  */
 export class HelperProcess {
   private nextId = 1;
@@ -42,6 +45,7 @@ export class HelperProcess {
     const [command, ...args] = options.python;
     const child = spawn(command, [...args, options.script, JSON.stringify(options.settings)], { env: options.env, stdio: 'pipe', detached: true });
     const helper = new HelperProcess(child);
+    const watchdog = child.pid === undefined ? null : watchProcessGroup(child.pid);
     return new Promise((resolve, reject) => {
       let settled = false;
       const fail = (error: Error) => {
@@ -60,6 +64,7 @@ export class HelperProcess {
       });
       child.once('exit', () => {
         helper.exited = true;
+        watchdog?.release();
         fail(new HelperStoppedError(helper.stderr));
         helper.pending?.reject(new HelperStoppedError(helper.stderr));
         helper.pending = null;
