@@ -34,6 +34,7 @@ import { loadPlanCatalog } from './config/plan-catalog.js';
 import { registerLookups } from './lookups-composition.js';
 import { PostgresExtractedInfoCache } from './extractor/warm/extracted-info-cache.js';
 import { WarmExtractor } from './extractor/warm/warm-extractor.js';
+import { warmExtractorOptions } from './extractor/warm/configure-warm-extractor.js';
 import { type YtDlpSetup, createYtDlpExtractor } from './extractor/create-yt-dlp-extractor.js';
 import { createFileStore } from './files/create-file-store.js';
 import { SignedDownloadLinks } from './files/signed-download-links.js';
@@ -129,18 +130,8 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     useFactory: instanceCachingFactory((c) => {
       const ytDlp = c.resolve<YtDlpSetup | null>(TOKENS.ytDlp);
       if (ytDlp === null || !warmHelpersFit(config)) return null;
-      warmExtractor = new WarmExtractor(ytDlp.extractor, {
-        ytDlpPath: config.ytDlpPath,
-        ffmpegPath: config.ffmpegPath,
-        pythonPath: config.ytDlpPythonPath,
-        cookiesFile: config.platformAccess.cookies['*']?.[0],
-        proxy: config.platformAccess.proxies['*']?.[0],
-        socketTimeoutSeconds: config.extractorTimeoutSeconds,
-        processes: config.warmExtractorProcesses,
-        requestTimeoutMs: 120_000,
-        logger,
-        extractedInfo: config.extractedInfoTtlSeconds > 0 ? new PostgresExtractedInfoCache(database, config.extractedInfoTtlSeconds * 1000) : undefined,
-      });
+      const extractedInfo = config.extractedInfoTtlSeconds > 0 ? new PostgresExtractedInfoCache(database, config.extractedInfoTtlSeconds * 1000) : undefined;
+      warmExtractor = new WarmExtractor(ytDlp.extractor, warmExtractorOptions(config, ytDlp, logger, extractedInfo));
       return warmExtractor;
     }),
   });
@@ -232,7 +223,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
 
 /**
  * The warm helpers take one cookie jar and one proxy (the `*` entries). Cookie or proxy pools, or settings for one
- * platform, need the command line's per-run rotation, write-back and bot-check back-off, so lookups then run there.
+ * platform, need the command line's per-run rotation and cookie write-back, so lookups then run there.
  */
 function warmHelpersFit(config: Config): boolean {
   if (config.warmExtractorProcesses === 0) return false;

@@ -15,6 +15,12 @@ export interface YtDlpSetup {
   version(): YtDlpVersion;
   /** Present when YT_DLP_UPDATE asks for updates; the worker role starts it. */
   selfUpdate: YtDlpSelfUpdate | null;
+  /** The platforms' pacing and back-off, shared by every yt-dlp run of this process, warm helpers included. */
+  access: PlatformAccess;
+  /** The options for the version found; only known once `detected` has settled. */
+  versionArguments(): string[];
+  /** YT_DLP_EXTRACTOR_ARGS as options. */
+  extraArgs: readonly string[];
 }
 
 /**
@@ -38,15 +44,18 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
     if (version.release === null) log.warn({ version: version.version }, 'could not tell the yt-dlp version; passing only the options every version understands');
     else log.info({ version: version.version, channel: version.channel }, 'yt-dlp found');
   });
+  const access = platformAccess(config, metrics, log);
+  const versionArguments = () => versionDependentArguments(version, process.execPath);
+  const extraArgs = config.ytDlpExtractorArgs.flatMap((value) => ['--extractor-args', value]);
   const extractor = new YtDlpExtractor({
     ytDlpPath: config.ytDlpPath,
     ffmpegPath: config.ffmpegPath,
     ffprobePath: config.ffprobePath,
     pythonPath: config.ytDlpPythonPath,
     socketTimeoutSeconds: config.extractorTimeoutSeconds,
-    access: platformAccess(config, metrics, log),
-    extraArgs: config.ytDlpExtractorArgs.flatMap((value) => ['--extractor-args', value]),
-    versionArguments: () => versionDependentArguments(version, process.execPath),
+    access,
+    extraArgs,
+    versionArguments,
     gate,
   });
   const selfUpdate =
@@ -60,7 +69,7 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
           logger: log,
           onVersion: show,
         });
-  return { extractor, detected, version: () => version, selfUpdate };
+  return { extractor, detected, version: () => version, selfUpdate, access, versionArguments, extraArgs };
 }
 
 /** The access controls, with metrics that say when a platform drew a bot check and how long it is paused. */

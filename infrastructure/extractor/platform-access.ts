@@ -32,6 +32,12 @@ export interface RunAccess {
   finish(stderr: string | null): Promise<void>;
 }
 
+/** A run's place on its platform, held from its start until it reports how it ended. */
+export interface PlatformTurn {
+  /** Gives the place up; a bot check in `stderr` backs the platform off and cools `proxy` down. */
+  finish(stderr: string | null, proxy?: string): void;
+}
+
 /** The platform's own words for "this server is suspected of being a bot", and HTTP 429. */
 const BOT_CHECK = /not a bot|captcha|http error 429|too many requests|session has been rate-limited/i;
 
@@ -73,16 +79,40 @@ export class PlatformAccess {
   }
 
   /**
-   * Waits for the platform (back-off, concurrency, spacing) and hands out a
-   * proxy and a cookie jar. `waitForPlatform` false refuses at once during a
-   * back-off, for lookups a client is waiting on.
+   * Waits for the platform (back-off, concurrency, spacing). `waitForPlatform`
+   * false refuses at once during a back-off, for lookups a client is waiting
+   * on. Runs that bring their own proxy and cookies (the warm helpers) take
+   * only this.
    */
-  async begin(url: string, options: { scratchDir: string; waitForPlatform: boolean; signal?: AbortSignal }): Promise<RunAccess> {
+  async admit(url: string, options: { waitForPlatform: boolean; signal?: AbortSignal }): Promise<PlatformTurn> {
     const platform = platformOf(url) ?? '*';
     await this.waitOutBackoff(platform, options);
     await this.takeSlot(platform, options.signal);
     try {
       await this.keepSpacing(platform, options.signal);
+    } catch (error) {
+      this.releaseSlot(platform);
+      throw error;
+    }
+    let finished = false;
+    return {
+      finish: (stderr, proxy) => {
+        if (finished) return;
+        finished = true;
+        try {
+          if (stderr !== null && isBotCheck(stderr)) this.recordBotCheck(platform, proxy);
+        } finally {
+          this.releaseSlot(platform);
+        }
+      },
+    };
+  }
+
+  /** Admits the run (see admit) and hands out a proxy and a cookie jar from the platform's pools. */
+  async begin(url: string, options: { scratchDir: string; waitForPlatform: boolean; signal?: AbortSignal }): Promise<RunAccess> {
+    const platform = platformOf(url) ?? '*';
+    const turn = await this.admit(url, options);
+    try {
       const args: string[] = [];
       const proxy = this.pickProxy(platform);
       if (proxy !== undefined) args.push('--proxy', proxy);
@@ -96,14 +126,13 @@ export class PlatformAccess {
           finished = true;
           try {
             if (jar !== null) await this.checkInJar(jar);
-            if (stderr !== null && isBotCheck(stderr)) this.recordBotCheck(platform, proxy);
           } finally {
-            this.releaseSlot(platform);
+            turn.finish(stderr, proxy);
           }
         },
       };
     } catch (error) {
-      this.releaseSlot(platform);
+      turn.finish(null);
       throw error;
     }
   }

@@ -17,6 +17,7 @@ import { type MediaProbe, probeMediaFile } from '../media/ffprobe.js';
 import { FILE_LINE_PREFIX, buildDownloadArguments } from './build-download-arguments.js';
 import { chooseHeightWithinSize } from './choose-height-within-size.js';
 import { classifyYtDlpError } from './classify-yt-dlp-error.js';
+import { METADATA_ARGUMENTS, composeYtDlpArguments } from './compose-yt-dlp-arguments.js';
 import { DownloadProgress } from './download-progress.js';
 import { locateDownloadedFile } from './locate-downloaded-file.js';
 import { parseChannelListing } from './parse-channel-listing.js';
@@ -166,7 +167,7 @@ export class YtDlpExtractor implements Extractor {
   /** `yt-dlp -J`: the parsed metadata and its text, which a download can load again. */
   private async extractInfo(url: string, signal: AbortSignal | undefined, scratchDir?: string): Promise<{ info: YtDlpInfo; json: string }> {
     // A lookup without a work directory is one a client waits on: it is refused during a platform back-off rather than held.
-    const result = await this.run(url, ['-J', '--no-playlist', '--', url], scratchDir, {
+    const result = await this.run(url, [...METADATA_ARGUMENTS, '--', url], scratchDir, {
       signal,
       timeoutMs: this.options.probeTimeoutMs ?? 120_000,
       maxStdoutChars: 64 * 1024 * 1024,
@@ -186,24 +187,21 @@ export class YtDlpExtractor implements Extractor {
     let temporaryDir: string | null = null;
     let access: RunAccess | null = null;
     let stderr: string | null = null;
-    const shared = [
-      '--ignore-config',
-      '--no-cache-dir',
-      '--socket-timeout',
-      String(this.options.socketTimeoutSeconds ?? 20),
-      '--retries',
-      '3',
-      '--fragment-retries',
-      '3',
-    ];
-    if (this.options.ffmpegPath.includes(path.sep)) shared.push('--ffmpeg-location', this.options.ffmpegPath);
     try {
       if (this.options.access !== undefined) {
         const dir = scratchDir ?? (temporaryDir = await mkdtemp(path.join(tmpdir(), 'yt-dlp-run-')));
         access = await this.options.access.begin(url, { scratchDir: dir, waitForPlatform: scratchDir !== undefined, signal: options.signal });
-        shared.push(...access.args);
       }
-      const argv = [...shared, ...(this.options.versionArguments?.() ?? []), ...(this.options.extraArgs ?? []), ...args];
+      const argv = composeYtDlpArguments(
+        {
+          ffmpegPath: this.options.ffmpegPath,
+          socketTimeoutSeconds: this.options.socketTimeoutSeconds,
+          accessArgs: access?.args,
+          versionArgs: this.options.versionArguments?.(),
+          extraArgs: this.options.extraArgs,
+        },
+        args,
+      );
       const start = () => runProcess(this.options.ytDlpPath, argv, { env: this.environment(), ...options });
       const result = await (this.options.gate === undefined ? start() : this.options.gate.shared(start));
       stderr = result.stderr;

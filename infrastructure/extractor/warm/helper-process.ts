@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { watchProcessGroup } from '../process-group-watchdog.js';
 
 export interface HelperOptions {
   /** The interpreter and its arguments, e.g. `['/usr/bin/python3']`. */
@@ -11,7 +12,8 @@ export interface HelperOptions {
   readyTimeoutMs: number;
 }
 
-export type HelperAnswer = { ok: true; info: unknown } | { ok: false; stderr: string };
+/** `stderr` holds what `yt-dlp -J` would have printed there: the warnings of a success, the error of a failure. */
+export type HelperAnswer = { ok: true; info: unknown; stderr: string } | { ok: false; stderr: string };
 
 /** The helper ended or was killed with a request under way; `stderr` is its last words. */
 export class HelperStoppedError extends Error {
@@ -26,7 +28,9 @@ const MAX_STDERR_CHARS = 16 * 1024;
 /**
  * One long-lived helper process speaking JSON lines (see yt_dlp_helper.py),
  * one request at a time. It leads its own process group, so `kill` also ends
- * whatever it started.
+ * whatever it started, and a watchdog kills that group if this process dies
+ * first: a helper would otherwise notice only when it next reads its input,
+ * after finishing the request under way.
  */
 export class HelperProcess {
   private nextId = 1;
@@ -41,6 +45,7 @@ export class HelperProcess {
     const [command, ...args] = options.python;
     const child = spawn(command, [...args, options.script, JSON.stringify(options.settings)], { env: options.env, stdio: 'pipe', detached: true });
     const helper = new HelperProcess(child);
+    const watchdog = child.pid === undefined ? null : watchProcessGroup(child.pid);
     return new Promise((resolve, reject) => {
       let settled = false;
       const fail = (error: Error) => {
@@ -59,6 +64,7 @@ export class HelperProcess {
       });
       child.once('exit', () => {
         helper.exited = true;
+        watchdog?.release();
         fail(new HelperStoppedError(helper.stderr));
         helper.pending?.reject(new HelperStoppedError(helper.stderr));
         helper.pending = null;
@@ -79,7 +85,8 @@ export class HelperProcess {
         const pending = helper.pending;
         if (pending === null || message.id !== pending.id) return;
         helper.pending = null;
-        pending.resolve(message.ok === true ? { ok: true, info: message.info } : { ok: false, stderr: String(message.stderr ?? '') });
+        const stderr = String(message.stderr ?? '');
+        pending.resolve(message.ok === true ? { ok: true, info: message.info, stderr } : { ok: false, stderr });
       });
     });
   }

@@ -12,6 +12,8 @@ import {
 } from '../../../application/ports/extractor.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import { classifyYtDlpError } from '../classify-yt-dlp-error.js';
+import { METADATA_ARGUMENTS, composeYtDlpArguments } from '../compose-yt-dlp-arguments.js';
+import type { PlatformAccess } from '../platform-access.js';
 import { type YtDlpInfo, parseVideoMetadata } from '../parse-video-metadata.js';
 import { type HelperAnswer, HelperProcess, HelperStoppedError } from './helper-process.js';
 import type { PostgresExtractedInfoCache } from './extracted-info-cache.js';
@@ -25,6 +27,14 @@ export interface WarmExtractorOptions {
   cookiesFile?: string;
   proxy?: string;
   socketTimeoutSeconds?: number;
+  /** Options the installed version understands, as the command line gets them (see yt-dlp-version.ts). */
+  versionArguments?: () => readonly string[];
+  /** Settles once the version is known; no helper starts before, so none starts without its options. */
+  versionDetected?: Promise<unknown>;
+  /** The operator's options (YT_DLP_EXTRACTOR_ARGS), as the command line gets them. */
+  extraArgs?: readonly string[];
+  /** The platforms' back-off and pacing, shared with the command line's runs. */
+  access?: Pick<PlatformAccess, 'admit'>;
   /** Helper processes at most; each answers one request at a time. */
   processes: number;
   /** A request that takes longer kills its helper and fails as a timeout, as a `yt-dlp -J` run would. */
@@ -74,29 +84,17 @@ export class WarmExtractor implements Extractor {
   }
 
   async probe(url: string, options: ProbeOptions = {}): Promise<VideoMetadata> {
-    const helper = await this.acquire(options.signal);
-    if (helper === null) return this.commandLine.probe(url, options);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      helper.kill();
-    }, this.options.requestTimeoutMs);
-    const onAbort = () => helper.kill();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    let answer: HelperAnswer;
+    // Refused during the platform's back-off and paced like any run; given up before a command-line fallback, which takes its own.
+    const turn = await this.options.access?.admit(url, { waitForPlatform: false, signal: options.signal });
+    let answer: HelperAnswer | null;
     try {
-      answer = await helper.extract(url);
+      answer = await this.askHelper(url, options);
+      turn?.finish(answer?.stderr ?? null, this.options.proxy);
     } catch (error) {
-      if (!(error instanceof HelperStoppedError)) throw error;
-      if (options.signal?.aborted === true) throw options.signal.reason;
-      if (timedOut) throw new ExtractionError('NETWORK_ERROR', 'The extractor timed out', error.stderr.trim().slice(-MAX_DETAILS_CHARS));
-      this.options.logger.warn({ err: error }, 'the extractor helper stopped during a request; answering it with the command line');
-      return this.commandLine.probe(url, options);
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      this.release(helper);
+      turn?.finish(error instanceof ExtractionError ? (error.details ?? null) : null, this.options.proxy);
+      throw error;
     }
+    if (answer === null) return this.commandLine.probe(url, options);
     if (!answer.ok) {
       const { code, message } = classifyYtDlpError(answer.stderr);
       throw new ExtractionError(code, message, answer.stderr.trim().slice(-MAX_DETAILS_CHARS));
@@ -109,6 +107,32 @@ export class WarmExtractor implements Extractor {
       });
     }
     return metadata;
+  }
+
+  /** A helper's answer; null when no helper can take the request or the one taking it died (the command line answers then). */
+  private async askHelper(url: string, options: ProbeOptions): Promise<HelperAnswer | null> {
+    const helper = await this.acquire(options.signal);
+    if (helper === null) return null;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      helper.kill();
+    }, this.options.requestTimeoutMs);
+    const onAbort = () => helper.kill();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await helper.extract(url);
+    } catch (error) {
+      if (!(error instanceof HelperStoppedError)) throw error;
+      if (options.signal?.aborted === true) throw options.signal.reason;
+      if (timedOut) throw new ExtractionError('NETWORK_ERROR', 'The extractor timed out', error.stderr.trim().slice(-MAX_DETAILS_CHARS));
+      this.options.logger.warn({ err: error }, 'the extractor helper stopped during a request; answering it with the command line');
+      return null;
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      this.release(helper);
+    }
   }
 
   /**
@@ -212,17 +236,22 @@ export class WarmExtractor implements Extractor {
         cookiefile = path.join(scratch, 'cookies.txt');
         await copyFile(this.options.cookiesFile, cookiefile);
       }
+      await this.options.versionDetected;
+      // The command line's own options, turned into the helper's YoutubeDL parameters by yt-dlp's own parser.
+      const argv = composeYtDlpArguments(
+        {
+          ffmpegPath: this.options.ffmpegPath,
+          socketTimeoutSeconds: this.options.socketTimeoutSeconds,
+          accessArgs: [...(this.options.proxy === undefined ? [] : ['--proxy', this.options.proxy]), ...(cookiefile === undefined ? [] : ['--cookies', cookiefile])],
+          versionArgs: this.options.versionArguments?.(),
+          extraArgs: this.options.extraArgs,
+        },
+        METADATA_ARGUMENTS,
+      );
       const { helper, version } = await HelperProcess.start({
         python: this.python,
         script,
-        settings: {
-          socket_timeout: this.options.socketTimeoutSeconds ?? 20,
-          retries: 3,
-          fragment_retries: 3,
-          proxy: this.options.proxy,
-          cookiefile,
-          ffmpeg_location: this.options.ffmpegPath.includes(path.sep) ? this.options.ffmpegPath : undefined,
-        },
+        settings: { argv },
         env: this.environment(),
         readyTimeoutMs: this.options.readyTimeoutMs ?? 30_000,
       });

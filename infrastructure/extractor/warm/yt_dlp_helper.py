@@ -1,11 +1,13 @@
 """A warm yt-dlp for metadata: imports yt_dlp once, then answers requests.
 
 Protocol, one JSON document per line:
-  argv[1]  options: {"socket_timeout", "retries", "fragment_retries", "proxy", "cookiefile", "ffmpeg_location"}
+  argv[1]  settings: {"argv": [...]}, the options the command line would get
+           for `yt-dlp -J`, without the URL
   stdout   {"ready": true, "version": "..."} once yt_dlp is imported
   stdin    {"id": n, "url": "..."}
-  stdout   {"id": n, "ok": true, "info": {...}}   the same document `yt-dlp -J` prints
-           {"id": n, "ok": false, "stderr": "..."} what `yt-dlp -J` would have printed on stderr
+  stdout   {"id": n, "ok": true, "info": {...}, "stderr": "..."}   the document `yt-dlp -J` prints
+           {"id": n, "ok": false, "stderr": "..."}                 a failure
+           where "stderr" is what `yt-dlp -J` would have printed there
 One request at a time, on one YoutubeDL instance kept for the process's life
 (its cookie jar too); the caller runs several helpers for concurrency and
 kills one that takes too long.
@@ -49,18 +51,16 @@ def main():
     import yt_dlp
     from yt_dlp.utils import DownloadError
 
-    params = {
-        'quiet': True,
-        'noprogress': True,
-        'noplaylist': True,
-        'cachedir': False,
-        'socket_timeout': options.get('socket_timeout', 20),
-        'retries': options.get('retries', 3),
-        'fragment_retries': options.get('fragment_retries', 3),
-    }
-    for key in ('proxy', 'cookiefile', 'ffmpeg_location'):
-        if options.get(key):
-            params[key] = options[key]
+    # yt-dlp's own parser turns the options into YoutubeDL parameters, as it
+    # does for the command line: extractor arguments, JavaScript runtimes and
+    # whatever else the caller passes mean here what they mean there. An
+    # option this version does not know ends the helper with yt-dlp's usage
+    # error, and the caller falls back to the command line.
+    params = yt_dlp.parse_options(options['argv']).ydl_opts
+    # The answer goes over the protocol: nothing is printed, whatever the options
+    # say. An error raises at once: the command line would go on but exit 1,
+    # which fails the lookup all the same.
+    params.update({'quiet': True, 'noprogress': True, 'ignoreerrors': False})
 
     logger = CollectingLogger()
     ydl = yt_dlp.YoutubeDL({**params, 'logger': logger})
@@ -76,7 +76,7 @@ def main():
         try:
             info = ydl.extract_info(request['url'], download=False)
             ydl.post_extract(info)
-            send({'id': request['id'], 'ok': True, 'info': ydl.sanitize_info(info)})
+            send({'id': request['id'], 'ok': True, 'info': ydl.sanitize_info(info), 'stderr': '\n'.join(logger.lines)})
         except DownloadError:
             send({'id': request['id'], 'ok': False, 'stderr': '\n'.join(logger.lines)})
         except Exception as error:  # noqa: BLE001 - reported like the command line reports an unexpected error

@@ -4,15 +4,31 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DownloadMediaRequest, type DownloadedMedia, ExtractionError, type Extractor, type VideoMetadata } from '../../../application/ports/extractor.js';
 import type { Logger } from '../../../application/ports/logger.js';
+import { Registry } from 'prom-client';
+import { loadConfig } from '../../../infrastructure/config/config.js';
+import { createYtDlpExtractor } from '../../../infrastructure/extractor/create-yt-dlp-extractor.js';
+import { PlatformAccess } from '../../../infrastructure/extractor/platform-access.js';
+import { warmExtractorOptions } from '../../../infrastructure/extractor/warm/configure-warm-extractor.js';
 import { WarmExtractor, type WarmExtractorOptions } from '../../../infrastructure/extractor/warm/warm-extractor.js';
 import { pythonOfYtDlp } from '../../../infrastructure/extractor/warm/python-of-yt-dlp.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
+import { FIXTURE_ARGUMENT_ECHO } from '../../fixtures/platform/fixture-catalog.js';
 import { FIXTURE_LIVE, FIXTURE_MISSING_VIDEO_ID, FIXTURE_REFUSALS, FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../../fixtures/platform/fixture-platform.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? '/usr/bin/yt-dlp';
 const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+
+const accessSettings = (overrides: Partial<ConstructorParameters<typeof PlatformAccess>[0]>): ConstructorParameters<typeof PlatformAccess>[0] => ({
+  cookies: {},
+  proxies: {},
+  proxyCooldownMs: 60_000,
+  concurrency: {},
+  spacingMs: {},
+  botCheckBackoffMs: 60_000,
+  ...overrides,
+});
 
 /** Records what reached the command line; a download handed a page fails when `failWithPage` says so. */
 class CommandLineStandIn implements Extractor {
@@ -50,14 +66,28 @@ class PagesInMemory {
 /**
  * A helper speaking the same protocol whose behaviour the URL picks: `sleep`
  * never answers, `crash` dies mid-request, `fail` answers with yt-dlp's
- * words; anything else answers with the helper's pid as the video id.
+ * words, one ending in `/bot` with the platform's bot check, one ending in
+ * `/slow` takes 300 ms and answers with when it started and ended, `seen`
+ * with every URL this helper was asked for; anything else answers with the
+ * helper's pid as the video id.
  */
 const SCRIPTED_HELPER = `
 import json, os, sys, time
 print(json.dumps({'ready': True, 'version': 'scripted'}), flush=True)
+seen = []
 for line in sys.stdin:
     request = json.loads(line)
     url = request['url']
+    seen.append(url)
+    if url.endswith('/bot'):
+        print(json.dumps({'id': request['id'], 'ok': False, 'stderr': "ERROR: [x] abc: Sign in to confirm you're not a bot"}), flush=True)
+        continue
+    if url.endswith('/slow'):
+        started = time.time()
+        time.sleep(0.3)
+        url = json.dumps([started, time.time()])
+    if url == 'seen':
+        url = ' '.join(seen)
     if url == 'sleep':
         time.sleep(60)
     if url == 'crash':
@@ -166,6 +196,28 @@ describe('WarmExtractor', function () {
       assert.deepEqual(commandLine.downloads.map((request) => request.infoJson !== undefined), [true, false]);
     });
 
+    it('refuses a lookup on a platform in back-off without asking a helper, once a helper drew a bot check from it', async () => {
+      const checks: string[] = [];
+      const access = new PlatformAccess(accessSettings({ botCheckBackoffMs: 60_000 }), { botCheck: (platform) => checks.push(platform) });
+      const { extractor, commandLine } = scripted({ access });
+      await assert.rejects(extractor.probe('http://127.0.0.1:1/bot'), (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR');
+      assert.deepEqual(checks, ['127.0.0.1']);
+      await assert.rejects(
+        extractor.probe('http://127.0.0.1:1/clip'),
+        (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR' && /paused/.test(error.message) && /Retry in 60 s/.test(error.details ?? ''),
+      );
+      assert.equal((await extractor.probe('seen')).title, 'http://127.0.0.1:1/bot seen', 'the refused lookup reached no helper');
+      assert.deepEqual(commandLine.probed, [], 'nor the command line');
+    });
+
+    it("keeps the platform's concurrency across helpers", async () => {
+      const access = new PlatformAccess(accessSettings({ concurrency: { '127.0.0.1': 1 } }));
+      const { extractor } = scripted({ access, processes: 2 });
+      const answers = await Promise.all([extractor.probe('http://127.0.0.1:1/slow'), extractor.probe('http://127.0.0.1:1/slow')]);
+      const [first, second] = answers.map((answer) => JSON.parse(answer.title) as [number, number]).sort((a, b) => a[0] - b[0]);
+      assert.ok(second[0] >= first[1], `one at a time: ${JSON.stringify([first, second])}`);
+    });
+
     it('falls back to the command line when no helper can start', async () => {
       const { extractor, commandLine } = scripted({ script: path.join(scratch, 'missing.py') });
       assert.equal((await extractor.probe('a')).id, 'from-command-line');
@@ -213,6 +265,44 @@ describe('WarmExtractor', function () {
         assert.equal(warmError.message, commandLineError.message, id);
       }
       assert.deepEqual(spy.probed, [], 'answered by the helper, not the command line');
+    });
+  });
+
+  describe("with the service's settings and yt-dlp's own Python, against the fixture platform", () => {
+    let platform: FixturePlatform;
+    before(async () => {
+      platform = await startFixturePlatform();
+    });
+    after(async () => platform?.stop());
+
+    /** Helpers configured as the service configures them, in front of a command line that only records. */
+    const asTheServiceDoes = (env: Record<string, string>) => {
+      const config = loadConfig({ YT_DLP_PATH: YT_DLP, FFMPEG_PATH: FFMPEG, YT_DLP_PYTHONPATH: platform.pluginPath, ...env });
+      const metrics = new Registry();
+      const setup = createYtDlpExtractor(config, silent, metrics);
+      const commandLine = new CommandLineStandIn();
+      const extractor = new WarmExtractor(commandLine, { ...warmExtractorOptions(config, setup, silent), processes: 1 });
+      closing.push(extractor);
+      return { extractor, commandLine, metrics };
+    };
+
+    it("hands YT_DLP_EXTRACTOR_ARGS to the platform's extractor", async () => {
+      const { extractor, commandLine } = asTheServiceDoes({ YT_DLP_EXTRACTOR_ARGS: `youtube:player_client=default ${FIXTURE_ARGUMENT_ECHO.ieKey}:${FIXTURE_ARGUMENT_ECHO.argument}=first,second` });
+      const metadata = await extractor.probe(platform.watchUrl(FIXTURE_ARGUMENT_ECHO.id));
+      assert.equal(metadata.title, `${FIXTURE_ARGUMENT_ECHO.titlePrefix}first,second`);
+      assert.deepEqual(commandLine.probed, [], 'answered by the helper');
+    });
+
+    it('backs the platform off after a bot check a helper drew: metric raised, lookups refused without running', async () => {
+      const { extractor, commandLine, metrics } = asTheServiceDoes({ PLATFORM_BOT_CHECK_BACKOFF_SECONDS: '30' });
+      await assert.rejects(extractor.probe(platform.watchUrl('bot-w2')), (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR' && /not a bot/.test(error.details ?? ''));
+      const exported = await metrics.metrics();
+      assert.match(exported, /platform_bot_checks_total\{platform="127.0.0.1"\} 1/);
+      assert.match(exported, /platform_backoff_seconds\{platform="127.0.0.1"\} 30/);
+      const visitsBefore = platform.watchPageVisits();
+      await assert.rejects(extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)), (error: unknown) => error instanceof ExtractionError && /paused/.test(error.message) && /Retry in 30 s/.test(error.details ?? ''));
+      assert.equal(platform.watchPageVisits(), visitsBefore, 'the platform was not asked');
+      assert.deepEqual(commandLine.probed, [], 'nor was the command line');
     });
   });
 });

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Registry } from 'prom-client';
 import { loadConfig } from '../../../infrastructure/config/config.js';
+import type { Extractor } from '../../../application/ports/extractor.js';
 import { createYtDlpExtractor } from '../../../infrastructure/extractor/create-yt-dlp-extractor.js';
+import { warmExtractorOptions } from '../../../infrastructure/extractor/warm/configure-warm-extractor.js';
+import { pythonOfYtDlp } from '../../../infrastructure/extractor/warm/python-of-yt-dlp.js';
+import { WarmExtractor } from '../../../infrastructure/extractor/warm/warm-extractor.js';
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
 
 /** A yt-dlp stand-in of the given version whose `-J` reports, as the title, the arguments it was given. */
@@ -19,6 +23,32 @@ async function echoingYtDlp(version: string): Promise<string> {
   return program;
 }
 
+/** A warm helper whose answers report, as the title, the options it was started with. */
+async function echoingHelper(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'echo-helper-'));
+  const script = path.join(dir, 'helper.py');
+  await writeFile(
+    script,
+    [
+      'import json, sys',
+      "argv = json.loads(sys.argv[1]).get('argv', [])",
+      "print(json.dumps({'ready': True, 'version': 'echo'}), flush=True)",
+      'for line in sys.stdin:',
+      "    print(json.dumps({'id': json.loads(line)['id'], 'ok': True, 'info': {'id': 'x', 'title': ' '.join(argv), 'duration': 5}}), flush=True)",
+      '',
+    ].join('\n'),
+  );
+  return script;
+}
+
+/** Stands for the command line behind the helpers: a lookup that reaches it is visible as such. */
+const noCommandLine: Extractor = {
+  probe: async () => ({ id: 'x', title: 'answered by the command line', duration: 5, liveStatus: null, tags: [] }),
+  listChannel: () => Promise.reject(new Error('not used')),
+  resolveMediaLinks: () => Promise.reject(new Error('not used')),
+  download: () => Promise.reject(new Error('not used')),
+};
+
 describe('the options each yt-dlp version gets, as the service composes them', () => {
   async function argumentsGiven(version: string): Promise<string> {
     const config = loadConfig({ YT_DLP_PATH: await echoingYtDlp(version), YT_DLP_EXTRACTOR_ARGS: 'youtube:player_client=default,mweb' });
@@ -31,6 +61,30 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     const current = await argumentsGiven('2026.08.19');
     assert.ok(current.includes(`--js-runtimes node:${process.execPath}`), current);
     assert.ok(current.includes('--extractor-args youtube:player_client=default,mweb'), current);
+    const old = await argumentsGiven('2023.03.04');
+    assert.ok(!old.includes('--js-runtimes'), old);
+    assert.ok(old.includes('--extractor-args youtube:player_client=default,mweb'), old);
+  });
+
+  it('gives the warm helpers the same: --js-runtimes where understood, the extractor arguments always', async function () {
+    this.timeout(30_000);
+    const script = await echoingHelper();
+    const python = (await pythonOfYtDlp(process.env.YT_DLP_PATH ?? '/usr/bin/yt-dlp')) ?? ['python3'];
+    const argumentsGiven = async (version: string) => {
+      const config = loadConfig({ YT_DLP_PATH: await echoingYtDlp(version), YT_DLP_EXTRACTOR_ARGS: 'youtube:player_client=default,mweb' });
+      const logger = createLogger('silent');
+      const setup = createYtDlpExtractor(config, logger, new Registry());
+      const warm = new WarmExtractor(noCommandLine, { ...warmExtractorOptions(config, setup, logger), python, script });
+      try {
+        return (await warm.probe('https://www.youtube.com/watch?v=abc')).title;
+      } finally {
+        await warm.close();
+      }
+    };
+    const current = await argumentsGiven('2026.08.19');
+    assert.ok(current.includes(`--js-runtimes node:${process.execPath}`), current);
+    assert.ok(current.includes('--extractor-args youtube:player_client=default,mweb'), current);
+    assert.ok(current.includes('-J --no-playlist'), current);
     const old = await argumentsGiven('2023.03.04');
     assert.ok(!old.includes('--js-runtimes'), old);
     assert.ok(old.includes('--extractor-args youtube:player_client=default,mweb'), old);

@@ -1,0 +1,34 @@
+import type { Logger } from '../../../application/ports/logger.js';
+import type { Config } from '../../config/config.js';
+import type { YtDlpSetup } from '../create-yt-dlp-extractor.js';
+import type { PostgresExtractedInfoCache } from './extracted-info-cache.js';
+import type { WarmExtractorOptions } from './warm-extractor.js';
+
+/**
+ * The helpers' options from the same settings and the same yt-dlp set-up as
+ * the command line: its version's options, the extractor arguments, and its
+ * platforms' back-off and pacing.
+ */
+export function warmExtractorOptions(
+  config: Config,
+  ytDlp: YtDlpSetup,
+  logger: Logger,
+  extractedInfo?: Pick<PostgresExtractedInfoCache, 'remember' | 'recall'>,
+): WarmExtractorOptions {
+  return {
+    ytDlpPath: config.ytDlpPath,
+    ffmpegPath: config.ffmpegPath,
+    pythonPath: config.ytDlpPythonPath,
+    cookiesFile: config.platformAccess.cookies['*']?.[0],
+    proxy: config.platformAccess.proxies['*']?.[0],
+    socketTimeoutSeconds: config.extractorTimeoutSeconds,
+    versionArguments: ytDlp.versionArguments,
+    versionDetected: ytDlp.detected,
+    extraArgs: ytDlp.extraArgs,
+    access: ytDlp.access,
+    processes: config.warmExtractorProcesses,
+    requestTimeoutMs: 120_000,
+    logger,
+    extractedInfo,
+  };
+}
