@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
+import type { Logger } from '../../../application/ports/logger.js';
 import { HttpError } from '../http-error.js';
 import { nestsDeeperThan } from '../json-nesting-depth.js';
 
@@ -14,7 +15,7 @@ export const MAX_JSON_NESTING_DEPTH = 32;
  * Requests without a body pass through with `ctx.request.body` left empty.
  * Bodies nested more than MAX_JSON_NESTING_DEPTH levels deep are a 400.
  */
-export function jsonBody(limitBytes: number) {
+export function jsonBody(limitBytes: number, logger: Logger) {
   const parsedMethods = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH];
   const parse = koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: limitBytes, jsonStrict: true, parsedMethods });
   return async function jsonBodyMiddleware(ctx: Context, next: Next): Promise<void> {
@@ -39,6 +40,8 @@ export function jsonBody(limitBytes: number) {
     } catch (error) {
       // A body that does not decompress fails inside zlib, with no HTTP status: the client's fault, not the server's.
       if (!parsed && encoding !== '' && encoding !== 'identity' && typeof (error as { status?: unknown }).status !== 'number') {
+        // One line, without zlib's stack: a client's broken body is worth noticing, not worth an alarm.
+        logger.warn({ requestId: ctx.state.requestId, path: ctx.path, encoding, reason: (error as Error).message }, 'Request body did not decode');
         throw new HttpError(400, `Request body is not valid ${encoding} data, as its Content-Encoding says`);
       }
       throw error;
