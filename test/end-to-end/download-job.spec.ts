@@ -14,7 +14,8 @@ import { type TestService, startTestService } from '../support/test-service.js';
 const runFile = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('end to end: a download job through the API, the workers, yt-dlp and ffmpeg', function () {
+// Once per mode: the same journey on PostgreSQL and JetStream, and on PGlite and the in-process queue.
+for (const mode of ['server', 'embedded'] as const) describe(`end to end (${mode} mode): a download job through the API, the workers, yt-dlp and ffmpeg`, function () {
   this.timeout(120_000);
   let platform: FixturePlatform;
   let service: TestService;
@@ -24,6 +25,7 @@ describe('end to end: a download job through the API, the workers, yt-dlp and ff
     platform = await startFixturePlatform();
     service = await startTestService({
       label: 'e2e',
+      embedded: mode === 'embedded',
       env: {
         ...serviceEnvFor(platform),
         DOWNLOAD_MAX_ATTEMPTS: '2',
@@ -106,7 +108,9 @@ describe('end to end: a download job through the API, the workers, yt-dlp and ff
     assert.deepEqual((await call('GET', '/api/v2/me', { key: apiKey })).body.balances, me.balances);
 
     // The auditors' replay, as a separate process, agrees with /me.
-    const env = { ...process.env, DATABASE_URL: service.config.databaseUrl, MASTER_KEY_FILE: service.config.masterKeyFile, LOG_LEVEL: 'silent' };
+    // Embedded, the CLI finds the running service through the data directory and asks it.
+    const where = mode === 'server' ? { DATABASE_URL: String(service.config.databaseUrl) } : { EMBEDDED_DATA_DIR: service.config.embeddedDataDir };
+    const env = { ...process.env, ...where, MASTER_KEY_FILE: service.config.masterKeyFile, LOG_LEVEL: 'silent' };
     const { stdout } = await runFile(process.execPath, [path.resolve('build/infrastructure/cli/audit.js'), accountId, '--json'], { env });
     const report = JSON.parse(stdout);
     assert.deepEqual(report.differences, []);

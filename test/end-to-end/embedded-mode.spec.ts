@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import { type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
+// The download journey itself runs in both modes in download-job.spec.ts.
 describe('end to end in embedded mode: PGlite and the in-process work queue, no servers', function () {
   this.timeout(180_000);
   let platform: FixturePlatform;
@@ -27,27 +26,5 @@ describe('end to end in embedded mode: PGlite and the in-process work queue, no 
     assert.equal(ready.status, 200);
     assert.equal(ready.body.mode, 'embedded');
     assert.deepEqual(ready.body.checks, { postgres: 'ok', eventStore: 'ok', workQueue: 'ok' });
-  });
-
-  it('takes a download from submit to COMPLETED and serves the file', async () => {
-    const { apiKey } = await service.createAccount({ planId: 'starter' });
-    const submitted = await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } });
-    assert.equal(submitted.status, 200);
-    assert.equal(submitted.body.status, 'IN_QUEUE');
-    const deadline = Date.now() + 90_000;
-    let job = submitted.body;
-    while (job.status !== 'COMPLETED' && job.status !== 'FAILED') {
-      assert.ok(Date.now() < deadline, `job still ${job.status}`);
-      await sleep(200);
-      job = (await call('GET', `/api/v2/download/${submitted.body.jobId}`, { key: apiKey })).body;
-    }
-    assert.equal(job.status, 'COMPLETED');
-    assert.ok(job.fileSize > 0);
-    const file = await fetch(job.downloadUrl);
-    assert.equal(file.status, 200);
-    assert.equal(Buffer.from(await file.arrayBuffer()).length, job.fileSize);
-
-    const me = await call('GET', '/api/v2/me', { key: apiKey });
-    assert.equal(me.status, 200);
   });
 });
