@@ -7,7 +7,7 @@ import { benchPolling } from './polling.js';
 import { benchProjectionLag } from './projection-lag.js';
 import { benchReplay } from './replay.js';
 import { startServiceProcess } from './service-process.js';
-import { QUICK } from './settings.js';
+import { QUICK, selectedBenchmarks } from './settings.js';
 import { benchSubmit } from './submit.js';
 import { benchWholeJob } from './whole-job.js';
 
@@ -17,6 +17,7 @@ import { benchWholeJob } from './whole-job.js';
  * (wrk, curl, yt-dlp); this process only orchestrates. See bench/README.md.
  */
 async function main(): Promise<void> {
+  const only = selectedBenchmarks();
   console.log(`bench${QUICK ? ' (quick)' : ''}: ${new Date().toISOString()}`);
   const platform = await startFixturePlatform();
   const env = { ...serviceEnvFor(platform), METADATA_CACHE_TTL_SECONDS: '0' };
@@ -24,13 +25,13 @@ async function main(): Promise<void> {
   const driver = await Driver.open(service);
   try {
     const url = platform.watchUrl(FIXTURE_VIDEOS.clip.id);
-    await benchSubmit(service, driver, url);
-    await benchPolling(service, driver, url);
-    await benchFileServing(service, driver);
-    await benchProjectionLag(service, driver);
-    await benchPollingAtScale(service, driver, url, env);
-    await benchWholeJob(serviceEnvFor(platform), (format) => platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id));
-    await benchReplay();
+    if (only.has('submit')) await benchSubmit(service, driver, url);
+    if (only.has('polling')) await benchPolling(service, driver, url);
+    if (only.has('file-serving')) await benchFileServing(service, driver);
+    if (only.has('projection-lag')) await benchProjectionLag(service, driver);
+    if (only.has('polling-at-scale')) await benchPollingAtScale(service, driver, url, env);
+    if (only.has('whole-job')) await benchWholeJob(serviceEnvFor(platform), (format) => platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id));
+    if (only.has('replay')) await benchReplay();
   } finally {
     await driver.close();
     await service.stop();

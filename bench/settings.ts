@@ -8,3 +8,17 @@ export const LOAD = {
   durationSeconds: QUICK ? 2 : 8,
   warmupSeconds: QUICK ? 1 : 3,
 };
+
+const BENCHMARKS = ['submit', 'polling', 'file-serving', 'projection-lag', 'polling-at-scale', 'whole-job', 'replay'] as const;
+export type Benchmark = (typeof BENCHMARKS)[number];
+
+/** `npm run bench -- --only replay,projection-lag` (or BENCH_ONLY): run just those, to iterate on one figure. */
+export function selectedBenchmarks(argv = process.argv, env = process.env): Set<Benchmark> {
+  const flag = argv.indexOf('--only');
+  const listed = flag >= 0 ? argv[flag + 1] : env.BENCH_ONLY;
+  if (listed === undefined || listed === '') return new Set(BENCHMARKS);
+  const names = listed.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(BENCHMARKS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`Unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.join(', ')}`);
+  return new Set(names as Benchmark[]);
+}
