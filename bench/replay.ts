@@ -11,6 +11,9 @@ import { ACCOUNT_EVENT_TYPES } from '../domain/account/events.js';
 import { loadConfig } from '../infrastructure/config/config.js';
 import { TOKENS, createContainer } from '../infrastructure/container.js';
 import { createLogger } from '../infrastructure/observability/create-logger.js';
+import { PROJECTIONS } from '../infrastructure/service.js';
+import type { Storage } from '../infrastructure/storage/open-storage.js';
+import { rebuildProjections } from '../projections/rebuild.js';
 import { createTestDatabase } from '../test/support/postgres.js';
 import { seedAccountHistory, seedJobStreams } from './seed-store.js';
 import { QUICK } from './settings.js';
@@ -23,8 +26,9 @@ const ORDER = 'ORDER BY transaction_id, global_position';
  * sequential SELECT of the same rows (a server-side cursor, same page size):
  * the whole store, the accounts projection's filter over it (a rebuild's read
  * side), one busy account's stream, folding that stream as every command on
- * the account did before snapshots, and a command with and without them. The
- * store is seeded straight into its tables; BENCH_EVENTS sets its size.
+ * the account did before snapshots, a command with and without them, and a
+ * rebuild of every read model. The store is seeded straight into its tables;
+ * BENCH_EVENTS sets its size.
  */
 export async function benchReplay(): Promise<void> {
   const totalEvents = Number(process.env.BENCH_EVENTS ?? (QUICK ? 100_000 : 1_000_000));
@@ -52,7 +56,8 @@ export async function benchReplay(): Promise<void> {
           `raw SELECT ${rate(baseline).toFixed(0)} events/s (${baseline.ms.toFixed(0)} ms); ratio ${(rate(port) / rate(baseline)).toFixed(2)}`,
       );
     };
-    line('whole store', await readAllThroughPort(store), await rawCursor(raw, `SELECT * FROM es_events ${ORDER}`));
+    const wholeStoreRaw = await rawCursor(raw, `SELECT * FROM es_events ${ORDER}`);
+    line('whole store', await readAllThroughPort(store), wholeStoreRaw);
     const accountsFilter: EventFilter = { eventTypes: ACCOUNT_EVENT_TYPES, streamPrefixes: ['account-'] };
     line(
       "accounts projection's filter",
@@ -89,6 +94,16 @@ export async function benchReplay(): Promise<void> {
     console.log(
       `a reservation on an account of ${fold.events.toLocaleString('en')} events (median of 5): from a snapshot ${median(snapshotted).toFixed(1)} ms; ` +
         `folding the whole stream ${median(plain).toFixed(1)} ms; ratio ${(median(snapshotted) / median(plain)).toFixed(4)}`,
+    );
+
+    // What `npm run rebuild-projections` does: every read model replayed into new tables, then swapped in.
+    const rebuild = await timed(async () => {
+      await rebuildProjections(PROJECTIONS, { db, store, connectionString: database.url, acquireLock: container.resolve<Storage>(TOKENS.storage).acquireLock, logger: createLogger('silent') });
+      return wholeStoreRaw.events;
+    });
+    console.log(
+      `rebuild of every read model over ${rebuild.events.toLocaleString('en')} events: ${rebuild.ms.toFixed(0)} ms, ${((rebuild.events / rebuild.ms) * 1000).toFixed(0)} events/s; ` +
+        `a raw SELECT of the whole store ${wholeStoreRaw.ms.toFixed(0)} ms; ratio ${(rebuild.ms / wholeStoreRaw.ms).toFixed(2)}`,
     );
   } finally {
     await raw.end();
