@@ -205,6 +205,8 @@ describe('end to end: video info, channel listing and client-download links', fu
         { id: newest.id, title: newest.title, url: platform.watchUrl(newest.id), duration: newest.duration, view_count: 23_000, uploader: FIXTURE_BIG_CHANNEL.title },
       );
       assert.ok(listing.entries.every((entry: Record<string, unknown>) => !Object.keys(entry).some((key) => key.startsWith('__'))));
+      // The platform gave these entries no uploader of their own: the channel's is filled in.
+      assert.deepEqual(new Set(listing.entries.map((entry: Record<string, unknown>) => entry.uploader)), new Set([FIXTURE_BIG_CHANNEL.title]));
       assert.equal((await balances(apiKey)).channel_list.used, 3);
     });
 

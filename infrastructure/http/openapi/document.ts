@@ -696,15 +696,18 @@ export const openApiDocument = {
       },
       ChannelListingEntry: {
         type: 'object',
-        description: 'One video of the listing; properties beyond those described here may appear, and the extractor reports null for what it does not know.',
-        required: ['id', 'title', 'url'],
+        description:
+          'One video of the listing; properties beyond those described here may appear. `id`, `title`, `url` and `uploader` are always strings ' +
+          '(an entry without an uploader of its own is given the channel\'s). Other properties are the extractor\'s, which reports null for what it does not know ' +
+          'or leaves them out: `duration` for some short videos, `view_count` for live and upcoming streams.',
+        required: ['id', 'title', 'url', 'uploader'],
         properties: {
           id: { type: 'string', description: 'Video ID.' },
           title: { type: 'string' },
           url: { type: 'string' },
-          duration: { type: ['number', 'null'], description: 'Seconds.' },
-          view_count: { type: ['integer', 'null'] },
-          uploader: { type: ['string', 'null'] },
+          duration: { type: ['number', 'null'], description: 'Seconds; null or absent when the extractor does not know it.' },
+          view_count: { type: ['integer', 'null'], description: 'Null or absent when the extractor does not know it.' },
+          uploader: { type: 'string', description: 'The entry\'s uploader, or the channel\'s when the extractor gives the entry none.' },
         },
       },
       SubmitClientDownloadRequest: {
