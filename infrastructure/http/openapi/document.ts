@@ -561,8 +561,9 @@ export const openApiDocument = {
             type: 'string',
             format: 'uri',
             description:
-              'Where to fetch the file. The link is signed and expires (each poll returns one valid from then); it supports `Range` requests (answered `206`). ' +
-              'An expired or altered link answers `403`: poll the job again for a fresh one.',
+              'Where to fetch the file. The link is signed and expires (each poll returns one valid from then, but never past the file\'s deletion after the retention period); ' +
+              'it supports `Range` requests (answered `206`). An expired or altered link answers `403`: poll the job again for a fresh one. ' +
+              'A link to a file deleted after its retention period answers `410`, expired or not: submit the download again.',
           },
           fileSize: { type: 'integer', minimum: 0, description: 'Size of the produced file in bytes.' },
         },
