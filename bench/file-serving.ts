@@ -21,7 +21,7 @@ export async function benchFileServing(service: ServiceProcess, driver: Driver):
     await writeFile(big, Buffer.alloc(0));
     await truncate(big, size);
     await files.put('bench/big.bin', big);
-    const link = links.linkFor({ jobId: 'bench', fileKey: 'bench/big.bin', filename: 'big.bin' }, new Date());
+    const link = links.linkFor({ jobId: 'bench', fileKey: 'bench/big.bin', filename: 'big.bin', completedAt: new Date().toISOString() }, new Date());
     const before = await rssOf(service.pid);
     let peak = before;
     const sampler = setInterval(() => {

@@ -118,7 +118,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(TOKENS.planCatalog, { useValue: loadPlanCatalog(config.planCatalogFile) });
   container.register(TOKENS.apiKeySecrets, { useValue: new ApiKeyCrypto(deriveKey(masterKey.key, 'api-key-encryption')) });
   container.register(TOKENS.downloadLinks, {
-    useValue: new SignedDownloadLinks(deriveKey(masterKey.key, 'download-links'), config.publicBaseUrl, config.downloadLinkTtlSeconds),
+    useValue: new SignedDownloadLinks(deriveKey(masterKey.key, 'download-links'), config.publicBaseUrl, config.downloadLinkTtlSeconds, config.fileRetentionSeconds),
   });
   container.register(TOKENS.fileStore, { useValue: createFileStore(config) });
   container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.workDir) });

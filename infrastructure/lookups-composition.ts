@@ -33,7 +33,7 @@ import type { Config } from './config/config.js';
 import { TOKENS } from './container.js';
 import type { RequestValidation } from './http/request-validation.js';
 import { clientDownloadRoutes } from './http/routes/client-download-routes.js';
-import { infoRoutes } from './http/routes/info-routes.js';
+import { type InfoJobDetails, infoRoutes } from './http/routes/info-routes.js';
 import { listChannelRoutes } from './http/routes/list-channel-routes.js';
 import type { UrlPolicies } from './http/url-policies.js';
 import { PostgresLookupJobReadModel } from './postgres/postgres-lookup-job-read-model.js';
@@ -77,8 +77,12 @@ export function registerLookups(container: DependencyContainer, config: Config, 
   container.register(LOOKUP_TOKENS.lookupJobReadModel, single(() => new PostgresLookupJobReadModel(resolve<Knex>(TOKENS.database))));
 
   container.register(LOOKUP_TOKENS.submitInfo, single(() =>
-    new SubmitLookupJob<{ includeAudioTracks: boolean }>('info', accounts(), (job, context) =>
-      infoJobs().handle(job.jobId, { type: 'RequestInfo', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, includeAudioTracks: job.details.includeAudioTracks, expiresAt: job.expiresAt, now: job.now } }, context),
+    new SubmitLookupJob<InfoJobDetails>('info', accounts(), (job, context) =>
+      infoJobs().handle(
+        job.jobId,
+        { type: 'RequestInfo', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, videoUrl: job.details.videoUrl, includeAudioTracks: job.details.includeAudioTracks, expiresAt: job.expiresAt, now: job.now } },
+        context,
+      ),
     ids(), clock(), config.infoJobTtlSeconds * 1000),
   ));
   container.register(LOOKUP_TOKENS.submitClientDownload, single(() =>

@@ -13,8 +13,8 @@ export function infoJobSteps(jobs: InfoJobCommandHandler, extractor: Extractor):
         failedAttempts: state.status === 'none' || state.status === 'abandoned' ? 0 : state.failedAttempts,
         async lookUp(signal) {
           if (state.status === 'none' || state.status === 'abandoned') throw new Error(`Info job ${jobId} not found`);
-          const { url, includeAudioTracks } = state.request;
-          const video = await extractor.probe(url, { includeAudioTracks, signal });
+          const { url, videoUrl, includeAudioTracks } = state.request;
+          const video = await extractor.probe(videoUrl ?? url, { includeAudioTracks, signal });
           const info: VideoInfo = { title: video.title, duration: video.duration, url };
           if (includeAudioTracks) info.audio = video.audioTracks ?? [];
           return info;

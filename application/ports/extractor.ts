@@ -77,6 +77,7 @@ export interface ChannelListingEntry {
   id: string;
   title: string;
   url: string;
+  uploader: string;
   [property: string]: unknown;
 }
 

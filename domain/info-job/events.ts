@@ -21,7 +21,17 @@ export interface VideoInfo {
 /** Admitted (its account reservation is already recorded); kept for polling until `expiresAt`. */
 export type InfoRequested = DomainEvent<
   'InfoRequested',
-  { jobId: string; accountId: string; url: string; includeAudioTracks: boolean; requestedAt: string; expiresAt: string }
+  {
+    jobId: string;
+    accountId: string;
+    /** As submitted; the job's result reports it back. */
+    url: string;
+    /** The video's canonical URL, which the extractor is given; absent from jobs recorded before it was, whose `url` was the canonical one. */
+    videoUrl?: string;
+    includeAudioTracks: boolean;
+    requestedAt: string;
+    expiresAt: string;
+  }
 >;
 
 export type InfoSucceeded = DomainEvent<'InfoSucceeded', { jobId: string; accountId: string; result: VideoInfo; succeededAt: string }>;

@@ -3,8 +3,8 @@ import type { ChannelListing, ChannelListingEntry } from '../../application/port
 /**
  * yt-dlp's `--flat-playlist -J` output, passed through with the properties
  * the contract names made present: where the extractor leaves one out or null
- * (channel tabs often lack per-entry channel data), it is taken from the
- * listing's other fields. yt-dlp's internal keys (`__…`) and the smuggled
+ * (channel tabs often give entries a null `uploader`, or none), it is taken
+ * from the entry's or the listing's other fields. yt-dlp's internal keys (`__…`) and the smuggled
  * data it appends to entry URLs (`#__youtubedl_smuggle=…`) are dropped.
  * Null when the output is not a listing.
  */
@@ -14,13 +14,15 @@ export function parseChannelListing(output: unknown, maxVideos: number): Channel
   const channelId = text(listing.channel_id) ?? text(listing.id) ?? '';
   const channel = text(listing.channel) ?? text(listing.uploader) ?? text(listing.title) ?? '';
   const channelUrl = text(listing.channel_url) ?? text(listing.uploader_url) ?? text(listing.webpage_url) ?? '';
+  const listingUploader = text(listing.uploader) ?? channel;
   const entries = (output.entries as unknown[])
     .filter(isObject)
     .slice(0, maxVideos)
     .map((entry): ChannelListingEntry => {
       const clean = withoutInternalKeys(entry);
       const url = withoutSmuggledData(text(clean.url) ?? text(clean.webpage_url) ?? '');
-      return { ...clean, id: text(clean.id) ?? '', title: text(clean.title) ?? '', url };
+      const uploader = text(clean.uploader) ?? text(clean.channel) ?? listingUploader;
+      return { ...clean, id: text(clean.id) ?? '', title: text(clean.title) ?? '', url, uploader };
     });
   return { ...listing, id: text(listing.id) ?? channelId, title: text(listing.title) ?? channel, channel, channel_id: channelId, channel_url: channelUrl, entries };
 }

@@ -45,7 +45,7 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
       new DeliverWebhook(
         deliveries,
         jobs,
-        new DownloadStatusJson(new SignedDownloadLinks(Buffer.alloc(32, 7), 'https://files.example.com', 3600)),
+        new DownloadStatusJson(new SignedDownloadLinks(Buffer.alloc(32, 7), 'https://files.example.com', 3600, 0)),
         { send: async (request) => (sent.push(request), answer(request)) },
         {
           currentKey: async () => {

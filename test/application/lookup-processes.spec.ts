@@ -30,12 +30,14 @@ const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent }
 const video: VideoMetadata = { id: 'v', title: 'A video', duration: 61, liveStatus: 'not_live', tags: [], audioTracks: [{ type: 'original', language: 'en' }] };
 
 /** probe answers with the scripted outcomes in turn. */
-function scriptedExtractor(outcomes: Array<VideoMetadata | Error>): Extractor & { calls: number } {
+function scriptedExtractor(outcomes: Array<VideoMetadata | Error>): Extractor & { calls: number; urls: string[] } {
   const extractor = {
     calls: 0,
-    async probe() {
+    urls: [] as string[],
+    async probe(url: string) {
       const outcome = outcomes[Math.min(extractor.calls, outcomes.length - 1)];
       extractor.calls += 1;
+      extractor.urls.push(url);
       if (outcome instanceof Error) throw outcome;
       return outcome;
     },
@@ -52,7 +54,7 @@ describe('lookup processes (worker side)', () => {
   const clock: Clock = { now: () => new Date(nowMs) };
   const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, heartbeat() {} });
 
-  async function setUp(outcomes: Array<VideoMetadata | Error>, includeAudioTracks = false) {
+  async function setUp(outcomes: Array<VideoMetadata | Error>, includeAudioTracks = false, urls: { url: string; videoUrl?: string } = { url: 'https://www.youtube.com/watch?v=v' }) {
     const store = new OutageEventStore();
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const jobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
@@ -64,7 +66,7 @@ describe('lookup processes (worker side)', () => {
     const now = new Date(nowMs).toISOString();
     await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now } });
     await accounts.handle(accountId, { type: 'ReserveLookup', data: { lookupId: jobId, feature: 'info', units: 1, subject: 'https://www.youtube.com/watch?v=v', now } });
-    await jobs.handle(jobId, { type: 'RequestInfo', data: { jobId, accountId, url: 'https://www.youtube.com/watch?v=v', includeAudioTracks, expiresAt: new Date(nowMs + 3_600_000).toISOString(), now } });
+    await jobs.handle(jobId, { type: 'RequestInfo', data: { jobId, accountId, ...urls, includeAudioTracks, expiresAt: new Date(nowMs + 3_600_000).toISOString(), now } });
     const message = { jobId, accountId, occurredAt: now };
     const usage = async () => {
       const { state } = await accounts.load(accountId);
@@ -83,6 +85,20 @@ describe('lookup processes (worker side)', () => {
     assert.deepEqual(await run.handle(message, delivery(2)), { kind: 'done' });
     assert.equal(extractor.calls, 1);
     assert.deepEqual(await usage(), { used: 1, pending: 0 });
+  });
+
+  it('asks the extractor at the canonical URL and answers the URL as submitted', async () => {
+    const { run, jobs, extractor, message } = await setUp([video], false, { url: 'https://youtu.be/v?si=share', videoUrl: 'https://www.youtube.com/watch?v=v' });
+    await run.handle(message, delivery(1));
+    assert.deepEqual(extractor.urls, ['https://www.youtube.com/watch?v=v']);
+    const { state } = await jobs.load(message.jobId);
+    assert.deepEqual(state.status === 'success' ? state.result : null, { title: 'A video', duration: 61, url: 'https://youtu.be/v?si=share' });
+  });
+
+  it('asks at the recorded URL for a job recorded before the canonical one was', async () => {
+    const { run, extractor, message } = await setUp([video], false, { url: 'https://www.youtube.com/watch?v=v' });
+    await run.handle(message, delivery(1));
+    assert.deepEqual(extractor.urls, ['https://www.youtube.com/watch?v=v']);
   });
 
   it('settles the account on a redelivery when the worker died after finishing the job', async () => {

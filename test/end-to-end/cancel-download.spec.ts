@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { TOKENS } from '../../infrastructure/container.js';
+import { verifyWebhookSignature } from '../../infrastructure/webhooks/verify-webhook-signature.js';
 import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { processesMentioning } from '../support/processes.js';
 import { type TestService, startTestService } from '../support/test-service.js';
+import { type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -13,14 +15,16 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
   let platform: FixturePlatform;
   let service: TestService;
   let call: ReturnType<typeof apiClient>;
+  let receiver: WebhookReceiver | undefined;
 
   before(async () => {
     platform = await startFixturePlatform();
-    // One download at a time, so a second job stays queued behind a slow one.
-    service = await startTestService({ label: 'cancel', env: { ...serviceEnvFor(platform), WORKER_CONCURRENCY: '1' } });
+    // One download at a time, so a second job stays queued behind a slow one; webhooks may go to a receiver on loopback.
+    service = await startTestService({ label: 'cancel', env: { ...serviceEnvFor(platform), WORKER_CONCURRENCY: '1', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
     call = apiClient(service.url);
   });
   after(async () => {
+    await receiver?.stop();
     await service?.stop();
     await platform?.stop();
   });
@@ -92,5 +96,27 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
     const refused = await call('DELETE', `/api/v2/download/${jobId}`, { key: owner.apiKey });
     assert.equal(refused.status, 409);
     assert.match(refused.body.error, /already COMPLETED/);
+  });
+
+  it('sends the download.failed webhook of a cancelled job, signed, with the body a poll answers', async () => {
+    receiver = await startWebhookReceiver(() => ({ status: 204 }));
+    const { apiKey } = await service.createAccount({ planId: 'starter' });
+    const jobId = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.slow.id), format: 'audio', webhookUrl: receiver.url() } })).body.jobId;
+    await waitFor('yt-dlp downloads the slow video', async () => (await processesMentioning(FIXTURE_VIDEOS.slow.id)).length > 0);
+    assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
+
+    const [received] = await receiver.waitFor(1, 30_000);
+    assert.equal(received.headers['x-service-event'], 'download.failed');
+    assert.equal(received.headers['x-service-job-id'], jobId);
+    assert.equal(received.headers['x-service-attempt'], '1');
+    assert.equal(verifyWebhookSignature(received.rawBody, received.headers['x-service-signature'] as string, apiKey).ok, true);
+    const body = JSON.parse(received.rawBody.toString('utf8'));
+    assert.equal(body.status, 'FAILED');
+    assert.ok(!('errorCode' in body), 'a cancel has no errorCode');
+    const polled = await call('GET', `/api/v2/download/${jobId}`, { key: apiKey });
+    assert.deepEqual(body, polled.body);
+    await waitFor('no yt-dlp or ffmpeg is left', async () => (await processesMentioning(FIXTURE_VIDEOS.slow.id, service.config.workDir)).length === 0, 3_000);
+    await sleep(500);
+    assert.equal(receiver.received.length, 1, 'acknowledged once, sent once');
   });
 });

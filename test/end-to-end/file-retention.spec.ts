@@ -10,6 +10,8 @@ import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Long enough for a completed job's link to be fetched before the file is due, short enough to wait for its deletion. */
+const RETENTION_SECONDS = 4;
 
 describe('end to end: produced files are deleted after their retention period', function () {
   this.timeout(120_000);
@@ -24,7 +26,7 @@ describe('end to end: produced files are deleted after their retention period', 
       label: 'retention',
       // The sweepers are started by the test, to stop and restart them.
       roles: ['api', 'projector', 'worker'],
-      env: { ...serviceEnvFor(platform), FILE_RETENTION_SECONDS: '2', FILE_RETENTION_BELOW_LINK_TTL: 'allow', FILE_SWEEP_INTERVAL_SECONDS: '1' },
+      env: { ...serviceEnvFor(platform), FILE_RETENTION_SECONDS: String(RETENTION_SECONDS), FILE_RETENTION_BELOW_LINK_TTL: 'allow', FILE_SWEEP_INTERVAL_SECONDS: '1' },
     });
     call = apiClient(service.url);
   });
@@ -41,7 +43,7 @@ describe('end to end: produced files are deleted after their retention period', 
     return sweeper;
   }
 
-  async function completedJob(key: string): Promise<{ jobId: string; downloadUrl: string; fileKey: string }> {
+  async function completedJob(key: string): Promise<{ jobId: string; downloadUrl: string; fileKey: string; completedAt: string }> {
     const { jobId } = (await call('POST', '/api/v2/download', { key, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' } })).body;
     const deadline = Date.now() + 60_000;
     for (;;) {
@@ -49,7 +51,7 @@ describe('end to end: produced files are deleted after their retention period', 
       if (body.status === 'COMPLETED') {
         await service.settle();
         const row = await service.service.container.resolve<import('knex').Knex>(TOKENS.database)('download_jobs').where('job_id', jobId).first();
-        return { jobId, downloadUrl: body.downloadUrl, fileKey: row.file_key };
+        return { jobId, downloadUrl: body.downloadUrl, fileKey: row.file_key, completedAt: body.completedAt };
       }
       assert.ok(body.status !== 'FAILED' && Date.now() < deadline, `job ${jobId} is ${body.status}`);
       await sleep(150);
@@ -60,11 +62,12 @@ describe('end to end: produced files are deleted after their retention period', 
   const fileDeletedEvents = async (jobId: string) =>
     (await service.service.container.resolve<EventStore>(TOKENS.eventStore).readStream(`download-${jobId}`)).filter((event) => event.type === 'FileDeleted');
 
+  /** Links expire when their file is due, so one answers 403 between then and the sweeper's pass. */
   async function waitUntilGone(downloadUrl: string): Promise<Response> {
     const deadline = Date.now() + 30_000;
     for (;;) {
       const response = await fetch(downloadUrl);
-      if (response.status !== 200) return response;
+      if (response.status !== 200 && response.status !== 403) return response;
       await response.arrayBuffer();
       assert.ok(Date.now() < deadline, 'the file was never deleted');
       await sleep(200);
@@ -74,6 +77,9 @@ describe('end to end: produced files are deleted after their retention period', 
   it('deletes the file, records FileDeleted once, answers 410 on old links and keeps the completed poll; a restarted sweeper carries on', async () => {
     const { apiKey } = await service.createAccount();
     const first = await completedJob(apiKey);
+    // A poll late in the retention period (the link's lifetime, 6 h, is far longer) gets a link that expires when the file is deleted.
+    const deletedAt = Math.floor(Date.parse(first.completedAt) / 1000) + RETENTION_SECONDS;
+    assert.equal(Number(new URL(first.downloadUrl).searchParams.get('expires')), deletedAt);
     const fetched = await fetch(first.downloadUrl);
     assert.equal(fetched.status, 200, 'served while retained');
     await fetched.arrayBuffer();
@@ -99,8 +105,9 @@ describe('end to end: produced files are deleted after their retention period', 
     await firstSweeper.stop();
     await standby.stop();
     const second = await completedJob(apiKey);
-    await sleep(2_500);
+    await sleep(RETENTION_SECONDS * 1000 + 500);
     assert.notEqual(await files().stat(second.fileKey), null, 'nothing deletes files while no sweeper runs');
+    assert.equal((await fetch(second.downloadUrl)).status, 403, 'the link expired when the file was due, and the file is still there');
     startSweeper();
     assert.equal((await waitUntilGone(second.downloadUrl)).status, 410);
     await sleep(1_500);

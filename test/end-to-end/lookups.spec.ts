@@ -106,12 +106,20 @@ describe('end to end: video info, channel listing and client-download links', fu
       const done = await pollUntilFinished('info', apiKey, withTracks.body.jobId);
       assert.deepEqual(done.result, { title: FIXTURE_DUBBED.title, duration: FIXTURE_DUBBED.duration, url: dubbedUrl, audio: FIXTURE_DUBBED.expectedAudio });
 
-      const after = await balances(apiKey, (b) => b.info.used === 2);
-      assert.equal(after.info.used, 2);
+      // Any accepted spelling is answered as it was submitted, though the platform is asked at the canonical URL.
+      for (const submitted of [platform.shortUrl(FIXTURE_VIDEOS.clip.id), `${platform.watchUrl(FIXTURE_VIDEOS.clip.id)}&feature=share`]) {
+        const job = await call('POST', '/api/v2/info', { key: apiKey, json: { url: submitted } });
+        assert.equal(job.status, 200, JSON.stringify(job.body));
+        const answered = await pollUntilFinished('info', apiKey, job.body.jobId);
+        assert.deepEqual(answered.result, { title: FIXTURE_VIDEOS.clip.title, duration: FIXTURE_VIDEOS.clip.duration, url: submitted }, submitted);
+      }
+
+      const after = await balances(apiKey, (b) => b.info.used === 4);
+      assert.equal(after.info.used, 4);
       assert.equal(after.download_count.used, 0);
       assert.equal(after.bandwidth_mb.used, 0, 'no bandwidth');
       await sleep(300);
-      assert.equal((await balances(apiKey)).info.used, 2, 'charged exactly once per job');
+      assert.equal((await balances(apiKey)).info.used, 4, 'charged exactly once per job');
     });
 
     it('fails with the error and its code for a recognised condition, and charges nothing', async () => {
@@ -205,6 +213,8 @@ describe('end to end: video info, channel listing and client-download links', fu
         { id: newest.id, title: newest.title, url: platform.watchUrl(newest.id), duration: newest.duration, view_count: 23_000, uploader: FIXTURE_BIG_CHANNEL.title },
       );
       assert.ok(listing.entries.every((entry: Record<string, unknown>) => !Object.keys(entry).some((key) => key.startsWith('__'))));
+      // The platform gave these entries no uploader of their own: the channel's is filled in.
+      assert.deepEqual(new Set(listing.entries.map((entry: Record<string, unknown>) => entry.uploader)), new Set([FIXTURE_BIG_CHANNEL.title]));
       assert.equal((await balances(apiKey)).channel_list.used, 3);
     });
 

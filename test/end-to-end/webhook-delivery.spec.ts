@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Registry } from 'prom-client';
+import type { Clock } from '../../application/ports/clock.js';
 import type { EventStore, RecordedEvent } from '../../application/ports/event-store.js';
 import { type DownloadMediaRequest, ExtractionError, type Extractor } from '../../application/ports/extractor.js';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
@@ -41,6 +42,14 @@ class StubExtractor implements Extractor {
   }
 }
 
+/** The system clock, moved forward on demand, so a retry can fall minutes after the attempt before it without waiting. */
+class AdjustableClock implements Clock {
+  offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+}
+
 const contract = new OpenApiSchemas(openApiDocument, { useDefaults: false, allErrors: true });
 
 /** The request as the OpenAPI document's `download.finished` webhook describes it: body schema and every header. */
@@ -64,7 +73,8 @@ const resolveHost: ResolveHost = async (hostname) => {
 
 describe('end to end: webhook delivery to real receivers on loopback', function () {
   this.timeout(90_000);
-  const overrides = { extractor: new StubExtractor(), webhookResolver: resolveHost };
+  const clock = new AdjustableClock();
+  const overrides = { extractor: new StubExtractor(), webhookResolver: resolveHost, clock };
   let service: TestService;
   let worker: RunningService;
   let store: EventStore;
@@ -191,6 +201,37 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     assertMatchesWebhookContract(received);
     assert.equal(JSON.parse(received.rawBody.toString('utf8')).errorCode, 'PRIVATE_VIDEO');
     await waitForEvent(jobId, 'WebhookAttemptSucceeded');
+  });
+
+  it('a retried download.completed carries a link signed at its own attempt, and otherwise the body GET answers then', async () => {
+    try {
+      const target = await receiver((n) => {
+        // Two minutes pass between the first attempt and its retry, as the service sees it: the retry's link must expire later.
+        if (n === 1) clock.offsetMs = 120_000;
+        return { status: n === 1 ? 500 : 200 };
+      });
+      const jobId = await submit(target.url());
+      const [first, second] = await target.waitFor(2);
+      const polled = await pollText(jobId);
+      await waitForEvent(jobId, 'WebhookAttemptSucceeded');
+
+      assert.deepEqual([first, second].map((request) => [request.headers['x-service-event'], request.headers['x-service-attempt']]), [['download.completed', '1'], ['download.completed', '2']]);
+      const expires = (request: ReceivedWebhook) => Number(new URL(JSON.parse(request.rawBody.toString('utf8')).downloadUrl).searchParams.get('expires'));
+      assert.ok(expires(second) >= expires(first) + 120, `the retry's link expires at ${expires(second)}, the first at ${expires(first)}`);
+      const verdict = verifyWebhookSignature(second.rawBody, second.headers['x-service-signature'] as string, account.apiKey);
+      assert.ok(verdict.ok);
+      const ttl = service.config.downloadLinkTtlSeconds;
+      assert.ok(expires(second) >= verdict.timestamp + ttl && expires(second) <= verdict.timestamp + ttl + 61, 'signed for the lifetime from the attempt');
+
+      // Byte for byte what GET answers, but for the link, which each signs at its own moment.
+      const link = (text: string) => JSON.parse(text).downloadUrl as string;
+      const retried = second.rawBody.toString('utf8');
+      assert.equal(retried, polled.replace(link(polled), link(retried)));
+      assert.equal(first.rawBody.toString('utf8'), retried.replace(link(retried), link(first.rawBody.toString('utf8'))));
+      assert.equal((await fetch(link(retried))).status, 200, 'the retry\'s link serves the file');
+    } finally {
+      clock.offsetMs = 0;
+    }
   });
 
   it('500, 500, then 200: attempts 1, 2, 3, spaced by the schedule, each signed afresh, all in the job stream', async () => {

@@ -176,14 +176,15 @@ describe('HTTP: no bad input gets a 500, every refusal is JSON {error}', functio
     assert.match(infinite.body.error, /^startTime /);
   });
 
-  it('answers 404 to hostile job ids without echoing them, with any key', async () => {
-    const pollPaths = OPERATIONS.filter(({ method, path }) => method === 'GET' && path.endsWith('job-0123456789')).map(({ path }) => path.replace('job-0123456789', ''));
-    assert.ok(pollPaths.includes('/download/'));
-    for (const base of pollPaths) {
+  it('answers 404 to hostile job ids without echoing them, on every operation taking a job id, with any key', async () => {
+    const jobOperations = OPERATIONS.filter(({ path }) => path.endsWith('job-0123456789')).map(({ method, path }) => ({ method, base: path.replace('job-0123456789', '') }));
+    assert.ok(jobOperations.some(({ method, base }) => method === 'GET' && base === '/download/'));
+    assert.ok(jobOperations.some(({ method, base }) => method === 'DELETE' && base === '/download/'));
+    for (const { method, base } of jobOperations) {
       for (const id of HOSTILE_IDS) {
         for (const key of [ownKey, otherKey]) {
-          const what = label('GET', `/api/v2${base}${id}`);
-          const response = await send('GET', `/api/v2${base}${id}`, { Authorization: `Bearer ${key}` });
+          const what = label(method, `/api/v2${base}${id}`);
+          const response = await send(method, `/api/v2${base}${id}`, { Authorization: `Bearer ${key}` });
           assertClean(response, what);
           assert.equal(response.status, 404, what);
           assert.ok(response.body.error.length < 200, `${what}: the id is echoed`);

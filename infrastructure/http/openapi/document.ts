@@ -561,8 +561,9 @@ export const openApiDocument = {
             type: 'string',
             format: 'uri',
             description:
-              'Where to fetch the file. The link is signed and expires (each poll returns one valid from then); it supports `Range` requests (answered `206`). ' +
-              'An expired or altered link answers `403`: poll the job again for a fresh one.',
+              'Where to fetch the file. The link is signed and expires (each poll returns one valid from then, but never past the file\'s deletion after the retention period); ' +
+              'it supports `Range` requests (answered `206`). An expired or altered link answers `403`: poll the job again for a fresh one. ' +
+              'A link to a file deleted after its retention period answers `410`, expired or not: submit the download again.',
           },
           fileSize: { type: 'integer', minimum: 0, description: 'Size of the produced file in bytes.' },
         },
@@ -696,15 +697,18 @@ export const openApiDocument = {
       },
       ChannelListingEntry: {
         type: 'object',
-        description: 'One video of the listing; properties beyond those described here may appear, and the extractor reports null for what it does not know.',
-        required: ['id', 'title', 'url'],
+        description:
+          'One video of the listing; properties beyond those described here may appear. `id`, `title`, `url` and `uploader` are always strings ' +
+          '(an entry without an uploader of its own is given the channel\'s). Other properties are the extractor\'s, which reports null for what it does not know ' +
+          'or leaves them out: `duration` for some short videos, `view_count` for live and upcoming streams.',
+        required: ['id', 'title', 'url', 'uploader'],
         properties: {
           id: { type: 'string', description: 'Video ID.' },
           title: { type: 'string' },
           url: { type: 'string' },
-          duration: { type: ['number', 'null'], description: 'Seconds.' },
-          view_count: { type: ['integer', 'null'] },
-          uploader: { type: ['string', 'null'] },
+          duration: { type: ['number', 'null'], description: 'Seconds; null or absent when the extractor does not know it.' },
+          view_count: { type: ['integer', 'null'], description: 'Null or absent when the extractor does not know it.' },
+          uploader: { type: 'string', description: 'The entry\'s uploader, or the channel\'s when the extractor gives the entry none.' },
         },
       },
       SubmitClientDownloadRequest: {

@@ -56,8 +56,10 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
   });
 
   router.delete('/download/:jobId', async (ctx) => {
-    const { jobId } = deps.validation.pathParameters('cancelDownload', ctx.params, `Download job ${ctx.params.jobId ?? ''} not found`);
-    const view = await deps.cancelDownload.execute(ctx.state.accountId as string, jobId, ctx.state.requestId as string);
+    const accountId = authenticatedAccountId(ctx);
+    // As for GET: an id outside the id pattern is never echoed.
+    const { jobId } = deps.validation.pathParameters('cancelDownload', ctx.params, 'Download job not found');
+    const view = await deps.cancelDownload.execute(accountId, jobId, ctx.state.requestId as string);
     if (view === null) throw new HttpError(404, `Download job ${jobId} not found`);
     ctx.body = downloadStatusBody(view, deps.links, deps.clock.now());
   });

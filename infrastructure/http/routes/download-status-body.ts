@@ -21,7 +21,7 @@ export function downloadStatusBody(view: DownloadJobView, links: DownloadLinks, 
   if (view.status === 'COMPLETED' && view.fileKey !== null) {
     body.actualFormat = view.actualFormat;
     body.fileSize = view.fileSize;
-    body.downloadUrl = links.linkFor({ jobId: view.jobId, fileKey: view.fileKey, filename: downloadFilename(view.title, view.fileExtension) }, now);
+    body.downloadUrl = links.linkFor({ jobId: view.jobId, fileKey: view.fileKey, filename: downloadFilename(view.title, view.fileExtension), completedAt: view.completedAt }, now);
   }
   if (view.status === 'FAILED' && view.errorCode !== null) body.errorCode = view.errorCode;
   return body;

@@ -16,17 +16,23 @@ export function fileRoutes(deps: { files: FileStore; links: SignedDownloadLinks;
   const router = new Router({ prefix: FILES_ROUTE_PREFIX });
 
   router.get('/:encodedKey/:filename', async (ctx) => {
-    const link = deps.links.verify(
+    const presented = [
       ctx.params.encodedKey ?? '',
       ctx.params.filename ?? '',
       typeof ctx.query.expires === 'string' ? ctx.query.expires : undefined,
       typeof ctx.query.signature === 'string' ? ctx.query.signature : undefined,
       deps.clock.now(),
-    );
-    if (link === null) throw new HttpError(403, 'This download link is invalid or has expired; poll the job again for a fresh one');
+    ] as const;
+    const link = deps.links.verify(...presented);
+    if (link === null) {
+      // Links expire no later than their file's deletion, so an expired one may name a deleted file: a fresh link would not help then.
+      const expired = deps.links.expiredLinkFile(...presented);
+      if (expired !== null && (await deps.files.stat(expired.fileKey)) === null) throw deletedFile();
+      throw new HttpError(403, 'This download link is invalid or has expired; poll the job again for a fresh one');
+    }
     const file = await deps.files.stat(link.fileKey);
     // A correctly signed link names a file that existed: it was deleted when its retention period ran out.
-    if (file === null) throw new HttpError(410, 'The file was deleted after its retention period and cannot be downloaded again; submit the download again');
+    if (file === null) throw deletedFile();
 
     ctx.type = path.extname(link.filename) || 'application/octet-stream';
     ctx.attachment(link.filename);
@@ -59,6 +65,10 @@ export function fileRoutes(deps: { files: FileStore; links: SignedDownloadLinks;
 }
 
 /** Stored files never change under their key, so key, size and time name one version. */
+function deletedFile(): HttpError {
+  return new HttpError(410, 'The file was deleted after its retention period and cannot be downloaded again; submit the download again');
+}
+
 function entityTag(file: StoredFileInfo): string {
   const digest = createHash('sha256').update(`${file.key}\n${file.size}\n${file.modifiedAt?.getTime() ?? ''}`).digest('base64url');
   return `"${digest.slice(0, 27)}"`;

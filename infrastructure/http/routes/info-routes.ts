@@ -7,8 +7,15 @@ import type { RequestValidation } from '../request-validation.js';
 import type { UrlPolicies } from '../url-policies.js';
 import { lookupStatusBody } from './lookup-status-body.js';
 
+/** What an info job records beside the submitted URL. */
+export interface InfoJobDetails {
+  includeAudioTracks: boolean;
+  /** The video's canonical URL: the extractor is asked there, as for downloads. */
+  videoUrl: string;
+}
+
 export interface InfoRouteDependencies {
-  submitInfo: SubmitLookupJob<{ includeAudioTracks: boolean }>;
+  submitInfo: SubmitLookupJob<InfoJobDetails>;
   getInfoJob: GetLookupJob;
   validation: RequestValidation;
   urls: UrlPolicies;
@@ -19,11 +26,12 @@ export function infoRoutes(deps: InfoRouteDependencies): Router {
 
   router.post('/info', async (ctx) => {
     const body = deps.validation.body<{ url: string; includeAudioTracks: boolean }>('submitInfo', ctx.request.body);
+    const video = deps.urls.videoUrl(body.url);
     ctx.body = await deps.submitInfo.execute({
       accountId: authenticatedAccountId(ctx),
-      // The extractor sees only the video's canonical URL, as for downloads.
-      url: deps.urls.videoUrl(body.url).canonicalUrl,
-      details: { includeAudioTracks: body.includeAudioTracks },
+      // The job answers the URL as submitted ("the submitted URL"), as downloads do.
+      url: video.url,
+      details: { includeAudioTracks: body.includeAudioTracks, videoUrl: video.canonicalUrl },
       correlationId: ctx.state.requestId as string,
     });
   });

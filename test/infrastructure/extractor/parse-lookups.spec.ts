@@ -16,7 +16,7 @@ describe('yt-dlp lookup output parsing', () => {
           entries: [
             { _type: 'url', id: 'v1', url: 'https://www.youtube.com/watch?v=v1#__youtubedl_smuggle=%7B%7D', title: 'One', duration: 10, view_count: 5, channel: null, __x_forwarded_for_ip: null },
             'not an entry',
-            { id: 'v2', webpage_url: 'https://www.youtube.com/watch?v=v2', title: null },
+            { id: 'v2', webpage_url: 'https://www.youtube.com/watch?v=v2', title: null, uploader: 'A guest' },
             { id: 'v3', url: 'https://www.youtube.com/watch?v=v3', title: 'Three' },
           ],
         },
@@ -33,10 +33,34 @@ describe('yt-dlp lookup output parsing', () => {
         channel_id: 'UCabc',
         channel_url: 'https://www.youtube.com/@someone',
         entries: [
-          { _type: 'url', id: 'v1', url: 'https://www.youtube.com/watch?v=v1', title: 'One', duration: 10, view_count: 5, channel: null },
-          { id: 'v2', webpage_url: 'https://www.youtube.com/watch?v=v2', title: '', url: 'https://www.youtube.com/watch?v=v2' },
+          { _type: 'url', id: 'v1', url: 'https://www.youtube.com/watch?v=v1', title: 'One', duration: 10, view_count: 5, channel: null, uploader: 'Someone' },
+          { id: 'v2', webpage_url: 'https://www.youtube.com/watch?v=v2', title: '', url: 'https://www.youtube.com/watch?v=v2', uploader: 'A guest' },
         ],
       });
+    });
+
+    it('fills an uploader the entry leaves null, empty or out: its own channel first, then the listing uploader or channel', () => {
+      const listing = parseChannelListing(
+        {
+          id: 'UCabc',
+          title: 'Someone - Videos',
+          channel: 'Someone',
+          uploader: 'Someone (uploader)',
+          entries: [
+            { id: 'v1', url: 'https://www.youtube.com/watch?v=v1', title: 'One', uploader: null, channel: null },
+            { id: 'v2', url: 'https://www.youtube.com/watch?v=v2', title: 'Two' },
+            { id: 'v3', url: 'https://www.youtube.com/watch?v=v3', title: 'Three', uploader: '' },
+            { id: 'v4', url: 'https://www.youtube.com/watch?v=v4', title: 'Four', channel: 'A guest' },
+          ],
+        },
+        10,
+      );
+      assert.deepEqual(
+        listing?.entries.map((entry) => entry.uploader),
+        ['Someone (uploader)', 'Someone (uploader)', 'Someone (uploader)', 'A guest'],
+      );
+      const withoutUploader = parseChannelListing({ id: 'UCabc', channel: 'Someone', entries: [{ id: 'v1', url: 'u', title: 'One', uploader: null }] }, 10);
+      assert.equal(withoutUploader?.entries[0]?.uploader, 'Someone');
     });
 
     it('is null for output that is not a listing', () => {

@@ -17,14 +17,17 @@ describe('file links: HEAD, ranges and validators', () => {
   let dir: string;
   let server: Server;
   let link: string;
+  let base: string;
+  let links: SignedDownloadLinks;
+  let store: LocalDirectoryFileStore;
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'file-routes-'));
-    const store = new LocalDirectoryFileStore(path.join(dir, 'store'));
+    store = new LocalDirectoryFileStore(path.join(dir, 'store'));
     const source = path.join(dir, 'source.m4a');
     await writeFile(source, content);
     await store.put('acc/job.m4a', source);
-    const links = new SignedDownloadLinks(randomBytes(32), 'http://files.example', 3600);
+    links = new SignedDownloadLinks(randomBytes(32), 'http://files.example', 3600, 0);
     const app = new Koa();
     app.silent = true;
     app.use(errorResponses(createLogger('silent')));
@@ -33,13 +36,18 @@ describe('file links: HEAD, ranges and validators', () => {
     app.use(router.allowedMethods());
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const signed = new URL(links.linkFor({ jobId: 'job', fileKey: 'acc/job.m4a', filename: 'My video.m4a' }, new Date()));
-    link = `http://127.0.0.1:${(server.address() as AddressInfo).port}${signed.pathname}${signed.search}`;
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    link = local(links.linkFor({ jobId: 'job', fileKey: 'acc/job.m4a', filename: 'My video.m4a', completedAt: null }, new Date()));
   });
   after(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await rm(dir, { recursive: true, force: true });
   });
+
+  const local = (signedLink: string) => {
+    const signed = new URL(signedLink);
+    return `${base}${signed.pathname}${signed.search}`;
+  };
 
   const get = async (headers: Record<string, string> = {}, method = 'GET') => {
     const response = await fetch(link, { method, headers });
@@ -106,5 +114,38 @@ describe('file links: HEAD, ranges and validators', () => {
     const unknown = await fetch(link, { method: 'PROPFIND' });
     assert.equal(unknown.status, 501);
     assert.equal(typeof ((await unknown.json()) as { error: unknown }).error, 'string');
+  });
+
+  it('answers an expired link 403 while its file is kept, and 410 once the file was deleted', async () => {
+    const source = path.join(dir, 'short-lived.m4a');
+    await writeFile(source, content);
+    await store.put('acc/short-lived.m4a', source);
+    // Completed two hours ago with an hour's retention: the link expired when the file was due for deletion.
+    const completedAt = new Date(Date.now() - 2 * 3600_000).toISOString();
+    const retained = new SignedDownloadLinks(randomBytes(32), 'http://files.example', 3600, 3600);
+    const expired = retained.linkFor({ jobId: 'short', fileKey: 'acc/short-lived.m4a', filename: 'x.m4a', completedAt }, new Date());
+    const app = new Koa();
+    app.silent = true;
+    app.use(errorResponses(createLogger('silent')));
+    const router = fileRoutes({ files: store, links: retained, clock: { now: () => new Date() } });
+    app.use(router.routes());
+    const other = createServer(app.callback());
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const signed = new URL(expired);
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}${signed.pathname}${signed.search}`;
+      const kept = await fetch(url);
+      assert.equal(kept.status, 403, 'the sweeper has not deleted it yet: a poll may still help');
+      await kept.arrayBuffer();
+      await store.remove('acc/short-lived.m4a');
+      const gone = await fetch(url);
+      assert.equal(gone.status, 410);
+      assert.match((await gone.json()).error, /deleted after its retention period/);
+      const forged = new URL(url);
+      forged.searchParams.set('signature', '0'.repeat(64));
+      assert.equal((await fetch(forged)).status, 403, 'a forged link learns nothing about the file');
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 });

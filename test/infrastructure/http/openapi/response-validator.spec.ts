@@ -216,7 +216,8 @@ describe('response validation by the OpenAPI document', () => {
       _type: 'playlist',
       entries: [
         { id: 'dQw4w9WgXcQ', title: 'One', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', duration: 212.0, view_count: 10, uploader: 'Example', ie_key: 'Youtube' },
-        { id: 'abc', title: 'Upcoming', url: 'https://www.youtube.com/watch?v=abc', duration: null, view_count: null },
+        { id: 'abc', title: 'Upcoming', url: 'https://www.youtube.com/watch?v=abc', duration: null, view_count: null, uploader: 'Example' },
+        { id: 'short', title: 'A short', url: 'https://www.youtube.com/shorts/short', uploader: 'Example' },
       ],
     };
 
@@ -227,10 +228,13 @@ describe('response validation by the OpenAPI document', () => {
     it('rejects a listing without entries or with mistyped ones', () => {
       const { entries: _entries, ...withoutEntries } = listing;
       assert.deepEqual(validateResponse('POST', '/api/v2/list-channel', 200, withoutEntries), ['entries is required']);
-      assert.deepEqual(validateResponse('POST', '/api/v2/list-channel', 200, { ...listing, entries: [{ id: 1, title: 't', url: 'u', view_count: 1.5 }] }), [
+      assert.deepEqual(validateResponse('POST', '/api/v2/list-channel', 200, { ...listing, entries: [{ id: 1, title: 't', url: 'u', view_count: 1.5, uploader: 'x' }] }), [
         'entries[0].id must be a string',
         'entries[0].view_count must be an integer or null',
       ]);
+      // The service fills an uploader the extractor left out, so an entry without one is the service's fault.
+      assert.deepEqual(validateResponse('POST', '/api/v2/list-channel', 200, { ...listing, entries: [{ id: 'a', title: 't', url: 'u', uploader: null }] }), ['entries[0].uploader must be a string']);
+      assert.deepEqual(validateResponse('POST', '/api/v2/list-channel', 200, { ...listing, entries: [{ id: 'a', title: 't', url: 'u' }] }), ['entries[0].uploader is required']);
     });
   });
 
