@@ -1,11 +1,14 @@
-/** A produced file whose retention period has run out. */
+/** A job whose retention period has run out and whose files may still be stored. */
 export interface ExpiredFile {
   jobId: string;
   accountId: string;
-  fileKey: string;
 }
 
-/** Finds files of jobs completed before a moment and not yet deleted. */
+/**
+ * Finds jobs that ended before a moment and whose files are not deleted yet:
+ * completed jobs, and failed jobs that had started an attempt (its worker
+ * may have stored a file and died before completing).
+ */
 export interface ExpiredFiles {
-  completedBefore(moment: Date, limit: number): Promise<ExpiredFile[]>;
+  endedBefore(moment: Date, limit: number): Promise<ExpiredFile[]>;
 }

@@ -15,4 +15,11 @@ export interface FileStore {
   /** A stream of bytes [start, end] inclusive, or the whole file. */
   read(key: string, range?: { start: number; end: number }): Readable;
   remove(key: string): Promise<void>;
+  /**
+   * Removes every file whose key starts with `prefix` (such as every file a
+   * job's attempts stored) but `except`, and returns the keys it removed.
+   * A prefix ending in `/` takes everything under that folder; an empty one
+   * is refused.
+   */
+  removeByPrefix(prefix: string, options?: { except?: string }): Promise<string[]>;
 }

@@ -1,6 +1,7 @@
 import { isFinalErrorCode } from '../../domain/download-error-code.js';
 import { InvalidTransitionError, LeaseHeldError, LeaseLostError } from '../../domain/errors.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
+import { attemptFileKey, jobFilesPrefix } from '../downloads/job-file-keys.js';
 import type { Clock } from '../ports/clock.js';
 import { ExtractionError, type Extractor } from '../ports/extractor.js';
 import type { FileStore } from '../ports/file-store.js';
@@ -70,6 +71,7 @@ export class RunDownload {
     const { leaseId } = delivery;
     if ((state.failedAttempts ?? 0) >= this.options.maxAttempts) {
       await this.fail(message, 'NETWORK_ERROR', `Gave up after ${this.options.maxAttempts} failed attempts`);
+      await this.removeAttemptFiles(message, log);
       return DONE;
     }
     let attempt: number;
@@ -98,7 +100,7 @@ export class RunDownload {
         signal: delivery.signal === undefined ? cancelled : AbortSignal.any([delivery.signal, cancelled]),
         onProgress: () => delivery.heartbeat(),
       });
-      fileKey = `${request.accountId}/${jobId}.${attempt}.${media.extension}`;
+      fileKey = attemptFileKey(request.accountId, jobId, attempt, media.extension);
       const stored = await this.files.put(fileKey, media.filePath);
       await this.jobs.handle(
         jobId,
@@ -118,6 +120,7 @@ export class RunDownload {
         context,
       );
       log.info({ fileSize: stored.size, actualFormat: media.actualFormat, attempt }, 'download completed');
+      await this.removeAttemptFiles(message, log, fileKey);
       return DONE;
     } catch (error) {
       if (cancelled.aborted || error instanceof InvalidTransitionError) {
@@ -144,11 +147,13 @@ export class RunDownload {
       if (code !== null && isFinalErrorCode(code)) {
         log.info({ errorCode: code, reason }, 'download failed');
         await this.fail(message, code, reason, leaseId);
+        await this.removeAttemptFiles(message, log);
         return DONE;
       }
       if (failedAttempts >= this.options.maxAttempts) {
         log.warn({ errorCode: code, reason }, 'download failed; no attempts left');
         await this.fail(message, 'NETWORK_ERROR', reason, leaseId);
+        await this.removeAttemptFiles(message, log);
         return DONE;
       }
       const { jobId } = message;
@@ -165,6 +170,21 @@ export class RunDownload {
   private async fail(message: JobMessage, errorCode: ExtractionError['code'], reason: string, leaseId?: string): Promise<void> {
     const { jobId } = message;
     await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode, reason, now: this.now(), ...(leaseId === undefined ? {} : { leaseId }) } }, workContext(message));
+  }
+
+  /**
+   * Once the job has ended, no attempt but the completed one (`keep`) will
+   * ever be served: this removes the files of attempts whose worker died
+   * between storing and completing. Best effort, since the job has ended
+   * either way; the retention sweeper removes whatever is left.
+   */
+  private async removeAttemptFiles(message: JobMessage, log: Logger, keep?: string): Promise<void> {
+    try {
+      const removed = await this.files.removeByPrefix(jobFilesPrefix(message.accountId, message.jobId), keep === undefined ? {} : { except: keep });
+      if (removed.length > 0) log.info({ removed }, 'removed the files of attempts that never completed');
+    } catch (error) {
+      log.warn({ err: error }, 'could not remove the files of other attempts; the retention sweeper will');
+    }
   }
 
   private now(): string {

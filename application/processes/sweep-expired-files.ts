@@ -1,5 +1,6 @@
 import type { CommandHandler } from '../command-handler.js';
 import type { DeleteFile, FileRetentionEvent, FileRetentionState } from '../../domain/file-retention/decider.js';
+import { jobFilesPrefix } from '../downloads/job-file-keys.js';
 import type { Clock } from '../ports/clock.js';
 import type { ExpiredFiles } from '../ports/expired-files.js';
 import type { FileStore } from '../ports/file-store.js';
@@ -8,11 +9,16 @@ import type { Logger } from '../ports/logger.js';
 export type FileRetentionCommandHandler = CommandHandler<DeleteFile, FileRetentionEvent, FileRetentionState>;
 
 /**
- * Deletes the files of jobs completed more than `retentionSeconds` ago and
- * records each deletion (FileDeleted) in the job's stream. The file goes
- * first, the event second: a crash between the two leaves a job whose file is
- * already gone, which the next sweep finds again and records, since removing
- * a missing file and recording a recorded deletion both do nothing.
+ * Deletes the files of jobs that ended more than `retentionSeconds` ago and
+ * records each deletion in the job's stream (FileDeleted for a completed
+ * job, FailedJobFilesDeleted for a failed one). Every file of the job goes,
+ * not only the completed one: an attempt whose worker died between storing
+ * its file and completing left one too, and so may a failed job's.
+ *
+ * The files go first, the event second: a crash between the two leaves a
+ * job whose files are already gone, which the next sweep finds again and
+ * records, since removing missing files and recording a recorded deletion
+ * both do nothing.
  */
 export class SweepExpiredFiles {
   constructor(
@@ -24,20 +30,20 @@ export class SweepExpiredFiles {
     private readonly options: { retentionSeconds: number; batchSize: number },
   ) {}
 
-  /** One pass; returns how many files it deleted. */
+  /** One pass; returns how many jobs' files it deleted. */
   async sweep(signal?: AbortSignal): Promise<number> {
     let deleted = 0;
     for (;;) {
       const cutoff = new Date(this.clock.now().getTime() - this.options.retentionSeconds * 1000);
-      const batch = await this.expired.completedBefore(cutoff, this.options.batchSize);
+      const batch = await this.expired.endedBefore(cutoff, this.options.batchSize);
       const before = deleted;
-      for (const file of batch) {
+      for (const job of batch) {
         if (signal?.aborted === true) return deleted;
-        await this.files.remove(file.fileKey);
-        const { events } = await this.retention.handle(file.jobId, { type: 'DeleteFile', data: { jobId: file.jobId, now: this.clock.now().toISOString() } }, { correlationId: file.jobId });
+        const removed = await this.files.removeByPrefix(jobFilesPrefix(job.accountId, job.jobId));
+        const { events } = await this.retention.handle(job.jobId, { type: 'DeleteFile', data: { jobId: job.jobId, now: this.clock.now().toISOString() } }, { correlationId: job.jobId });
         if (events.length > 0) {
           deleted += 1;
-          this.logger.info({ jobId: file.jobId, accountId: file.accountId }, 'expired file deleted');
+          this.logger.info({ jobId: job.jobId, accountId: job.accountId, removed }, events[0].type === 'FileDeleted' ? 'expired file deleted' : 'expired files of a failed job deleted');
         }
       }
       // A batch whose deletions were all recorded already means the read model lags: the next pass will see them.

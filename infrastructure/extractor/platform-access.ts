@@ -1,9 +1,9 @@
-import { copyFile, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KeyedMutex } from '../../application/keyed-mutex.js';
 import { ExtractionError } from '../../application/ports/extractor.js';
 import { sleep } from '../../projections/sleep.js';
-import { mergeCookieJars } from './merge-cookie-jars.js';
+import { mergeIntoCookieJar } from './merge-into-cookie-jar.js';
 import { forPlatform, platformOf } from './platform-of.js';
 
 /** Per platform (a host, see platformOf), with `*` for every platform. */
@@ -50,8 +50,9 @@ export function isBotCheck(stderr: string): boolean {
  *
  * Cookies: each run works on a private copy of a jar from the platform's
  * pool; when yt-dlp refreshed it, the changes are merged back into the jar
- * under a lock and the file replaced whole (write, then rename), so runs at
- * once neither lose each other's cookies nor leave a torn file.
+ * under a lock held across processes and the file replaced whole (write,
+ * then rename), so runs at once, in this process or others, neither lose
+ * each other's cookies nor leave a torn file.
  */
 export class PlatformAccess {
   private readonly turns = new Map<string, number>();
@@ -224,11 +225,7 @@ export class PlatformAccess {
       return;
     }
     if (theirs === jar.base) return;
-    await this.jarLocks.run(jar.source, async () => {
-      const ours = await readFile(jar.source, 'utf8');
-      const temporary = `${jar.source}.${process.pid}.partial`;
-      await writeFile(temporary, mergeCookieJars(jar.base, ours, theirs), { mode: 0o600 });
-      await rename(temporary, jar.source);
-    });
+    // The file lock alone would do; the mutex keeps this process's runs from polling it against each other.
+    await this.jarLocks.run(jar.source, () => mergeIntoCookieJar(jar.source, jar.base, theirs));
   }
 }

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FileStore, StoredFileInfo } from '../../application/ports/file-store.js';
@@ -44,6 +44,32 @@ export class LocalDirectoryFileStore implements FileStore {
 
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async removeByPrefix(prefix: string, options: { except?: string } = {}): Promise<string[]> {
+    if (prefix === '') throw new Error('Refusing to remove every file in the store');
+    const folderKey = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+    const namePrefix = prefix.slice(folderKey.length);
+    const folder = folderKey === '' ? this.root : this.pathOf(folderKey.slice(0, -1));
+    let entries;
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const removed: string[] = [];
+    for (const entry of entries) {
+      if (!entry.name.startsWith(namePrefix)) continue;
+      const key = folderKey + entry.name;
+      // A folder whose name matches holds only keys that match, as an object store's prefix listing would have it.
+      if (entry.isDirectory()) removed.push(...(await this.removeByPrefix(`${key}/`, options)));
+      else if (key !== options.except) {
+        await rm(this.pathOf(key), { force: true });
+        removed.push(key);
+      }
+    }
+    return removed;
   }
 
   private pathOf(key: string): string {

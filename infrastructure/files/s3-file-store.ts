@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { PassThrough, type Readable, pipeline } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { FileStore, StoredFileInfo } from '../../application/ports/file-store.js';
 
@@ -77,9 +77,38 @@ export class S3FileStore implements FileStore {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
   }
 
+  async removeByPrefix(prefix: string, options: { except?: string } = {}): Promise<string[]> {
+    const listed = this.objectPrefix(prefix);
+    const removed: string[] = [];
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: listed, ContinuationToken: continuationToken }));
+      const keys = (page.Contents ?? []).flatMap(({ Key }) => (Key === undefined ? [] : [Key.slice(this.options.prefix.length)])).filter((key) => key !== options.except);
+      if (keys.length > 0) {
+        // A page holds at most 1,000 keys, as many as one DeleteObjects takes.
+        const result = await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: keys.map((key) => ({ Key: this.options.prefix + key })), Quiet: true } }),
+        );
+        const failed = result.Errors ?? [];
+        if (failed.length > 0) throw new Error(`Could not remove ${failed.length} objects under ${prefix}: ${failed[0].Code ?? ''} ${failed[0].Message ?? ''}`.trim());
+        removed.push(...keys);
+      }
+      continuationToken = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+    } while (continuationToken !== undefined);
+    return removed;
+  }
+
   private objectKey(key: string): string {
     if (key === '' || key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) throw new Error(`Invalid file key: ${key}`);
     return this.options.prefix + key;
+  }
+
+  /** Like a key, but its last segment may be partial or empty. */
+  private objectPrefix(prefix: string): string {
+    if (prefix === '') throw new Error('Refusing to remove every file in the store');
+    const folders = prefix.split('/').slice(0, -1);
+    if (folders.some((segment) => segment === '' || segment === '.' || segment === '..')) throw new Error(`Invalid file key prefix: ${prefix}`);
+    return this.options.prefix + prefix;
   }
 }
 

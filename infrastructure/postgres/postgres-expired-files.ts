@@ -1,20 +1,23 @@
 import type { Knex } from 'knex';
 import type { ExpiredFile, ExpiredFiles } from '../../application/ports/expired-files.js';
 
-/** Completed jobs from the `download_jobs` read model whose file is not in `deleted_files` yet, oldest first. */
+/**
+ * From the `download_jobs` read model, oldest first: completed jobs, and
+ * failed jobs that had started (`started_at`), whose files are not in
+ * `deleted_files` yet. `completed_at` is when either ended.
+ */
 export class PostgresExpiredFiles implements ExpiredFiles {
   constructor(private readonly db: Knex) {}
 
-  async completedBefore(moment: Date, limit: number): Promise<ExpiredFile[]> {
+  async endedBefore(moment: Date, limit: number): Promise<ExpiredFile[]> {
     const rows = await this.db('download_jobs as j')
       .leftJoin('deleted_files as d', 'd.job_id', 'j.job_id')
-      .where('j.status', 'COMPLETED')
-      .whereNotNull('j.file_key')
+      .where((ended) => ended.where('j.status', 'COMPLETED').orWhere((failed) => failed.where('j.status', 'FAILED').whereNotNull('j.started_at')))
       .where('j.completed_at', '<', moment)
       .whereNull('d.job_id')
       .orderBy('j.completed_at')
       .limit(limit)
-      .select<Array<{ job_id: string; account_id: string; file_key: string }>>('j.job_id', 'j.account_id', 'j.file_key');
-    return rows.map((row) => ({ jobId: row.job_id, accountId: row.account_id, fileKey: row.file_key }));
+      .select<Array<{ job_id: string; account_id: string }>>('j.job_id', 'j.account_id');
+    return rows.map((row) => ({ jobId: row.job_id, accountId: row.account_id }));
   }
 }

@@ -60,6 +60,7 @@ const STATEMENTS = [
   `CREATE INDEX IF NOT EXISTS lookup_jobs_expires_at ON lookup_jobs (expires_at)`,
   `CREATE TABLE IF NOT EXISTS deleted_files (job_id text PRIMARY KEY, account_id text NOT NULL, deleted_at timestamptz NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS download_jobs_completed_files ON download_jobs (completed_at) WHERE status = 'COMPLETED'`,
+  `CREATE INDEX IF NOT EXISTS download_jobs_failed_attempts ON download_jobs (completed_at) WHERE status = 'FAILED' AND started_at IS NOT NULL`,
   // Not a read model but a cache of folded account states (infrastructure/snapshots): never rebuilt, safe to empty.
   `CREATE TABLE IF NOT EXISTS stream_snapshots (
      stream_name text PRIMARY KEY,

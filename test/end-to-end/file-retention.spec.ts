@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { attemptFileKey } from '../../application/downloads/job-file-keys.js';
 import type { EventStore } from '../../application/ports/event-store.js';
 import type { FileStore } from '../../application/ports/file-store.js';
 import { TOKENS } from '../../infrastructure/container.js';
@@ -26,7 +30,14 @@ describe('end to end: produced files are deleted after their retention period', 
       label: 'retention',
       // The sweepers are started by the test, to stop and restart them.
       roles: ['api', 'projector', 'worker'],
-      env: { ...serviceEnvFor(platform), FILE_RETENTION_SECONDS: String(RETENTION_SECONDS), FILE_RETENTION_BELOW_LINK_TTL: 'allow', FILE_SWEEP_INTERVAL_SECONDS: '1' },
+      env: {
+        ...serviceEnvFor(platform),
+        FILE_RETENTION_SECONDS: String(RETENTION_SECONDS),
+        FILE_RETENTION_BELOW_LINK_TTL: 'allow',
+        FILE_SWEEP_INTERVAL_SECONDS: '1',
+        DOWNLOAD_MAX_ATTEMPTS: '2',
+        DOWNLOAD_RETRY_BASE_MS: '100',
+      },
     });
     call = apiClient(service.url);
   });
@@ -59,8 +70,8 @@ describe('end to end: produced files are deleted after their retention period', 
   }
 
   const files = () => service.service.container.resolve<FileStore>(TOKENS.fileStore);
-  const fileDeletedEvents = async (jobId: string) =>
-    (await service.service.container.resolve<EventStore>(TOKENS.eventStore).readStream(`download-${jobId}`)).filter((event) => event.type === 'FileDeleted');
+  const fileDeletedEvents = async (jobId: string, type = 'FileDeleted') =>
+    (await service.service.container.resolve<EventStore>(TOKENS.eventStore).readStream(`download-${jobId}`)).filter((event) => event.type === type);
 
   /** Links expire when their file is due, so one answers 403 between then and the sweeper's pass. */
   async function waitUntilGone(downloadUrl: string): Promise<Response> {
@@ -113,5 +124,40 @@ describe('end to end: produced files are deleted after their retention period', 
     await sleep(1_500);
     assert.equal((await fileDeletedEvents(second.jobId)).length, 1);
     assert.equal((await fileDeletedEvents(first.jobId)).length, 1);
+  });
+
+  it('deletes every file an ended job left, completed or failed, not only the completed one', async () => {
+    for (const sweeper of sweepers) await sweeper.stop();
+    const { accountId, apiKey } = await service.createAccount();
+    const completed = await completedJob(apiKey);
+    const { jobId: failedJobId } = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.broken.id) } })).body;
+    const deadline = Date.now() + 60_000;
+    while ((await call('GET', `/api/v2/download/${failedJobId}`, { key: apiKey })).body.status !== 'FAILED') {
+      assert.ok(Date.now() < deadline, 'the broken download never failed');
+      await sleep(150);
+    }
+    await service.settle();
+    // Files of attempts whose workers died after storing them, which nothing removed when the jobs ended.
+    const work = await mkdtemp(path.join(tmpdir(), 'dead-attempts-'));
+    const left = [attemptFileKey(accountId, completed.jobId, 9, 'webm'), attemptFileKey(accountId, failedJobId, 1, 'm4a')];
+    for (const [index, key] of left.entries()) {
+      const local = path.join(work, `${index}.bin`);
+      await writeFile(local, 'stored by an attempt that died');
+      await files().put(key, local);
+    }
+
+    startSweeper();
+    const until = Date.now() + 30_000;
+    for (;;) {
+      const stored = await Promise.all([completed.fileKey, ...left].map((key) => files().stat(key)));
+      if (stored.every((file) => file === null)) break;
+      assert.ok(Date.now() < until, 'some files were never deleted');
+      await sleep(200);
+    }
+    await sleep(1_500);
+    assert.equal((await fileDeletedEvents(completed.jobId)).length, 1);
+    assert.equal((await fileDeletedEvents(failedJobId, 'FailedJobFilesDeleted')).length, 1);
+    const db = service.service.container.resolve<import('knex').Knex>(TOKENS.database);
+    assert.equal((await db('deleted_files').whereIn('job_id', [completed.jobId, failedJobId])).length, 2, 'the sweeper will not look at either again');
   });
 });

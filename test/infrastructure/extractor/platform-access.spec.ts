@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -91,6 +92,24 @@ describe('platform access controls', () => {
       assert.equal(started.length, 3);
       for (let index = 1; index < started.length; index += 1) assert.ok(started[index] - started[index - 1] >= 140, `runs spaced: ${started.join(', ')}`);
     });
+  });
+
+  it('keeps both processes’ cookies when two processes write refreshed cookies back into one jar at once', async function () {
+    this.timeout(60_000);
+    const dir = await mkdtemp(path.join(tmpdir(), 'jar-'));
+    const jar = path.join(dir, 'cookies.txt');
+    await writeFile(jar, [HEADER, cookie('kept', 'yes'), ''].join('\n'));
+    const runs = 40;
+    const startAt = Date.now() + 1_000;
+    const runProcess = (label: string) =>
+      new Promise<void>((resolve, reject) => {
+        const child = spawn(process.execPath, [path.resolve('build/test/support/cookie-refreshing-process.js'), jar, dir, label, String(runs), String(startAt)], { stdio: ['ignore', 'inherit', 'inherit'] });
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${label} exited with ${code}`))));
+      });
+    await Promise.all([runProcess('a'), runProcess('b')]);
+    const expected = ['kept', ...['a', 'b'].flatMap((label) => Array.from({ length: runs }, (_, run) => `${label}_${run}`))].sort();
+    assert.deepEqual(cookieNames(await readFile(jar, 'utf8')), expected);
   });
 
   describe('with yt-dlp against the fixture platform', function () {

@@ -87,5 +87,27 @@ export function fileStoreContract(open: () => Promise<FileStore>): void {
 
   it('refuses keys that would leave the store', async () => {
     await assert.rejects(store.stat('../etc/passwd'));
+    await assert.rejects(store.removeByPrefix('../etc/'));
+    await assert.rejects(store.removeByPrefix('acc/../../etc/'));
+  });
+
+  it('removes every file whose key starts with a prefix, but the one it is told to keep, and nothing else', async () => {
+    const keys = ['acc/job.1.m4a', 'acc/job.2.m4a', 'acc/job.3.mp4', 'acc/jobs.1.m4a', 'acc/other.1.m4a', 'other/job.1.m4a'];
+    for (const [index, key] of keys.entries()) await store.put(key, await localFile(`f${index}.bin`, key));
+    assert.deepEqual((await store.removeByPrefix('acc/job.', { except: 'acc/job.2.m4a' })).sort(), ['acc/job.1.m4a', 'acc/job.3.mp4']);
+    const left = [];
+    for (const key of keys) if ((await store.stat(key)) !== null) left.push(key);
+    assert.deepEqual(left, ['acc/job.2.m4a', 'acc/jobs.1.m4a', 'acc/other.1.m4a', 'other/job.1.m4a']);
+    assert.equal(await text(store.read('acc/job.2.m4a')), 'acc/job.2.m4a');
+
+    assert.deepEqual((await store.removeByPrefix('acc/job.')).sort(), ['acc/job.2.m4a']);
+    assert.deepEqual((await store.removeByPrefix('acc/')).sort(), ['acc/jobs.1.m4a', 'acc/other.1.m4a'], 'a folder prefix takes the folder');
+    assert.notEqual(await store.stat('other/job.1.m4a'), null);
+  });
+
+  it('removes nothing, and fails not, where nothing starts with the prefix; refuses to remove everything', async () => {
+    assert.deepEqual(await store.removeByPrefix('acc/none.'), []);
+    assert.deepEqual(await store.removeByPrefix('no-such-folder/job.'), []);
+    await assert.rejects(store.removeByPrefix(''));
   });
 }

@@ -1,0 +1,38 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { lock } from 'proper-lockfile';
+import { mergeCookieJars } from './merge-cookie-jars.js';
+
+/**
+ * Merges a run's cookie changes (from `base`, the jar it started from, to
+ * `theirs`, what yt-dlp wrote back) into the jar at `jarPath`.
+ *
+ * Reading the jar, merging and replacing it must not interleave with another
+ * write-back, from this process or any other (a worker and an API process,
+ * or workers on several machines sharing the file), or one of them loses the
+ * other's cookies. So the three steps hold a lock file beside the jar
+ * (`<jar>.lock`, made with mkdir, which is atomic on local and network file
+ * systems, and kept fresh while held so a holder that died is recognised
+ * after `STALE_MS`). The jar itself is replaced whole (written beside it,
+ * then renamed), so readers never need the lock.
+ */
+export async function mergeIntoCookieJar(jarPath: string, base: string, theirs: string): Promise<void> {
+  const release = await lock(jarPath, {
+    stale: STALE_MS,
+    // Long enough to outwait a holder that died (STALE_MS) and a queue of live ones.
+    retries: { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true },
+    // The default throws from a timer, which would end the process; a lock lost
+    // to a long stall only risks this one write-back, so carry on.
+    onCompromised: () => undefined,
+  });
+  try {
+    const ours = await readFile(jarPath, 'utf8');
+    const temporary = `${jarPath}.${process.pid}.partial`;
+    await writeFile(temporary, mergeCookieJars(base, ours, theirs), { mode: 0o600 });
+    await rename(temporary, jarPath);
+  } finally {
+    // Releasing a lock found compromised fails; there is nothing left to release then.
+    await release().catch(() => undefined);
+  }
+}
+
+const STALE_MS = 10_000;
