@@ -6,7 +6,7 @@ import { benchPollingAtScale } from './polling-at-scale.js';
 import { benchPolling } from './polling.js';
 import { benchProjectionLag } from './projection-lag.js';
 import { benchReplay } from './replay.js';
-import { startServiceProcess } from './service-process.js';
+import { type ServiceProcess, startServiceProcess } from './service-process.js';
 import { QUICK, selectedBenchmarks } from './settings.js';
 import { benchSubmit } from './submit.js';
 import { benchWholeJob } from './whole-job.js';
@@ -20,13 +20,20 @@ async function main(): Promise<void> {
   const only = selectedBenchmarks();
   console.log(`bench${QUICK ? ' (quick)' : ''}: ${new Date().toISOString()}`);
   const platform = await startFixturePlatform();
-  const env = { ...serviceEnvFor(platform), METADATA_CACHE_TTL_SECONDS: '0' };
+  // One key polls at thousands of requests a second here, far past the default request rate limits: they are off,
+  // and a second service process measures polling with them counted (at limits the load never reaches).
+  const env = { ...serviceEnvFor(platform), METADATA_CACHE_TTL_SECONDS: '0', RATE_LIMIT_KEY_PER_SECOND: '0', RATE_LIMIT_ACCOUNT_PER_SECOND: '0' };
   const service = await startServiceProcess({ label: 'bench', roles: ['api', 'projector'], env });
   const driver = await Driver.open(service);
   try {
     const url = platform.watchUrl(FIXTURE_VIDEOS.clip.id);
     if (only.has('submit')) await benchSubmit(service, driver, url);
-    if (only.has('polling')) await benchPolling(service, driver, url);
+    if (only.has('polling')) {
+      await benchPolling(service, driver, url);
+      await withService({ ...env, RATE_LIMIT_KEY_PER_SECOND: '100000', RATE_LIMIT_ACCOUNT_PER_SECOND: '100000' }, (limited, limitedDriver) =>
+        benchPolling(limited, limitedDriver, url, ' with request rate limits counted'),
+      );
+    }
     if (only.has('file-serving')) await benchFileServing(service, driver);
     if (only.has('projection-lag')) await benchProjectionLag(service, driver);
     if (only.has('polling-at-scale')) await benchPollingAtScale(service, driver, url, env);
@@ -36,6 +43,17 @@ async function main(): Promise<void> {
     await driver.close();
     await service.stop();
     await platform.stop();
+  }
+}
+
+async function withService(env: Record<string, string>, work: (service: ServiceProcess, driver: Driver) => Promise<void>): Promise<void> {
+  const service = await startServiceProcess({ label: 'bench_variant', roles: ['api', 'projector'], env });
+  const driver = await Driver.open(service);
+  try {
+    await work(service, driver);
+  } finally {
+    await driver.close();
+    await service.stop();
   }
 }
 

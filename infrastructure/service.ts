@@ -56,7 +56,7 @@ import { lookupRouters, lookupWorkHandlers } from './lookups-composition.js';
 import { ExpiredLookupJobsSweeper } from './postgres/expired-lookup-jobs-sweeper.js';
 import type { WarmExtractor } from './extractor/warm/warm-extractor.js';
 import type { ChannelListener } from './postgres/channel-listener.js';
-import { PostgresAccountPlans, PostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
+import { PostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
 import { MemoryRateLimitStore } from './rate-limits/memory-rate-limit-store.js';
 import { createFileSweeper } from './retention/create-file-sweeper.js';
 import { BroadcastJobCancellations } from './work-queue/broadcast-job-cancellations.js';
@@ -184,7 +184,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         openApiDocument,
         // Embedded, one process serves every request, so its memory is the shared store.
         afterAuthentication: requestRateLimit(
-          new CheckRequestRate(config.mode === 'embedded' ? new MemoryRateLimitStore() : await PostgresRateLimitStore.open(db), new PostgresAccountPlans(db), config.rateLimits),
+          new CheckRequestRate(config.mode === 'embedded' ? new MemoryRateLimitStore() : await PostgresRateLimitStore.open(db), config.rateLimits),
         ),
         apiRouters: [
           downloadRoutes({

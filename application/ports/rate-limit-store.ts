@@ -14,8 +14,3 @@ export interface BucketState {
 export interface RateLimitStore {
   consume(bucket: string, limitPerSecond: number): Promise<BucketState>;
 }
-
-/** The plan an account is on now; null when it has none or is unknown. */
-export interface AccountPlans {
-  planOf(accountId: string): Promise<string | null>;
-}

@@ -38,6 +38,8 @@ export interface AccountView {
 export interface ApiKeyOwner {
   accountId: string;
   keyId: string;
+  /** The account's plan when the key was looked up; it sets the request rate limits. */
+  planId: string | null;
 }
 
 export interface AccountReadModel {

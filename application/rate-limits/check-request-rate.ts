@@ -1,4 +1,4 @@
-import type { AccountPlans, BucketState, RateLimitStore } from '../ports/rate-limit-store.js';
+import type { BucketState, RateLimitStore } from '../ports/rate-limit-store.js';
 
 /** Requests per second for one API key and for its whole account; 0 means unlimited. */
 export interface RateLimits {
@@ -29,12 +29,12 @@ export interface RateDecision {
 export class CheckRequestRate {
   constructor(
     private readonly store: RateLimitStore,
-    private readonly plans: AccountPlans,
     private readonly settings: RateLimitSettings,
   ) {}
 
-  async execute(caller: { accountId: string; keyId: string }): Promise<RateDecision | null> {
-    const planId = await this.plans.planOf(caller.accountId);
+  /** `planId` as authentication found it (see ApiKeyOwner): a plan change applies once the key is looked up again. */
+  async execute(caller: { accountId: string; keyId: string; planId: string | null }): Promise<RateDecision | null> {
+    const { planId } = caller;
     const limits = (planId === null ? undefined : this.settings.byPlan[planId]) ?? this.settings.defaults;
     const checks: Array<Promise<RateDecision>> = [];
     if (limits.perKey > 0) checks.push(this.check('key', `key:${caller.keyId}`, limits.perKey));

@@ -24,13 +24,14 @@ export class PostgresAccountReadModel implements AccountReadModel {
   }
 
   async findActiveKey(keyHash: string): Promise<ApiKeyOwner | null> {
-    const [row] = await preparedQuery<{ account_id: string; key_id: string }>(
+    // The plan comes along in the same round trip, so rate limiting needs no query of its own.
+    const [row] = await preparedQuery<{ account_id: string; key_id: string; plan_id: string | null }>(
       this.db,
       'active-api-key-by-hash',
-      'SELECT account_id, key_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+      'SELECT k.account_id, k.key_id, a.plan_id FROM api_keys k LEFT JOIN accounts a ON a.account_id = k.account_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL',
       [keyHash],
     );
-    return row === undefined ? null : { accountId: row.account_id, keyId: row.key_id };
+    return row === undefined ? null : { accountId: row.account_id, keyId: row.key_id, planId: row.plan_id };
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
-import type { AccountPlans, BucketState, RateLimitStore } from '../../application/ports/rate-limit-store.js';
+import type { BucketState, RateLimitStore } from '../../application/ports/rate-limit-store.js';
 import { consumeBucket } from './consume-bucket.js';
 
 const TABLE = 'rate_limit_buckets';
@@ -9,6 +9,12 @@ const TABLE = 'rate_limit_buckets';
  * rate-limiter-flexible's PostgreSQL limiter: one upsert per request and
  * bucket, atomic in the database, so every API instance counts in the same
  * window. One limiter per distinct limit, since a limiter has fixed points.
+ *
+ * Two things keep a busy key from costing the database a commit per request:
+ * the table is UNLOGGED (a counter lost in a crash only forgives one second's
+ * requests, and a transaction that writes no WAL does not wait for a flush),
+ * and once the database says a bucket is spent, this instance refuses it from
+ * memory for the rest of its window.
  */
 export class PostgresRateLimitStore implements RateLimitStore {
   private readonly limiters = new Map<number, RateLimiterPostgres>();
@@ -19,7 +25,10 @@ export class PostgresRateLimitStore implements RateLimitStore {
   static async open(db: Knex): Promise<PostgresRateLimitStore> {
     await db.transaction(async (trx) => {
       await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('read-model-schema'))`);
-      await trx.raw(`CREATE TABLE IF NOT EXISTS ${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+      await trx.raw(`CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+      // Tables made before it was UNLOGGED are changed once; the check keeps later starts from locking it.
+      const { rows } = await trx.raw<{ rows: Array<{ relpersistence: string }> }>(`SELECT relpersistence FROM pg_class WHERE oid = ?::regclass`, [TABLE]);
+      if (rows[0]?.relpersistence === 'p') await trx.raw(`ALTER TABLE ${TABLE} SET UNLOGGED`);
     });
     return new PostgresRateLimitStore(db);
   }
@@ -41,19 +50,11 @@ export class PostgresRateLimitStore implements RateLimitStore {
         keyPrefix: `rps${points}`,
         points,
         duration: 1,
+        // With no block duration of its own, a bucket that reached its points is refused in memory until its window ends.
+        inMemoryBlockOnConsumed: points,
       });
       this.limiters.set(points, limiter);
     }
     return limiter;
-  }
-}
-
-/** The plan id the accounts read model holds. */
-export class PostgresAccountPlans implements AccountPlans {
-  constructor(private readonly db: Knex) {}
-
-  async planOf(accountId: string): Promise<string | null> {
-    const row = await this.db('accounts').where('account_id', accountId).first<{ plan_id: string | null } | undefined>('plan_id');
-    return row?.plan_id ?? null;
   }
 }

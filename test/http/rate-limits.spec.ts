@@ -15,7 +15,7 @@ describe('per-key and per-account rate limits across two API instances on one da
   before(async () => {
     first = await startTestService({
       label: 'ratelimit',
-      env: { RATE_LIMIT_KEY_PER_SECOND: '5', RATE_LIMIT_ACCOUNT_PER_SECOND: '8', RATE_LIMITS_BY_PLAN: 'scale=0/0' },
+      env: { RATE_LIMIT_KEY_PER_SECOND: '5', RATE_LIMIT_ACCOUNT_PER_SECOND: '8', RATE_LIMITS_BY_PLAN: 'scale=0/0', API_KEY_CACHE_TTL_SECONDS: '1' },
     });
     second = await startService({ ...first.config, port: 0 }, new Set(['api']), createLogger('silent'));
     callFirst = apiClient(first.url);
@@ -76,6 +76,16 @@ describe('per-key and per-account rate limits across two API instances on one da
     const submit = await callFirst('POST', '/api/v2/download', { key: fresh, json: {} });
     assert.equal(submit.status, 429);
     assert.ok(submit.headers.get('retry-after') !== null);
+  });
+
+  it('applies a new plan’s limits once the key is looked up again, within the key cache’s lifetime', async () => {
+    const { accountId, apiKey } = await first.createAccount({ planId: 'starter' });
+    assert.ok(statuses(await burst([apiKey], 8)).includes(429), 'the starter plan is limited');
+    await first.service.container.resolve(AccountAdministration).changePlan(accountId, 'scale');
+    await first.settle();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const responses = await burst([apiKey], 12);
+    assert.ok(responses.every((response) => response.status === 404), JSON.stringify(statuses(responses)));
   });
 
   it('applies a plan’s own limits (here: none for scale)', async () => {

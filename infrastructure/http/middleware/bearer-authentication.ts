@@ -14,6 +14,7 @@ export function bearerAuthentication(authenticate: Authenticate) {
     if (owner === null) throw new HttpError(401, INVALID_KEY_MESSAGE, undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
     ctx.state.accountId = owner.accountId;
     ctx.state.keyId = owner.keyId;
+    ctx.state.planId = owner.planId;
     await next();
   };
 }

@@ -14,7 +14,7 @@ const UNLIMITED_PATH = /\/me\/?$/i;
 export function requestRateLimit(check: CheckRequestRate) {
   return async function requestRateLimitMiddleware(ctx: Context, next: Next): Promise<void> {
     if (UNLIMITED_PATH.test(ctx.path)) return next();
-    const decision = await check.execute({ accountId: ctx.state.accountId as string, keyId: ctx.state.keyId as string });
+    const decision = await check.execute({ accountId: ctx.state.accountId as string, keyId: ctx.state.keyId as string, planId: (ctx.state.planId as string | null | undefined) ?? null });
     if (decision === null) return next();
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {

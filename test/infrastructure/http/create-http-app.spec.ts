@@ -23,7 +23,7 @@ describe('createHttpApp: no API handler runs without an account', () => {
       ctx.body = { accountId: authenticatedAccountId(ctx) };
     });
     // An authentication that accepts a key yet names no account: only the second line of defence stands.
-    const authenticate = { execute: async (key: string) => (key === 'good' ? { accountId: 'acc-1', keyId: 'k' } : { accountId: '', keyId: 'k' }) } as unknown as Authenticate;
+    const authenticate = { execute: async (key: string) => (key === 'good' ? { accountId: 'acc-1', keyId: 'k', planId: null } : { accountId: '', keyId: 'k', planId: null }) } as unknown as Authenticate;
     const app = createHttpApp({
       logger: createLogger('silent'),
       metrics: new Registry(),
