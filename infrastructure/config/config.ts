@@ -127,7 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     videoUrlSchemes: read.list('VIDEO_URL_SCHEMES', ['https']),
     webhookAllowHosts: read.list('WEBHOOK_ALLOW_HOSTS', []),
     // Where npm run setup puts the newest yt-dlp it could reach; Debian's otherwise.
-    ytDlpPath: read.string('YT_DLP_PATH', existsSync(path.join(dataDir, 'bin', 'yt-dlp')) ? path.join(dataDir, 'bin', 'yt-dlp') : '/usr/bin/yt-dlp'),
+    ytDlpPath: read.string('YT_DLP_PATH', installedYtDlpPath(dataDir)),
     ffmpegPath: read.string('FFMPEG_PATH', '/usr/bin/ffmpeg'),
     ffprobePath: read.string('FFPROBE_PATH', '/usr/bin/ffprobe'),
     ytDlpPythonPath: read.optional('YT_DLP_PYTHONPATH'),
@@ -326,4 +326,10 @@ function webhookRetrySchedule(items: string[]): number[] {
     throw new ConfigError('WEBHOOK_RETRY_SCHEDULE_MS', `must list nine delays in milliseconds (ten attempts), comma-separated, got "${items.join(',')}"`);
   }
   return items.map(Number);
+}
+
+/** Where setup put the newest yt-dlp it could reach (`.data/bin/yt-dlp`), else Debian's package. */
+export function installedYtDlpPath(dataDir = path.resolve('.data')): string {
+  const installed = path.join(dataDir, 'bin', 'yt-dlp');
+  return existsSync(installed) ? installed : '/usr/bin/yt-dlp';
 }

@@ -13,8 +13,9 @@ import { platformOf } from '../../../infrastructure/extractor/platform-of.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
 import { FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../../fixtures/platform/fixture-platform.js';
+import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 
-const YT_DLP = process.env.YT_DLP_PATH ?? '/usr/bin/yt-dlp';
+const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 const HEADER = '# Netscape HTTP Cookie File';
 const cookie = (name: string, value: string, domain = '127.0.0.1') => [domain, 'FALSE', '/', 'FALSE', '2000000000', name, value].join('\t');

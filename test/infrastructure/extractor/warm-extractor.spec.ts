@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type DownloadMediaRequest, type DownloadedMedia, ExtractionError, type Extractor, type VideoMetadata } from '../../../application/ports/extractor.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import { Registry } from 'prom-client';
-import { loadConfig } from '../../../infrastructure/config/config.js';
+import { installedYtDlpPath, loadConfig } from '../../../infrastructure/config/config.js';
 import { createYtDlpExtractor } from '../../../infrastructure/extractor/create-yt-dlp-extractor.js';
 import { PlatformAccess } from '../../../infrastructure/extractor/platform-access.js';
 import { warmExtractorOptions } from '../../../infrastructure/extractor/warm/configure-warm-extractor.js';
@@ -15,7 +15,7 @@ import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extract
 import { FIXTURE_ARGUMENT_ECHO } from '../../fixtures/platform/fixture-catalog.js';
 import { FIXTURE_LIVE, FIXTURE_MISSING_VIDEO_ID, FIXTURE_REFUSALS, FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../../fixtures/platform/fixture-platform.js';
 
-const YT_DLP = process.env.YT_DLP_PATH ?? '/usr/bin/yt-dlp';
+const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };

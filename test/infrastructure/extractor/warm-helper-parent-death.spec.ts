@@ -5,9 +5,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 import { pythonOfYtDlp } from '../../../infrastructure/extractor/warm/python-of-yt-dlp.js';
 
-const YT_DLP = process.env.YT_DLP_PATH ?? '/usr/bin/yt-dlp';
+const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 
 /** A helper that says where it runs, then takes a minute over every request: it reads no further input meanwhile. */
 const BUSY_HELPER = `

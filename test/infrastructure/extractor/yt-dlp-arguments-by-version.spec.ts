@@ -10,6 +10,7 @@ import { warmExtractorOptions } from '../../../infrastructure/extractor/warm/con
 import { pythonOfYtDlp } from '../../../infrastructure/extractor/warm/python-of-yt-dlp.js';
 import { WarmExtractor } from '../../../infrastructure/extractor/warm/warm-extractor.js';
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
+import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 
 /** A yt-dlp stand-in of the given version whose `-J` reports, as the title, the arguments it was given. */
 async function echoingYtDlp(version: string): Promise<string> {
@@ -69,7 +70,7 @@ describe('the options each yt-dlp version gets, as the service composes them', (
   it('gives the warm helpers the same: --js-runtimes where understood, the extractor arguments always', async function () {
     this.timeout(30_000);
     const script = await echoingHelper();
-    const python = (await pythonOfYtDlp(process.env.YT_DLP_PATH ?? '/usr/bin/yt-dlp')) ?? ['python3'];
+    const python = (await pythonOfYtDlp(process.env.YT_DLP_PATH ?? installedYtDlpPath())) ?? ['python3'];
     const argumentsGiven = async (version: string) => {
       const config = loadConfig({ YT_DLP_PATH: await echoingYtDlp(version), YT_DLP_EXTRACTOR_ARGS: 'youtube:player_client=default,mweb' });
       const logger = createLogger('silent');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { ExtractionError } from '../../../application/ports/extractor.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
+import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 import {
   FIXTURE_BIG_CHANNEL,
   FIXTURE_CHANNEL,
@@ -11,7 +12,7 @@ import {
   startFixturePlatform,
 } from '../../fixtures/platform/fixture-platform.js';
 
-const YT_DLP = process.env.YT_DLP_PATH ?? '/usr/bin/yt-dlp';
+const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 
 describe('YtDlpExtractor lookups against the fixture platform', function () {
