@@ -133,10 +133,10 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       const running = container.resolve(RunningDownloads);
       const listening = cancellations.listen((jobId) => running.cancel(jobId));
       stoppables.push({ name: 'cancellations', stop: () => listening.stop() });
-      for (const [subject, consumer] of workConsumers(container, config, queue)) {
-        await consumer.start();
-        stoppables.push({ name: `consumer ${subject}`, stop: () => consumer.stop() });
-      }
+      const consumers = workConsumers(container, config, queue);
+      for (const [, consumer] of consumers) await consumer.start();
+      // Side by side: each stop waits for its pulls to expire and its handlers to drain, seconds that would add up in turn.
+      stoppables.push({ name: 'work consumers', stop: async () => void (await Promise.all(consumers.map(([, consumer]) => consumer.stop()))) });
       if (queue instanceof JetStreamWorkQueue) {
         const deadLetters = queue.deadLetterRecorder(db, container.resolve<Anomalies>(TOKENS.anomalies));
         await deadLetters.start();
