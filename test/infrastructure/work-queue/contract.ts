@@ -195,9 +195,9 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
         async (item) => {
           deliveries.push(item);
           if (item.deliveryCount === 1) {
-            // Hangs without heartbeats until stop() gives up on it.
-            await new Promise((resolve) => item.signal.addEventListener('abort', resolve));
-            return 'ack';
+            // Hangs without heartbeats until the queue gives up on it, then fails as an aborted handler does. (Had it
+            // answered 'ack', that ack could reach the queue before the redelivery and rightly settle the message.)
+            await new Promise((_, reject) => item.signal.addEventListener('abort', () => reject(new Error('aborted'))));
           }
           second.resolve();
           return 'ack';
