@@ -156,24 +156,48 @@ export class CheckpointedProcessor {
       // Ends a subscription that is waiting for new events; a batch in hand still commits.
       const close = () => void subscription.close().catch(() => undefined);
       halt.addEventListener('abort', close, { once: true });
+      // Every store of the checkpoint goes through one chain, so a batch and a trailing watermark never race on it.
+      let commits: Promise<unknown> = Promise.resolve();
+      const commit = (events: Parameters<typeof commitBatchWithRetries>[3], next: Checkpoint) => {
+        const run = commits.then(async () => {
+          const committed = await commitBatchWithRetries(db, this.handler, checkpoint, events, { logger, retry: this.options.retry, signal: halt, next });
+          if (committed !== null) {
+            checkpoint = committed;
+            for (const listener of [...this.commitListeners]) listener();
+          }
+          return committed;
+        });
+        commits = run.catch(() => undefined);
+        return run;
+      };
+      const watermarkIntervalMs = this.options.watermarkIntervalMs ?? 100;
+      let watermarkStoredAt = 0;
+      let pendingWatermark: Checkpoint | null = null;
+      let trailingTimer: NodeJS.Timeout | null = null;
+      const storePendingWatermark = () => {
+        trailingTimer = null;
+        const next = pendingWatermark;
+        pendingWatermark = null;
+        if (next === null || halt.aborted) return;
+        watermarkStoredAt = Date.now();
+        commit([], next).catch((error: unknown) => logger.warn({ processor: this.name, err: error }, 'Could not store the scanned position; the next batch will'));
+      };
       try {
-        let watermarkStoredAt = 0;
         for await (const { events, scannedTo } of subscription) {
           if (events.length === 0) {
-            // Skipped events move the watermark too, at a bounded rate.
-            const wait = watermarkStoredAt + (this.options.watermarkIntervalMs ?? 100) - Date.now();
-            if (wait > 0) await sleep(wait, halt);
+            // Skipped events move the watermark too, at a bounded rate, and never hold up the events that follow them:
+            // a position that is not stored now is stored when the interval ends, unless a batch stores a later one first.
+            const wait = watermarkStoredAt + watermarkIntervalMs - Date.now();
+            if (wait > 0) {
+              pendingWatermark = scannedTo;
+              trailingTimer ??= setTimeout(storePendingWatermark, wait);
+              continue;
+            }
             watermarkStoredAt = Date.now();
           }
-          const committed = await commitBatchWithRetries(db, this.handler, checkpoint, events, {
-            logger,
-            retry: this.options.retry,
-            signal: halt,
-            next: scannedTo,
-          });
+          pendingWatermark = null;
+          const committed = await commit(events, scannedTo);
           if (committed === null) return;
-          checkpoint = committed;
-          for (const listener of [...this.commitListeners]) listener();
           if (halt.aborted) return;
         }
         // A subscription should only end when closed; pause before opening another.
@@ -183,8 +207,10 @@ export class CheckpointedProcessor {
         if (!(error instanceof CheckpointConflictError)) throw error;
         logger.warn({ processor: this.name, expected: error.expected }, 'Checkpoint moved under this instance; restarting from the stored one');
       } finally {
+        if (trailingTimer !== null) clearTimeout(trailingTimer);
         halt.removeEventListener('abort', close);
         await subscription.close().catch(() => undefined);
+        await commits;
       }
     }
   }

@@ -47,8 +47,8 @@ describe('Waiting for a projection to catch up', () => {
     await database.drop();
   });
 
-  function runner(): ProjectionRunner {
-    const created = new ProjectionRunner([projection], { db, store, connectionString: database.url, logger: silent, lockRetryMs: 100 });
+  function runner(options: { watermarkIntervalMs?: number } = {}): ProjectionRunner {
+    const created = new ProjectionRunner([projection], { db, store, connectionString: database.url, logger: silent, lockRetryMs: 100, ...options });
     runners.push(created);
     return created;
   }
@@ -97,5 +97,27 @@ describe('Waiting for a projection to catch up', () => {
     await standby.waitUntilCaughtUp(skipped.position, { timeoutMs: 5_000 });
     const row = await db(CHECKPOINT_TABLE).where({ name: projection.name }).first<{ checkpoint: string }>('checkpoint');
     assert.ok(store.compare(row.checkpoint, skipped.position) >= 0, 'the stored watermark moved past the skipped event');
+  });
+
+  it('handles an event at once after skipped ones, whose position it stores once the watermark interval ends', async () => {
+    const live = runner({ watermarkIntervalMs: 3_000 });
+    await live.start();
+    await live.waitUntilCaughtUp(null, { timeoutMs: 5_000 });
+    // Two rounds: the first may store its skipped position at once, the second falls within the interval.
+    for (let round = 0; round < 2; round += 1) {
+      await store.appendToStream(`other-${randomUUID()}`, [{ id: randomUUID(), type: 'Other', data: {} }], { expectedRevision: 'no_stream' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const id = randomUUID();
+      const appendedAt = Date.now();
+      await store.appendToStream(`seen-${randomUUID()}`, [{ id, type: 'Seen', data: {} }], { expectedRevision: 'no_stream' });
+      while (!(await seen(id))) {
+        assert.ok(Date.now() - appendedAt < 1_500, `round ${round}: the event waited behind the skipped one's watermark`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+    const skipped = await store.appendToStream(`other-${randomUUID()}`, [{ id: randomUUID(), type: 'Other', data: {} }], { expectedRevision: 'no_stream' });
+    await live.waitUntilCaughtUp(skipped.position, { timeoutMs: 6_000 });
+    const row = await db(CHECKPOINT_TABLE).where({ name: projection.name }).first<{ checkpoint: string }>('checkpoint');
+    assert.ok(store.compare(row.checkpoint, skipped.position) >= 0, 'a skipped position left pending is stored when its interval ends');
   });
 });
