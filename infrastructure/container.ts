@@ -55,7 +55,6 @@ import { SystemClock } from './system/system-clock.js';
 import type { ResolveHost } from './webhooks/checked-address-lookup.js';
 import { createDeliverWebhook } from './webhooks/create-deliver-webhook.js';
 import { API_KEY_REVOCATIONS_CHANNEL } from '../projections/accounts-projection.js';
-import { ChannelListener } from './postgres/channel-listener.js';
 import { PostgresSnapshotStore } from './snapshots/postgres-snapshot-store.js';
 import { RevocableKeyCache } from './security/revocable-key-cache.js';
 
@@ -172,7 +171,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   // Keys are cached only while the API role listens for revocations (see service.ts); until then every request looks its key up.
   const keyCache = new RevocableKeyCache(resolve<AccountReadModel>(TOKENS.accountReadModel), { ttlMs: config.apiKeyCacheTtlSeconds * 1000, maxEntries: 10_000 });
   container.register(TOKENS.keyRevocations, {
-    useValue: new ChannelListener(config.databaseUrl, API_KEY_REVOCATIONS_CHANNEL, {
+    useValue: storage.listen(API_KEY_REVOCATIONS_CHANNEL, {
       onNotification: (keyId) => keyCache.evict(keyId),
       onListening: () => keyCache.trust(),
       onLost: () => keyCache.distrust(),

@@ -49,13 +49,12 @@ import { startAdminEndpoint } from './embedded/admin-endpoint.js';
 import { RELAY_NAME } from './nats/event-relay.js';
 import { JetStreamWorkQueue } from './nats/jetstream-work-queue.js';
 import { StallMonitor } from './observability/stall-monitor.js';
-import type { Storage } from './storage/open-storage.js';
+import type { ChannelSubscription, Storage } from './storage/open-storage.js';
 import { PeriodicTask } from './system/periodic-task.js';
 import { openWorkQueue } from './work-queue/open-work-queue.js';
 import { lookupRouters, lookupWorkHandlers } from './lookups-composition.js';
 import { ExpiredLookupJobsSweeper } from './postgres/expired-lookup-jobs-sweeper.js';
 import type { WarmExtractor } from './extractor/warm/warm-extractor.js';
-import type { ChannelListener } from './postgres/channel-listener.js';
 import { PostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
 import { MemoryRateLimitStore } from './rate-limits/memory-rate-limit-store.js';
 import { createFileSweeper } from './retention/create-file-sweeper.js';
@@ -161,9 +160,9 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
     }
 
     if (roles.has('api')) {
-      // Revocations reach other API processes through a LISTEN connection, which only the server mode has; embedded, every request reads its key.
-      if (config.apiKeyCacheTtlSeconds > 0 && config.mode === 'server') {
-        const keyRevocations = container.resolve<ChannelListener>(TOKENS.keyRevocations);
+      // Revocations reach every API process through LISTEN: a connection of its own on a server, PGlite's own listeners embedded.
+      if (config.apiKeyCacheTtlSeconds > 0) {
+        const keyRevocations = container.resolve<ChannelSubscription>(TOKENS.keyRevocations);
         await keyRevocations.start();
         stoppables.push({ name: 'key revocations', stop: () => keyRevocations.close() });
       }

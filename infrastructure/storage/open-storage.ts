@@ -8,7 +8,9 @@ import type { Config } from '../config/config.js';
 import { lockDataDirectory } from '../embedded/data-directory-lock.js';
 import { openEmbeddedDatabase } from '../embedded/embedded-database.js';
 import { createEventStore } from '../event-store/create-event-store.js';
+import { PgliteChannelListener } from '../embedded/pglite-channel-listener.js';
 import { PgliteEventStore } from '../event-store/pglite/pglite-event-store.js';
+import { ChannelListener, type ChannelListenerHandlers } from '../postgres/channel-listener.js';
 import { createKnex } from '../postgres/create-knex.js';
 import { ensureDatabase } from '../postgres/ensure-database.js';
 import { migrateReadModels } from '../postgres/read-model-schema.js';
@@ -21,6 +23,13 @@ export interface Storage {
   acquireLock: AcquireLock;
   /** Shown by /readyz and the start-up log. */
   description: string;
+  /** Delivers the NOTIFYs of a channel to this process (see ChannelListenerHandlers for what each call means). */
+  listen(channel: string, handlers: ChannelListenerHandlers): ChannelSubscription;
+  close(): Promise<void>;
+}
+
+export interface ChannelSubscription {
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,6 +48,7 @@ async function openServerStorage(config: Config): Promise<Storage> {
     eventStore,
     acquireLock: acquireSessionLock,
     description: config.eventStoreUrl === null ? 'PostgreSQL' : 'EventStoreDB and PostgreSQL',
+    listen: (channel, handlers) => new ChannelListener(config.databaseUrl, channel, handlers),
     async close() {
       await eventStore.close();
       await database.destroy();
@@ -66,6 +76,7 @@ export async function openEmbeddedStorage(directory: string): Promise<Storage> {
       eventStore,
       acquireLock: inProcessLocks(),
       description: `PGlite in ${directory}`,
+      listen: (channel, handlers) => new PgliteChannelListener(embedded.pglite, channel, handlers),
       async close() {
         await eventStore.close();
         await embedded.close();
