@@ -3,8 +3,7 @@ import type { DownloadJobCommandHandler } from '../downloads/download-job-comman
 import type { Anomalies } from '../ports/anomalies.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventStore } from '../ports/event-store.js';
-import { streamName } from '../../domain/stream-name.js';
-import { ACCOUNT_CATEGORY } from '../../domain/account/decider.js';
+import { wasCharged } from './was-charged.js';
 import { workContext } from './work-context.js';
 import { DONE, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
@@ -36,17 +35,13 @@ export class SettleDownloadBilling {
         { type: 'ChargeBandwidth', data: { jobId: message.jobId, fileSizeBytes: state.result.fileSize, now } },
         context,
       );
-      if (charge.events.length === 0 && !(await this.wasCharged(accountId, message.jobId))) {
+      const chargedBefore = () => wasCharged(this.store, accountId, { chargedType: 'BandwidthCharged', reservedType: 'DownloadReserved', idField: 'jobId', id: message.jobId });
+      if (charge.events.length === 0 && !(await chargedBefore())) {
         this.anomalies.record('charge_without_reservation', { accountId, jobId: message.jobId, fileSize: state.result.fileSize });
       }
     } else if (state.status === 'FAILED') {
       await this.accounts.handle(state.request.accountId, { type: 'ReleaseDownload', data: { jobId: message.jobId, now } }, context);
     }
     return DONE;
-  }
-
-  private async wasCharged(accountId: string, jobId: string): Promise<boolean> {
-    const events = await this.store.readStream(streamName(ACCOUNT_CATEGORY, accountId));
-    return events.some((event) => event.type === 'BandwidthCharged' && event.data.jobId === jobId);
   }
 }

@@ -1,11 +1,10 @@
-import { ACCOUNT_CATEGORY } from '../../domain/account/decider.js';
 import type { LookupJobStatus } from '../../domain/lookup-job-status.js';
-import { streamName } from '../../domain/stream-name.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { CommandContext } from '../command-handler.js';
 import type { Anomalies } from '../ports/anomalies.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventStore } from '../ports/event-store.js';
+import { wasCharged } from './was-charged.js';
 
 /**
  * A finished info or client-download job settles its reserved unit: a
@@ -29,13 +28,9 @@ export class SettleLookupBilling {
       return;
     }
     const charge = await this.accounts.handle(accountId, { type: 'ChargeLookup', data: { lookupId, now } }, context);
-    if (charge.events.length === 0 && !(await this.wasCharged(accountId, lookupId))) {
+    const chargedBefore = () => wasCharged(this.store, accountId, { chargedType: 'LookupCharged', reservedType: 'LookupReserved', idField: 'lookupId', id: lookupId });
+    if (charge.events.length === 0 && !(await chargedBefore())) {
       this.anomalies.record('charge_without_reservation', { accountId, lookupId });
     }
-  }
-
-  private async wasCharged(accountId: string, lookupId: string): Promise<boolean> {
-    const events = await this.store.readStream(streamName(ACCOUNT_CATEGORY, accountId));
-    return events.some((event) => event.type === 'LookupCharged' && event.data.lookupId === lookupId);
   }
 }
