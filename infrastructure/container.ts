@@ -200,7 +200,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock(), eventStore, resolve<Anomalies>(TOKENS.anomalies))));
   container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs)));
   container.register(ReconcilePendingDownloads, single(() =>
-    new ReconcilePendingDownloads(eventStore, jobs(), new PostgresPendingDownloadAccounts(database), container.resolve(SettleDownloadBilling), container.resolve(ReleaseOrphanedReservation), clock(), logger, config.pendingDownloadLimitMs),
+    new ReconcilePendingDownloads(eventStore, jobs(), accounts(), new PostgresPendingDownloadAccounts(database), container.resolve(SettleDownloadBilling), container.resolve(ReleaseOrphanedReservation), clock(), logger, config.pendingDownloadLimitMs),
   ));
   container.register(DeliverWebhook, single(() =>
     createDeliverWebhook(config, {

@@ -1,11 +1,11 @@
-import { ACCOUNT_CATEGORY } from '../../domain/account/decider.js';
-import { streamName } from '../../domain/stream-name.js';
+import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { Logger } from '../ports/logger.js';
 import type { PendingDownloadAccounts } from '../ports/pending-download-accounts.js';
 import type { ReleaseOrphanedReservation } from './release-orphaned-reservation.js';
+import { reservationTimes } from './reservation-times.js';
 import type { SettleDownloadBilling } from './settle-download-billing.js';
 
 export interface ReconcileSummary {
@@ -26,6 +26,7 @@ export class ReconcilePendingDownloads {
   constructor(
     private readonly store: EventStore,
     private readonly jobs: DownloadJobCommandHandler,
+    private readonly accounts: AccountCommandHandler,
     private readonly pending: PendingDownloadAccounts,
     private readonly settle: SettleDownloadBilling,
     private readonly releaseOrphan: ReleaseOrphanedReservation,
@@ -57,17 +58,13 @@ export class ReconcilePendingDownloads {
     return summary;
   }
 
-  /** Reservations still open in the account stream, with when they were made, older than the limit. */
+  /** Reservations the account still holds open, with when they were made, older than the limit, oldest first. */
   private async overdueReservations(accountId: string): Promise<Array<[string, string]>> {
-    const open = new Map<string, string>();
-    for (const event of await this.store.readStream(streamName(ACCOUNT_CATEGORY, accountId))) {
-      const jobId = event.data.jobId as string | undefined;
-      if (jobId === undefined) continue;
-      if (event.type === 'DownloadReserved') open.set(jobId, event.data.reservedAt as string);
-      else if (event.type === 'BandwidthCharged' || event.type === 'DownloadReleased') open.delete(jobId);
-    }
+    const { state } = await this.accounts.load(accountId);
+    if (state.pendingJobs.length === 0) return [];
+    const reserved = await reservationTimes(this.store, accountId, state.pendingJobs, { type: 'DownloadReserved', idField: 'jobId' });
     const cutoff = this.clock.now().getTime() - this.pendingLimitMs;
-    return [...open].filter(([, reservedAt]) => Date.parse(reservedAt) <= cutoff);
+    return [...reserved].filter(([, reservedAt]) => Date.parse(reservedAt) <= cutoff).sort(([, a], [, b]) => Date.parse(a) - Date.parse(b));
   }
 
   private now(): string {

@@ -1,7 +1,5 @@
-import { ACCOUNT_CATEGORY } from '../../domain/account/decider.js';
 import type { LookupFeature } from '../../domain/account/lookups.js';
 import { InvalidTransitionError } from '../../domain/errors.js';
-import { streamName } from '../../domain/stream-name.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { LookupJobSteps, LookupJobStreamStatus } from '../lookups/lookup-job-steps.js';
 import type { Clock } from '../ports/clock.js';
@@ -9,6 +7,7 @@ import type { EventStore } from '../ports/event-store.js';
 import type { Logger } from '../ports/logger.js';
 import type { PendingLookupAccounts } from '../ports/pending-lookup-accounts.js';
 import type { LookupJobFeature, ReleaseOrphanedLookup } from './release-orphaned-lookup.js';
+import { reservationTimes } from './reservation-times.js';
 import type { SettleLookupBilling } from './settle-lookup-billing.js';
 
 export interface ReconcileLookupsSummary {
@@ -79,17 +78,18 @@ export class ReconcilePendingLookups {
     }
   }
 
-  /** Lookup reservations still open in the account stream, with when they were made, older than the limit. */
+  /** Lookup reservations the account still holds open, with when they were made, older than the limit, oldest first. */
   private async overdueReservations(accountId: string): Promise<Array<{ lookupId: string; feature: LookupFeature; reservedAt: string }>> {
-    const open = new Map<string, { lookupId: string; feature: LookupFeature; reservedAt: string }>();
-    for (const event of await this.store.readStream(streamName(ACCOUNT_CATEGORY, accountId))) {
-      const lookupId = event.data.lookupId as string | undefined;
-      if (lookupId === undefined) continue;
-      if (event.type === 'LookupReserved') open.set(lookupId, { lookupId, feature: event.data.feature as LookupFeature, reservedAt: event.data.reservedAt as string });
-      else if (event.type === 'LookupCharged' || event.type === 'LookupReleased') open.delete(lookupId);
-    }
+    const pending = (await this.accounts.load(accountId)).state.pendingLookups ?? [];
+    if (pending.length === 0) return [];
+    const reserved = await reservationTimes(this.store, accountId, pending.map(({ lookupId }) => lookupId), { type: 'LookupReserved', idField: 'lookupId' });
     const cutoff = this.clock.now().getTime() - this.pendingLimitMs;
-    return [...open.values()].filter(({ reservedAt }) => Date.parse(reservedAt) <= cutoff);
+    return pending
+      .flatMap(({ lookupId, feature }) => {
+        const reservedAt = reserved.get(lookupId);
+        return reservedAt === undefined || Date.parse(reservedAt) > cutoff ? [] : [{ lookupId, feature, reservedAt }];
+      })
+      .sort((a, b) => Date.parse(a.reservedAt) - Date.parse(b.reservedAt));
   }
 
   private now(): string {

@@ -45,7 +45,7 @@ describe('reconciling downloads pending past the limit', () => {
 
     const settle = new SettleDownloadBilling(jobs, accounts, clock, store, { record() {} });
     const release = new ReleaseOrphanedReservation(jobs, accounts, clock, 60_000);
-    const reconcile = new ReconcilePendingDownloads(store, jobs, { accountIds: async () => [accountId] }, settle, release, clock, silent, 1_800_000);
+    const reconcile = new ReconcilePendingDownloads(store, jobs, accounts, { accountIds: async () => [accountId] }, settle, release, clock, silent, 1_800_000);
     assert.deepEqual(await reconcile.runOnce(), { failedJobs: 2, settledReservations: 4 });
 
     const status = async (jobId: string) => (await jobs.load(jobId)).state.status;
