@@ -51,7 +51,7 @@ export class Driver {
       data: { jobId, accountId, url, format: '720', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'Bench video: a title of ordinary length', duration: 213, maxFileSizeBytes: 2e9, now: now() },
     });
     if (status === 'COMPLETED') {
-      await this.jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: 'bench-lease', redelivered: false, now: now() } });
+      await this.jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: 'bench-lease', messageId: 'm1', now: now() } });
       await this.jobs.handle(jobId, {
         type: 'CompleteJob',
         data: { jobId, fileKey: `${jobId}/media.mp4`, fileSize: 48_123_456, actualFormat: '720', mimeType: 'video/mp4', fileExtension: 'mp4', leaseId: 'bench-lease', now: now() },

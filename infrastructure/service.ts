@@ -289,7 +289,7 @@ function workConsumers(container: DependencyContainer, config: Config, queue: Wo
 /** From the queue's terms to the application's: a message body becomes a JobMessage, an outcome an ack or a delayed retry. */
 function adapt(handle: (message: JobMessage, delivery: Delivery) => Promise<WorkOutcome>) {
   return async (item: WorkItem): Promise<WorkResult> => {
-    const outcome = await handle(item.data as JobMessage, { attempt: item.deliveryCount, leaseId: item.deliveryId, heartbeat: () => item.heartbeat(), signal: item.signal });
+    const outcome = await handle(item.data as JobMessage, { attempt: item.deliveryCount, leaseId: item.deliveryId, messageId: item.messageId, heartbeat: () => item.heartbeat(), signal: item.signal });
     return outcome.kind === 'done' ? 'ack' : { retryAfterMs: outcome.afterMs };
   };
 }

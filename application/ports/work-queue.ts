@@ -5,9 +5,11 @@ export interface WorkItem {
   subject: string;
   /** The message body, parsed as JSON. */
   data: unknown;
-  /** 1 on the first delivery. */
+  /** 1 on the first delivery, as the queue counts; a count may repeat, so it does not tell deliveries apart. */
   deliveryCount: number;
-  /** Names this delivery of this message: `<queue sequence>:<delivery count>`. */
+  /** Names the message, the same on each of its deliveries. */
+  messageId: string;
+  /** Names this delivery of this message, unlike any other delivery. */
   deliveryId: string;
   /**
    * No delivery follows this one whatever the handler answers: fail the job

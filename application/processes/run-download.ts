@@ -76,7 +76,7 @@ export class RunDownload {
     }
     let attempt: number;
     try {
-      const started = await this.jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId, redelivered: delivery.attempt > 1, now: this.now() } }, context);
+      const started = await this.jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId, messageId: delivery.messageId, now: this.now() } }, context);
       if (started.state.status !== 'IN_PROGRESS') return DONE;
       attempt = started.state.attempts;
     } catch (error) {

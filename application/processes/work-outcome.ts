@@ -8,6 +8,8 @@ export interface Delivery {
   attempt: number;
   /** Names this delivery; a job's lease is held by one at a time. */
   leaseId: string;
+  /** Names the queue message, the same on each of its deliveries. */
+  messageId: string;
   /** Keeps the message from being redelivered while long work runs. */
   heartbeat(): void;
   signal?: AbortSignal;

@@ -4,11 +4,15 @@ import type { DownloadRequested } from './events.js';
 
 export type SubmitDownload = { type: 'SubmitDownload'; data: Omit<DownloadRequested['data'], 'requestedAt'> & { now: string } };
 /**
- * Takes the job's lease for a worker's delivery. `redelivered`: the queue
- * gave up on an earlier delivery (its worker stopped confirming), so this one
- * may take the lease over; a first delivery of a job someone holds is a duplicate.
+ * Takes the job's lease for a worker's delivery. `messageId` names the queue
+ * message, the same on each of its deliveries: another delivery of the
+ * message that holds the lease means the queue gave up on the holder (its
+ * worker stopped confirming), so it takes the lease over; a delivery of
+ * another message for a held job is a duplicate. Deliveries are told apart
+ * by `leaseId`, not by the queue's delivery count, which the server does not
+ * keep strictly.
  */
-export type StartJob = { type: 'StartJob'; data: { jobId: string; leaseId: string; redelivered: boolean; now: string } };
+export type StartJob = { type: 'StartJob'; data: { jobId: string; leaseId: string; messageId: string; now: string } };
 /** `leaseId`: the worker's; a worker whose lease was taken over cannot complete or fail the job. Absent for operators' commands. */
 export type CompleteJob = {
   type: 'CompleteJob';

@@ -29,12 +29,13 @@ export function decideDownloadJob(command: DownloadJobCommand, state: DownloadJo
       if (state.status === 'COMPLETED' || state.status === 'FAILED') {
         throw new InvalidTransitionError(`Job ${jobId} is ${state.status} and cannot start`);
       }
-      const { leaseId, redelivered, now } = command.data;
+      const { leaseId, messageId, now } = command.data;
       if (state.status === 'IN_PROGRESS' && state.leaseId !== null) {
         if (state.leaseId === leaseId) return [];
-        if (!redelivered) throw new LeaseHeldError(jobId);
+        // A lease whose message is not recorded is taken over: a job left held by no one would never finish.
+        if (state.leaseMessageId !== null && state.leaseMessageId !== messageId) throw new LeaseHeldError(jobId);
       }
-      return [{ type: 'DownloadStarted', data: { jobId, accountId, attempt: state.attempts + 1, startedAt: now, leaseId } }];
+      return [{ type: 'DownloadStarted', data: { jobId, accountId, attempt: state.attempts + 1, startedAt: now, leaseId, messageId } }];
     }
     case 'RecordAttemptFailure': {
       if (state.status !== 'IN_PROGRESS' || state.leaseId === null) return [];

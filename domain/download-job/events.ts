@@ -29,8 +29,12 @@ export type DownloadRequested = DomainEvent<
   }
 >;
 
-/** A worker took the job for an attempt; `leaseId` names that worker's delivery (absent from events written before leases). */
-export type DownloadStarted = DomainEvent<'DownloadStarted', { jobId: string; accountId: string; attempt: number; startedAt: string; leaseId?: string }>;
+/**
+ * A worker took the job for an attempt; `leaseId` names that worker's
+ * delivery, `messageId` the queue message delivered (each absent from events
+ * written before it was recorded).
+ */
+export type DownloadStarted = DomainEvent<'DownloadStarted', { jobId: string; accountId: string; attempt: number; startedAt: string; leaseId?: string; messageId?: string }>;
 
 /** An attempt ended in a download error worth retrying; the job waits for its next attempt. */
 export type DownloadAttemptFailed = DomainEvent<

@@ -10,6 +10,7 @@ export function evolveDownloadJob(state: DownloadJobState, event: DownloadJobEve
       attempts: 0,
       failedAttempts: 0,
       leaseId: null,
+      leaseMessageId: null,
       completedAt: null,
       result: null,
       errorCode: null,
@@ -28,9 +29,10 @@ export function evolveDownloadJob(state: DownloadJobState, event: DownloadJobEve
         startedAt: state.startedAt ?? event.data.startedAt,
         attempts: event.data.attempt,
         leaseId: event.data.leaseId ?? null,
+        leaseMessageId: event.data.messageId ?? null,
       };
     case 'DownloadAttemptFailed':
-      return { ...state, failedAttempts: (state.failedAttempts ?? 0) + 1, leaseId: null };
+      return { ...state, failedAttempts: (state.failedAttempts ?? 0) + 1, leaseId: null, leaseMessageId: null };
     case 'DownloadCompleted': {
       const { fileKey, fileSize, actualFormat, mimeType, fileExtension, completedAt } = event.data;
       return { ...state, status: 'COMPLETED', completedAt, result: { fileKey, fileSize, actualFormat, mimeType, fileExtension } };

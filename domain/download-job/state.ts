@@ -17,6 +17,8 @@ export type DownloadJobState =
       failedAttempts: number;
       /** The worker delivery that holds the job while it runs; null between attempts. */
       leaseId: string | null;
+      /** The queue message whose delivery holds the lease; null when unknown (events before it was recorded). */
+      leaseMessageId: string | null;
       completedAt: string | null;
       result: { fileKey: string; fileSize: number; actualFormat: MediaFormat; mimeType: string; fileExtension: string } | null;
       errorCode: DownloadErrorCode | null;

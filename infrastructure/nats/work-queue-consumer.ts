@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { AckPolicy, type Consumer, type ConsumerConfig, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg, type NatsError, nanos } from 'nats';
 import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
@@ -185,7 +186,9 @@ export class WorkQueueConsumer implements WorkConsumer {
         subject: message.subject,
         data,
         deliveryCount,
-        deliveryId: `${message.seq}:${deliveryCount}`,
+        messageId: String(message.seq),
+        // The server may report the same delivery count twice (after a lapse, or a closed connection), so a nonce keeps deliveries apart.
+        deliveryId: `${message.seq}:${deliveryCount}:${randomBytes(4).toString('hex')}`,
         isLastAttempt: maxDeliver > 0 && deliveryCount >= maxDeliver,
         heartbeat,
         signal: entry.abort.signal,

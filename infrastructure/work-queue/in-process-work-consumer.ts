@@ -147,7 +147,7 @@ export class InProcessWorkConsumer implements WorkConsumer {
     const timer = setInterval(extendAfterProgress, this.options.heartbeatMs ?? Math.max(100, Math.floor(this.ackWaitMs / 3)));
     const isLastAttempt = claimed.deliveries >= this.maxDeliver;
     try {
-      const item = { subject, data: claimed.payload, deliveryCount: claimed.deliveries, deliveryId: `${claimed.id}:${claimed.deliveries}`, isLastAttempt, heartbeat, signal: entry.abort.signal };
+      const item = { subject, data: claimed.payload, deliveryCount: claimed.deliveries, messageId: String(claimed.id), deliveryId: `${claimed.id}:${claimed.deliveries}`, isLastAttempt, heartbeat, signal: entry.abort.signal };
       const result = await runWorkHandler(handler, item, this.options.errorRetry, log);
       await this.settle(entry, result);
     } finally {

@@ -87,7 +87,7 @@ describe('files of attempts that died before completing', () => {
       type: 'SubmitDownload',
       data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: now() },
     });
-    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: '5:1', redelivered: false, now: now() } });
+    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: '5:1', messageId: '5', now: now() } });
     const deadKey = attemptFileKey(accountId, jobId, 1, 'webm');
     const local = path.join(root, 'dead-attempt.webm');
     await writeFile(local, 'attempt that died');
@@ -100,7 +100,7 @@ describe('files of attempts that died before completing', () => {
 
   it('the attempt that completes removes the file of the one that died, and the sweeper removes the completed file', async () => {
     const { accountId, jobId, deadKey } = await jobWithDeadAttempt();
-    assert.deepEqual(await run.handle({ jobId, accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', heartbeat() {} }), { kind: 'done' });
+    assert.deepEqual(await run.handle({ jobId, accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} }), { kind: 'done' });
     const completedKey = attemptFileKey(accountId, jobId, 2, 'm4a');
     assert.equal(await files.stat(deadKey), null, 'the dead attempt’s file is gone');
     assert.deepEqual(await storedFiles(accountId), [`${jobId}.2.m4a`]);
@@ -115,7 +115,7 @@ describe('files of attempts that died before completing', () => {
   it('the attempt that fails the job removes the file of the one that died', async () => {
     const { accountId, jobId } = await jobWithDeadAttempt();
     extractor.failWith = new ExtractionError('PRIVATE_VIDEO', 'This video is private');
-    assert.deepEqual(await run.handle({ jobId, accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', heartbeat() {} }), { kind: 'done' });
+    assert.deepEqual(await run.handle({ jobId, accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} }), { kind: 'done' });
     assert.equal((await streamTypes(jobId)).at(-1), 'DownloadFailed');
     assert.deepEqual(await storedFiles(accountId), []);
   });
@@ -123,7 +123,7 @@ describe('files of attempts that died before completing', () => {
   it('the sweeper removes every file of an ended job that its workers left, completed or failed, and records it once', async () => {
     // Files the workers could not remove when the jobs ended (a job cancelled by the API, a store that was down).
     const completed = await jobWithDeadAttempt();
-    await run.handle({ jobId: completed.jobId, accountId: completed.accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', heartbeat() {} });
+    await run.handle({ jobId: completed.jobId, accountId: completed.accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} });
     const leftover = path.join(root, 'leftover.webm');
     await writeFile(leftover, 'attempt that died');
     await files.put(completed.deadKey, leftover);

@@ -73,7 +73,7 @@ describe('download processes (worker side)', () => {
     const types = async () => (await store.readStream(`download-${jobId}`)).map((event) => event.type);
     return { store, accounts, jobs, run, message, types, accountId, jobId };
   }
-  const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, heartbeat() {} });
+  const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, messageId: 'message', heartbeat() {} });
 
   it('starts, downloads, stores and completes a job; a redelivery afterwards does nothing', async () => {
     const { run, message, types } = await setUp(async () => {});
@@ -107,7 +107,7 @@ describe('download processes (worker side)', () => {
   it('fails a job whose failed attempts, counted in its stream, reached the limit, so it never stays IN_PROGRESS', async () => {
     const { run, message, jobs, jobId } = await setUp(async () => {}, 2);
     for (const leaseId of ['a', 'b']) {
-      await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId, redelivered: true, now: now() } });
+      await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId, messageId: 'm1', now: now() } });
       await jobs.handle(jobId, { type: 'RecordAttemptFailure', data: { jobId, leaseId, errorCode: 'NETWORK_ERROR', reason: 'x', now: now() } });
     }
     assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'done' });

@@ -52,7 +52,7 @@ describe('lookup processes (worker side)', () => {
   const ids = new RandomIds();
   let nowMs = Date.parse('2026-03-01T00:00:00Z');
   const clock: Clock = { now: () => new Date(nowMs) };
-  const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, heartbeat() {} });
+  const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, messageId: 'message', heartbeat() {} });
 
   async function setUp(outcomes: Array<VideoMetadata | Error>, includeAudioTracks = false, urls: { url: string; videoUrl?: string } = { url: 'https://www.youtube.com/watch?v=v' }) {
     const store = new OutageEventStore();

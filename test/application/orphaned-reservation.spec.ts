@@ -68,7 +68,7 @@ describe('releasing an orphaned reservation against a slow submission', () => {
   it('records an anomaly when a completed job is charged with no reservation to charge, but not for a repeated charge', async () => {
     const { accounts, jobs, jobId, accountId, submitJob, store } = await setUp();
     await submitJob();
-    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: 'l1', redelivered: false, now: now() } });
+    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: 'l1', messageId: 'm1', now: now() } });
     await jobs.handle(jobId, { type: 'CompleteJob', data: { jobId, fileKey: 'k', fileSize: 5, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', now: now() } });
     const recorded: AnomalyKind[] = [];
     const settle = new SettleDownloadBilling(jobs, accounts, clock, store, { record: (kind) => recorded.push(kind) });
@@ -80,7 +80,7 @@ describe('releasing an orphaned reservation against a slow submission', () => {
     const other = await setUp();
     await other.submitJob();
     await other.accounts.handle(other.accountId, { type: 'ReleaseDownload', data: { jobId: other.jobId, now: now() } });
-    await other.jobs.handle(other.jobId, { type: 'StartJob', data: { jobId: other.jobId, leaseId: 'l1', redelivered: false, now: now() } });
+    await other.jobs.handle(other.jobId, { type: 'StartJob', data: { jobId: other.jobId, leaseId: 'l1', messageId: 'm1', now: now() } });
     await other.jobs.handle(other.jobId, { type: 'CompleteJob', data: { jobId: other.jobId, fileKey: 'k', fileSize: 5, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', now: now() } });
     await new SettleDownloadBilling(other.jobs, other.accounts, clock, other.store, { record: (kind) => recorded.push(kind) }).handle({ ...other.message, occurredAt: now() });
     assert.deepEqual(recorded, ['charge_without_reservation']);

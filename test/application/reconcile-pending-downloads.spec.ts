@@ -35,9 +35,9 @@ describe('reconciling downloads pending past the limit', () => {
     const [queued, running, completed, orphan, recent] = Array.from({ length: 5 }, () => randomUUID());
     await submit(queued);
     await submit(running);
-    await jobs.handle(running, { type: 'StartJob', data: { jobId: running, leaseId: 'l', redelivered: false, now: at() } });
+    await jobs.handle(running, { type: 'StartJob', data: { jobId: running, leaseId: 'l', messageId: 'm1', now: at() } });
     await submit(completed);
-    await jobs.handle(completed, { type: 'StartJob', data: { jobId: completed, leaseId: 'l', redelivered: false, now: at() } });
+    await jobs.handle(completed, { type: 'StartJob', data: { jobId: completed, leaseId: 'l', messageId: 'm1', now: at() } });
     await jobs.handle(completed, { type: 'CompleteJob', data: { jobId: completed, fileKey: 'k', fileSize: 30_000_000, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', now: at() } });
     await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId: orphan, pendingLimit: 100, now: at() } });
     nowMs += 3_600_000;

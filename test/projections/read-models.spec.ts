@@ -36,7 +36,7 @@ for (const embedded of [false, true]) describe(`read models: download jobs and a
       data: { jobId, accountId, url: `https://www.youtube.com/watch?v=${jobId.slice(0, 11)}`, format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: `Title ${jobId}`, duration: 42, maxFileSizeBytes: 1e9, now: now() },
     });
     if (outcome === 'queue') return;
-    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: 'l1', redelivered: false, now: now() } });
+    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: 'l1', messageId: 'm1', now: now() } });
     if (outcome === 'complete') {
       const fileSize = 1_000_000 * (jobId.length + 3);
       await jobs.handle(jobId, { type: 'CompleteJob', data: { jobId, fileKey: `${accountId}/${jobId}.m4a`, fileSize, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', now: now() } });

@@ -25,6 +25,6 @@ describe('download job decider: AbandonJob', () => {
   it('refuses to create or start an abandoned job', () => {
     const { jobId: _, accountId: __, requestedAt: ___, ...rest } = requested.data as Extract<DownloadJobEvent, { type: 'DownloadRequested' }>['data'];
     spec.given([abandoned]).when({ type: 'SubmitDownload', data: { jobId, accountId, ...rest, now: t0 } }).thenThrows(JobAbandonedError);
-    spec.given([abandoned]).when({ type: 'StartJob', data: { jobId, leaseId: 'l1', redelivered: false, now: t0 } }).thenThrows(JobAbandonedError);
+    spec.given([abandoned]).when({ type: 'StartJob', data: { jobId, leaseId: 'l1', messageId: 'm1', now: t0 } }).thenThrows(JobAbandonedError);
   });
 });

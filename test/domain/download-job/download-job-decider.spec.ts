@@ -24,7 +24,10 @@ const request: Omit<DownloadRequested['data'], 'requestedAt'> = {
   maxFileSizeBytes: 500_000_000,
 };
 const requested: DownloadJobEvent = { type: 'DownloadRequested', data: { ...request, requestedAt: t0 } };
-const started = (attempt = 1, at = t1, leaseId = `lease-${attempt}`): DownloadJobEvent => ({ type: 'DownloadStarted', data: { jobId, accountId, attempt, startedAt: at, leaseId } });
+const started = (attempt = 1, at = t1, leaseId = `lease-${attempt}`, messageId = 'message-1'): DownloadJobEvent => ({
+  type: 'DownloadStarted',
+  data: { jobId, accountId, attempt, startedAt: at, leaseId, messageId },
+});
 const completion = { fileKey: 'k/job-1.m4a', fileSize: 1234, actualFormat: 'audio' as const, mimeType: 'audio/mp4', fileExtension: 'm4a' };
 const completed: DownloadJobEvent = { type: 'DownloadCompleted', data: { jobId, accountId, ...completion, completedAt: t2 } };
 const failed: DownloadJobEvent = {
@@ -32,7 +35,7 @@ const failed: DownloadJobEvent = {
   data: { jobId, accountId, errorCode: 'PRIVATE_VIDEO', reason: 'Private video', failedAt: t2 },
 };
 
-const start = (attempt = 1, redelivered = attempt > 1) => ({ type: 'StartJob' as const, data: { jobId, leaseId: `lease-${attempt}`, redelivered, now: t1 } });
+const start = (attempt = 1, messageId = 'message-1') => ({ type: 'StartJob' as const, data: { jobId, leaseId: `lease-${attempt}`, messageId, now: t1 } });
 const complete = { type: 'CompleteJob' as const, data: { jobId, ...completion, now: t2 } };
 const fail = { type: 'FailJob' as const, data: { jobId, errorCode: 'PRIVATE_VIDEO' as const, reason: 'Private video', now: t2 } };
 
@@ -45,9 +48,13 @@ describe('download job decider', () => {
     spec.given([requested]).when(start()).then([started()]);
     spec.given([requested, started()]).when(start()).thenNothingHappened();
   });
-  it('a redelivery takes an interrupted job over as a new attempt; a duplicate first delivery is refused', () => {
+  it('another delivery of the message that holds the lease takes the job over as a new attempt; a delivery of another message is refused', () => {
     spec.given([requested, started()]).when(start(2)).then([started(2)]);
-    spec.given([requested, started()]).when(start(2, false)).thenThrows(LeaseHeldError);
+    spec.given([requested, started()]).when(start(2, 'message-2')).thenThrows(LeaseHeldError);
+  });
+  it('a lease recorded without its message, as events written before messages were recorded, is taken over by any delivery', () => {
+    const startedWithoutMessage: DownloadJobEvent = { type: 'DownloadStarted', data: { jobId, accountId, attempt: 1, startedAt: t1, leaseId: 'lease-1' } };
+    spec.given([requested, startedWithoutMessage]).when(start(2, 'message-2')).then([started(2, t1, 'lease-2', 'message-2')]);
   });
   it('a worker whose lease was taken over can neither complete nor fail the job, nor record a failed attempt', () => {
     const mine = { leaseId: 'lease-1' };
@@ -65,7 +72,7 @@ describe('download job decider', () => {
       .given([requested, started()])
       .when({ type: 'RecordAttemptFailure', data: { jobId, leaseId: 'lease-1', errorCode: 'NETWORK_ERROR', reason: 'x', now: t2 } })
       .then([attemptFailed]);
-    spec.given([requested, started(), attemptFailed]).when(start(2, false)).then([started(2)]);
+    spec.given([requested, started(), attemptFailed]).when(start(2, 'message-2')).then([started(2, t1, 'lease-2', 'message-2')]);
   });
   it('CompleteJob completes a job in progress, once', () => {
     spec.given([requested, started()]).when(complete).then([completed]);
