@@ -4,6 +4,7 @@ import type { DownloadErrorCode } from '../../domain/download-error-code.js';
 import type { DownloadJobStatus } from '../../domain/download-job/state.js';
 import type { MediaFormat } from '../../domain/media-format.js';
 import { preparedQuery } from './prepared-query.js';
+import { TIMESTAMPS_AS_ISO_TEXT, isoTimestamp } from './timestamps-as-iso-text.js';
 
 interface DownloadJobRow {
   job_id: string;
@@ -20,16 +21,16 @@ interface DownloadJobRow {
   file_size: string | number | null;
   file_extension: string | null;
   error_code: DownloadErrorCode | null;
-  created_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
+  created_at: string | Date;
+  started_at: string | Date | null;
+  completed_at: string | Date | null;
 }
 
 export class PostgresDownloadJobReadModel implements DownloadJobReadModel {
   constructor(private readonly db: Knex) {}
 
   async get(jobId: string): Promise<DownloadJobView | null> {
-    const [row] = await preparedQuery<DownloadJobRow>(this.db, 'download-job-by-id', 'SELECT * FROM download_jobs WHERE job_id = $1', [jobId]);
+    const [row] = await preparedQuery<DownloadJobRow>(this.db, 'download-job-by-id', 'SELECT * FROM download_jobs WHERE job_id = $1', [jobId], TIMESTAMPS_AS_ISO_TEXT);
     return row === undefined ? null : toView(row);
   }
 }
@@ -51,8 +52,8 @@ function toView(row: DownloadJobRow): DownloadJobView {
     fileSize: row.file_size === null ? null : Number(row.file_size),
     fileExtension: row.file_extension,
     errorCode: row.error_code,
-    createdAt: row.created_at.toISOString(),
-    startedAt: row.started_at?.toISOString() ?? null,
-    completedAt: row.completed_at?.toISOString() ?? null,
+    createdAt: isoTimestamp(row.created_at),
+    startedAt: row.started_at === null ? null : isoTimestamp(row.started_at),
+    completedAt: row.completed_at === null ? null : isoTimestamp(row.completed_at),
   };
 }

@@ -27,8 +27,15 @@ export function downloadStatusBody(view: DownloadJobView, links: DownloadLinks, 
   return body;
 }
 
+/** File names kept for reuse: a completed job is polled many times, and the Unicode clean-up costs more than the rest of a poll's body. */
+const RECENT_FILENAMES = 1_000;
+const recentFilenames = new Map<string, string>();
+
 /** The title as a file name: path separators, control and reserved characters dropped, length bounded. */
 export function downloadFilename(title: string, extension: string | null): string {
+  const cacheKey = `${extension ?? '\0'}\n${title}`;
+  const cached = recentFilenames.get(cacheKey);
+  if (cached !== undefined) return cached;
   const base =
     title
       .normalize('NFC')
@@ -38,5 +45,8 @@ export function downloadFilename(title: string, extension: string | null): strin
       .replace(/^\.+/, '')
       .slice(0, 120)
       .trim() || 'download';
-  return extension === null ? base : `${base}.${extension}`;
+  const filename = extension === null ? base : `${base}.${extension}`;
+  if (recentFilenames.size >= RECENT_FILENAMES) recentFilenames.delete(recentFilenames.keys().next().value as string);
+  recentFilenames.set(cacheKey, filename);
+  return filename;
 }
