@@ -36,11 +36,11 @@ export class CheckRequestRate {
   async execute(caller: { accountId: string; keyId: string; planId: string | null }): Promise<RateDecision | null> {
     const { planId } = caller;
     const limits = (planId === null ? undefined : this.settings.byPlan[planId]) ?? this.settings.defaults;
+    if (limits.perKey <= 0 && limits.perAccount <= 0) return null;
     const checks: Array<Promise<RateDecision>> = [];
     if (limits.perKey > 0) checks.push(this.check('key', `key:${caller.keyId}`, limits.perKey));
     if (limits.perAccount > 0) checks.push(this.check('account', `account:${caller.accountId}`, limits.perAccount));
     const decisions = await Promise.all(checks);
-    if (decisions.length === 0) return null;
     const refused = decisions.find((decision) => !decision.allowed);
     return refused ?? decisions.reduce((tightest, decision) => (decision.remaining < tightest.remaining ? decision : tightest));
   }

@@ -45,8 +45,10 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
   app.use(requestLogging(deps.logger, deps.requestLogSamplePercent));
   app.use(errorResponses(deps.logger));
 
+  // Nested routers' routes are copied into the root, whose allowedMethods() (405, 501, OPTIONS) then covers them all;
+  // each nested router's own would be one more middleware on every request.
   const root = new Router();
-  for (const router of deps.publicRouters) root.use(router.routes(), router.allowedMethods());
+  for (const router of deps.publicRouters) root.use(router.routes());
 
   const document = new Router();
   document.get(OPENAPI_PATH, (ctx) => {
@@ -57,11 +59,11 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
     // The second line of defence, on each route itself (router-level middleware matches paths case-sensitively
     // while routes do not): whatever path reaches a route, its handler never runs without an account.
     for (const layer of router.stack) if (layer.methods.length > 0) layer.stack.unshift(requireAuthenticatedAccount);
-    api.use(router.routes(), router.allowedMethods());
+    api.use(router.routes());
   }
   for (const prefix of prefixes) {
-    root.use(prefix, document.routes(), document.allowedMethods());
-    root.use(prefix, api.routes(), api.allowedMethods());
+    root.use(prefix, document.routes());
+    root.use(prefix, api.routes());
   }
 
   const authenticate = bearerAuthentication(deps.authenticate);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import type { DownloadMediaRequest, DownloadedMedia, Extractor, VideoMetadata } from '../../application/ports/extractor.js';
 import { openApiDocument } from '../../infrastructure/http/openapi/document.js';
@@ -206,6 +207,19 @@ describe('HTTP: no bad input gets a 500, every refusal is JSON {error}', functio
     const methodNotAllowed = await send('DELETE', '/healthz');
     assert.equal(methodNotAllowed.status, 405);
     assert.match(String(methodNotAllowed.headers.allow), /GET/);
+  });
+
+  it('answers 405 with Allow, and OPTIONS with the methods, for an API route under every prefix', async () => {
+    const auth = { Authorization: `Bearer ${ownKey}` };
+    for (const prefix of PREFIXES) {
+      const put = await send('PUT', `${prefix}/download`, { ...auth, ...JSON_TYPE }, '{}');
+      assert.equal(put.status, 405, label('PUT', `${prefix}/download`));
+      assert.equal(put.headers.allow, 'POST');
+      assertClean(put, label('PUT', `${prefix}/download`));
+      const options = await send('OPTIONS', `${prefix}/download/${randomUUID()}`, auth);
+      assert.equal(options.status, 200, label('OPTIONS', `${prefix}/download/{jobId}`));
+      assert.deepEqual(String(options.headers.allow).split(', ').sort(), ['DELETE', 'GET', 'HEAD']);
+    }
   });
 
   it('answers what the HTTP parser refuses (malformed requests, huge headers) in JSON too', async () => {
