@@ -55,6 +55,7 @@ import { openWorkQueue } from './work-queue/open-work-queue.js';
 import { lookupRouters, lookupWorkHandlers } from './lookups-composition.js';
 import { ExpiredLookupJobsSweeper } from './postgres/expired-lookup-jobs-sweeper.js';
 import type { WarmExtractor } from './extractor/warm/warm-extractor.js';
+import { LeasedRateLimitStore } from './rate-limits/leased-rate-limit-store.js';
 import { PostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.js';
 import { MemoryRateLimitStore } from './rate-limits/memory-rate-limit-store.js';
 import { createFileSweeper } from './retention/create-file-sweeper.js';
@@ -183,7 +184,10 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         openApiDocument,
         // Embedded, one process serves every request, so its memory is the shared store.
         afterAuthentication: requestRateLimit(
-          new CheckRequestRate(config.mode === 'embedded' ? new MemoryRateLimitStore() : await PostgresRateLimitStore.open(db), config.rateLimits),
+          new CheckRequestRate(
+            config.mode === 'embedded' ? new MemoryRateLimitStore() : new LeasedRateLimitStore(await PostgresRateLimitStore.open(db), config.rateLimitLeasePercent / 100),
+            config.rateLimits,
+          ),
         ),
         apiRouters: [
           downloadRoutes({

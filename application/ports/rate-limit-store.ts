@@ -12,5 +12,6 @@ export interface BucketState {
  * instance of the deployment.
  */
 export interface RateLimitStore {
-  consume(bucket: string, limitPerSecond: number): Promise<BucketState>;
+  /** Counts `points` requests (default 1) at once: all admitted, or all refused. */
+  consume(bucket: string, limitPerSecond: number, points?: number): Promise<BucketState>;
 }

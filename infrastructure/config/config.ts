@@ -81,6 +81,8 @@ export interface Config {
   fileRetentionSeconds: number;
   fileSweepIntervalSeconds: number;
   rateLimits: RateLimitSettings;
+  /** Share of a bucket's limit an API instance takes from the shared counters at once (server mode); 0 counts each request there. */
+  rateLimitLeasePercent: number;
   /** Null: files live in FILES_DIR. */
   objectStorage: S3FileStoreOptions | null;
   ytDlpUpdate: 'off' | 'stable' | 'nightly';
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     extractedInfoTtlSeconds: read.integer('EXTRACTED_INFO_TTL_SECONDS', 300, 0, 3_600),
     ...fileRetention(read),
     rateLimits: rateLimits(read),
+    rateLimitLeasePercent: read.integer('RATE_LIMIT_LEASE_PERCENT', 10, 0, 50),
     objectStorage: objectStorage(read),
     ytDlpUpdate: read.oneOf('YT_DLP_UPDATE', ['off', 'stable', 'nightly'], 'off'),
     ytDlpUpdateIntervalHours: read.integer('YT_DLP_UPDATE_INTERVAL_HOURS', 24, 1, 24 * 30),

@@ -9,8 +9,8 @@ import { consumeBucket } from './consume-bucket.js';
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly limiters = new Map<number, RateLimiterMemory>();
 
-  consume(bucket: string, limitPerSecond: number): Promise<BucketState> {
-    return consumeBucket(this.limiter(limitPerSecond), bucket);
+  consume(bucket: string, limitPerSecond: number, points = 1): Promise<BucketState> {
+    return consumeBucket(this.limiter(limitPerSecond), bucket, points);
   }
 
   private limiter(points: number): RateLimiterMemory {

@@ -33,8 +33,8 @@ export class PostgresRateLimitStore implements RateLimitStore {
     return new PostgresRateLimitStore(db);
   }
 
-  consume(bucket: string, limitPerSecond: number): Promise<BucketState> {
-    return consumeBucket(this.limiter(limitPerSecond), bucket);
+  consume(bucket: string, limitPerSecond: number, points = 1): Promise<BucketState> {
+    return consumeBucket(this.limiter(limitPerSecond), bucket, points);
   }
 
   private limiter(points: number): RateLimiterPostgres {

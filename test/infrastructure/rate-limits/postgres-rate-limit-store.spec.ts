@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import type { BucketState } from '../../../application/ports/rate-limit-store.js';
 import { createKnex } from '../../../infrastructure/postgres/create-knex.js';
+import { LeasedRateLimitStore } from '../../../infrastructure/rate-limits/leased-rate-limit-store.js';
 import { PostgresRateLimitStore } from '../../../infrastructure/rate-limits/postgres-rate-limit-store.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
 
@@ -41,5 +42,17 @@ describe('PostgreSQL request rate limit store', function () {
     assert.ok(decisions[7].msBeforeReset > 0 && decisions[7].msBeforeReset <= 1_000);
     await new Promise((resolve) => setTimeout(resolve, decisions[7].msBeforeReset + 50));
     assert.equal((await store.consume('key:spent', 3)).allowed, true, 'a new window admits again');
+  });
+
+  it('admits no more than the limit across instances leasing from the same table at once, and at most a lease per other instance fewer', async function () {
+    const instances = await Promise.all([0, 1].map(async () => new LeasedRateLimitStore(await PostgresRateLimitStore.open(db), 0.1)));
+    const started = Date.now();
+    const decisions = await Promise.all(Array.from({ length: 150 }, (_, i) => instances[i % 2].consume('key:leased', 100)));
+    // One window is one second from the bucket's first request: a machine too slow to send these within it would see two.
+    if (Date.now() - started > 900) this.skip();
+    const admitted = decisions.filter((decision) => decision.allowed).length;
+    assert.ok(admitted <= 100 && admitted >= 91, `admitted ${admitted}`);
+    const [row] = await db('rate_limit_buckets').where('key', 'like', '%key:leased');
+    assert.ok(row.points >= admitted, 'every admitted request was counted in the table');
   });
 });

@@ -1,0 +1,80 @@
+import type { BucketState, RateLimitStore } from '../../application/ports/rate-limit-store.js';
+
+/** Past this many buckets, those whose window has ended are dropped before another lease is taken. */
+const SWEEP_ABOVE_BUCKETS = 10_000;
+
+interface Lease {
+  /** Requests taken from the shared bucket and not yet used here. */
+  unused: number;
+  /** What the shared bucket had left after the last lease. */
+  sharedRemaining: number;
+  /** Epoch ms when the shared bucket's window ends, and with it every lease of that window. */
+  endsAt: number;
+  /** The lease being taken, which the requests arriving meanwhile wait for rather than each taking their own. */
+  renewal: Promise<void> | null;
+}
+
+/**
+ * Takes a busy bucket's requests from the shared store several at a time
+ * (`leaseShare` of its limit per lease, never more than the shared bucket was
+ * last seen to have left), and admits the rest of a lease from memory. The
+ * shared count is taken before a request is admitted, so the instances
+ * together never admit more than the limit; what one leases and does not use
+ * within the window is lost to the others, so with several instances a busy
+ * bucket can be refused up to a lease short of its limit. A single instance
+ * admits exactly the limit. Limits too small to split into leases of more
+ * than one go straight to the shared store, request by request.
+ */
+export class LeasedRateLimitStore implements RateLimitStore {
+  private readonly leases = new Map<string, Lease>();
+
+  constructor(
+    private readonly shared: RateLimitStore,
+    private readonly leaseShare: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async consume(bucket: string, limitPerSecond: number): Promise<BucketState> {
+    const leaseSize = Math.floor(limitPerSecond * this.leaseShare);
+    if (leaseSize <= 1) return this.shared.consume(bucket, limitPerSecond);
+    for (;;) {
+      const now = this.now();
+      const lease = this.leases.get(bucket);
+      const current = lease !== undefined && lease.endsAt > now ? lease : undefined;
+      if (current !== undefined && current.unused > 0) {
+        current.unused -= 1;
+        return { allowed: true, remaining: current.sharedRemaining + current.unused, msBeforeReset: current.endsAt - now };
+      }
+      if (lease?.renewal != null) {
+        await lease.renewal;
+        continue;
+      }
+      return this.lease(bucket, limitPerSecond, Math.min(leaseSize, current?.sharedRemaining ?? leaseSize));
+    }
+  }
+
+  /** Takes `size` requests (at least one) from the shared bucket and uses the first. */
+  private async lease(bucket: string, limitPerSecond: number, size: number): Promise<BucketState> {
+    if (this.leases.size > SWEEP_ABOVE_BUCKETS) this.sweep();
+    const points = Math.max(1, size);
+    let renewed!: () => void;
+    const lease: Lease = { unused: 0, sharedRemaining: 0, endsAt: 0, renewal: new Promise<void>((resolve) => (renewed = resolve)) };
+    this.leases.set(bucket, lease);
+    try {
+      const state = await this.shared.consume(bucket, limitPerSecond, points);
+      lease.endsAt = this.now() + state.msBeforeReset;
+      if (!state.allowed) return state;
+      lease.unused = points - 1;
+      lease.sharedRemaining = state.remaining;
+      return { allowed: true, remaining: state.remaining + lease.unused, msBeforeReset: state.msBeforeReset };
+    } finally {
+      lease.renewal = null;
+      renewed();
+    }
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [bucket, lease] of this.leases) if (lease.endsAt <= now && lease.renewal === null) this.leases.delete(bucket);
+  }
+}
