@@ -139,8 +139,8 @@ export async function createContainer(config: Config, logger: Logger, overrides:
       (c) => overrides.extractor ?? c.resolve<WarmExtractor | null>(TOKENS.warmExtractor) ?? (c.resolve<YtDlpSetup | null>(TOKENS.ytDlp) as YtDlpSetup).extractor,
     ),
   });
-  container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database) });
-  container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(database) });
+  container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database, storage.reads) });
+  container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(storage.reads) });
   container.register(TOKENS.anomalies, { useValue: new MetricAnomalies(metrics, logger) });
 
   const resolve = <T>(token: symbol): T => container.resolve<T>(token);

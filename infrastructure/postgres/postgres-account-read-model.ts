@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AccountReadModel, AccountView, ApiKeyOwner } from '../../application/ports/read-models.js';
 import type { AccountState } from '../../domain/account/state.js';
-import { preparedQuery } from './prepared-query.js';
+import type { PreparedReads } from './prepared-reads.js';
 
 interface AccountRow {
   account_id: string;
@@ -11,7 +11,10 @@ interface AccountRow {
 }
 
 export class PostgresAccountReadModel implements AccountReadModel {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly reads: PreparedReads,
+  ) {}
 
   async get(accountId: string): Promise<AccountView | null> {
     const row = await this.db<AccountRow>('accounts').where('account_id', accountId).first();
@@ -25,8 +28,7 @@ export class PostgresAccountReadModel implements AccountReadModel {
 
   async findActiveKey(keyHash: string): Promise<ApiKeyOwner | null> {
     // The plan comes along in the same round trip, so rate limiting needs no query of its own.
-    const [row] = await preparedQuery<{ account_id: string; key_id: string; plan_id: string | null }>(
-      this.db,
+    const [row] = await this.reads.query<{ account_id: string; key_id: string; plan_id: string | null }>(
       'active-api-key-by-hash',
       'SELECT k.account_id, k.key_id, a.plan_id FROM api_keys k LEFT JOIN accounts a ON a.account_id = k.account_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL',
       [keyHash],

@@ -1,10 +1,9 @@
-import type { Knex } from 'knex';
 import type { DownloadJobReadModel, DownloadJobView } from '../../application/ports/read-models.js';
 import type { DownloadErrorCode } from '../../domain/download-error-code.js';
 import type { DownloadJobStatus } from '../../domain/download-job/state.js';
 import type { MediaFormat } from '../../domain/media-format.js';
-import { preparedQuery } from './prepared-query.js';
-import { TIMESTAMPS_AS_ISO_TEXT, isoTimestamp } from './timestamps-as-iso-text.js';
+import type { PreparedReads } from './prepared-reads.js';
+import { isoTimestamp } from './timestamps-as-iso-text.js';
 
 interface DownloadJobRow {
   job_id: string;
@@ -27,10 +26,10 @@ interface DownloadJobRow {
 }
 
 export class PostgresDownloadJobReadModel implements DownloadJobReadModel {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly reads: PreparedReads) {}
 
   async get(jobId: string): Promise<DownloadJobView | null> {
-    const [row] = await preparedQuery<DownloadJobRow>(this.db, 'download-job-by-id', 'SELECT * FROM download_jobs WHERE job_id = $1', [jobId], TIMESTAMPS_AS_ISO_TEXT);
+    const [row] = await this.reads.query<DownloadJobRow>('download-job-by-id', 'SELECT * FROM download_jobs WHERE job_id = $1', [jobId]);
     return row === undefined ? null : toView(row);
   }
 }

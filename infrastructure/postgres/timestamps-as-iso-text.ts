@@ -18,7 +18,7 @@ export function timestamptzTextAsIso(text: string): string {
   return `${date}T${time}.${fraction.padEnd(3, '0').slice(0, 3)}Z`;
 }
 
-/** Type parsers for a query whose timestamptz columns should arrive as ISO text rather than Dates. */
+/** Type parsers for a pool or query whose timestamptz columns should arrive as ISO text rather than Dates. */
 export const TIMESTAMPS_AS_ISO_TEXT = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     return oid === TIMESTAMPTZ_OID && format !== 'binary' ? timestamptzTextAsIso : pg.types.getTypeParser(oid, format);

@@ -11,13 +11,18 @@ import { createEventStore } from '../event-store/create-event-store.js';
 import { PgliteChannelListener } from '../embedded/pglite-channel-listener.js';
 import { PgliteEventStore } from '../event-store/pglite/pglite-event-store.js';
 import { ChannelListener, type ChannelListenerHandlers } from '../postgres/channel-listener.js';
+import { PglitePreparedReads } from '../embedded/pglite-prepared-reads.js';
 import { createKnex } from '../postgres/create-knex.js';
+import { PoolPreparedReads } from '../postgres/pool-prepared-reads.js';
+import type { PreparedReads } from '../postgres/prepared-reads.js';
 import { ensureDatabase } from '../postgres/ensure-database.js';
 import { migrateReadModels } from '../postgres/read-model-schema.js';
 
 /** Where events, read models, checkpoints and locks live, opened and migrated. */
 export interface Storage {
   database: Knex;
+  /** The statements every API request runs, on the quickest path the database offers. */
+  reads: PreparedReads;
   eventStore: EventStore;
   /** How processors (projections, relay) make sure one instance is active. */
   acquireLock: AcquireLock;
@@ -43,14 +48,17 @@ async function openServerStorage(config: Config): Promise<Storage> {
   const database = createKnex(config.databaseUrl, config.databasePoolSize);
   await migrateReadModels(database);
   const eventStore = await createEventStore(config);
+  const reads = new PoolPreparedReads(config.databaseUrl, config.databasePoolSize);
   return {
     database,
+    reads,
     eventStore,
     acquireLock: acquireSessionLock,
     description: config.eventStoreUrl === null ? 'PostgreSQL' : 'EventStoreDB and PostgreSQL',
     listen: (channel, handlers) => new ChannelListener(config.databaseUrl, channel, handlers),
     async close() {
       await eventStore.close();
+      await reads.close();
       await database.destroy();
     },
   };
@@ -73,6 +81,7 @@ export async function openEmbeddedStorage(directory: string): Promise<Storage> {
     }
     return {
       database: embedded.db,
+      reads: new PglitePreparedReads(embedded.db),
       eventStore,
       acquireLock: inProcessLocks(),
       description: `PGlite in ${directory}`,
