@@ -66,6 +66,9 @@ export class WarmExtractor implements Extractor {
   private readonly idle: HelperProcess[] = [];
   private readonly waiting: Array<(helper: HelperProcess | null) => void> = [];
   private readonly scratchDirs = new Map<HelperProcess, string>();
+  /** The yt-dlp file's change time each helper was started with; undefined until first looked at. */
+  private ytDlpChangedAt: number | null | undefined;
+  private readonly startedWith = new Map<HelperProcess, number | null | undefined>();
   private running = 0;
   private unavailableUntil = 0;
   private closed = false;
@@ -179,6 +182,7 @@ export class WarmExtractor implements Extractor {
   /** An idle helper, a new one, or one that becomes free; null means "use the command line". */
   private async acquire(signal: AbortSignal | undefined): Promise<HelperProcess | null> {
     if (this.closed || Date.now() < this.unavailableUntil) return null;
+    await this.retireIfYtDlpReplaced();
     while (this.idle.length > 0) {
       const helper = this.idle.pop() as HelperProcess;
       if (helper.alive) return helper;
@@ -206,7 +210,7 @@ export class WarmExtractor implements Extractor {
   }
 
   private release(helper: HelperProcess): void {
-    if (!helper.alive || this.closed) {
+    if (!helper.alive || this.closed || this.startedWith.get(helper) !== this.ytDlpChangedAt) {
       helper.kill();
       this.running -= 1;
       void this.forget(helper);
@@ -256,6 +260,7 @@ export class WarmExtractor implements Extractor {
         readyTimeoutMs: this.options.readyTimeoutMs ?? 30_000,
       });
       if (scratch !== null) this.scratchDirs.set(helper, scratch);
+      this.startedWith.set(helper, this.ytDlpChangedAt);
       if (!this.announced) {
         this.announced = true;
         this.options.logger.info({ extraction: 'warm', ytDlpVersion: version, processes: this.options.processes }, 'metadata lookups use warm yt-dlp helper processes');
@@ -275,7 +280,32 @@ export class WarmExtractor implements Extractor {
     for (const wake of this.waiting.splice(0)) wake(null);
   }
 
+  /**
+   * A yt-dlp replaced on disk (a self-update, by this process or another, or
+   * an upgrade) is not the one the helpers imported, and a zipapp's modules
+   * imported later would be read from the new file at the old one's offsets:
+   * the helpers started before the change are retired, idle ones at once,
+   * busy ones once their request ends, and new ones import the new yt-dlp.
+   */
+  private async retireIfYtDlpReplaced(): Promise<void> {
+    const changedAt = await stat(this.options.ytDlpPath).then(
+      (file) => file.mtimeMs,
+      () => null,
+    );
+    if (changedAt === this.ytDlpChangedAt) return;
+    const first = this.ytDlpChangedAt === undefined;
+    this.ytDlpChangedAt = changedAt;
+    if (first) return;
+    this.options.logger.info({ ytDlpPath: this.options.ytDlpPath }, 'yt-dlp changed on disk; the warm helpers restart with it');
+    for (const helper of this.idle.splice(0)) {
+      helper.kill();
+      this.running -= 1;
+      void this.forget(helper);
+    }
+  }
+
   private async forget(helper: HelperProcess): Promise<void> {
+    this.startedWith.delete(helper);
     const scratch = this.scratchDirs.get(helper);
     this.scratchDirs.delete(helper);
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
