@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../application/ports/logger.js';
 import type { Config } from '../config/config.js';
@@ -11,7 +12,7 @@ export interface YtDlpSetup {
   extractor: YtDlpExtractor;
   /** Settles once the version is known; runs wait for it. */
   detected: Promise<void>;
-  /** The version found at start-up, or after the last self-update. */
+  /** The version found at start-up, after the last self-update, or after the file was found replaced. */
   version(): YtDlpVersion;
   /** Present when YT_DLP_UPDATE asks for updates; the worker role starts it. */
   selfUpdate: YtDlpSelfUpdate | null;
@@ -24,9 +25,10 @@ export interface YtDlpSetup {
 }
 
 /**
- * Asks yt-dlp for its version once, before its first run (logged, and
- * exported as the `yt_dlp_info` metric), and passes each run only the options
- * that version understands.
+ * Asks yt-dlp for its version before its first run (logged, and exported as
+ * the `yt_dlp_info` metric), and again whenever a run finds the file replaced
+ * (a self-update by another process on the host, or an upgrade), and passes
+ * each run only the options that version understands.
  */
 export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Registry): YtDlpSetup {
   let version: YtDlpVersion = { version: 'unknown', release: null, channel: 'unknown' };
@@ -45,7 +47,27 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
     else log.info({ version: version.version, channel: version.channel }, 'yt-dlp found');
   });
   const access = platformAccess(config, metrics, log);
-  const versionArguments = () => versionDependentArguments(version, process.execPath);
+  let seenChangeTime = changeTimeOf(config.ytDlpPath);
+  let redetecting = false;
+  // A stat per run costs microseconds against the run's tens of milliseconds at least; the run that notices still gets the old options.
+  const redetectIfReplaced = () => {
+    const changed = changeTimeOf(config.ytDlpPath);
+    if (changed === seenChangeTime || redetecting) return;
+    seenChangeTime = changed;
+    redetecting = true;
+    detectYtDlpVersion(config.ytDlpPath)
+      .then((found) => {
+        show(found);
+        log.info({ version: found.version, channel: found.channel }, 'yt-dlp changed on disk; its options follow the new version');
+      })
+      .finally(() => {
+        redetecting = false;
+      });
+  };
+  const versionArguments = () => {
+    redetectIfReplaced();
+    return versionDependentArguments(version, process.execPath);
+  };
   const extraArgs = config.ytDlpExtractorArgs.flatMap((value) => ['--extractor-args', value]);
   const extractor = new YtDlpExtractor({
     ytDlpPath: config.ytDlpPath,
@@ -67,7 +89,10 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
           intervalMs: config.ytDlpUpdateIntervalHours * 3_600_000,
           gate,
           logger: log,
-          onVersion: show,
+          onVersion: (found) => {
+            seenChangeTime = changeTimeOf(config.ytDlpPath);
+            show(found);
+          },
         });
   return { extractor, detected, version: () => version, selfUpdate, access, versionArguments, extraArgs };
 }
@@ -92,4 +117,12 @@ function platformAccess(config: Config, metrics: Registry, logger: Logger): Plat
     },
   });
   return access;
+}
+
+function changeTimeOf(file: string): number | null {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return null;
+  }
 }

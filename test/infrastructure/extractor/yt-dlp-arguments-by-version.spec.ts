@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Registry } from 'prom-client';
@@ -16,12 +16,13 @@ import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 async function echoingYtDlp(version: string): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'echo-yt-dlp-'));
   const program = path.join(dir, 'yt-dlp');
-  await writeFile(
-    program,
-    `#!/bin/sh\nif [ "$1" = "--version" ]; then echo ${version}; exit 0; fi\nprintf '{"id": "x", "title": "%s", "duration": 5}' "$*"\n`,
-  );
+  await writeFile(program, echoingScript(version));
   await chmod(program, 0o755);
   return program;
+}
+
+function echoingScript(version: string): string {
+  return `#!/bin/sh\nif [ "$1" = "--version" ]; then echo ${version}; exit 0; fi\nprintf '{"id": "x", "title": "%s", "duration": 5}' "$*"\n`;
 }
 
 /** A warm helper whose answers report, as the title, the options it was started with. */
@@ -89,5 +90,25 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     const old = await argumentsGiven('2023.03.04');
     assert.ok(!old.includes('--js-runtimes'), old);
     assert.ok(old.includes('--extractor-args youtube:player_client=default,mweb'), old);
+  });
+
+  it('asks a yt-dlp replaced on disk for its version again, and passes the new version its options', async () => {
+    const program = await echoingYtDlp('2023.03.04');
+    const setup = createYtDlpExtractor(loadConfig({ YT_DLP_PATH: program }), createLogger('silent'), new Registry());
+    await setup.detected;
+    const probe = async () => (await setup.extractor.probe('https://www.youtube.com/watch?v=abc')).title;
+    assert.ok(!(await probe()).includes('--js-runtimes'));
+
+    // Another process's self-update rewrites the file; this one never ran the update.
+    await writeFile(program, echoingScript('2026.08.19'));
+    const later = new Date(Date.now() + 10_000);
+    await utimes(program, later, later);
+    await probe();
+    const deadline = Date.now() + 10_000;
+    while (setup.version().version !== '2026.08.19') {
+      assert.ok(Date.now() < deadline, `still ${setup.version().version}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.ok((await probe()).includes(`--js-runtimes node:${process.execPath}`));
   });
 });
