@@ -18,8 +18,8 @@ export interface YtDlpSetup {
   selfUpdate: YtDlpSelfUpdate | null;
   /** The platforms' pacing and back-off, shared by every yt-dlp run of this process, warm helpers included. */
   access: PlatformAccess;
-  /** The options for the version found; only known once `detected` has settled. */
-  versionArguments(): string[];
+  /** The options for the version found; only known once `detected` has settled, and waits for a replaced yt-dlp's version. */
+  versionArguments(): Promise<string[]>;
   /** YT_DLP_EXTRACTOR_ARGS as options. */
   extraArgs: readonly string[];
 }
@@ -48,24 +48,25 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
   });
   const access = platformAccess(config, metrics, log);
   let seenChangeTime = changeTimeOf(config.ytDlpPath);
-  let redetecting = false;
-  // A stat per run costs microseconds against the run's tens of milliseconds at least; the run that notices still gets the old options.
-  const redetectIfReplaced = () => {
+  let redetection: Promise<void> | null = null;
+  // A stat per run costs microseconds against the run's tens of milliseconds at least; runs wait for the new version's answer.
+  const redetectIfReplaced = (): Promise<void> => {
     const changed = changeTimeOf(config.ytDlpPath);
-    if (changed === seenChangeTime || redetecting) return;
-    seenChangeTime = changed;
-    redetecting = true;
-    detectYtDlpVersion(config.ytDlpPath)
-      .then((found) => {
-        show(found);
-        log.info({ version: found.version, channel: found.channel }, 'yt-dlp changed on disk; its options follow the new version');
-      })
-      .finally(() => {
-        redetecting = false;
-      });
+    if (changed !== seenChangeTime && redetection === null) {
+      seenChangeTime = changed;
+      redetection = detectYtDlpVersion(config.ytDlpPath)
+        .then((found) => {
+          show(found);
+          log.info({ version: found.version, channel: found.channel }, 'yt-dlp changed on disk; its options follow the new version');
+        })
+        .finally(() => {
+          redetection = null;
+        });
+    }
+    return redetection ?? Promise.resolve();
   };
-  const versionArguments = () => {
-    redetectIfReplaced();
+  const versionArguments = async () => {
+    await redetectIfReplaced();
     return versionDependentArguments(version, process.execPath);
   };
   const extraArgs = config.ytDlpExtractorArgs.flatMap((value) => ['--extractor-args', value]);

@@ -47,7 +47,7 @@ export interface YtDlpExtractorOptions {
   /** Upper bound for one channel listing; default 5 minutes (1000 videos take many pages). */
   listingTimeoutMs?: number;
   /** Options the installed version understands (see yt-dlp-version.ts); asked per run, as an update may change them. */
-  versionArguments?: () => readonly string[];
+  versionArguments?: () => Promise<readonly string[]>;
   /** Every run is shared; a self-update takes it alone. */
   gate?: ExclusiveGate;
 }
@@ -197,7 +197,7 @@ export class YtDlpExtractor implements Extractor {
           ffmpegPath: this.options.ffmpegPath,
           socketTimeoutSeconds: this.options.socketTimeoutSeconds,
           accessArgs: access?.args,
-          versionArgs: this.options.versionArguments?.(),
+          versionArgs: await this.options.versionArguments?.(),
           extraArgs: this.options.extraArgs,
         },
         args,

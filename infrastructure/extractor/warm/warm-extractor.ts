@@ -28,7 +28,7 @@ export interface WarmExtractorOptions {
   proxy?: string;
   socketTimeoutSeconds?: number;
   /** Options the installed version understands, as the command line gets them (see yt-dlp-version.ts). */
-  versionArguments?: () => readonly string[];
+  versionArguments?: () => Promise<readonly string[]>;
   /** Settles once the version is known; no helper starts before, so none starts without its options. */
   versionDetected?: Promise<unknown>;
   /** The operator's options (YT_DLP_EXTRACTOR_ARGS), as the command line gets them. */
@@ -247,7 +247,7 @@ export class WarmExtractor implements Extractor {
           ffmpegPath: this.options.ffmpegPath,
           socketTimeoutSeconds: this.options.socketTimeoutSeconds,
           accessArgs: [...(this.options.proxy === undefined ? [] : ['--proxy', this.options.proxy]), ...(cookiefile === undefined ? [] : ['--cookies', cookiefile])],
-          versionArgs: this.options.versionArguments?.(),
+          versionArgs: await this.options.versionArguments?.(),
           extraArgs: this.options.extraArgs,
         },
         METADATA_ARGUMENTS,

@@ -92,7 +92,7 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     assert.ok(old.includes('--extractor-args youtube:player_client=default,mweb'), old);
   });
 
-  it('asks a yt-dlp replaced on disk for its version again, and passes the new version its options', async () => {
+  it('asks a yt-dlp replaced on disk for its version again before running it, and passes the new version its options', async () => {
     const program = await echoingYtDlp('2023.03.04');
     const setup = createYtDlpExtractor(loadConfig({ YT_DLP_PATH: program }), createLogger('silent'), new Registry());
     await setup.detected;
@@ -103,12 +103,27 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     await writeFile(program, echoingScript('2026.08.19'));
     const later = new Date(Date.now() + 10_000);
     await utimes(program, later, later);
-    await probe();
-    const deadline = Date.now() + 10_000;
-    while (setup.version().version !== '2026.08.19') {
-      assert.ok(Date.now() < deadline, `still ${setup.version().version}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.ok((await probe()).includes(`--js-runtimes node:${process.execPath}`), 'the first run after the replacement');
+    assert.equal(setup.version().version, '2026.08.19');
+  });
+
+  it('restarts the warm helpers of a yt-dlp replaced on disk with the new version and its options', async function () {
+    this.timeout(30_000);
+    const program = await echoingYtDlp('2023.03.04');
+    const config = loadConfig({ YT_DLP_PATH: program });
+    const logger = createLogger('silent');
+    const setup = createYtDlpExtractor(config, logger, new Registry());
+    const python = (await pythonOfYtDlp(process.env.YT_DLP_PATH ?? installedYtDlpPath())) ?? ['python3'];
+    const warm = new WarmExtractor(noCommandLine, { ...warmExtractorOptions(config, setup, logger), python, script: await echoingHelper() });
+    try {
+      const probe = async () => (await warm.probe('https://www.youtube.com/watch?v=abc')).title;
+      assert.ok(!(await probe()).includes('--js-runtimes'));
+      await writeFile(program, echoingScript('2026.08.19'));
+      const later = new Date(Date.now() + 10_000);
+      await utimes(program, later, later);
+      assert.ok((await probe()).includes(`--js-runtimes node:${process.execPath}`));
+    } finally {
+      await warm.close();
     }
-    assert.ok((await probe()).includes(`--js-runtimes node:${process.execPath}`));
   });
 });
