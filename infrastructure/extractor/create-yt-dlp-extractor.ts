@@ -20,6 +20,8 @@ export interface YtDlpSetup {
   access: PlatformAccess;
   /** The options for the version found; only known once `detected` has settled, and waits for a replaced yt-dlp's version. */
   versionArguments(): Promise<string[]>;
+  /** Which installation runs: a number that grows each time the program is found replaced (its version known by then). */
+  installation(): Promise<number>;
   /** YT_DLP_EXTRACTOR_ARGS as options. */
   extraArgs: readonly string[];
 }
@@ -48,6 +50,7 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
   });
   const access = platformAccess(config, metrics, log);
   let seenChangeTime = changeTimeOf(config.ytDlpPath);
+  let installation = 0;
   let redetection: Promise<void> | null = null;
   // A stat per run costs microseconds against the run's tens of milliseconds at least; runs wait for the new version's answer.
   const redetectIfReplaced = (): Promise<void> => {
@@ -57,6 +60,7 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
       redetection = detectYtDlpVersion(config.ytDlpPath)
         .then((found) => {
           show(found);
+          installation += 1;
           log.info({ version: found.version, channel: found.channel }, 'yt-dlp changed on disk; its options follow the new version');
         })
         .finally(() => {
@@ -91,11 +95,25 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
           gate,
           logger: log,
           onVersion: (found) => {
-            seenChangeTime = changeTimeOf(config.ytDlpPath);
+            const changed = changeTimeOf(config.ytDlpPath);
+            if (changed !== seenChangeTime) installation += 1;
+            seenChangeTime = changed;
             show(found);
           },
         });
-  return { extractor, detected, version: () => version, selfUpdate, access, versionArguments, extraArgs };
+  return {
+    extractor,
+    detected,
+    version: () => version,
+    selfUpdate,
+    access,
+    versionArguments,
+    installation: async () => {
+      await redetectIfReplaced();
+      return installation;
+    },
+    extraArgs,
+  };
 }
 
 /** The access controls, with metrics that say when a platform drew a bot check and how long it is paused. */

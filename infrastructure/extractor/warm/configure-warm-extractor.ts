@@ -23,6 +23,7 @@ export function warmExtractorOptions(
     proxy: config.platformAccess.proxies['*']?.[0],
     socketTimeoutSeconds: config.extractorTimeoutSeconds,
     versionArguments: ytDlp.versionArguments,
+    installation: ytDlp.installation,
     versionDetected: ytDlp.detected,
     extraArgs: ytDlp.extraArgs,
     access: ytDlp.access,

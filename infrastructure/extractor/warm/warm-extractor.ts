@@ -29,6 +29,14 @@ export interface WarmExtractorOptions {
   socketTimeoutSeconds?: number;
   /** Options the installed version understands, as the command line gets them (see yt-dlp-version.ts). */
   versionArguments?: () => Promise<readonly string[]>;
+  /**
+   * Which yt-dlp installation runs (see YtDlpSetup): a helper keeps the yt-dlp
+   * it imported, so when this changes the helpers started before are
+   * replaced, idle ones at once and busy ones when their request ends. A
+   * zipapp's modules imported later would otherwise be read from the new file
+   * at the old one's offsets.
+   */
+  installation?: () => Promise<number>;
   /** Settles once the version is known; no helper starts before, so none starts without its options. */
   versionDetected?: Promise<unknown>;
   /** The operator's options (YT_DLP_EXTRACTOR_ARGS), as the command line gets them. */
@@ -66,9 +74,9 @@ export class WarmExtractor implements Extractor {
   private readonly idle: HelperProcess[] = [];
   private readonly waiting: Array<(helper: HelperProcess | null) => void> = [];
   private readonly scratchDirs = new Map<HelperProcess, string>();
-  /** The yt-dlp file's change time each helper was started with; undefined until first looked at. */
-  private ytDlpChangedAt: number | null | undefined;
-  private readonly startedWith = new Map<HelperProcess, number | null | undefined>();
+  /** The installation new helpers start from, and the one each running helper started from. */
+  private installation = 0;
+  private readonly startedWith = new Map<HelperProcess, number>();
   private running = 0;
   private unavailableUntil = 0;
   private closed = false;
@@ -182,7 +190,7 @@ export class WarmExtractor implements Extractor {
   /** An idle helper, a new one, or one that becomes free; null means "use the command line". */
   private async acquire(signal: AbortSignal | undefined): Promise<HelperProcess | null> {
     if (this.closed || Date.now() < this.unavailableUntil) return null;
-    await this.retireIfYtDlpReplaced();
+    await this.retireHelpersOfAReplacedYtDlp();
     while (this.idle.length > 0) {
       const helper = this.idle.pop() as HelperProcess;
       if (helper.alive) return helper;
@@ -210,7 +218,7 @@ export class WarmExtractor implements Extractor {
   }
 
   private release(helper: HelperProcess): void {
-    if (!helper.alive || this.closed || this.startedWith.get(helper) !== this.ytDlpChangedAt) {
+    if (!helper.alive || this.closed || this.startedWith.get(helper) !== this.installation) {
       helper.kill();
       this.running -= 1;
       void this.forget(helper);
@@ -260,7 +268,7 @@ export class WarmExtractor implements Extractor {
         readyTimeoutMs: this.options.readyTimeoutMs ?? 30_000,
       });
       if (scratch !== null) this.scratchDirs.set(helper, scratch);
-      this.startedWith.set(helper, this.ytDlpChangedAt);
+      this.startedWith.set(helper, this.installation);
       if (!this.announced) {
         this.announced = true;
         this.options.logger.info({ extraction: 'warm', ytDlpVersion: version, processes: this.options.processes }, 'metadata lookups use warm yt-dlp helper processes');
@@ -280,22 +288,10 @@ export class WarmExtractor implements Extractor {
     for (const wake of this.waiting.splice(0)) wake(null);
   }
 
-  /**
-   * A yt-dlp replaced on disk (a self-update, by this process or another, or
-   * an upgrade) is not the one the helpers imported, and a zipapp's modules
-   * imported later would be read from the new file at the old one's offsets:
-   * the helpers started before the change are retired, idle ones at once,
-   * busy ones once their request ends, and new ones import the new yt-dlp.
-   */
-  private async retireIfYtDlpReplaced(): Promise<void> {
-    const changedAt = await stat(this.options.ytDlpPath).then(
-      (file) => file.mtimeMs,
-      () => null,
-    );
-    if (changedAt === this.ytDlpChangedAt) return;
-    const first = this.ytDlpChangedAt === undefined;
-    this.ytDlpChangedAt = changedAt;
-    if (first) return;
+  private async retireHelpersOfAReplacedYtDlp(): Promise<void> {
+    const installation = (await this.options.installation?.()) ?? this.installation;
+    if (installation === this.installation) return;
+    this.installation = installation;
     this.options.logger.info({ ytDlpPath: this.options.ytDlpPath }, 'yt-dlp changed on disk; the warm helpers restart with it');
     for (const helper of this.idle.splice(0)) {
       helper.kill();

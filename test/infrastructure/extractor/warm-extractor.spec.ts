@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DownloadMediaRequest, type DownloadedMedia, ExtractionError, type Extractor, type VideoMetadata } from '../../../application/ports/extractor.js';
@@ -171,24 +171,19 @@ describe('WarmExtractor', function () {
       assert.equal((await extractor.probe('a')).title, 'a');
     });
 
-    it('restarts its helpers with the new yt-dlp once the file is replaced: idle ones at once, a busy one after its request', async () => {
-      const ytDlpPath = path.join(scratch, `yt-dlp-${Date.now()}`);
-      await writeFile(ytDlpPath, '# the installed yt-dlp');
-      const replace = async (secondsLater: number) => {
-        const at = new Date(Date.now() + secondsLater * 1_000);
-        await utimes(ytDlpPath, at, at);
-      };
-      const { extractor } = scripted({ ytDlpPath });
+    it('restarts its helpers when another yt-dlp is installed: idle ones at once, a busy one after its request', async () => {
+      let installation = 0;
+      const { extractor } = scripted({ installation: async () => installation });
       const before = await extractor.probe('a');
-      assert.equal((await extractor.probe('b')).id, before.id, 'unchanged, the same helper answers');
-      await replace(10);
+      assert.equal((await extractor.probe('b')).id, before.id, 'the same installation, the same helper');
+      installation += 1;
       const afterUpdate = await extractor.probe('c');
       assert.notEqual(afterUpdate.id, before.id, 'an idle helper of the old yt-dlp was retired');
       await eventually(() => !processExists(Number(before.id)));
 
       const busy = extractor.probe('x/slow');
       await new Promise((resolve) => setTimeout(resolve, 100));
-      await replace(20);
+      installation += 1;
       const queued = extractor.probe('d');
       assert.equal((await busy).id, afterUpdate.id, 'the request under way was answered by its helper');
       assert.notEqual((await queued).id, afterUpdate.id, 'and that helper was retired after it');
