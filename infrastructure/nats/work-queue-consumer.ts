@@ -205,8 +205,10 @@ export class WorkQueueConsumer implements WorkConsumer {
     if (entry.settled) return;
     entry.settled = true;
     const { message } = entry;
-    // A lapsed delivery's message is already out again: asking for yet another delivery would only send it twice.
-    if (entry.lapsed === true && typeof result === 'object') return;
+    // A lapsed delivery's message is already out again, and that delivery settles it: this one's ack could end a
+    // redelivery still at work (nothing would follow if its worker died), and a retry would send the message twice.
+    // Should the lapse have been a false alarm, the message comes back after the ack wait and finds its work done.
+    if (entry.lapsed === true) return;
     try {
       if (result === 'ack') {
         // Confirmed, so a lost ack is at least logged.

@@ -273,30 +273,33 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
       const dying = await harness.open();
       extraQueues.push(dying);
       const { submit, consumer, relay, startRelay } = await scenario(dying);
-      const started = deferred();
-      // One handler, stuck without heartbeats: the process takes nothing more, as if it had died mid-job.
+      const started = deferred<WorkItem>();
+      // One handler, stuck without heartbeats: the process takes nothing more, as if it had died mid-job. Its late
+      // answer, once its delivery lapsed, must not settle the message the queue has given out again.
       await consumer(async (item) => {
-        started.resolve();
+        started.resolve(item);
         await new Promise((resolve) => item.signal.addEventListener('abort', resolve));
         return 'ack';
       }, { ackWaitMs: 1_000, heartbeatMs: 60_000, drainTimeoutMs: 100 }).start();
       await submit(1);
-      await started.promise;
+      const first = await started.promise;
       await relay.stop();
       await submit(2);
 
       const restarted = await harness.open();
       extraQueues.push(restarted);
       await startRelay(restarted);
-      const seen = new Map<number, number>();
+      const seen = new Map<number, WorkItem>();
       const both = deferred();
       await consumer(async (item) => {
-        seen.set((item.data as { n: number }).n, item.deliveryCount);
+        seen.set((item.data as { n: number }).n, item);
         if (seen.size === 2) both.resolve();
         return 'ack';
       }, { ackWaitMs: 1_000 }, restarted).start();
       await both.promise;
-      assert.deepEqual(Object.fromEntries(seen), { 1: 2, 2: 1 });
+      assert.equal(seen.get(1)?.messageId, first.messageId, 'the message the dead process had');
+      assert.notEqual(seen.get(1)?.deliveryId, first.deliveryId);
+      assert.ok(seen.has(2), 'the message it never took');
     });
   });
 }
