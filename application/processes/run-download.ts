@@ -66,7 +66,12 @@ export class RunDownload {
     const { jobId } = message;
     const log = this.logger.child({ jobId, delivery: delivery.attempt, leaseId: delivery.leaseId });
     const { state } = await this.jobs.load(jobId);
-    if (state.status === 'NONE' || state.status === 'ABANDONED' || state.status === 'COMPLETED' || state.status === 'FAILED') return DONE;
+    if (state.status === 'NONE' || state.status === 'ABANDONED' || state.status === 'COMPLETED') return DONE;
+    if (state.status === 'FAILED') {
+      // Cancelled (or failed) while no worker ran it: what earlier attempts stored is of no use now.
+      await this.removeAttemptFiles(message, log);
+      return DONE;
+    }
     const context = workContext(message);
     const { leaseId } = delivery;
     if ((state.failedAttempts ?? 0) >= this.options.maxAttempts) {
@@ -124,8 +129,8 @@ export class RunDownload {
       return DONE;
     } catch (error) {
       if (cancelled.aborted || error instanceof InvalidTransitionError) {
-        // Cancelled: the job is FAILED already, and a file stored meanwhile would never be served.
-        if (fileKey !== null) await this.files.remove(fileKey).catch(() => undefined);
+        // Cancelled: the job is FAILED already, and no file of any of its attempts will ever be served.
+        await this.removeAttemptFiles(message, log);
         log.info({ reason: error instanceof Error ? error.message : String(error) }, 'download stopped: the job was cancelled');
         return DONE;
       }

@@ -26,6 +26,8 @@ const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent }
 /** Downloads a small file, or fails as the video's platform would, as told. */
 class ScriptedExtractor implements Extractor {
   failWith: ExtractionError | null = null;
+  /** Runs while the download is under way. */
+  during: (() => Promise<unknown>) | null = null;
   async listChannel(): Promise<never> {
     throw new Error('not used');
   }
@@ -37,6 +39,7 @@ class ScriptedExtractor implements Extractor {
   }
   async download(request: DownloadMediaRequest) {
     if (this.failWith !== null) throw this.failWith;
+    await this.during?.();
     const filePath = path.join(request.workDir, 'media.m4a');
     await writeFile(filePath, 'attempt that completed');
     return { filePath, fileSize: 22, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
@@ -117,6 +120,23 @@ describe('files of attempts that died before completing', () => {
     extractor.failWith = new ExtractionError('PRIVATE_VIDEO', 'This video is private');
     assert.deepEqual(await run.handle({ jobId, accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} }), { kind: 'done' });
     assert.equal((await streamTypes(jobId)).at(-1), 'DownloadFailed');
+    assert.deepEqual(await storedFiles(accountId), []);
+  });
+
+  const cancel = (jobId: string) => jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: null, reason: 'Cancelled by the client', now: now() } });
+
+  it('a job cancelled while an attempt runs loses the files of every attempt, not only that one', async () => {
+    const { accountId, jobId } = await jobWithDeadAttempt();
+    extractor.during = () => cancel(jobId);
+    assert.deepEqual(await run.handle({ jobId, accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} }), { kind: 'done' });
+    assert.equal((await streamTypes(jobId)).at(-1), 'DownloadFailed');
+    assert.deepEqual(await storedFiles(accountId), []);
+  });
+
+  it('a job cancelled between attempts loses the files of the earlier ones when its message comes back', async () => {
+    const { accountId, jobId } = await jobWithDeadAttempt();
+    await cancel(jobId);
+    assert.deepEqual(await run.handle({ jobId, accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} }), { kind: 'done' });
     assert.deepEqual(await storedFiles(accountId), []);
   });
 
