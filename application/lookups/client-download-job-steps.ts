@@ -24,8 +24,8 @@ export function clientDownloadJobSteps(jobs: ClientDownloadJobCommandHandler, ex
     async fail(jobId, error, errorCode, now, context) {
       return (await jobs.handle(jobId, { type: 'FailClientDownload', data: { jobId, error, errorCode, now } }, context)).state.status as 'failed';
     },
-    async recordAttemptFailure(jobId, error, errorCode, now, context) {
-      await jobs.handle(jobId, { type: 'RecordClientDownloadAttemptFailure', data: { jobId, error, errorCode, now } }, context);
+    async recordAttemptFailure(jobId, attempt, error, errorCode, now, context) {
+      await jobs.handle(jobId, { type: 'RecordClientDownloadAttemptFailure', data: { jobId, attempt, error, errorCode, now } }, context);
     },
     async abandon(jobId, accountId, now, context) {
       return (await jobs.handle(jobId, { type: 'AbandonClientDownload', data: { jobId, accountId, now } }, context)).state.status;

@@ -27,8 +27,8 @@ export function infoJobSteps(jobs: InfoJobCommandHandler, extractor: Extractor):
     async fail(jobId, error, errorCode, now, context) {
       return (await jobs.handle(jobId, { type: 'FailInfo', data: { jobId, error, errorCode, now } }, context)).state.status as 'failed';
     },
-    async recordAttemptFailure(jobId, error, errorCode, now, context) {
-      await jobs.handle(jobId, { type: 'RecordInfoAttemptFailure', data: { jobId, error, errorCode, now } }, context);
+    async recordAttemptFailure(jobId, attempt, error, errorCode, now, context) {
+      await jobs.handle(jobId, { type: 'RecordInfoAttemptFailure', data: { jobId, attempt, error, errorCode, now } }, context);
     },
     async abandon(jobId, accountId, now, context) {
       return (await jobs.handle(jobId, { type: 'AbandonInfo', data: { jobId, accountId, now } }, context)).state.status;

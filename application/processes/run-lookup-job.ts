@@ -45,7 +45,7 @@ export class RunLookupJob<Result> {
           : await attemptLookup(() => job.lookUp(delivery.signal), job.failedAttempts + 1, this.options);
       const now = this.clock.now().toISOString();
       if (attempt.kind === 'retry') {
-        await this.steps.recordAttemptFailure(jobId, attempt.error, attempt.errorCode, now, context);
+        await this.steps.recordAttemptFailure(jobId, job.failedAttempts + 1, attempt.error, attempt.errorCode, now, context);
         this.logger.warn({ jobId, attempt: job.failedAttempts + 1, reason: attempt.error, retryInMs: attempt.afterMs }, `${this.label} failed; retrying`);
         return { kind: 'retry', afterMs: attempt.afterMs };
       }

@@ -6,9 +6,10 @@ export type FailClientDownload = {
   type: 'FailClientDownload';
   data: Pick<ClientDownloadFailed['data'], 'jobId' | 'error' | 'errorCode'> & { now: string };
 };
+/** `attempt`: the number the failed attempt had (the failures its worker saw, plus one); a second report of it changes nothing. */
 export type RecordClientDownloadAttemptFailure = {
   type: 'RecordClientDownloadAttemptFailure';
-  data: Pick<ClientDownloadAttemptFailed['data'], 'jobId' | 'error' | 'errorCode'> & { now: string };
+  data: Pick<ClientDownloadAttemptFailed['data'], 'jobId' | 'attempt' | 'error' | 'errorCode'> & { now: string };
 };
 
 /** Only a job that was never written can be abandoned. */

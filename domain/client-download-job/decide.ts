@@ -23,9 +23,10 @@ export function decideClientDownloadJob(command: ClientDownloadJobCommand, state
   const { jobId, accountId } = state.request;
   switch (command.type) {
     case 'RecordClientDownloadAttemptFailure': {
-      // A late report of a job that has finished meanwhile changes nothing.
-      if (state.status !== 'pending') return [];
-      const { error, errorCode, now } = command.data;
+      // A late report of a job that has finished meanwhile changes nothing, nor does a second report of one attempt
+      // (two overlapping deliveries of the job, the first of them lapsed).
+      const { attempt, error, errorCode, now } = command.data;
+      if (state.status !== 'pending' || state.failedAttempts >= attempt) return [];
       return [
         { type: 'ClientDownloadAttemptFailed', data: { jobId, accountId, attempt: state.failedAttempts + 1, error, errorCode, failedAt: now } },
       ];

@@ -23,9 +23,10 @@ export function decideInfoJob(command: InfoJobCommand, state: InfoJobState): Inf
   const { jobId, accountId } = state.request;
   switch (command.type) {
     case 'RecordInfoAttemptFailure': {
-      // A late report of a job that has finished meanwhile changes nothing.
-      if (state.status !== 'pending') return [];
-      const { error, errorCode, now } = command.data;
+      // A late report of a job that has finished meanwhile changes nothing, nor does a second report of one attempt
+      // (two overlapping deliveries of the job, the first of them lapsed).
+      const { attempt, error, errorCode, now } = command.data;
+      if (state.status !== 'pending' || state.failedAttempts >= attempt) return [];
       return [{ type: 'InfoAttemptFailed', data: { jobId, accountId, attempt: state.failedAttempts + 1, error, errorCode, failedAt: now } }];
     }
     case 'CompleteInfo':

@@ -128,6 +128,22 @@ describe('lookup processes (worker side)', () => {
     assert.deepEqual(await usage(), { used: 0, pending: 0 });
   });
 
+  it('records one failed attempt when two overlapping deliveries both see it fail', async () => {
+    const { run, store, extractor, message } = await setUp([new ExtractionError('NETWORK_ERROR', 'timed out')]);
+    // Both deliveries are looking the video up before either reports: the first one lapsed, the second took over.
+    let release!: () => void;
+    const bothStarted = new Promise<void>((resolve) => (release = resolve));
+    const probe = extractor.probe.bind(extractor);
+    extractor.probe = async (url: string) => {
+      if (extractor.calls === 1) release();
+      const answer = probe(url);
+      await bothStarted;
+      return answer;
+    };
+    await Promise.all([run.handle(message, delivery(1)), run.handle(message, delivery(2))]);
+    assert.deepEqual((await store.readStream(`info-${message.jobId}`)).map((event) => event.type), ['InfoRequested', 'InfoAttemptFailed']);
+  });
+
   it('gives an unrecognised failure no errorCode once the attempts run out', async () => {
     const { run, jobs, message } = await setUp([new ExtractionError(null, 'The extractor failed'), new Error('boom')]);
     await run.handle(message, delivery(1));

@@ -16,12 +16,17 @@ const attemptFailed = (attempt: number): ClientDownloadJobEvent => ({
   type: 'ClientDownloadAttemptFailed',
   data: { jobId, accountId, attempt, error: 'timed out', errorCode: 'NETWORK_ERROR', failedAt: t1 },
 });
-const recordFailure = { type: 'RecordClientDownloadAttemptFailure' as const, data: { jobId, error: 'timed out', errorCode: 'NETWORK_ERROR' as const, now: t1 } };
+const recordFailure = (attempt: number) => ({ type: 'RecordClientDownloadAttemptFailure' as const, data: { jobId, attempt, error: 'timed out', errorCode: 'NETWORK_ERROR' as const, now: t1 } });
 
 describe('client-download job decider: RecordClientDownloadAttemptFailure', () => {
   it('counts the failed attempts of a pending job in its stream', () => {
-    spec.given([requested]).when(recordFailure).then([attemptFailed(1)]);
-    spec.given([requested, attemptFailed(1)]).when(recordFailure).then([attemptFailed(2)]);
+    spec.given([requested]).when(recordFailure(1)).then([attemptFailed(1)]);
+    spec.given([requested, attemptFailed(1)]).when(recordFailure(2)).then([attemptFailed(2)]);
+  });
+
+  it('records an attempt once, however many overlapping deliveries report it', () => {
+    spec.given([requested, attemptFailed(1)]).when(recordFailure(1)).thenNothingHappened();
+    spec.given([requested, attemptFailed(1), attemptFailed(2)]).when(recordFailure(2)).thenNothingHappened();
   });
 
   it('ignores a late report for a job that has finished meanwhile', () => {
@@ -29,6 +34,6 @@ describe('client-download job decider: RecordClientDownloadAttemptFailure', () =
       type: 'ClientDownloadFailed',
       data: { jobId, accountId, error: 'Video unavailable', errorCode: 'VIDEO_UNAVAILABLE', failedAt: t1 },
     };
-    spec.given([requested, failed]).when(recordFailure).thenNothingHappened();
+    spec.given([requested, failed]).when(recordFailure(1)).thenNothingHappened();
   });
 });

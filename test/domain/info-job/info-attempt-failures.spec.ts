@@ -13,16 +13,21 @@ const attemptFailed = (attempt: number): InfoJobEvent => ({
   type: 'InfoAttemptFailed',
   data: { jobId, accountId, attempt, error: 'timed out', errorCode: 'NETWORK_ERROR', failedAt: t1 },
 });
-const recordFailure = { type: 'RecordInfoAttemptFailure' as const, data: { jobId, error: 'timed out', errorCode: 'NETWORK_ERROR' as const, now: t1 } };
+const recordFailure = (attempt: number) => ({ type: 'RecordInfoAttemptFailure' as const, data: { jobId, attempt, error: 'timed out', errorCode: 'NETWORK_ERROR' as const, now: t1 } });
 
 describe('info job decider: RecordInfoAttemptFailure', () => {
   it('counts the failed attempts of a pending job in its stream', () => {
-    spec.given([requested]).when(recordFailure).then([attemptFailed(1)]);
-    spec.given([requested, attemptFailed(1)]).when(recordFailure).then([attemptFailed(2)]);
+    spec.given([requested]).when(recordFailure(1)).then([attemptFailed(1)]);
+    spec.given([requested, attemptFailed(1)]).when(recordFailure(2)).then([attemptFailed(2)]);
+  });
+
+  it('records an attempt once, however many overlapping deliveries report it', () => {
+    spec.given([requested, attemptFailed(1)]).when(recordFailure(1)).thenNothingHappened();
+    spec.given([requested, attemptFailed(1), attemptFailed(2)]).when(recordFailure(2)).thenNothingHappened();
   });
 
   it('ignores a late report for a job that has finished meanwhile', () => {
     const failed: InfoJobEvent = { type: 'InfoFailed', data: { jobId, accountId, error: 'Private video', errorCode: 'PRIVATE_VIDEO', failedAt: t1 } };
-    spec.given([requested, failed]).when(recordFailure).thenNothingHappened();
+    spec.given([requested, failed]).when(recordFailure(1)).thenNothingHappened();
   });
 });
