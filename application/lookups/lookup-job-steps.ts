@@ -11,7 +11,7 @@ export interface LookupJobSteps<Result> {
   load(jobId: string): Promise<{ status: LookupJobStreamStatus; failedAttempts: number; lookUp: (signal?: AbortSignal) => Promise<Result> }>;
   complete(jobId: string, result: Result, now: string, context: CommandContext): Promise<LookupJobStatus>;
   fail(jobId: string, error: string, errorCode: DownloadErrorCode | null, now: string, context: CommandContext): Promise<LookupJobStatus>;
-  /** Spends one of the job's attempts. */
+  /** Spends the job's attempt number `attempt`, once however often it is reported. */
   recordAttemptFailure(jobId: string, attempt: number, error: string, errorCode: DownloadErrorCode | null, now: string, context: CommandContext): Promise<void>;
   /** Closes a stream that was never written; answers the stream's status afterwards. */
   abandon(jobId: string, accountId: string, now: string, context: CommandContext): Promise<LookupJobStreamStatus>;
