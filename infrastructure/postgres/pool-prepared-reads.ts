@@ -6,7 +6,7 @@ import { TIMESTAMPS_AS_ISO_TEXT } from './timestamps-as-iso-text.js';
 /**
  * The hot reads on a pg pool of their own, connected on first use, so that
  * only API processes open it. Borrowing a connection from knex's pool and
- * giving each query its own type parsers cost a poll more than its SQL did;
+ * giving each query its own type parsers showed in a poll's CPU profile;
  * here the parsers are the pool's.
  */
 export class PoolPreparedReads implements PreparedReads {

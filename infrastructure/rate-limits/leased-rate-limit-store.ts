@@ -34,9 +34,10 @@ export class LeasedRateLimitStore implements RateLimitStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async consume(bucket: string, limitPerSecond: number): Promise<BucketState> {
+  async consume(bucket: string, limitPerSecond: number, points = 1): Promise<BucketState> {
     const leaseSize = Math.floor(limitPerSecond * this.leaseShare);
-    if (leaseSize <= 1) return this.shared.consume(bucket, limitPerSecond);
+    // Leases serve requests one at a time; a count of several goes to the shared bucket as it is.
+    if (leaseSize <= 1 || points !== 1) return this.shared.consume(bucket, limitPerSecond, points);
     for (;;) {
       const now = this.now();
       const lease = this.leases.get(bucket);

@@ -95,6 +95,14 @@ describe('leased request rate limit store', () => {
     }
   });
 
+  it('counts several requests at once in the shared bucket as they are, outside any lease', async () => {
+    const shared = new ScriptedSharedStore();
+    const store = new LeasedRateLimitStore(shared, 0.1, () => shared.now);
+    assert.equal((await store.consume('key:g', 100, 95)).remaining, 5);
+    assert.deepEqual(shared.calls, [95]);
+    assert.equal((await store.consume('key:g', 100, 6)).allowed, false);
+  });
+
   it('takes a lease again after the shared store failed to answer', async () => {
     const shared = new ScriptedSharedStore();
     const failing: RateLimitStore = {
