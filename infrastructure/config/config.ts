@@ -140,7 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: read.integer('WORKER_CONCURRENCY', 2, 1, 64),
     downloadMaxAttempts: read.integer('DOWNLOAD_MAX_ATTEMPTS', 3, 1, 20),
     downloadRetryBaseMs: read.integer('DOWNLOAD_RETRY_BASE_MS', 15_000, 0, 3_600_000),
-    workAckWaitMs: read.integer('WORK_ACK_WAIT_MS', 60_000, 1_000, 3_600_000),
+    workAckWaitMs: workAckWait(read),
     metadataCacheTtlSeconds: read.integer('METADATA_CACHE_TTL_SECONDS', 600, 0, 86_400),
     accountSnapshotAfterEvents: read.integer('ACCOUNT_SNAPSHOT_AFTER_EVENTS', 100, 0, 1_000_000),
     extractorConcurrency: read.integer('EXTRACTOR_CONCURRENCY', 4, 1, 64),
@@ -238,6 +238,22 @@ function rateLimits(read: EnvReader): RateLimitSettings {
     byPlan[match[1]] = { perKey: Number(match[2]), perAccount: Number(match[3]) };
   }
   return { defaults, byPlan };
+}
+
+/** Time a webhook attempt needs besides its send: recording its start and its outcome. */
+const WEBHOOK_ATTEMPT_GRACE_MS = 2_000;
+
+/** A webhook attempt sends no heartbeat: an ack wait shorter than the attempt lets every slow attempt lapse and run again. */
+function workAckWait(read: EnvReader): number {
+  const ackWaitMs = read.integer('WORK_ACK_WAIT_MS', 60_000, 1_000, 3_600_000);
+  const webhookTimeoutMs = read.integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000);
+  if (ackWaitMs < webhookTimeoutMs + WEBHOOK_ATTEMPT_GRACE_MS) {
+    throw new ConfigError(
+      'WORK_ACK_WAIT_MS',
+      `(${ackWaitMs}) must be at least WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs}) + ${WEBHOOK_ATTEMPT_GRACE_MS}, or a webhook attempt that waits out its timeout lapses and is sent again; raise WORK_ACK_WAIT_MS or lower WEBHOOK_TIMEOUT_MS`,
+    );
+  }
+  return ackWaitMs;
 }
 
 /** A link issued at completion must stay good: retention shorter than the link lifetime needs the operator's word. */
