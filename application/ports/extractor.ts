@@ -40,6 +40,8 @@ export interface DownloadMediaRequest {
   workDir: string;
   signal?: AbortSignal;
   onProgress?: (progress: { downloadedBytes: number; totalBytes: number | null }) => void;
+  /** Called now and then while the download waits for its turn (a platform back-off, slots, spacing, a yt-dlp update), which reports no progress. */
+  onWaiting?: () => void;
   /** The page's metadata as the extractor itself extracted it moments ago (its own JSON), to download from instead of extracting the page again. */
   infoJson?: string;
 }

@@ -104,6 +104,7 @@ export class RunDownload {
         workDir,
         signal: delivery.signal === undefined ? cancelled : AbortSignal.any([delivery.signal, cancelled]),
         onProgress: () => delivery.heartbeat(),
+        onWaiting: () => delivery.heartbeat(),
       });
       fileKey = attemptFileKey(request.accountId, jobId, attempt, media.extension);
       const stored = await this.files.put(fileKey, media.filePath);
