@@ -1,9 +1,10 @@
 /**
  * How often a wait or a long step says it is alive. A beat only sets a flag
- * the work queue reads when it next extends the ack wait, so it is cheap, and
- * frequent enough for any ack wait the configuration allows.
+ * the work queue reads when it next extends the ack wait (at most every third
+ * of it), so beating often costs nothing and leaves room under the shortest
+ * ack wait start-up allows (WEBHOOK_TIMEOUT_MS + 2 s).
  */
-export const BEAT_EVERY_MS = 1_000;
+export const BEAT_EVERY_MS = 250;
 
 /**
  * `work`'s own outcome; meanwhile `beat` is called at once and every
