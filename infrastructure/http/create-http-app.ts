@@ -91,6 +91,8 @@ function underApiPrefix(prefixes: string[], authenticateAndParse: (ctx: Context,
       await next();
       return;
     }
+    // The path below the prefix, as the routes see it: what the rate limiter's exemption is judged on.
+    ctx.state.apiPath = ctx.path.slice(prefix.length);
     await authenticateAndParse(ctx, next);
   };
 }
