@@ -65,6 +65,8 @@ export interface Config {
   /** The nine waits between the ten attempts. */
   webhookRetryScheduleMs: number[];
   webhookConcurrency: number;
+  /** Webhook attempts of one account sent or waiting at once per worker process. */
+  webhookConcurrencyPerAccount: number;
   infoJobTtlSeconds: number;
   clientDownloadJobTtlSeconds: number;
   channelListingTimeoutSeconds: number;
@@ -159,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
     webhookRetryScheduleMs: webhookRetrySchedule(read.list('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS)),
     webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 8, 1, 256),
+    webhookConcurrencyPerAccount: read.integer('WEBHOOK_CONCURRENCY_PER_ACCOUNT', 2, 1, 256),
     infoJobTtlSeconds: read.integer('INFO_JOB_TTL_SECONDS', 3600, 1, 30 * 86_400),
     clientDownloadJobTtlSeconds: read.integer('CLIENT_DOWNLOAD_JOB_TTL_SECONDS', 3600, 1, 30 * 86_400),
     channelListingTimeoutSeconds: read.integer('CHANNEL_LISTING_TIMEOUT_SECONDS', 300, 1, 3600),
