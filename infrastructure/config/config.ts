@@ -49,6 +49,9 @@ export interface Config {
   shutdownTimeoutMs: number;
   lookupQueuePerAccount: number;
   lookupQueueMax: number;
+  /** Channel listings under way at once per account, and across accounts, per API process. */
+  channelListingsPerAccount: number;
+  channelListingsMax: number;
   httpRequestTimeoutMs: number;
   httpHeadersTimeoutMs: number;
   /** `embedded` when none of DATABASE_URL, EVENTSTORE_URL and NATS_URL is set: one process, no servers. */
@@ -151,6 +154,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     lookupQueuePerAccount: read.integer('LOOKUP_QUEUE_PER_ACCOUNT', 8, 1, 1_000),
     lookupQueueMax: read.integer('LOOKUP_QUEUE_MAX', 64, 0, 100_000),
+    channelListingsPerAccount: read.integer('CHANNEL_LISTINGS_PER_ACCOUNT', 2, 1, 1_000),
+    channelListingsMax: read.integer('CHANNEL_LISTINGS_MAX', 4, 1, 1_000),
     ...httpTimeouts(read),
     mode: ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL'].some((name) => read.optional(name) !== undefined) ? 'server' : 'embedded',
     embeddedDataDir: read.string('EMBEDDED_DATA_DIR', path.join(dataDir, 'embedded')),

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ExtractorUnavailableError, SubmissionsBusyError, VideoNotDownloadableError } from '../../../application/errors.js';
+import { ExtractorUnavailableError, ListingsBusyError, SubmissionsBusyError, VideoNotDownloadableError } from '../../../application/errors.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import {
   AddOnNotEnabledError,
@@ -87,6 +87,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       },
     };
   }
+  if (error instanceof ListingsBusyError) return { status: 429, error: error.message, headers: { 'Retry-After': String(error.retryAfterSeconds) } };
   if (error instanceof NotFoundError) return { status: 404, error: error.message };
   if (error instanceof InvalidTransitionError) return { status: 409, error: error.message };
   if (error instanceof IdempotencyKeyReusedError) return { status: 422, error: error.message };
