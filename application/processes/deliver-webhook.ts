@@ -29,8 +29,6 @@ export interface DeliverWebhookOptions {
   shares?: WebhookShares;
 }
 
-/** An attempt put off because its account's share of the sender is taken comes back after this. */
-const PUT_OFF_MS = 2_000;
 
 /** Time kept back at the end of a claim to record the outcome before the claim runs out. */
 const RECORDING_MARGIN_MS = 1_000;
@@ -85,8 +83,10 @@ export class DeliverWebhook {
 
       const send = () => this.claimAndSend(state, dueAt, context, delivery.signal);
       const { shares } = this.options;
-      const sent = shares === undefined ? await send() : await shares.run(message.accountId, send, delivery.heartbeat);
-      if (sent === null) return { kind: 'retry', afterMs: PUT_OFF_MS };
+      if (shares !== undefined) {
+        const turn = await shares.run(message.accountId, send, delivery.heartbeat);
+        if ('putOffMs' in turn) return { kind: 'retry', afterMs: turn.putOffMs };
+      } else await send();
     }
     return { kind: 'retry', afterMs: 1_000 };
   }

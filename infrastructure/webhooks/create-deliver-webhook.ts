@@ -48,7 +48,7 @@ export function createDeliverWebhook(config: Config, deps: WebhookDeliveryDepend
       timeoutMs: config.webhookTimeoutMs,
       retryDelaysMs: config.webhookRetryScheduleMs,
       workerId: `${hostname()}:${process.pid}:${deps.ids.next().slice(0, 8)}`,
-      shares: new WebhookShares({ concurrency: config.webhookConcurrency, perAccount: config.webhookConcurrencyPerAccount }),
+      shares: new WebhookShares({ concurrency: config.webhookConcurrency, perAccount: config.webhookConcurrencyPerAccount, attemptTimeoutMs: config.webhookTimeoutMs }),
     },
   );
 }
