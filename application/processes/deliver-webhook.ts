@@ -29,7 +29,6 @@ export interface DeliverWebhookOptions {
   shares?: WebhookShares;
 }
 
-
 /** Time kept back at the end of a claim to record the outcome before the claim runs out. */
 const RECORDING_MARGIN_MS = 1_000;
 

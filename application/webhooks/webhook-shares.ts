@@ -3,9 +3,9 @@ import { FairSlots, SlotsFullError } from '../fair-slots.js';
 /** While an attempt waits for its turn, the queue is told it is alive this often, so the message is not redelivered meanwhile. */
 const HEARTBEAT_WHILE_WAITING_MS = 5_000;
 
-/** An attempt that waits elsewhere: its message comes back after this. */
+/** An attempt put off because the waiting room is full comes back after this. */
 const PUT_OFF_MS = 2_000;
-/** The longest an attempt of an account at its share is put off: an attempt of its in flight ends within the attempt timeout. */
+/** The usual put-off of an attempt whose account is at its share (never past the attempt timeout, by which one of its attempts has ended); jittered by half either way. */
 const MAX_ACCOUNT_PUT_OFF_MS = 5_000;
 
 export interface WebhookSharesOptions {
@@ -34,7 +34,6 @@ export interface PutOff {
  */
 export class WebhookShares {
   private readonly slots: FairSlots;
-
   private readonly accountPutOffMs: number;
 
   constructor(options: WebhookSharesOptions) {
