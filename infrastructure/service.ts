@@ -103,6 +103,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
     const workQueue = queue;
     logger.info({ mode: config.mode, storage: storage.description, workQueue: queue.kind }, `Running in ${config.mode} mode`);
     const cancellations = new BroadcastJobCancellations(queue.broadcast('cancellations'), logger);
+    container.register(TOKENS.jobCancellations, { useValue: cancellations });
 
     if (roles.has('projector')) {
       projections = new ProjectionRunner(PROJECTIONS, processorOptions);
