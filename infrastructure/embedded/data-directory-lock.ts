@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { link, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Another living process has the embedded database open. */
@@ -54,8 +54,12 @@ export async function lockDataDirectory(directory: string): Promise<DataDirector
 
 /** The generation this process created and still is the current one. */
 async function takeGeneration(directory: string): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
+  for (let attempt = 0; attempt < 100; attempt++) {
     const current = await currentGeneration(directory);
+    if (current !== null && (await beingWritten(directory, current))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
     const owner = current === null ? null : await livingOwner(directory, current);
     if (owner !== null) throw new DataDirectoryInUseError(directory, owner);
     const mine = (current?.number ?? 0) + 1;
@@ -105,18 +109,39 @@ async function livingOwner(directory: string, generation: Generation): Promise<n
   return isAlive(pid) ? pid : null;
 }
 
+/** File systems without hard links (some network and host-shared mounts) answer these to link(). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+/** An empty generation younger than this is still being written (on file systems without hard links). */
+const WRITING_GRACE_MS = 5_000;
+
 /** Creates generation `number` holding `pid`, whole or not at all; false when it exists already. */
 async function createGeneration(directory: string, number: number, pid: number): Promise<boolean> {
+  const target = generationPath(directory, number);
   const draft = path.join(directory, `.owner-draft-${process.pid}-${randomUUID()}`);
   await writeFile(draft, String(pid));
   try {
-    await link(draft, generationPath(directory, number));
+    await link(draft, target);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'EEXIST') return false;
+    if (code === undefined || !NO_HARD_LINKS.has(code)) throw error;
+    // Still exclusive, though readers may briefly find the file empty (see beingWritten).
+    return writeFile(target, String(pid), { flag: 'wx' }).then(
+      () => true,
+      (failure: NodeJS.ErrnoException) => (failure.code === 'EEXIST' ? false : Promise.reject(failure)),
+    );
   } finally {
     await rm(draft, { force: true });
+  }
+}
+
+async function beingWritten(directory: string, generation: Generation): Promise<boolean> {
+  try {
+    const info = await stat(path.join(directory, generation.file));
+    return info.size === 0 && Date.now() - info.mtimeMs < WRITING_GRACE_MS;
+  } catch {
+    return false;
   }
 }
 
