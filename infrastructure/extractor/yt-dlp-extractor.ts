@@ -12,6 +12,7 @@ import {
   type ProbeOptions,
   type VideoMetadata,
 } from '../../application/ports/extractor.js';
+import { beatWhile } from '../../application/beat-while.js';
 import { type MediaFormat, isVideoFormat } from '../../domain/media-format.js';
 import { type MediaProbe, probeMediaFile } from '../media/ffprobe.js';
 import { FILE_LINE_PREFIX, buildDownloadArguments } from './build-download-arguments.js';
@@ -108,8 +109,9 @@ export class YtDlpExtractor implements Extractor {
     const workDir = path.resolve(request.workDir);
     let maxHeight: number | undefined;
     let infoJsonFile: string | undefined;
+    // The metadata step prints no progress; bounded by probeTimeoutMs, it may still outlast the ack wait, so it beats too.
     if (isVideoFormat(request.format) && request.maxFileSizeBytes !== undefined) {
-      const { info, json } = request.infoJson !== undefined ? { info: JSON.parse(request.infoJson) as YtDlpInfo, json: request.infoJson } : await this.extractInfo(request.url, request.signal, workDir, request.onWaiting);
+      const { info, json } = request.infoJson !== undefined ? { info: JSON.parse(request.infoJson) as YtDlpInfo, json: request.infoJson } : await beatWhile(this.extractInfo(request.url, request.signal, workDir, request.onWaiting), request.onWaiting);
       if (info.live_status === 'is_live' || info.is_live === true) throw liveStreamError();
       const clipSeconds = clipLength(info.duration, request.startTime, request.endTime);
       maxHeight = chooseHeightWithinSize(info, Number(request.format), request.maxFileSizeBytes, clipSeconds);

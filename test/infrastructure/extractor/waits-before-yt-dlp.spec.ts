@@ -103,6 +103,21 @@ describe('waits before yt-dlp starts', function () {
     await rm(workDir, { recursive: true, force: true });
   });
 
+  it('beats while a size-limited video download extracts the metadata first, which prints no progress', async () => {
+    const workDir = await mkdtemp(path.join(tmpdir(), 'metadata-first-'));
+    const program = path.join(workDir, 'slow-yt-dlp');
+    await writeFile(program, '#!/bin/sh\nsleep 30\n');
+    await chmod(program, 0o755);
+    const extractor = new YtDlpExtractor({ ytDlpPath: program, ffmpegPath: 'ffmpeg' });
+    let beats = 0;
+    const stop = new AbortController();
+    const download = extractor.download({ url: URL, format: '720', maxFileSizeBytes: 1_000_000, workDir, signal: stop.signal, onWaiting: () => (beats += 1) });
+    await eventually(() => beats >= 3, 'three beats during the metadata step');
+    stop.abort(new Error('cancelled'));
+    await assert.rejects(download);
+    await rm(workDir, { recursive: true, force: true });
+  });
+
   describe('the self-update gate', () => {
     it('lets a held-back run say it is alive, and stop waiting when aborted', async () => {
       const gate = new ExclusiveGate();
