@@ -1,5 +1,6 @@
 import { channelListUnits } from '../../domain/account/lookups.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
+import type { AccountReadProgress } from '../ports/account-read-progress.js';
 import { ExtractorUnavailableError, VideoNotDownloadableError } from '../errors.js';
 import type { Clock } from '../ports/clock.js';
 import { type ChannelListing, ExtractionError, type Extractor } from '../ports/extractor.js';
@@ -18,7 +19,9 @@ export interface ListChannelInput {
  * reserved on the account stream before the extractor runs (the add-on and
  * the allowance are checked there, race-free, so concurrent listings never
  * overspend), then settled to what the listing returned: one unit per 10
- * entries, rounded up. A failed listing releases them.
+ * entries, rounded up. A failed listing releases them. The answer waits (bounded)
+ * until the account's read model shows the charge or release, so the caller's next
+ * `GET /me` counts it.
  */
 export class ListChannel {
   constructor(
@@ -26,6 +29,7 @@ export class ListChannel {
     private readonly extractor: Extractor,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly readProgress: AccountReadProgress | null = null,
   ) {}
 
   async execute(input: ListChannelInput): Promise<ChannelListing> {
@@ -41,14 +45,16 @@ export class ListChannel {
     try {
       listing = await this.extractor.listChannel(input.channelUrl, { maxVideos: input.maxVideos });
     } catch (error) {
-      await this.accounts.handle(input.accountId, { type: 'ReleaseLookup', data: { lookupId, now: this.now() } }, context);
+      const released = await this.accounts.handle(input.accountId, { type: 'ReleaseLookup', data: { lookupId, now: this.now() } }, context);
+      await this.readProgress?.waitForRevision(input.accountId, released.revision);
       throw refusal(error);
     }
-    await this.accounts.handle(
+    const charged = await this.accounts.handle(
       input.accountId,
       { type: 'ChargeLookup', data: { lookupId, units: Math.min(units, channelListUnits(listing.entries.length)), now: this.now() } },
       context,
     );
+    await this.readProgress?.waitForRevision(input.accountId, charged.revision);
     return listing;
   }
 
