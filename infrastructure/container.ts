@@ -211,6 +211,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     createDeliverWebhook(config, {
       store: eventStore, db: database, logger, metrics, jobs: jobs(), clock: clock(), ids: ids(),
       links: resolve<DownloadLinks>(TOKENS.downloadLinks), secrets: resolve<ApiKeySecrets>(TOKENS.apiKeySecrets), resolveHost: overrides.webhookResolver,
+      charges: container.resolve(ChargeVisibility),
     }),
   ));
   registerLookups(container, config, logger);

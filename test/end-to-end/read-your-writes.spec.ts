@@ -9,6 +9,7 @@ import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { FIXTURE_BIG_CHANNEL, FIXTURE_CLIENT_DOWNLOAD_PATHS, FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
+import { type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -50,11 +51,12 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
   let projector: ProjectionRunner;
   let call: ReturnType<typeof apiClient>;
   let slowed = false;
+  let receiver: WebhookReceiver | undefined;
 
   before(async () => {
     platform = await startFixturePlatform();
     // No projector role: the test runs the read models itself, with the accounts projection slowed down.
-    service = await startTestService({ label: 'read_your_writes', roles: ['api', 'worker'], env: { ...serviceEnvFor(platform), READ_YOUR_WRITES_WAIT_MS: '30000' } });
+    service = await startTestService({ label: 'read_your_writes', roles: ['api', 'worker'], env: { ...serviceEnvFor(platform), READ_YOUR_WRITES_WAIT_MS: '30000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
     const store = service.service.container.resolve<EventStore>(TOKENS.eventStore);
     const db = service.service.container.resolve<Knex>(TOKENS.database);
     projector = new ProjectionRunner(PROJECTIONS, { db, store: withSlowAccounts(store, () => slowed), connectionString: service.database?.url ?? '', logger: silent });
@@ -65,6 +67,7 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
     slowed = false;
   });
   after(async () => {
+    await receiver?.stop();
     await projector?.stop();
     await service?.stop();
     await platform?.stop();
@@ -128,6 +131,16 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
     const done = await pollUntilFinished(`/api/v2/download/${submitted.body.jobId}`, key, (status) => status === 'COMPLETED' || status === 'FAILED');
     assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
+    assert.equal((await balances(key)).download_count.used, 1);
+  });
+
+  it('a download.completed webhook is sent only once /me shows the charge', async () => {
+    const key = await account();
+    receiver = await startWebhookReceiver();
+    const submitted = await call('POST', '/api/v2/download', { key, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), webhookUrl: receiver.url() } });
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    const [received] = await receiver.waitFor(1, 120_000);
+    assert.equal(JSON.parse(received.rawBody.toString('utf8')).status, 'COMPLETED');
     assert.equal((await balances(key)).download_count.used, 1);
   });
 });
