@@ -39,3 +39,18 @@ export class SubmissionsBusyError extends Error {
     this.name = 'SubmissionsBusyError';
   }
 }
+
+/** Too many channel listings are under way (this account's, or everyone's): a 429 with Retry-After, refused before anything is reserved. */
+export class ListingsBusyError extends Error {
+  constructor(
+    readonly scope: 'requester' | 'everyone',
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      scope === 'requester'
+        ? `Too many channel listings of this account are under way; retry after ${retryAfterSeconds} s`
+        : `Too many channel listings are under way; retry after ${retryAfterSeconds} s`,
+    );
+    this.name = 'ListingsBusyError';
+  }
+}

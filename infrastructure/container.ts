@@ -18,6 +18,7 @@ import type { EventStore } from '../application/ports/event-store.js';
 import type { Extractor } from '../application/ports/extractor.js';
 import type { FileStore } from '../application/ports/file-store.js';
 import type { IdGenerator } from '../application/ports/id-generator.js';
+import type { JobCancellations } from '../application/ports/job-cancellations.js';
 import type { Logger } from '../application/ports/logger.js';
 import type { PlanCatalog } from '../application/ports/plan-catalog.js';
 import type { AccountReadModel, DownloadJobReadModel } from '../application/ports/read-models.js';
@@ -86,6 +87,8 @@ export const TOKENS = {
   anomalies: Symbol('Anomalies'),
   keyRevocations: Symbol('KeyRevocationListener'),
   warmExtractor: Symbol('WarmExtractor'),
+  /** Registered by the service once its work queue is open. */
+  jobCancellations: Symbol('JobCancellations'),
 } as const;
 
 export interface Overrides {
@@ -205,7 +208,8 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock(), eventStore, resolve<Anomalies>(TOKENS.anomalies))));
   container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs)));
   container.register(ReconcilePendingDownloads, single(() =>
-    new ReconcilePendingDownloads(eventStore, jobs(), accounts(), new PostgresPendingDownloadAccounts(database), container.resolve(SettleDownloadBilling), container.resolve(ReleaseOrphanedReservation), clock(), logger, config.pendingDownloadLimitMs),
+    new ReconcilePendingDownloads(eventStore, jobs(), accounts(), new PostgresPendingDownloadAccounts(database), container.resolve(SettleDownloadBilling), container.resolve(ReleaseOrphanedReservation), clock(), logger, config.pendingDownloadLimitMs,
+      container.isRegistered(TOKENS.jobCancellations) ? resolve<JobCancellations>(TOKENS.jobCancellations) : null),
   ));
   container.register(DeliverWebhook, single(() =>
     createDeliverWebhook(config, {

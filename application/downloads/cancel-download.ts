@@ -26,15 +26,27 @@ export class CancelDownload {
     const { state } = await this.jobs.load(jobId);
     if (state.status === 'NONE' || state.status === 'ABANDONED' || state.request.accountId !== accountId) return null;
     if (state.status === 'COMPLETED' || state.status === 'FAILED') throw alreadyFinished(jobId, state.status);
-    const result = await this.jobs.handle(
-      jobId,
-      { type: 'FailJob', data: { jobId, errorCode: null, reason: CANCELLED_REASON, now: this.clock.now().toISOString() } },
-      { correlationId },
-    );
+    const result = await this.failJob(jobId, correlationId);
     // No event: the job failed on its own between the read and the cancel.
     if (result.events.length === 0) throw alreadyFinished(jobId, 'FAILED');
     await this.cancellations.announce(jobId);
     return downloadJobViewFromState(result.state);
+  }
+
+  /**
+   * A worker may complete the job between the read and the cancel: the
+   * decider then refuses in its own words, and the client gets the
+   * documented answer for a finished job instead.
+   */
+  private async failJob(jobId: string, correlationId: string) {
+    try {
+      return await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: null, reason: CANCELLED_REASON, now: this.clock.now().toISOString() } }, { correlationId });
+    } catch (error) {
+      if (!(error instanceof InvalidTransitionError)) throw error;
+      const { state } = await this.jobs.load(jobId);
+      if (state.status === 'COMPLETED' || state.status === 'FAILED') throw alreadyFinished(jobId, state.status);
+      throw error;
+    }
   }
 }
 

@@ -1,10 +1,18 @@
 import { channelListUnits } from '../../domain/account/lookups.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
+import { ExtractorUnavailableError, ListingsBusyError, VideoNotDownloadableError } from '../errors.js';
+import { FairSlots, SlotsFullError } from '../fair-slots.js';
 import type { AccountReadProgress } from '../ports/account-read-progress.js';
-import { ExtractorUnavailableError, VideoNotDownloadableError } from '../errors.js';
 import type { Clock } from '../ports/clock.js';
 import { type ChannelListing, ExtractionError, type Extractor } from '../ports/extractor.js';
 import type { IdGenerator } from '../ports/id-generator.js';
+
+export interface ListChannelBounds {
+  /** Listings of one account under way at once; more are refused at once. */
+  perAccount: number;
+  /** Listings under way at once across accounts; more are refused at once. */
+  overall: number;
+}
 
 export interface ListChannelInput {
   accountId: string;
@@ -19,20 +27,46 @@ export interface ListChannelInput {
  * reserved on the account stream before the extractor runs (the add-on and
  * the allowance are checked there, race-free, so concurrent listings never
  * overspend), then settled to what the listing returned: one unit per 10
- * entries, rounded up. A failed listing releases them. The answer waits (bounded)
- * until the account's read model shows the charge or release, so the caller's next
- * `GET /me` counts it.
+ * entries, rounded up. A failed listing releases them. Each listing runs
+ * yt-dlp inside the request, so listings under way are bounded per account
+ * and overall; beyond either the request is refused at once (429), before
+ * anything is reserved, rather than queued behind other tenants' work. The
+ * answer waits (bounded) until the account's read model shows the charge or
+ * release, so the caller's next `GET /me` counts it.
  */
 export class ListChannel {
+  private readonly slots: FairSlots;
+  /** A running average of how long one listing takes, for Retry-After. */
+  private averageMs = 5_000;
+
   constructor(
     private readonly accounts: AccountCommandHandler,
     private readonly extractor: Extractor,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    bounds: ListChannelBounds,
     private readonly readProgress: AccountReadProgress | null = null,
-  ) {}
+  ) {
+    this.slots = new FairSlots({ concurrency: bounds.overall, maxPerRequester: bounds.perAccount, maxWaiting: 0 });
+  }
 
   async execute(input: ListChannelInput): Promise<ChannelListing> {
+    try {
+      return await this.slots.run(input.accountId, async () => {
+        const started = Date.now();
+        try {
+          return await this.list(input);
+        } finally {
+          this.averageMs = 0.8 * this.averageMs + 0.2 * (Date.now() - started);
+        }
+      });
+    } catch (error) {
+      if (error instanceof SlotsFullError) throw new ListingsBusyError(error.scope, Math.max(1, Math.ceil(this.averageMs / 1000)));
+      throw error;
+    }
+  }
+
+  private async list(input: ListChannelInput): Promise<ChannelListing> {
     const lookupId = this.ids.next();
     const context = { correlationId: input.correlationId ?? lookupId };
     const units = channelListUnits(input.maxVideos);

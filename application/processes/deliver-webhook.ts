@@ -11,6 +11,7 @@ import type { WebhookMetrics } from '../ports/webhook-metrics.js';
 import type { WebhookSender } from '../ports/webhook-sender.js';
 import type { WebhookSigningKeys } from '../ports/webhook-signing-keys.js';
 import type { WebhookDeliveryCommandHandler } from '../webhooks/webhook-delivery-commands.js';
+import type { WebhookShares } from '../webhooks/webhook-shares.js';
 import { workContext } from './work-context.js';
 import { DONE, type Delivery, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
@@ -24,6 +25,8 @@ export interface DeliverWebhookOptions {
   workerId: string;
   /** How long a claim outlives the attempt's own limit, for the work around the request. Default 5 s. */
   claimGraceMs?: number;
+  /** Shares the sender between accounts; without it every due attempt is sent at once. */
+  shares?: WebhookShares;
   /** Whether `GET /me` already shows the job's charge or release; the first attempt waits for it (read-your-writes). */
   chargeVisible?: (accountId: string, jobId: string) => Promise<boolean>;
 }
@@ -60,7 +63,7 @@ export class DeliverWebhook {
     this.claimGraceMs = options.claimGraceMs ?? 5_000;
   }
 
-  async handle(message: JobMessage, delivery: Pick<Delivery, 'signal'> = {}): Promise<WorkOutcome> {
+  async handle(message: JobMessage, delivery: Partial<Pick<Delivery, 'signal' | 'heartbeat'>> = {}): Promise<WorkOutcome> {
     const { jobId } = message;
     const context = workContext(message);
     // Each pass either ends, waits, or records something, so a few passes always settle.
@@ -86,28 +89,43 @@ export class DeliverWebhook {
         return { kind: 'retry', afterMs: Math.min(CHARGE_RECHECK_MS.max, Math.max(CHARGE_RECHECK_MS.min, (now.getTime() - dueAt) / 10)) };
       }
 
-      // What needs I/O is fetched before the claim, so a failure here costs no attempt.
-      const prepared = await this.prepare(state);
-      const attempt = state.attempts + 1;
-      const deadline = new Date(now.getTime() + this.options.timeoutMs + this.claimGraceMs);
-      const claim = await this.deliveries.handle(
-        jobId,
-        { type: 'StartWebhookAttempt', data: { jobId, attempt, workerId: this.options.workerId, now: now.toISOString(), deadline: deadline.toISOString() } },
-        context,
-      );
-      // Another worker claimed it first: look at the stream again rather than send it too.
-      if (claim.events.length === 0) continue;
-      this.metrics.attemptStarted(now.getTime() - dueAt);
-
-      const { result, durationMs } = await this.attempt(state, prepared, attempt, deadline, delivery.signal);
-      const recorded = await this.deliveries.handle(
-        jobId,
-        { type: 'RecordWebhookAttemptOutcome', data: { jobId, attempt, result, durationMs, now: this.clock.now().toISOString(), retryDelaysMs: this.options.retryDelaysMs } },
-        context,
-      );
-      this.report(recorded.events, state);
+      const send = () => this.claimAndSend(state, dueAt, context, delivery.signal);
+      const { shares } = this.options;
+      if (shares !== undefined) {
+        const turn = await shares.run(message.accountId, send, delivery.heartbeat);
+        if ('putOffMs' in turn) return { kind: 'retry', afterMs: turn.putOffMs };
+      } else await send();
     }
     return { kind: 'retry', afterMs: 1_000 };
+  }
+
+  /** Claims the due attempt, sends it and records its outcome; false when another worker claimed it first. */
+  private async claimAndSend(state: WebhookDeliveryState, dueAt: number, context: ReturnType<typeof workContext>, signal: AbortSignal | undefined): Promise<boolean> {
+    const { jobId } = state.job as { jobId: string };
+    // A turn waited for may come after the queue handed the message elsewhere: leave the attempt to that delivery.
+    if (signal?.aborted === true) return false;
+    // What needs I/O is fetched before the claim, so a failure here costs no attempt.
+    const prepared = await this.prepare(state);
+    const now = this.clock.now();
+    const attempt = state.attempts + 1;
+    const deadline = new Date(now.getTime() + this.options.timeoutMs + this.claimGraceMs);
+    const claim = await this.deliveries.handle(
+      jobId,
+      { type: 'StartWebhookAttempt', data: { jobId, attempt, workerId: this.options.workerId, now: now.toISOString(), deadline: deadline.toISOString() } },
+      context,
+    );
+    // Another worker claimed it first: look at the stream again rather than send it too.
+    if (claim.events.length === 0) return false;
+    this.metrics.attemptStarted(now.getTime() - dueAt);
+
+    const { result, durationMs } = await this.attempt(state, prepared, attempt, deadline, signal);
+    const recorded = await this.deliveries.handle(
+      jobId,
+      { type: 'RecordWebhookAttemptOutcome', data: { jobId, attempt, result, durationMs, now: this.clock.now().toISOString(), retryDelaysMs: this.options.retryDelaysMs } },
+      context,
+    );
+    this.report(recorded.events, state);
+    return true;
   }
 
   /** The account's current signing key and the job as its stream has it. */

@@ -49,6 +49,9 @@ export interface Config {
   shutdownTimeoutMs: number;
   lookupQueuePerAccount: number;
   lookupQueueMax: number;
+  /** Channel listings under way at once per account, and across accounts, per API process. */
+  channelListingsPerAccount: number;
+  channelListingsMax: number;
   httpRequestTimeoutMs: number;
   httpHeadersTimeoutMs: number;
   /** `embedded` when none of DATABASE_URL, EVENTSTORE_URL and NATS_URL is set: one process, no servers. */
@@ -67,6 +70,8 @@ export interface Config {
   /** The nine waits between the ten attempts. */
   webhookRetryScheduleMs: number[];
   webhookConcurrency: number;
+  /** Webhook attempts of one account sent or waiting at once per worker process. */
+  webhookConcurrencyPerAccount: number;
   infoJobTtlSeconds: number;
   clientDownloadJobTtlSeconds: number;
   channelListingTimeoutSeconds: number;
@@ -151,6 +156,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     lookupQueuePerAccount: read.integer('LOOKUP_QUEUE_PER_ACCOUNT', 8, 1, 1_000),
     lookupQueueMax: read.integer('LOOKUP_QUEUE_MAX', 64, 0, 100_000),
+    channelListingsPerAccount: read.integer('CHANNEL_LISTINGS_PER_ACCOUNT', 2, 1, 1_000),
+    channelListingsMax: read.integer('CHANNEL_LISTINGS_MAX', 4, 1, 1_000),
     ...httpTimeouts(read),
     mode: ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL'].some((name) => read.optional(name) !== undefined) ? 'server' : 'embedded',
     embeddedDataDir: read.string('EMBEDDED_DATA_DIR', path.join(dataDir, 'embedded')),
@@ -162,6 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
     webhookRetryScheduleMs: webhookRetrySchedule(read.list('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS)),
     webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 8, 1, 256),
+    webhookConcurrencyPerAccount: read.integer('WEBHOOK_CONCURRENCY_PER_ACCOUNT', 2, 1, 256),
     infoJobTtlSeconds: read.integer('INFO_JOB_TTL_SECONDS', 3600, 1, 30 * 86_400),
     clientDownloadJobTtlSeconds: read.integer('CLIENT_DOWNLOAD_JOB_TTL_SECONDS', 3600, 1, 30 * 86_400),
     channelListingTimeoutSeconds: read.integer('CHANNEL_LISTING_TIMEOUT_SECONDS', 300, 1, 3600),

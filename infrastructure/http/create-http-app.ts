@@ -10,6 +10,7 @@ import { errorResponses } from './middleware/error-responses.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLogging } from './middleware/request-logging.js';
+import { routeTemplate } from './route-template.js';
 
 export const API_PREFIX = '/api/v2';
 const OPENAPI_PATH = '/openapi.json';
@@ -40,14 +41,15 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
   app.silent = true;
   const prefixes = [API_PREFIX, ...deps.legacyApiPrefixes];
 
-  app.use(requestId);
-  app.use(httpMetrics(deps.metrics));
-  app.use(requestLogging(deps.logger, deps.requestLogSamplePercent));
-  app.use(errorResponses(deps.logger));
-
   // Nested routers' routes are copied into the root, whose allowedMethods() (405, 501, OPTIONS) then covers them all;
   // each nested router's own would be one more middleware on every request.
   const root = new Router();
+
+  app.use(requestId);
+  app.use(httpMetrics(deps.metrics, (ctx) => routeTemplate(root, ctx)));
+  app.use(requestLogging(deps.logger, deps.requestLogSamplePercent));
+  app.use(errorResponses(deps.logger));
+
   for (const router of deps.publicRouters) root.use(router.routes());
 
   const document = new Router();
@@ -91,6 +93,8 @@ function underApiPrefix(prefixes: string[], authenticateAndParse: (ctx: Context,
       await next();
       return;
     }
+    // The path below the prefix, as the routes see it: what the rate limiter's exemption is judged on.
+    ctx.state.apiPath = ctx.path.slice(prefix.length);
     await authenticateAndParse(ctx, next);
   };
 }

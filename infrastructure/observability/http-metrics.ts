@@ -1,8 +1,9 @@
 import type { Context, Next } from 'koa';
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { CLIENT_CLOSED_STATUS } from '../http/client-abort.js';
 
-/** Request counts and latencies by route template (never by raw path, which would explode label sets). */
-export function httpMetrics(registry: Registry) {
+/** Request counts and latencies by route template (never by raw path, which would explode label sets); `unmatched` when no route takes the request. */
+export function httpMetrics(registry: Registry, routeOf: (ctx: Context) => string | null) {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency',
@@ -16,7 +17,7 @@ export function httpMetrics(registry: Registry) {
     try {
       await next();
     } finally {
-      const labels = { method: ctx.method, route: (ctx as Context & { routePath?: string }).routePath ?? 'unmatched', status: String(ctx.status) };
+      const labels = { method: ctx.method, route: routeOf(ctx) ?? 'unmatched', status: ctx.state.clientAborted === true ? CLIENT_CLOSED_STATUS : String(ctx.status) };
       end(labels);
       requests.inc(labels);
     }

@@ -11,6 +11,7 @@ import type { EventStore } from '../../application/ports/event-store.js';
 import type { IdGenerator } from '../../application/ports/id-generator.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { DeliverWebhook } from '../../application/processes/deliver-webhook.js';
+import { WebhookShares } from '../../application/webhooks/webhook-shares.js';
 import { WEBHOOK_DELIVERY_CATEGORY, webhookDeliveryDecider } from '../../domain/webhook-delivery/decider.js';
 import type { Config } from '../config/config.js';
 import { DownloadStatusJson } from '../http/download-status-json.js';
@@ -51,6 +52,7 @@ export function createDeliverWebhook(config: Config, deps: WebhookDeliveryDepend
       timeoutMs: config.webhookTimeoutMs,
       retryDelaysMs: config.webhookRetryScheduleMs,
       workerId: `${hostname()}:${process.pid}:${deps.ids.next().slice(0, 8)}`,
+      shares: new WebhookShares({ concurrency: config.webhookConcurrency, perAccount: config.webhookConcurrencyPerAccount, attemptTimeoutMs: config.webhookTimeoutMs }),
       chargeVisible: charges === undefined ? undefined : (accountId, jobId) => charges.isVisible(accountId, jobId),
     },
   );

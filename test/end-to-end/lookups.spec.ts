@@ -52,7 +52,7 @@ describe('end to end: video info, channel listing and client-download links', fu
     await writeFile(catalogFile, JSON.stringify({ ...DEFAULT_PLAN_CATALOG, starter: { ...starter, allowances: { ...starter.allowances, info: 3, client_download: 2, channel_list: 5 } } }));
     service = await startTestService({
       label: 'lookups',
-      env: { ...serviceEnvFor(platform), PLAN_CATALOG_FILE: catalogFile, INFO_JOB_TTL_SECONDS: String(INFO_TTL_SECONDS), DOWNLOAD_MAX_ATTEMPTS: '2', DOWNLOAD_RETRY_BASE_MS: '100' },
+      env: { ...serviceEnvFor(platform), PLAN_CATALOG_FILE: catalogFile, INFO_JOB_TTL_SECONDS: String(INFO_TTL_SECONDS), DOWNLOAD_MAX_ATTEMPTS: '2', DOWNLOAD_RETRY_BASE_MS: '100', CHANNEL_LISTINGS_PER_ACCOUNT: '8', CHANNEL_LISTINGS_MAX: '8' },
       overrides: { clock },
     });
     call = apiClient(service.url);
@@ -267,7 +267,7 @@ describe('end to end: video info, channel listing and client-download links', fu
       const tooMany = await call('POST', '/api/v2/list-channel', { key: apiKey, json: { channelUrl, maxVideos: 60 } });
       assert.equal(tooMany.status, 403, '60 videos could cost 6 of the 5 units');
       assert.deepEqual(tooMany.body, { error: 'Credit limit reached' });
-      // Five units, eight listings of one unit each at once: exactly five are served.
+      // Five units, eight listings of one unit each at once (the service admits eight at once here): exactly five are served.
       const responses = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/api/v2/list-channel', { key: apiKey, json: { channelUrl, maxVideos: 10 } })));
       assert.deepEqual(responses.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 403, 403, 403]);
       const after = await balances(apiKey);

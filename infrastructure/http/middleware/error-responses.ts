@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ExtractorUnavailableError, SubmissionsBusyError, VideoNotDownloadableError } from '../../../application/errors.js';
+import { ExtractorUnavailableError, ListingsBusyError, SubmissionsBusyError, VideoNotDownloadableError } from '../../../application/errors.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import {
   AddOnNotEnabledError,
@@ -11,6 +11,7 @@ import {
   PendingDownloadsLimitError,
   RuleViolationError,
 } from '../../../domain/errors.js';
+import { isClientAbort } from '../client-abort.js';
 import { HttpError } from '../http-error.js';
 
 interface ErrorResponse {
@@ -35,6 +36,13 @@ export function errorResponses(logger: Logger) {
         else if (ctx.status === 501) respond(ctx, { status: 501, error: `Method ${ctx.method} is not implemented` });
       }
     } catch (error) {
+      if (isClientAbort(error, ctx)) {
+        // Nobody is left to answer and nothing failed here: no alarm, no 5xx.
+        logger.debug?.({ requestId: ctx.state.requestId, path: ctx.path, reason: (error as Error).message }, 'client closed the request before its body was read');
+        ctx.state.clientAborted = true;
+        respond(ctx, { status: 400, error: 'The client closed the request before sending its body' });
+        return;
+      }
       const response = toErrorResponse(error);
       if (response.status >= 500) {
         logger.error({ err: error, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
@@ -79,6 +87,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       },
     };
   }
+  if (error instanceof ListingsBusyError) return { status: 429, error: error.message, headers: { 'Retry-After': String(error.retryAfterSeconds) } };
   if (error instanceof NotFoundError) return { status: 404, error: error.message };
   if (error instanceof InvalidTransitionError) return { status: 409, error: error.message };
   if (error instanceof IdempotencyKeyReusedError) return { status: 422, error: error.message };

@@ -2,8 +2,12 @@ import type { Context, Next } from 'koa';
 import type { CheckRequestRate, RateDecision } from '../../../application/rate-limits/check-request-rate.js';
 import { HttpError } from '../http-error.js';
 
-/** The spec: `GET /me` has no call limit. Matched on the path's end, whatever the API prefix or its letter case. */
-const UNLIMITED_PATH = /\/me\/?$/i;
+/**
+ * The spec: `GET /me` has no call limit. Judged on the path below the API
+ * prefix (set by the app, whatever prefix was used), in any letter case and
+ * with the trailing slash the router accepts; `/download/me` is counted.
+ */
+const UNLIMITED_API_PATH = /^\/me\/?$/i;
 
 /**
  * After authentication: counts the request against its key and account
@@ -13,7 +17,7 @@ const UNLIMITED_PATH = /\/me\/?$/i;
  */
 export function requestRateLimit(check: CheckRequestRate) {
   return async function requestRateLimitMiddleware(ctx: Context, next: Next): Promise<void> {
-    if (UNLIMITED_PATH.test(ctx.path)) return next();
+    if (typeof ctx.state.apiPath === 'string' && UNLIMITED_API_PATH.test(ctx.state.apiPath)) return next();
     const decision = await check.execute({ accountId: ctx.state.accountId as string, keyId: ctx.state.keyId as string, planId: (ctx.state.planId as string | null | undefined) ?? null });
     if (decision === null) return next();
     const headers = rateLimitHeaders(decision);

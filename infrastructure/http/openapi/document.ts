@@ -311,7 +311,13 @@ export const openApiDocument = {
             'maxVideos must be an integer from 1 to 1000',
           ),
           '401': responses.unauthorized,
-          '429': rateLimited,
+          '429': {
+            description:
+              `${rateLimitedDescription} ` +
+              'Also when too many channel listings of this account, or of all accounts, are under way: then without `RateLimit-*` unless a rate limit applies, answered at once, nothing reserved or charged.',
+            headers: { ...rateLimitHeaders(false), 'Retry-After': { required: true, description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } },
+            content: jsonContent(schemaRef('ApiError'), { error: 'Too many channel listings of this account are under way; retry after 5 s' }),
+          },
           '403': responses.addOnOrCreditLimit,
           '413': responses.payloadTooLarge,
           '415': responses.unsupportedMediaType,

@@ -4,7 +4,7 @@ import { parseClientLinks } from '../../../infrastructure/extractor/parse-client
 
 describe('yt-dlp lookup output parsing', () => {
   describe('channel listings', () => {
-    it('passes the listing through, filling the contract properties the extractor left out and dropping its internal keys', () => {
+    it('keeps the contract’s properties and the allowed others, filling the contract properties the extractor left out', () => {
       const listing = parseChannelListing(
         {
           _type: 'playlist',
@@ -23,7 +23,6 @@ describe('yt-dlp lookup output parsing', () => {
         2,
       );
       assert.deepEqual(listing, {
-        _type: 'playlist',
         id: 'UCabc',
         title: 'Someone - Videos',
         uploader: 'Someone',
@@ -33,8 +32,8 @@ describe('yt-dlp lookup output parsing', () => {
         channel_id: 'UCabc',
         channel_url: 'https://www.youtube.com/@someone',
         entries: [
-          { _type: 'url', id: 'v1', url: 'https://www.youtube.com/watch?v=v1', title: 'One', duration: 10, view_count: 5, channel: null, uploader: 'Someone' },
-          { id: 'v2', webpage_url: 'https://www.youtube.com/watch?v=v2', title: '', url: 'https://www.youtube.com/watch?v=v2', uploader: 'A guest' },
+          { id: 'v1', url: 'https://www.youtube.com/watch?v=v1', title: 'One', duration: 10, view_count: 5, channel: null, uploader: 'Someone' },
+          { id: 'v2', title: '', url: 'https://www.youtube.com/watch?v=v2', uploader: 'A guest' },
         ],
       });
     });
@@ -61,6 +60,57 @@ describe('yt-dlp lookup output parsing', () => {
       );
       const withoutUploader = parseChannelListing({ id: 'UCabc', channel: 'Someone', entries: [{ id: 'v1', url: 'u', title: 'One', uploader: null }] }, 10);
       assert.equal(withoutUploader?.entries[0]?.uploader, 'Someone');
+    });
+
+    it('shows none of yt-dlp’s internals: versions, extractor names, original URLs, headers, or fields outside the allow list', () => {
+      const listing = parseChannelListing(
+        {
+          _type: 'playlist',
+          _version: { version: '2025.10.22', release_git_head: 'abc123', repository: 'yt-dlp/yt-dlp' },
+          release_git_head: 'abc123',
+          id: 'UCabc',
+          title: 'Someone - Videos',
+          channel: 'Someone',
+          channel_id: 'UCabc',
+          channel_url: 'https://www.youtube.com/channel/UCabc',
+          extractor: 'youtube:tab',
+          extractor_key: 'YoutubeTab',
+          original_url: 'https://www.youtube.com/@someone/videos?internal=1',
+          webpage_url_basename: 'videos',
+          webpage_url_domain: 'youtube.com',
+          epoch: 1_700_000_000,
+          http_headers: { Cookie: 'secret' },
+          description: 'About the channel',
+          thumbnails: [{ url: 'https://i.ytimg.com/a.jpg', width: 10, height: 10, http_headers: { Cookie: 'secret' }, preference: 1 }],
+          entries: [
+            {
+              _type: 'url',
+              ie_key: 'Youtube',
+              id: 'v1',
+              url: 'https://www.youtube.com/watch?v=v1',
+              title: 'One',
+              duration: 10,
+              view_count: 5,
+              uploader: 'Someone',
+              live_status: 'not_live',
+              http_headers: { Cookie: 'secret' },
+              __x_forwarded_for_ip: '192.0.2.1',
+              original_url: 'https://www.youtube.com/watch?v=v1&internal=1',
+            },
+          ],
+        },
+        5,
+      );
+      assert.deepEqual(listing, {
+        id: 'UCabc',
+        title: 'Someone - Videos',
+        channel: 'Someone',
+        channel_id: 'UCabc',
+        channel_url: 'https://www.youtube.com/channel/UCabc',
+        description: 'About the channel',
+        thumbnails: [{ url: 'https://i.ytimg.com/a.jpg', width: 10, height: 10 }],
+        entries: [{ id: 'v1', url: 'https://www.youtube.com/watch?v=v1', title: 'One', duration: 10, view_count: 5, uploader: 'Someone', live_status: 'not_live' }],
+      });
     });
 
     it('is null for output that is not a listing', () => {
