@@ -3,6 +3,7 @@ import { type DependencyContainer, container as rootContainer, instanceCachingFa
 import { AccountAdministration } from '../application/accounts/account-administration.js';
 import type { AccountCommandHandler } from '../application/accounts/account-commands.js';
 import { Authenticate } from '../application/accounts/authenticate.js';
+import { ChargeVisibility } from '../application/accounts/charge-visibility.js';
 import { GetAccount } from '../application/accounts/get-account.js';
 import { ReplayAccountLedger } from '../application/audit/replay-account-ledger.js';
 import { CommandHandler } from '../application/command-handler.js';
@@ -41,6 +42,7 @@ import { createFileStore } from './files/create-file-store.js';
 import { SignedDownloadLinks } from './files/signed-download-links.js';
 import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
 import { PostgresAccountReadModel } from './postgres/postgres-account-read-model.js';
+import { PostgresAccountReadProgress } from './postgres/postgres-account-read-progress.js';
 import { PostgresDownloadJobReadModel } from './postgres/postgres-download-job-read-model.js';
 import { migrateReadModels } from './postgres/read-model-schema.js';
 import type { Anomalies } from '../application/ports/anomalies.js';
@@ -79,6 +81,7 @@ export const TOKENS = {
   accountCommands: Symbol('AccountCommandHandler'),
   downloadJobCommands: Symbol('DownloadJobCommandHandler'),
   accountReadModel: Symbol('AccountReadModel'),
+  accountReadProgress: Symbol('AccountReadProgress'),
   downloadJobReadModel: Symbol('DownloadJobReadModel'),
   storage: Symbol('Storage'),
   anomalies: Symbol('Anomalies'),
@@ -143,6 +146,8 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     ),
   });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database, storage.reads) });
+  container.register(TOKENS.accountReadProgress, { useValue: new PostgresAccountReadProgress(storage.reads, eventStore, config.readYourWritesWaitMs) });
+  container.register(ChargeVisibility, { useFactory: instanceCachingFactory(() => new ChargeVisibility(container.resolve(TOKENS.accountReadProgress))) });
   container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(storage.reads) });
   container.register(TOKENS.anomalies, { useValue: new MetricAnomalies(metrics, logger) });
 
@@ -191,7 +196,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     maxWaiting: config.lookupQueueMax,
   })));
   container.register(SubmitDownload, single(() => new SubmitDownload(accounts(), jobs(), container.resolve(VideoLookup), ids(), clock())));
-  container.register(GetDownloadJob, single(() => new GetDownloadJob(resolve<DownloadJobReadModel>(TOKENS.downloadJobReadModel), jobs())));
+  container.register(GetDownloadJob, single(() => new GetDownloadJob(resolve<DownloadJobReadModel>(TOKENS.downloadJobReadModel), jobs(), container.resolve(ChargeVisibility))));
   container.register(RunDownload, single(() =>
     new RunDownload(jobs(), resolve<Extractor>(TOKENS.extractor), resolve<FileStore>(TOKENS.fileStore), resolve<WorkDirs>(TOKENS.workDirs), clock(), logger, {
       maxAttempts: config.downloadMaxAttempts,
@@ -210,6 +215,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     createDeliverWebhook(config, {
       store: eventStore, db: database, logger, metrics, jobs: jobs(), clock: clock(), ids: ids(),
       links: resolve<DownloadLinks>(TOKENS.downloadLinks), secrets: resolve<ApiKeySecrets>(TOKENS.apiKeySecrets), resolveHost: overrides.webhookResolver,
+      charges: container.resolve(ChargeVisibility),
     }),
   ));
   registerLookups(container, config, logger);

@@ -64,6 +64,8 @@ export interface Config {
   reconcileIntervalMs: number;
   /** /readyz answers 503 while a projection or the relay lags more than this. */
   readyMaxLagMs: number;
+  /** How long an answer waits for the accounts read model to show what it charged or released (read-your-writes for /me). */
+  readYourWritesWaitMs: number;
   webhookTimeoutMs: number;
   /** The nine waits between the ten attempts. */
   webhookRetryScheduleMs: number[];
@@ -163,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     pendingLookupLimitMs: read.integer('PENDING_LOOKUP_LIMIT_MS', 3_600_000, 5_000, 30 * 86_400_000),
     reconcileIntervalMs: read.integer('RECONCILE_INTERVAL_MS', 60_000, 100, 86_400_000),
     readyMaxLagMs: read.integer('READY_MAX_LAG_MS', 60_000, 100, 86_400_000),
+    readYourWritesWaitMs: read.integer('READ_YOUR_WRITES_WAIT_MS', 500, 0, 60_000),
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
     webhookRetryScheduleMs: webhookRetrySchedule(read.list('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS)),
     webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 8, 1, 256),
