@@ -46,7 +46,7 @@ describe('end to end: a URL fragment never reaches the extractor', function () {
     const env = serviceEnvFor(platform);
     service = await startTestService({
       label: 'url-fragments',
-      env: { ...env, PHOTO_SHARING_HOSTS: `${env.PHOTO_SHARING_HOSTS},${hostRouted.host}`, VIDEO_HOSTS: `${env.VIDEO_HOSTS},${hostRouted.host}`, DOWNLOAD_MAX_ATTEMPTS: '1' },
+      env: { ...env, PHOTO_SHARING_HOSTS: `${env.PHOTO_SHARING_HOSTS},${hostRouted.host}`, VIDEO_HOSTS: `${env.VIDEO_HOSTS},${hostRouted.host}`, EGRESS_ALLOW: `${env.EGRESS_ALLOW},${hostRouted.host}`, DOWNLOAD_MAX_ATTEMPTS: '1' },
     });
     call = apiClient(service.url);
   });
