@@ -78,6 +78,8 @@ export class EgressProxy extends EventEmitter {
       // A target or client that goes away mid-request is the run's failure, which yt-dlp reports; nothing for the proxy to add.
       server.on('requestFailed', () => undefined);
       await server.listen();
+      // A process is kept alive by its work, never by this proxy (the command-line tools make one and never close it).
+      server.server.unref();
       this.server = server;
     })();
     return this.started;

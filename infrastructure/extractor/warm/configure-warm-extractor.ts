@@ -20,7 +20,8 @@ export function warmExtractorOptions(
     ffmpegPath: config.ffmpegPath,
     pythonPath: config.ytDlpPythonPath,
     cookiesFile: config.platformAccess.cookies['*']?.[0],
-    // Read when a helper starts, after versionDetected, by which time the egress proxy listens.
+    // Read when a helper starts, after versionDetected, by which time the egress proxy listens; read earlier
+    // (a copy of these options), it names an address nothing listens on, so lookups fail rather than bypass the rule.
     get proxy() {
       return ytDlp.egress.proxyUrlNow(config.platformAccess.proxies['*']?.[0]);
     },

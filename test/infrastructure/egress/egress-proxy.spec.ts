@@ -93,6 +93,25 @@ describe('egress proxy', function () {
     assert.equal((await fetchThrough(wrong.toString(), `http://${platform.host}/`)).status, 407);
   });
 
+  it('chains to the operator\'s upstream proxy after judging the target, and never hands it a refused one', async () => {
+    const { Server } = await import('proxy-chain');
+    const upstreamSaw: string[] = [];
+    const upstream = new Server({ port: 0, host: '127.0.0.1', prepareRequestFunction: ({ hostname, port }) => void upstreamSaw.push(`${hostname}:${port}`) });
+    await upstream.listen();
+    try {
+      const through = proxy.proxyUrlNow(`http://127.0.0.1:${upstream.port}`);
+      const page = await fetchThrough(through, platform.watchUrl(FIXTURE_VIDEOS.clip.id));
+      assert.equal(page.status, 200);
+      assert.deepEqual(upstreamSaw, [platform.host]);
+      assert.ok(allowed.some((event) => event.target === platform.host && event.viaUpstream), JSON.stringify(allowed));
+      assert.equal((await fetchThrough(through, `http://${canary.host}/`)).status, 403);
+      assert.deepEqual(upstreamSaw, [platform.host]);
+      assert.deepEqual(canary.hits, []);
+    } finally {
+      await upstream.close(true);
+    }
+  });
+
   it('lets yt-dlp download from an allowed host, and refuses where a redirect leads outside the rule', async () => {
     const good = await runYtDlp(['--proxy', proxy.proxyUrlNow(), '-f', 'hd', '-o', 'clip.%(ext)s', platform.pageUrl(`/p/${FIXTURE_VIDEOS.clip.id}`)], workDir);
     assert.equal(good.code, 0, good.stderr);
