@@ -47,6 +47,8 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
   const gate = new ExclusiveGate();
   // Taken alone first, so no run starts before the options for its version are known.
   const egress = new EgressProxy({ allow: config.egressAllow, logger: logger.child({ component: 'egress' }) });
+  const refusals = new Counter({ name: 'egress_refusals_total', help: 'Requests of yt-dlp or ffmpeg the egress rule refused', registers: [metrics] });
+  egress.on('refused', () => refusals.inc());
   // yt-dlp (Python) and ffmpeg skip a given proxy for the hosts no_proxy names; nothing may bypass the egress rule.
   for (const name of ['no_proxy', 'NO_PROXY']) delete process.env[name];
   const detected = gate.alone(async () => {

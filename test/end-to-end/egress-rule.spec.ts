@@ -80,5 +80,7 @@ describe('end to end: the egress rule for yt-dlp and ffmpeg', function () {
     assert.match(job.error, /HTTP Error 403: Forbidden by the egress rule/);
     assert.ok(refused.some((event) => event.target === canary.host && /loopback address, and is not on EGRESS_ALLOW/.test(event.reason ?? '')), JSON.stringify(refused));
     assert.deepEqual(canary.hits, []);
+    const metrics = await call('GET', '/metrics');
+    assert.match(String(metrics.body), /^egress_refusals_total [1-9]/m);
   });
 });

@@ -83,6 +83,10 @@ describe('egress proxy', function () {
       assert.equal(response.status, 403, target);
       assert.match(response.body, /^Egress refused: .* is not on EGRESS_ALLOW|did not resolve/, target);
     }
+    // HTTPS goes as CONNECT, judged the same way.
+    assert.equal(await connectThrough(proxy.proxyUrlNow(), canary.host), 403);
+    assert.equal(await connectThrough(proxy.proxyUrlNow(), 'rebound.example.com:443'), 403);
+    assert.equal(await connectThrough(proxy.proxyUrlNow(), platform.host), 200);
     assert.deepEqual(canary.hits, []);
     assert.ok(refused.some((event) => event.target === 'rebound.example.com:80' && /127\.0\.0\.1, a loopback address/.test(event.reason ?? '')), JSON.stringify(refused));
   });
@@ -153,6 +157,26 @@ async function fetchThrough(proxyUrl: string, target: string): Promise<{ status:
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+/** A CONNECT through the proxy, as yt-dlp opens an HTTPS tunnel; the proxy's answer. */
+async function connectThrough(proxyUrl: string, target: string): Promise<number> {
+  const { request } = await import('node:http');
+  const proxyAddress = new URL(proxyUrl);
+  const credentials = Buffer.from(`${decodeURIComponent(proxyAddress.username)}:${decodeURIComponent(proxyAddress.password)}`).toString('base64');
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: proxyAddress.hostname, port: proxyAddress.port, method: 'CONNECT', path: target, headers: { 'Proxy-Authorization': `Basic ${credentials}` } });
+    outgoing.on('connect', (response, socket) => {
+      socket.destroy();
+      resolve(response.statusCode ?? 0);
+    });
+    outgoing.on('response', (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
     });
     outgoing.on('error', reject);
     outgoing.end();
