@@ -136,7 +136,8 @@ export class EgressProxy extends EventEmitter {
     this.emit('allowed', event);
     if (upstream !== undefined) return { upstreamProxyUrl: upstream };
     // Allow-listed targets resolve as usual; any other connects only to the addresses judged above.
-    return decision.allowListed ? {} : { dnsLookup: pinnedLookup(resolved) as never };
+    // dns.lookup's type is a set of overloads; pinnedLookup answers the two forms net.connect calls.
+    return decision.allowListed ? {} : { dnsLookup: pinnedLookup(resolved) as unknown as PrepareRequestFunctionResult['dnsLookup'] };
   }
 
   private async resolveAll(hostname: string): Promise<Resolved[]> {
