@@ -45,12 +45,12 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
   };
   const log = logger.child({ ytDlpPath: config.ytDlpPath });
   const gate = new ExclusiveGate();
-  // Taken alone first, so no run starts before the options for its version are known.
   const egress = new EgressProxy({ allow: config.egressAllow, logger: logger.child({ component: 'egress' }) });
   const refusals = new Counter({ name: 'egress_refusals_total', help: 'Requests of yt-dlp or ffmpeg the egress rule refused', registers: [metrics] });
   egress.on('refused', () => refusals.inc());
   // yt-dlp (Python) and ffmpeg skip a given proxy for the hosts no_proxy names; nothing may bypass the egress rule.
   for (const name of ['no_proxy', 'NO_PROXY']) delete process.env[name];
+  // Taken alone first, so no run starts before the egress proxy listens and the options for its version are known.
   const detected = gate.alone(async () => {
     await egress.start();
     show(await detectYtDlpVersion(config.ytDlpPath));
