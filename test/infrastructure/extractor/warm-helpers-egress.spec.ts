@@ -53,11 +53,19 @@ describe('warm helpers go through the egress proxy', function () {
     assert.ok(allowed.some((event) => event.url === platform.watchUrl(FIXTURE_VIDEOS.clip.id)), JSON.stringify(allowed));
   });
 
-  it('a helper is refused a loopback platform that is not allowed', async () => {
-    const { extractor, refused } = helpers({});
-    const visits = platform.watchPageVisits();
-    await assert.rejects(extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)), /Forbidden by the egress rule/);
-    assert.ok(refused.some((event) => event.target === platform.host), JSON.stringify(refused));
-    assert.equal(platform.watchPageVisits(), visits, 'the platform was not reached');
+  it('a helper is refused a loopback platform that is not allowed, even when no_proxy names it', async () => {
+    const saved = process.env.no_proxy;
+    // Python and ffmpeg would skip the proxy for these hosts, were it left in the environment the helpers inherit.
+    process.env.no_proxy = '127.0.0.1,localhost';
+    try {
+      const { extractor, refused } = helpers({});
+      const visits = platform.watchPageVisits();
+      await assert.rejects(extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)), /Forbidden by the egress rule/);
+      assert.ok(refused.some((event) => event.target === platform.host), JSON.stringify(refused));
+      assert.equal(platform.watchPageVisits(), visits, 'the platform was not reached');
+    } finally {
+      if (saved === undefined) delete process.env.no_proxy;
+      else process.env.no_proxy = saved;
+    }
   });
 });
