@@ -128,7 +128,8 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(TOKENS.fileStore, { useValue: createFileStore(config) });
   container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.workDir) });
   // Made when first needed, so the command-line tools never run yt-dlp.
-  container.register(TOKENS.ytDlp, { useFactory: instanceCachingFactory(() => (overrides.extractor === undefined ? createYtDlpExtractor(config, logger, metrics) : null)) });
+  let ytDlpSetup: YtDlpSetup | null = null;
+  container.register(TOKENS.ytDlp, { useFactory: instanceCachingFactory(() => (ytDlpSetup = overrides.extractor === undefined ? createYtDlpExtractor(config, logger, metrics) : null)) });
   // Helpers start on the first lookup, or when a role that looks videos up starts them (service.ts); CLIs never do.
   let warmExtractor: WarmExtractor | null = null;
   container.register(TOKENS.warmExtractor, {
@@ -224,6 +225,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     container,
     async close() {
       await warmExtractor?.close();
+      await ytDlpSetup?.egress.close();
       await storage.close();
     },
   };

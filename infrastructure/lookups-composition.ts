@@ -88,8 +88,12 @@ export function registerLookups(container: DependencyContainer, config: Config, 
     ids(), clock(), config.infoJobTtlSeconds * 1000),
   ));
   container.register(LOOKUP_TOKENS.submitClientDownload, single(() =>
-    new SubmitLookupJob<{ platform: ClientDownloadPlatform }>('client_download', accounts(), (job, context) =>
-      clientJobs().handle(job.jobId, { type: 'RequestClientDownload', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, platform: job.details.platform, expiresAt: job.expiresAt, now: job.now } }, context),
+    new SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>('client_download', accounts(), (job, context) =>
+      clientJobs().handle(
+        job.jobId,
+        { type: 'RequestClientDownload', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, canonicalUrl: job.details.canonicalUrl, platform: job.details.platform, expiresAt: job.expiresAt, now: job.now } },
+        context,
+      ),
     ids(), clock(), config.clientDownloadJobTtlSeconds * 1000),
   ));
   container.register(LOOKUP_TOKENS.getInfoJob, single(() =>

@@ -28,6 +28,8 @@ export interface Config {
   shortHosts: string[];
   videoUrlSchemes: string[];
   webhookAllowHosts: string[];
+  /** Targets (`host` or `host:port`) yt-dlp and ffmpeg may reach whatever address they resolve to (see infrastructure/egress). */
+  egressAllow: string[];
   ytDlpPath: string;
   ffmpegPath: string;
   ffprobePath: string;
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     shortHosts: read.list('SHORT_HOSTS', ['youtu.be']),
     videoUrlSchemes: read.list('VIDEO_URL_SCHEMES', ['https']),
     webhookAllowHosts: read.list('WEBHOOK_ALLOW_HOSTS', []),
+    egressAllow: read.list('EGRESS_ALLOW', []),
     // Where npm run setup puts the newest yt-dlp it could reach; Debian's otherwise.
     ytDlpPath: read.string('YT_DLP_PATH', installedYtDlpPath(dataDir)),
     ffmpegPath: read.string('FFMPEG_PATH', '/usr/bin/ffmpeg'),

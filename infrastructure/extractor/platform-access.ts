@@ -76,6 +76,8 @@ export class PlatformAccess {
     private readonly settings: PlatformAccessSettings,
     private readonly observer: PlatformAccessObserver = { botCheck: () => undefined },
     private readonly now: () => number = Date.now,
+    /** The egress proxy every run is sent through, chained to the proxy picked for it; none in tests of the pools alone. */
+    private readonly egress?: { proxyUrl(upstream?: string): Promise<string> },
   ) {}
 
   /** Milliseconds left of the platform's back-off; 0 when none. */
@@ -118,7 +120,8 @@ export class PlatformAccess {
     try {
       const args: string[] = [];
       const proxy = this.pickProxy(platform);
-      if (proxy !== undefined) args.push('--proxy', proxy);
+      const routed = this.egress === undefined ? proxy : await this.egress.proxyUrl(proxy);
+      if (routed !== undefined) args.push('--proxy', routed);
       const jar = await this.checkOutJar(platform, options.scratchDir);
       if (jar !== null) args.push('--cookies', jar.copy);
       let finished = false;

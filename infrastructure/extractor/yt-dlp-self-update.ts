@@ -52,7 +52,8 @@ export class YtDlpSelfUpdate {
     const { ytDlpPath, channel, gate, logger } = this.options;
     const drainWaitMs = this.options.drainWaitMs ?? DEFAULT_DRAIN_WAIT_MS;
     return gate.alone(async () => {
-      const result = await runProcess(ytDlpPath, ['--update-to', channel], { timeoutMs: 300_000, signal, maxStdoutChars: 100_000 });
+      // --ignore-config: a configuration file on the host (yt-dlp reads several) must not add options to the update, such as another --update-to.
+      const result = await runProcess(ytDlpPath, ['--ignore-config', '--update-to', channel], { timeoutMs: 300_000, signal, maxStdoutChars: 100_000 });
       const output = `${result.stdout}\n${result.stderr}`.trim();
       if (result.code !== 0) {
         logger.warn({ channel, output: output.slice(-500) }, 'yt-dlp could not update itself; updates are off for this process');
