@@ -42,6 +42,7 @@ import { openApiDocument } from './http/openapi/document.js';
 import { RequestValidation } from './http/request-validation.js';
 import { accountRoutes } from './http/routes/account-routes.js';
 import { downloadRoutes } from './http/routes/download-routes.js';
+import { consoleRoutes } from './http/routes/console-routes.js';
 import { fileRoutes } from './http/routes/file-routes.js';
 import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
@@ -207,6 +208,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
           ...lookupRouters(container, validation, urls),
         ],
         publicRouters: [
+          consoleRoutes(),
           fileRoutes({ files: container.resolve<FileStore>(TOKENS.fileStore), links, clock }),
           operationsRoutes({
             mode: config.mode,
