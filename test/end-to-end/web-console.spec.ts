@@ -89,7 +89,14 @@ for (const mode of ['server', 'embedded'] as const) {
       assert.ok(!page.url().includes(apiKey));
       assert.deepEqual(await browser.context.cookies(), []);
 
+      // On a phone's width everything fits one column: nothing scrolls sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling on a phone');
+      await screenshot(page, `${mode}-phone`);
+      await page.setViewportSize({ width: 1100, height: 900 });
+
       // A reload keeps the tab signed in; signing out forgets the key.
+
       await page.reload();
       await page.locator('#balances li').first().waitFor();
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -100,8 +107,10 @@ for (const mode of ['server', 'embedded'] as const) {
     it('refuses a bad key beside the key field', async () => {
       consoleWatch.allowFailedResponse(401);
       await page.goto(`${service.url}/`);
-      await page.getByLabel('API key').fill('vds_not-a-key');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      // By keyboard alone: the key field has the focus, Enter submits.
+      await page.locator('#api-key:focus').waitFor();
+      await page.keyboard.type('vds_not-a-key');
+      await page.keyboard.press('Enter');
       await page.locator('#api-key-error').filter({ hasText: /refused/ }).waitFor();
       assert.equal(await page.getByLabel('API key').getAttribute('aria-invalid'), 'true');
       assert.equal(await page.evaluate(() => sessionStorage.getItem('vds.apiKey')), null);
