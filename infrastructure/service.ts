@@ -54,6 +54,7 @@ import type { ChannelSubscription, Storage } from './storage/open-storage.js';
 import { PeriodicTask } from './system/periodic-task.js';
 import { openWorkQueue } from './work-queue/open-work-queue.js';
 import { lookupRouters, lookupWorkHandlers } from './lookups-composition.js';
+import { jobWatchingRouters } from './job-watching-composition.js';
 import { ExpiredLookupJobsSweeper } from './postgres/expired-lookup-jobs-sweeper.js';
 import type { WarmExtractor } from './extractor/warm/warm-extractor.js';
 import { LeasedRateLimitStore } from './rate-limits/leased-rate-limit-store.js';
@@ -206,6 +207,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
           }),
           accountRoutes({ getAccount: container.resolve(GetAccount) }),
           ...lookupRouters(container, validation, urls),
+          ...jobWatchingRouters(container, validation),
         ],
         publicRouters: [
           consoleRoutes(),
