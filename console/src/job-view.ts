@@ -81,8 +81,13 @@ export class JobView {
     button.disabled = true;
     byId('job-error').textContent = '';
     try {
-      this.render(await this.api().request<Job>('DELETE', `/download/${encodeURIComponent(jobId)}`));
+      const cancelled = await this.api().request<Job>('DELETE', `/download/${encodeURIComponent(jobId)}`);
+      // The answer is the job's end; a poll under way may still bring an older view, which must not replace it.
+      this.stop();
+      this.following = new AbortController();
+      this.render(cancelled);
       this.onJobEnded();
+      void this.showWebhookAttempts(jobId, this.following.signal);
     } catch (error) {
       byId('job-error').textContent = (error as Error).message;
       button.disabled = false;

@@ -35,6 +35,20 @@ export class JobsView {
     this.following.abort();
   }
 
+  /**
+   * A job just submitted goes on top at once, read by its id: the list is
+   * read from a view the service brings up to date a moment later.
+   */
+  async addSubmitted(jobId: string): Promise<void> {
+    const signal = this.following.signal;
+    try {
+      const job = await this.api().request<Job>('GET', `/download/${encodeURIComponent(jobId)}`);
+      if (!signal.aborted) this.add(job, signal, 'top');
+    } catch (error) {
+      this.onError(`The new job could not be shown: ${(error as Error).message}`);
+    }
+  }
+
   private async loadPage(): Promise<void> {
     const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
     const status = byId<HTMLSelectElement>('status-filter').value;
@@ -55,11 +69,13 @@ export class JobsView {
     show(byId('jobs-empty'), this.rows.size === 0);
   }
 
-  private add(job: Job, signal: AbortSignal): void {
+  private add(job: Job, signal: AbortSignal, where: 'top' | 'bottom' = 'bottom'): void {
     if (this.rows.has(job.jobId)) return;
     const row = el('li', { class: 'job', 'data-job-id': job.jobId });
     this.rows.set(job.jobId, row);
-    byId('job-list').append(row);
+    if (where === 'top') byId('job-list').prepend(row);
+    else byId('job-list').append(row);
+    show(byId('jobs-empty'), false);
     this.render(job);
     if (!isTerminal(job)) {
       void followJob(this.api(), job.jobId, (update) => {

@@ -64,6 +64,7 @@ function signOut(message = ''): void {
 /** The list, or one job; the hash names a job id only, never the key. */
 function route(): void {
   if (api === null) return;
+  notice('');
   const match = /^#\/jobs\/(.+)$/.exec(location.hash);
   const jobId = match === null ? null : decodeURIComponent(match[1]);
   for (const id of ['account', 'submit', 'jobs']) show(byId(id), jobId === null);
@@ -95,10 +96,10 @@ byId('back').addEventListener('click', (event) => {
   location.hash = '';
 });
 window.addEventListener('hashchange', route);
-setUpSubmitForm(currentApi, () => {
+setUpSubmitForm(currentApi, (jobId) => {
   notice('Download submitted.');
   refreshAccount();
-  void jobs.reload();
+  void jobs.addSubmitted(jobId);
 });
 
 const saved = keyStore.get();

@@ -171,8 +171,9 @@ for (const mode of ['server', 'embedded'] as const) {
       await page.locator('#job-status-detail').filter({ hasText: 'In queue' }).waitFor();
       await page.getByRole('button', { name: 'Cancel this job' }).click();
       await page.locator('#job-status-detail').filter({ hasText: 'Failed' }).waitFor();
-      assert.equal((await call('GET', `/api/v2/download/${queued}`, { key: apiKey })).body.status, 'FAILED');
       assert.equal(await page.locator('#cancel-job').count(), 0);
+      await waitFor('a poll shows the job failed', async () => (await call('GET', `/api/v2/download/${queued}`, { key: apiKey })).body.status === 'FAILED');
+      await screenshot(page, `${mode}-cancelled`);
       assert.equal((await call('DELETE', `/api/v2/download/${running}`, { key: apiKey })).status, 200);
     });
   });
