@@ -68,7 +68,9 @@ for (const mode of ['server', 'embedded'] as const) {
       assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval/);
       const html = await response.text();
       assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script');
-      assert.equal((await fetch(`${service.url}/console/main.js`)).headers.get('content-type'), 'text/javascript; charset=utf-8');
+      const script = await fetch(`${service.url}/console/main.js`);
+      assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8');
+      assert.equal((await fetch(`${service.url}/console/main.js`, { headers: { 'If-None-Match': script.headers.get('etag') ?? '' } })).status, 304);
       assert.equal((await fetch(`${service.url}/console/..%2Fpackage.json`)).status, 404);
       assert.equal((await fetch(`${service.url}/healthz`)).status, 200);
       assert.equal((await call('GET', '/api/v2/me')).status, 401);
@@ -135,7 +137,7 @@ for (const mode of ['server', 'embedded'] as const) {
       const { apiKey } = await service.createAccount({ planId: 'starter' });
       await signIn(apiKey);
       await page.getByLabel('Video URL').fill(platform.watchUrl(FIXTURE_VIDEOS.slow.id));
-      await page.getByLabel('Format').selectOption('audio');
+      await page.getByLabel('Format').selectOption('360');
       await page.getByRole('button', { name: 'Download' }).click();
       const [jobId] = await waitFor('the job is listed', async () => {
         const ids = await jobIdsListed();
@@ -145,7 +147,14 @@ for (const mode of ['server', 'embedded'] as const) {
       const status = page.locator(`#job-list li[data-job-id="${jobId}"] [data-job-status]`);
       const bar = page.locator(`progress[data-job-progress="${jobId}"]`);
       await waitFor('the row shows the job running', async () => (await status.getAttribute('data-job-status')) === 'IN_PROGRESS');
+      // The bar moves: a part done, then more (or the end).
+      const barValue = () => bar.evaluate((element) => ((element as HTMLProgressElement).position === -1 ? null : (element as HTMLProgressElement).value));
+      const partDone = await waitFor('the bar shows a part done', async () => {
+        const value = await barValue();
+        return value !== null && value > 0 && value < 100 ? value : null;
+      });
       await screenshot(page, `${mode}-jobs`);
+      await waitFor('the bar moves on', async () => ((await barValue()) ?? 0) > partDone);
       await waitFor('the row shows the job completed', async () => (await status.getAttribute('data-job-status')) === 'COMPLETED', 120_000);
       assert.equal(await bar.evaluate((element) => (element as HTMLProgressElement).value), 100);
       await waitFor('the balance counts the download', async () => (await balanceUsed('download_count')) === '1');
