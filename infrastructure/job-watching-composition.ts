@@ -1,7 +1,9 @@
 import type Router from '@koa/router';
 import type { DependencyContainer } from 'tsyringe';
 import type { DownloadJobCommandHandler } from '../application/downloads/download-job-commands.js';
+import { ReadWebhookDeliveryHistory } from '../application/audit/webhook-delivery-history.js';
 import { ListDownloadJobs } from '../application/downloads/list-download-jobs.js';
+import { ListWebhookAttempts } from '../application/downloads/list-webhook-attempts.js';
 import type { Clock } from '../application/ports/clock.js';
 import type { DownloadLinks } from '../application/ports/download-links.js';
 import type { DownloadProgress } from '../application/ports/download-progress.js';
@@ -15,6 +17,7 @@ import type { RequestValidation } from './http/request-validation.js';
 import { downloadEventsRoutes } from './http/routes/download-events-routes.js';
 import { downloadListRoutes } from './http/routes/download-list-routes.js';
 import { downloadStatusBody } from './http/routes/download-status-body.js';
+import { webhookAttemptsRoutes } from './http/routes/webhook-attempts-routes.js';
 import { EventStreamConnections } from './http/sse/event-stream-connections.js';
 import { JobStatusHub } from './live/job-status-hub.js';
 
@@ -33,8 +36,9 @@ export function createJobWatching(container: DependencyContainer, config: Config
   const links = container.resolve<DownloadLinks>(TOKENS.downloadLinks);
   const clock = container.resolve<Clock>(TOKENS.clock);
   const render = (view: DownloadJobView, progress?: DownloadProgress) => downloadStatusBody(view, links, clock.now(), progress);
+  const store = container.resolve<EventStore>(TOKENS.eventStore);
   const hub = new JobStatusHub({
-    store: container.resolve<EventStore>(TOKENS.eventStore),
+    store,
     jobs: container.resolve<DownloadJobCommandHandler>(TOKENS.downloadJobCommands),
     progressChannel,
     render,
@@ -50,6 +54,7 @@ export function createJobWatching(container: DependencyContainer, config: Config
         validation,
       }),
       downloadEventsRoutes({ hub, connections, validation }),
+      webhookAttemptsRoutes({ listWebhookAttempts: new ListWebhookAttempts(new ReadWebhookDeliveryHistory(store)), validation }),
     ],
     progressOf,
     start: () => hub.start(),
