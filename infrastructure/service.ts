@@ -54,7 +54,7 @@ import type { ChannelSubscription, Storage } from './storage/open-storage.js';
 import { PeriodicTask } from './system/periodic-task.js';
 import { openWorkQueue } from './work-queue/open-work-queue.js';
 import { lookupRouters, lookupWorkHandlers } from './lookups-composition.js';
-import { jobWatchingRouters } from './job-watching-composition.js';
+import { createJobWatching } from './job-watching-composition.js';
 import { ExpiredLookupJobsSweeper } from './postgres/expired-lookup-jobs-sweeper.js';
 import type { WarmExtractor } from './extractor/warm/warm-extractor.js';
 import { LeasedRateLimitStore } from './rate-limits/leased-rate-limit-store.js';
@@ -176,6 +176,9 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       const lagWithinLimit = async () => Object.values((await stalls?.processorLagSeconds()) ?? {}).every((lag) => lag * 1000 <= config.readyMaxLagMs);
       const validation = new RequestValidation();
       const urls = new UrlPolicies(config);
+      const watching = createJobWatching(container, config, validation, workQueue.broadcast('progress'));
+      await watching.start();
+      stoppables.push({ name: 'live job status', stop: () => watching.stop() });
       const app = createHttpApp({
         logger,
         metrics: container.resolve<Registry>(TOKENS.metrics),
@@ -204,10 +207,11 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
             clock,
             validation,
             urls,
+            progressOf: (jobId) => watching.progressOf(jobId),
           }),
           accountRoutes({ getAccount: container.resolve(GetAccount) }),
           ...lookupRouters(container, validation, urls),
-          ...jobWatchingRouters(container, validation),
+          ...watching.routers,
         ],
         publicRouters: [
           consoleRoutes(),
@@ -230,7 +234,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       const address = server.address() as AddressInfo;
       url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address}:${address.port}`;
       // The HTTP server stops first, so no new work arrives while the rest winds down.
-      stoppables.unshift({ name: 'http', stop: () => closeServer(server, config.shutdownTimeoutMs) });
+      stoppables.unshift({ name: 'http', stop: () => (watching.closeStreams(), closeServer(server, config.shutdownTimeoutMs)) });
       logger.info({ url }, 'API listening');
     }
 

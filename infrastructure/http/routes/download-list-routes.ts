@@ -1,18 +1,16 @@
 import Router from '@koa/router';
 import { decodeJobListCursor } from '../../../application/downloads/job-list-cursor.js';
 import type { ListDownloadJobs } from '../../../application/downloads/list-download-jobs.js';
-import type { Clock } from '../../../application/ports/clock.js';
-import type { DownloadLinks } from '../../../application/ports/download-links.js';
 import type { DownloadJobStatus } from '../../../domain/download-job/state.js';
 import { authenticatedAccountId } from '../authenticated-account.js';
 import { HttpError } from '../http-error.js';
 import type { RequestValidation } from '../request-validation.js';
-import { downloadStatusBody } from './download-status-body.js';
+import type { DownloadJobView } from '../../../application/ports/read-models.js';
 
 export interface DownloadListRouteDependencies {
   listDownloadJobs: ListDownloadJobs;
   /** The body of each job as GET /download/{jobId} answers it now (progress included). */
-  statusBody: (view: Parameters<typeof downloadStatusBody>[0]) => Record<string, unknown>;
+  statusBody: (view: DownloadJobView) => Record<string, unknown>;
   validation: RequestValidation;
 }
 
@@ -35,9 +33,4 @@ export function downloadListRoutes(deps: DownloadListRouteDependencies): Router 
     ctx.body = { jobs: page.jobs.map((view) => deps.statusBody(view)), nextCursor: page.nextCursor };
   });
   return router;
-}
-
-/** The status body with the links and clock bound, as the list and the event streams render it. */
-export function boundStatusBody(links: DownloadLinks, clock: Clock) {
-  return (view: Parameters<typeof downloadStatusBody>[0]) => downloadStatusBody(view, links, clock.now());
 }
