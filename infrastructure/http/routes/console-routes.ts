@@ -55,6 +55,8 @@ export function consoleRoutes(directory: string = CONSOLE_DIRECTORY): Router {
     ctx.set('Cache-Control', 'no-cache');
     ctx.set('ETag', file.etag);
     ctx.type = file.type;
+    // Koa judges freshness only for a successful status, and a route's status is 404 until it sets one.
+    ctx.status = 200;
     if (ctx.fresh) {
       ctx.status = 304;
       return;
