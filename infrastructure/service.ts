@@ -62,6 +62,7 @@ import { PostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.
 import { MemoryRateLimitStore } from './rate-limits/memory-rate-limit-store.js';
 import { createFileSweeper } from './retention/create-file-sweeper.js';
 import { BroadcastJobCancellations } from './work-queue/broadcast-job-cancellations.js';
+import { BroadcastProgressReports } from './live/broadcast-progress-reports.js';
 
 export const PROJECTIONS = [accountsProjection, downloadJobsProjection, lookupJobsProjection, deletedFilesProjection];
 
@@ -132,6 +133,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         selfUpdate.start();
         stoppables.push({ name: 'yt-dlp self-update', stop: () => selfUpdate.stop() });
       }
+      container.register(TOKENS.progressReports, { useValue: new BroadcastProgressReports(queue.broadcast('progress'), logger) });
       const running = container.resolve(RunningDownloads);
       const listening = cancellations.listen((jobId) => running.cancel(jobId));
       stoppables.push({ name: 'cancellations', stop: () => listening.stop() });

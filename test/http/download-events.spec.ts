@@ -67,6 +67,41 @@ for (const embedded of [false, true]) {
       checkBodies(stream, jobId);
     });
 
+    it('sends the progress of a running download about once a second, which a poll and the list show too', async () => {
+      const { apiKey } = await service.createAccount();
+      const videoId = `progress${embedded ? 'E' : 'S'}`;
+      const jobId = await submit(apiKey, videoId);
+      const stream = await open(`/api/v2/download/${jobId}/events`, apiKey);
+      const withProgress = () => stream.bodies().filter((body) => body.progress !== undefined);
+      await stream.waitFor('two progress events', () => (withProgress().length >= 2 ? true : undefined));
+      const [first, second] = withProgress();
+      assert.equal(first.status, 'IN_PROGRESS');
+      assert.equal(first.progress.stage, 'downloading');
+      assert.equal(first.progress.totalBytes, 1_000_000);
+      assert.ok(second.progress.downloadedBytes > first.progress.downloadedBytes);
+      assert.ok(second.progress.percent > 0 && second.progress.percent < 100);
+      const poll = await call('GET', `/api/v2/download/${jobId}`, { key: apiKey });
+      assert.equal(poll.body.progress?.stage, 'downloading');
+      await service.settle();
+      const listed = (await call('GET', '/api/v2/downloads', { key: apiKey })).body.jobs[0];
+      assert.equal(listed.progress?.stage, 'downloading');
+
+      // The controlled download reports every 50 ms; the worker passes on at most one report a second.
+      const times: number[] = [];
+      const counted = withProgress().length;
+      while (times.length < 3) {
+        await stream.waitFor('one more progress event', () => (withProgress().length > counted + times.length ? true : undefined));
+        times.push(Date.now());
+      }
+      assert.ok(times[2] - times[0] >= 1_500, `reports are spaced: ${times.join(',')}`);
+
+      extractor.release(videoId);
+      const done = await stream.waitFor('the completed body', () => stream.bodies().find((body) => body.status === 'COMPLETED'));
+      assert.equal(done.progress, undefined);
+      assert.equal((await call('GET', `/api/v2/download/${jobId}`, { key: apiKey })).body.progress, undefined);
+      checkBodies(stream, jobId);
+    });
+
     it('answers a stream of a terminal job with its body and closes; Last-Event-ID resumes without repeating', async () => {
       const { apiKey } = await service.createAccount();
       const jobId = await submit(apiKey, `cancel${embedded ? 'E' : 'S'}`);
