@@ -16,9 +16,16 @@ const currentApi = (): Api => {
 const notice = (message: string) => {
   byId('notice').textContent = message;
 };
-const refreshAccount = () => {
-  showAccount(currentApi()).catch(handleFailure);
+const refreshAccountNow = () => {
+  if (api !== null) showAccount(api).catch(handleFailure);
 };
+// A job's charge is settled a little after it ends, and /me shows it once settled: look again shortly, and every so often.
+const ACCOUNT_REFRESH_DELAYS_MS = [0, 2_000, 6_000];
+const ACCOUNT_REFRESH_INTERVAL_MS = 15_000;
+const refreshAccount = () => {
+  for (const delay of ACCOUNT_REFRESH_DELAYS_MS) setTimeout(refreshAccountNow, delay);
+};
+setInterval(refreshAccountNow, ACCOUNT_REFRESH_INTERVAL_MS);
 const jobs = new JobsView(currentApi, notice, refreshAccount);
 const job = new JobView(currentApi, refreshAccount);
 
