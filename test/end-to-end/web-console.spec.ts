@@ -155,8 +155,8 @@ for (const mode of ['server', 'embedded'] as const) {
         const value = await barValue();
         return value !== null && value > 0 && value < 100 ? value : null;
       });
-      await screenshot(page, `${mode}-jobs`);
       await waitFor('the bar moves on', async () => ((await barValue()) ?? 0) > partDone);
+      await screenshot(page, `${mode}-jobs`);
       await waitFor('the row shows the job completed', async () => (await status.getAttribute('data-job-status')) === 'COMPLETED', 120_000);
       assert.equal(await bar.evaluate((element) => (element as HTMLProgressElement).value), 100);
       await waitFor('the balance counts the download', async () => (await balanceUsed('download_count')) === '1');
