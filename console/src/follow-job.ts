@@ -1,6 +1,7 @@
 import { type Api, ApiError } from './api.js';
 import { type Job, isTerminal } from './api-types.js';
 import { EventStreamParser } from './event-stream-parser.js';
+import { wait } from './wait.js';
 
 /**
  * Keeps a job's view current until it ends: over its event stream
@@ -82,16 +83,4 @@ async function pollOnce(api: Api, jobId: string, onJob: (job: Job) => void): Pro
   } catch (error) {
     return error instanceof ApiError && (error.status === 404 || error.status === 401);
   }
-}
-
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

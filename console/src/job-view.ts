@@ -4,6 +4,10 @@ import { byId, el } from './dom.js';
 import { followJob } from './follow-job.js';
 import { formatBytes, formatDate, formatDuration } from './format.js';
 import { jobProgress } from './job-progress.js';
+import { wait } from './wait.js';
+
+const WEBHOOK_REFRESH_MS = 5_000;
+const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
 /** One job: its fields, live progress, download link, webhook history and a cancel button while it is unfinished. */
 export class JobView {
@@ -33,15 +37,12 @@ export class JobView {
     }
     if (signal.aborted) return;
     this.render(job);
-    void this.showWebhookAttempts(jobId, signal);
+    void this.watchWebhookAttempts(jobId, signal);
     if (!isTerminal(job)) {
       void followJob(this.api(), jobId, (update) => {
         if (signal.aborted) return;
         this.render(update);
-        if (isTerminal(update)) {
-          this.onJobEnded();
-          void this.showWebhookAttempts(jobId, signal);
-        }
+        if (isTerminal(update)) this.onJobEnded();
       }, signal);
     }
   }
@@ -87,26 +88,37 @@ export class JobView {
       this.following = new AbortController();
       this.render(cancelled);
       this.onJobEnded();
-      void this.showWebhookAttempts(jobId, this.following.signal);
+      void this.watchWebhookAttempts(jobId, this.following.signal);
     } catch (error) {
       byId('job-error').textContent = (error as Error).message;
       button.disabled = false;
     }
   }
 
-  private async showWebhookAttempts(jobId: string, signal: AbortSignal): Promise<void> {
+  /** The history, looked at again every few seconds while the page is open, until the delivery has ended. */
+  private async watchWebhookAttempts(jobId: string, signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const attempts = await this.showWebhookAttempts(jobId, signal);
+      const last = attempts?.at(-1);
+      if (attempts === null || (last !== undefined && (isSuccess(last.statusCode) || last.nextAttemptAt === null))) return;
+      await wait(WEBHOOK_REFRESH_MS, signal);
+    }
+  }
+
+  /** Shows the history; null when it cannot be had. */
+  private async showWebhookAttempts(jobId: string, signal: AbortSignal): Promise<WebhookAttempt[] | null> {
     const target = byId('webhook-attempts');
     let attempts: WebhookAttempt[];
     try {
       attempts = (await this.api().request<{ attempts: WebhookAttempt[] }>('GET', `/download/${encodeURIComponent(jobId)}/webhook-attempts`)).attempts;
     } catch (error) {
       if (!signal.aborted) target.replaceChildren(el('p', {}, error instanceof ApiError ? `Not available: ${error.message}` : 'Not available.'));
-      return;
+      return null;
     }
-    if (signal.aborted) return;
+    if (signal.aborted) return null;
     if (attempts.length === 0) {
       target.replaceChildren(el('p', {}, 'None: this job has no webhook, or none was due yet.'));
-      return;
+      return attempts;
     }
     const head = el('tr', {}, ...['#', 'Time', 'Answer', 'Duration', 'Next attempt'].map((name) => el('th', { scope: 'col' }, name)));
     const body = attempts.map((attempt) =>
@@ -121,5 +133,6 @@ export class JobView {
       ),
     );
     target.replaceChildren(el('div', { class: 'table-scroll' }, el('table', {}, el('caption', { class: 'hint' }, 'Webhook delivery attempts'), el('thead', {}, head), el('tbody', {}, ...body))));
+    return attempts;
   }
 }

@@ -6,6 +6,7 @@ import { apiClient } from '../support/api-client.js';
 import { type ConsoleWatch, type TestBrowser, launchChromium, screenshot, watchConsole } from '../support/browser.js';
 import { rawRequest } from '../support/raw-http.js';
 import { type TestService, startTestService } from '../support/test-service.js';
+import { type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -28,15 +29,18 @@ for (const mode of ['server', 'embedded'] as const) {
     let page: Page;
     let consoleWatch: ConsoleWatch;
     let call: ReturnType<typeof apiClient>;
+    let receiver: WebhookReceiver | undefined;
 
     before(async () => {
       platform = await startFixturePlatform();
       // One download at a time, so a second job waits in the queue behind a slow one.
-      service = await startTestService({ label: 'console', embedded: mode === 'embedded', env: { ...serviceEnvFor(platform), WORKER_CONCURRENCY: '1' } });
+      // Webhooks may go to a receiver on loopback.
+      service = await startTestService({ label: 'console', embedded: mode === 'embedded', env: { ...serviceEnvFor(platform), WORKER_CONCURRENCY: '1', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
       call = apiClient(service.url);
       browser = await launchChromium();
     });
     after(async () => {
+      await receiver?.stop();
       await browser?.close();
       await service?.stop();
       await platform?.stop();
@@ -172,11 +176,12 @@ for (const mode of ['server', 'embedded'] as const) {
       assert.equal((await readFile(saved)).length, polled.body.fileSize);
     });
 
-    it('cancels a queued job from its page', async () => {
+    it('cancels a queued job from its page, and shows the webhook it sent', async () => {
+      receiver = await startWebhookReceiver(() => ({ status: 204 }));
       const { apiKey } = await service.createAccount({ planId: 'starter' });
       const running = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.slow.id), format: 'audio' } })).body.jobId;
       await waitFor('the slow job runs', async () => (await call('GET', `/api/v2/download/${running}`, { key: apiKey })).body.status === 'IN_PROGRESS');
-      const queued = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' } })).body.jobId;
+      const queued = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio', webhookUrl: receiver.url() } })).body.jobId;
       await signIn(apiKey);
       await page.goto(`${service.url}/#/jobs/${queued}`);
       await page.locator('#job-status-detail').filter({ hasText: 'In queue' }).waitFor();
@@ -184,6 +189,8 @@ for (const mode of ['server', 'embedded'] as const) {
       await page.locator('#job-status-detail').filter({ hasText: 'Failed' }).waitFor();
       assert.equal(await page.locator('#cancel-job').count(), 0);
       await waitFor('a poll shows the job failed', async () => (await call('GET', `/api/v2/download/${queued}`, { key: apiKey })).body.status === 'FAILED');
+      // The download.failed webhook's attempt shows up in the job's history while the page is open.
+      await page.locator('#webhook-attempts td').filter({ hasText: 'HTTP 204' }).waitFor({ timeout: 60_000 });
       await screenshot(page, `${mode}-cancelled`);
       assert.equal((await call('DELETE', `/api/v2/download/${running}`, { key: apiKey })).status, 200);
     });
