@@ -8,6 +8,9 @@ import { wait } from './wait.js';
 
 const WEBHOOK_REFRESH_MS = 5_000;
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
+/** An attempt still under way has no answer yet (and no next attempt either): the delivery has not ended. */
+const underWay = (attempt: WebhookAttempt) => attempt.statusCode === null && attempt.error === null;
+const deliveryEnded = (last: WebhookAttempt) => isSuccess(last.statusCode) || (!underWay(last) && last.nextAttemptAt === null);
 
 /** One job: its fields, live progress, download link, webhook history and a cancel button while it is unfinished. */
 export class JobView {
@@ -100,7 +103,7 @@ export class JobView {
     while (!signal.aborted) {
       const attempts = await this.showWebhookAttempts(jobId, signal);
       const last = attempts?.at(-1);
-      if (attempts === null || (last !== undefined && (isSuccess(last.statusCode) || last.nextAttemptAt === null))) return;
+      if (attempts === null || (last !== undefined && deliveryEnded(last))) return;
       await wait(WEBHOOK_REFRESH_MS, signal);
     }
   }
@@ -127,7 +130,7 @@ export class JobView {
         {},
         el('td', {}, String(attempt.attempt)),
         el('td', {}, formatDate(attempt.at)),
-        el('td', {}, attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : (attempt.error ?? '—')),
+        el('td', {}, attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : (attempt.error ?? 'under way')),
         el('td', {}, `${attempt.durationMs} ms`),
         el('td', {}, formatDate(attempt.nextAttemptAt)),
       ),

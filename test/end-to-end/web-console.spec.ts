@@ -49,7 +49,8 @@ for (const mode of ['server', 'embedded'] as const) {
       page = await browser.context.newPage();
       consoleWatch = watchConsole(page);
     });
-    afterEach(async () => {
+    afterEach(async function () {
+      if (this.currentTest?.state === 'failed') await screenshot(page, `${mode}-failed`);
       await page.close();
       assert.deepEqual(consoleWatch.errors(), [], 'the browser console shows no errors');
     });
