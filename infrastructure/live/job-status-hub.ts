@@ -80,24 +80,28 @@ export class JobStatusHub {
     await this.following;
   }
 
-  /** Starts handing `listener` the job's frames; `latest()` gives the one to send first. */
+  /** Starts handing `listener` the job's frames; `latest()` gives the one to send first. Throws when the job cannot be read. */
   async watch(jobId: string, listener: FrameListener): Promise<Watching> {
     let job = this.watched.get(jobId);
     if (job === undefined) {
       job = { listeners: new Set(), revision: -1, view: null, viewJson: '', progressSeq: 0, frame: null, reloading: Promise.resolve() };
       this.watched.set(jobId, job);
-      this.reload(jobId, job);
+      // The first load's failure reaches the watcher (a 500, not a 404); later reloads only log theirs.
+      job.reloading = this.load(jobId, job);
     }
     const watchedJob = job;
     watchedJob.listeners.add(listener);
-    await watchedJob.reloading;
-    return {
-      latest: () => watchedJob.frame,
-      stop: () => {
-        watchedJob.listeners.delete(listener);
-        if (watchedJob.listeners.size === 0 && this.watched.get(jobId) === watchedJob) this.watched.delete(jobId);
-      },
+    const stop = () => {
+      watchedJob.listeners.delete(listener);
+      if (watchedJob.listeners.size === 0 && this.watched.get(jobId) === watchedJob) this.watched.delete(jobId);
     };
+    try {
+      await watchedJob.reloading;
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    return { latest: () => watchedJob.frame, stop };
   }
 
   private onStatusEvent(jobId: string): void {
@@ -109,20 +113,23 @@ export class JobStatusHub {
 
   private reload(jobId: string, job: WatchedJob): void {
     job.reloading = job.reloading
-      .then(async () => {
-        const { state, revision } = await this.deps.jobs.load(jobId);
-        if (revision <= job.revision) return;
-        job.revision = revision;
-        const view = downloadJobViewFromState(state);
-        const viewJson = JSON.stringify(view);
-        if (viewJson === job.viewJson) return;
-        job.view = view;
-        job.viewJson = viewJson;
-        job.progressSeq = 0;
-        if (view?.status !== 'IN_PROGRESS') this.progress.forget(jobId);
-        this.emit(job, view?.status === 'IN_PROGRESS' ? this.progress.of(jobId) : undefined);
-      })
+      .catch(() => undefined)
+      .then(() => this.load(jobId, job))
       .catch((error: unknown) => this.deps.logger.warn({ err: error, jobId }, 'could not load a watched job; its watchers get the next change'));
+  }
+
+  private async load(jobId: string, job: WatchedJob): Promise<void> {
+    const { state, revision } = await this.deps.jobs.load(jobId);
+    if (revision <= job.revision) return;
+    job.revision = revision;
+    const view = downloadJobViewFromState(state);
+    const viewJson = JSON.stringify(view);
+    if (viewJson === job.viewJson) return;
+    job.view = view;
+    job.viewJson = viewJson;
+    job.progressSeq = 0;
+    if (view?.status !== 'IN_PROGRESS') this.progress.forget(jobId);
+    this.emit(job, view?.status === 'IN_PROGRESS' ? this.progress.of(jobId) : undefined);
   }
 
   private onProgress(message: unknown): void {

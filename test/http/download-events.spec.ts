@@ -61,6 +61,8 @@ for (const embedded of [false, true]) {
       extractor.release(videoId);
       const done = await stream.waitFor('the completed body', () => stream.bodies().find((body) => body.status === 'COMPLETED'));
       assert.equal(typeof done.downloadUrl, 'string');
+      // The stream folds the job's own events, ahead of the read model a poll reads.
+      await service.settle();
       assert.deepEqual(done, { ...(await call('GET', `/api/v2/download/${jobId}`, { key: apiKey })).body, downloadUrl: done.downloadUrl });
       await stream.waitFor('the server to close the stream', () => (stream.ended ? true : undefined));
       assert.equal(stream.bodies().at(-1).status, 'COMPLETED');

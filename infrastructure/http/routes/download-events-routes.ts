@@ -32,7 +32,9 @@ export function downloadEventsRoutes(deps: DownloadEventsRouteDependencies): Rou
     let lastId = lastEventId(ctx);
     let open = false;
     let watching: Watching | null = null;
+    let clientGone = false;
     const end = () => {
+      clientGone = true;
       if (watching === null) return;
       watching.stop();
       watching = null;
@@ -40,6 +42,8 @@ export function downloadEventsRoutes(deps: DownloadEventsRouteDependencies): Rou
       deps.connections.remove(stream);
       stream.end();
     };
+    // Listened for before the job is loaded: a client that leaves meanwhile must not keep its place.
+    ctx.res.once('close', end);
     const send = (frame: JobFrame) => {
       if (!open || frame.id <= lastId) return;
       lastId = frame.id;
@@ -52,6 +56,11 @@ export function downloadEventsRoutes(deps: DownloadEventsRouteDependencies): Rou
       release();
       throw error;
     }
+    if (clientGone) {
+      clientGone = false;
+      end();
+      return;
+    }
     const current = watching.latest();
     if (current === null || current.accountId !== accountId) {
       end();
@@ -62,7 +71,6 @@ export function downloadEventsRoutes(deps: DownloadEventsRouteDependencies): Rou
     ctx.type = 'text/event-stream';
     ctx.set({ 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
     ctx.body = stream;
-    ctx.res.once('close', end);
     deps.connections.add(stream);
     open = true;
     stream.write('retry: 3000\n\n');
