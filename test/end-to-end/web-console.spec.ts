@@ -166,6 +166,13 @@ for (const mode of ['server', 'embedded'] as const) {
       assert.equal(await bar.evaluate((element) => (element as HTMLProgressElement).value), 100);
       await waitFor('the balance counts the download', async () => (await balanceUsed('download_count')) === '1');
 
+      // The list filters by status.
+      await service.settle();
+      await page.getByLabel('Show').selectOption('IN_QUEUE');
+      await page.locator('#jobs-empty').waitFor();
+      await page.getByLabel('Show').selectOption('COMPLETED');
+      await page.locator(`#job-list li[data-job-id="${jobId}"]`).waitFor();
+
       await page.locator(`#job-list li[data-job-id="${jobId}"] a`).click();
       await page.locator('#download-link').waitFor();
       assert.equal(await page.locator('#cancel-job').count(), 0, 'an ended job has nothing to cancel');
