@@ -14,14 +14,19 @@ import { wait } from './wait.js';
 const MAX_STREAMS_PER_TAB = 4;
 const POLL_INTERVAL_MS = 2_000;
 const RECONNECT_DELAY_MS = 1_000;
+// After the service refused a stream (its per-key or per-process limit), poll this long before asking again.
+const STREAM_REFUSED_BACKOFF_MS = 30_000;
 let openStreams = 0;
 
 export async function followJob(api: Api, jobId: string, onJob: (job: Job) => void, signal: AbortSignal): Promise<void> {
   let lastEventId: string | null = null;
+  let streamAllowedAt = 0;
   while (!signal.aborted) {
-    const outcome: StreamOutcome = openStreams < MAX_STREAMS_PER_TAB ? await readStream(api, jobId, lastEventId, onJob, signal) : { ended: false, streamed: false, lastEventId };
+    const mayStream = openStreams < MAX_STREAMS_PER_TAB && Date.now() >= streamAllowedAt;
+    const outcome: StreamOutcome = mayStream ? await readStream(api, jobId, lastEventId, onJob, signal) : { ended: false, streamed: false, lastEventId };
     if (outcome.ended || signal.aborted) return;
     lastEventId = outcome.lastEventId;
+    if (mayStream && !outcome.streamed) streamAllowedAt = Date.now() + STREAM_REFUSED_BACKOFF_MS;
     if (!outcome.streamed) {
       if (await pollOnce(api, jobId, onJob)) return;
       await wait(POLL_INTERVAL_MS, signal);
