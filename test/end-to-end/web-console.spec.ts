@@ -204,3 +204,44 @@ for (const mode of ['server', 'embedded'] as const) {
     });
   });
 }
+
+describe('web console in Chromium when the service refuses event streams', function () {
+  this.timeout(180_000);
+  let platform: FixturePlatform;
+  let service: TestService;
+  let browser: TestBrowser;
+  let call: ReturnType<typeof apiClient>;
+
+  before(async () => {
+    platform = await startFixturePlatform();
+    // One stream per key: a list with two unfinished jobs gets one stream and one 429.
+    service = await startTestService({ label: 'console_streams', env: { ...serviceEnvFor(platform), WORKER_CONCURRENCY: '1', EVENT_STREAMS_PER_KEY: '1' } });
+    call = apiClient(service.url);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.stop();
+    await platform?.stop();
+  });
+
+  it('follows the refused job by polling, and both rows reach their end', async () => {
+    const page = await browser.context.newPage();
+    const consoleWatch = watchConsole(page);
+    consoleWatch.allowFailedResponse(429);
+    const { apiKey } = await service.createAccount({ planId: 'starter' });
+    const submit = async (id: string) => (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(id), format: 'audio' } })).body.jobId as string;
+    const jobIds = [await submit(FIXTURE_VIDEOS.slow.id), await submit(FIXTURE_VIDEOS.clip.id)];
+    await service.settle();
+    await page.goto(`${service.url}/`);
+    await page.getByLabel('API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    for (const jobId of jobIds) {
+      const status = page.locator(`#job-list li[data-job-id="${jobId}"] [data-job-status]`);
+      await waitFor(`job ${jobId} shows COMPLETED`, async () => (await status.count()) === 1 && (await status.getAttribute('data-job-status')) === 'COMPLETED', 120_000);
+    }
+    await page.close();
+    assert.ok(consoleWatch.sawFailedResponse(429), 'a stream was refused');
+    assert.deepEqual(consoleWatch.errors(), [], 'no errors but the refused streams');
+  });
+});

@@ -49,6 +49,8 @@ export interface ConsoleWatch {
   errors(): string[];
   /** Expects the browser's own line about a failed response with this status (an API refusal the test asked for). */
   allowFailedResponse(status: number): void;
+  /** Whether the browser reported a failed response with this status. */
+  sawFailedResponse(status: number): boolean;
 }
 
 /** Collects the page's console errors and uncaught exceptions; a test asserts none happened. */
@@ -59,12 +61,17 @@ export function watchConsole(page: Page): ConsoleWatch {
     if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  const failedStatus = (error: string) => {
+    const failed = /Failed to load resource: the server responded with a status of (\d+)/.exec(error);
+    return failed === null ? null : Number(failed[1]);
+  };
   return {
     errors: () =>
       errors.filter((error) => {
-        const failed = /Failed to load resource: the server responded with a status of (\d+)/.exec(error);
-        return failed === null || !allowed.has(Number(failed[1]));
+        const status = failedStatus(error);
+        return status === null || !allowed.has(status);
       }),
+    sawFailedResponse: (status) => errors.some((error) => failedStatus(error) === status),
     allowFailedResponse: (status) => allowed.add(status),
   };
 }
