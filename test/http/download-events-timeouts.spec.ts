@@ -6,7 +6,17 @@ import { EventStreamClient } from '../support/event-stream-client.js';
 import { InstantExtractor } from '../support/instant-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
-describe('HTTP: an event stream outlives the server request timeouts', function () {
+async function submitQuietJob(service: TestService, accountId: string): Promise<string> {
+  // Written through the job's commands: nothing here depends on a request body arriving within a short timeout.
+  const jobId = randomUUID();
+  await service.service.container.resolve<DownloadJobCommandHandler>(TOKENS.downloadJobCommands).handle(jobId, {
+    type: 'SubmitDownload',
+    data: { jobId, accountId, url: 'https://www.youtube.com/watch?v=quiet', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'Quiet', duration: 10, maxFileSizeBytes: 1e9, now: new Date().toISOString() },
+  });
+  return jobId;
+}
+
+describe('HTTP: event streams and the server’s timeouts and shutdown', function () {
   this.timeout(60_000);
   let service: TestService;
 
@@ -23,12 +33,7 @@ describe('HTTP: an event stream outlives the server request timeouts', function 
 
   it('keeps a quiet stream open, with heartbeats, well past HTTP_REQUEST_TIMEOUT_MS', async () => {
     const { accountId, apiKey } = await service.createAccount();
-    // Written through the job's commands: nothing here depends on a request body arriving within the short timeout.
-    const jobId = randomUUID();
-    await service.service.container.resolve<DownloadJobCommandHandler>(TOKENS.downloadJobCommands).handle(jobId, {
-      type: 'SubmitDownload',
-      data: { jobId, accountId, url: 'https://www.youtube.com/watch?v=quiet', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'Quiet', duration: 10, maxFileSizeBytes: 1e9, now: new Date().toISOString() },
-    });
+    const jobId = await submitQuietJob(service, accountId);
     const stream = await EventStreamClient.open(`${service.url}/api/v2/download/${jobId}/events`, { Authorization: `Bearer ${apiKey}` });
     try {
       assert.equal(stream.response.status, 200);
@@ -40,6 +45,24 @@ describe('HTTP: an event stream outlives the server request timeouts', function 
       assert.equal(stream.ended, false);
     } finally {
       stream.close();
+    }
+  });
+
+  it('ends open streams at shutdown instead of waiting out SHUTDOWN_TIMEOUT_MS', async () => {
+    const stopping = await startTestService({ roles: ['api', 'projector'], label: 'http_event_stream_shutdown', overrides: { extractor: new InstantExtractor() }, env: { SHUTDOWN_TIMEOUT_MS: '300000' } });
+    let stream: EventStreamClient | undefined;
+    try {
+      const { accountId, apiKey } = await stopping.createAccount();
+      const jobId = await submitQuietJob(stopping, accountId);
+      stream = await EventStreamClient.open(`${stopping.url}/api/v2/download/${jobId}/events`, { Authorization: `Bearer ${apiKey}` });
+      const opened = stream;
+      await opened.waitFor('the first event', () => opened.events[0]);
+      const stopped = stopping.stop();
+      await opened.waitFor('the server to end the stream', () => (opened.ended ? true : undefined), 30_000);
+      await stopped;
+    } finally {
+      stream?.close();
+      await stopping.stop();
     }
   });
 });
