@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import type { EventStore } from '../../application/ports/event-store.js';
+import { TOKENS } from '../../infrastructure/container.js';
 import { assertMatchesOpenApi } from '../../infrastructure/http/openapi/response-validator.js';
 import { apiClient } from '../support/api-client.js';
 import { ControlledExtractor } from '../support/controlled-extractor.js';
@@ -102,6 +104,8 @@ for (const embedded of [false, true]) {
       assert.equal(done.progress, undefined);
       assert.equal((await call('GET', `/api/v2/download/${jobId}`, { key: apiKey })).body.progress, undefined);
       checkBodies(stream, jobId);
+      const recorded = await service.service.container.resolve<EventStore>(TOKENS.eventStore).readStream(`download-${jobId}`);
+      assert.deepEqual(recorded.map((event) => event.type), ['DownloadRequested', 'DownloadStarted', 'DownloadCompleted'], 'progress is never an event');
     });
 
     it('answers a stream of a terminal job with its body and closes; Last-Event-ID resumes without repeating', async () => {
@@ -187,6 +191,7 @@ for (const embedded of [false, true]) {
       const jobId = await submit(apiKey, `quiet${embedded ? 'E' : 'S'}`);
       const stream = await open(`/api/v2/download/${jobId}/events`, apiKey);
       await stream.waitFor('a ping comment', () => stream.comments.find((comment) => comment === 'ping'));
+
       await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey });
     });
   });
