@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { FIXTURE_VIDEOS, serviceEnvFor, startFixturePlatform } from '../test/fixtures/platform/fixture-platform.js';
 import { Driver } from './driver.js';
+import { benchEventStreams } from './event-streams.js';
 import { benchFileServing } from './file-serving.js';
 import { benchPollingAtScale } from './polling-at-scale.js';
 import { benchPolling } from './polling.js';
@@ -39,6 +40,12 @@ async function main(): Promise<void> {
     if (only.has('polling-at-scale')) await benchPollingAtScale(service, driver, url, env);
     if (only.has('whole-job')) await benchWholeJob(serviceEnvFor(platform), (format) => platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id));
     if (only.has('replay')) await benchReplay();
+    if (only.has('event-streams')) {
+      // One key opens every stream: the per-key and per-process limits are raised past the load.
+      const streamsEnv = { ...env, EVENT_STREAMS_PER_KEY: '5000', EVENT_STREAMS_MAX: '5000' };
+      await withService(streamsEnv, (streams, streamsDriver) => benchEventStreams(streams, streamsDriver, url, { streams: 20, jobs: 20, label: ' (baseline: one stream per job)' }));
+      await withService(streamsEnv, (streams, streamsDriver) => benchEventStreams(streams, streamsDriver, url, { streams: QUICK ? 200 : 1_000, jobs: 20, label: '' }));
+    }
   } finally {
     await driver.close();
     await service.stop();

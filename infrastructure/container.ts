@@ -14,6 +14,7 @@ import { VideoLookup } from '../application/downloads/video-lookup.js';
 import type { ApiKeySecrets } from '../application/ports/api-key-secrets.js';
 import type { Clock } from '../application/ports/clock.js';
 import type { DownloadLinks } from '../application/ports/download-links.js';
+import type { ProgressReports } from '../application/ports/download-progress.js';
 import type { EventStore } from '../application/ports/event-store.js';
 import type { Extractor } from '../application/ports/extractor.js';
 import type { FileStore } from '../application/ports/file-store.js';
@@ -89,6 +90,8 @@ export const TOKENS = {
   warmExtractor: Symbol('WarmExtractor'),
   /** Registered by the service once its work queue is open. */
   jobCancellations: Symbol('JobCancellations'),
+  /** Workers' progress reports; a worker role replaces the default, which drops them, once its queue is open. */
+  progressReports: Symbol('ProgressReports'),
 } as const;
 
 export interface Overrides {
@@ -151,6 +154,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(ChargeVisibility, { useFactory: instanceCachingFactory(() => new ChargeVisibility(container.resolve(TOKENS.accountReadProgress))) });
   container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(storage.reads) });
   container.register(TOKENS.anomalies, { useValue: new MetricAnomalies(metrics, logger) });
+  container.register(TOKENS.progressReports, { useValue: { report: () => undefined } satisfies ProgressReports });
 
   const resolve = <T>(token: symbol): T => container.resolve<T>(token);
   container.register(TOKENS.accountCommands, {
@@ -203,7 +207,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
       maxAttempts: config.downloadMaxAttempts,
       retryBaseDelayMs: config.downloadRetryBaseMs,
       retryMaxDelayMs: Math.max(config.downloadRetryBaseMs, 5 * 60_000),
-    }, container.resolve(RunningDownloads)),
+    }, container.resolve(RunningDownloads), resolve<ProgressReports>(TOKENS.progressReports)),
   ));
   container.register(RunningDownloads, single(() => new RunningDownloads()));
   container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock(), eventStore, resolve<Anomalies>(TOKENS.anomalies))));

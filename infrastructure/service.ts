@@ -38,6 +38,7 @@ import { requestRateLimit } from './http/middleware/request-rate-limit.js';
 import { openApiDocument } from './http/openapi/document.js';
 import { RequestValidation } from './http/request-validation.js';
 import { accountRoutes } from './http/routes/account-routes.js';
+import { consoleRoutes } from './http/routes/console-routes.js';
 import { downloadRoutes } from './http/routes/download-routes.js';
 import { fileRoutes } from './http/routes/file-routes.js';
 import { operationsRoutes } from './http/routes/operations-routes.js';
@@ -51,6 +52,7 @@ import type { ChannelSubscription, Storage } from './storage/open-storage.js';
 import { openWorkQueue } from './work-queue/open-work-queue.js';
 import { startWorkerBackgroundLoops } from './worker-background-loops.js';
 import { lookupRouters, lookupWorkHandlers } from './lookups-composition.js';
+import { createJobWatching } from './job-watching-composition.js';
 import { ExpiredLookupJobsSweeper } from './postgres/expired-lookup-jobs-sweeper.js';
 import type { WarmExtractor } from './extractor/warm/warm-extractor.js';
 import { LeasedRateLimitStore } from './rate-limits/leased-rate-limit-store.js';
@@ -58,6 +60,7 @@ import { PostgresRateLimitStore } from './rate-limits/postgres-rate-limit-store.
 import { MemoryRateLimitStore } from './rate-limits/memory-rate-limit-store.js';
 import { createFileSweeper } from './retention/create-file-sweeper.js';
 import { BroadcastJobCancellations } from './work-queue/broadcast-job-cancellations.js';
+import { BroadcastProgressReports } from './live/broadcast-progress-reports.js';
 
 export const PROJECTIONS = [accountsProjection, downloadJobsProjection, lookupJobsProjection, deletedFilesProjection];
 
@@ -129,6 +132,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         selfUpdate.start();
         stoppables.push({ name: 'yt-dlp self-update', stop: () => selfUpdate.stop() });
       }
+      container.register(TOKENS.progressReports, { useValue: new BroadcastProgressReports(queue.broadcast('progress'), logger) });
       const running = container.resolve(RunningDownloads);
       const listening = cancellations.listen((jobId) => running.cancel(jobId));
       stoppables.push({ name: 'cancellations', stop: () => listening.stop() });
@@ -169,6 +173,9 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       const lagWithinLimit = async () => Object.values((await stalls?.processorLagSeconds()) ?? {}).every((lag) => lag * 1000 <= config.readyMaxLagMs);
       const validation = new RequestValidation();
       const urls = new UrlPolicies(config);
+      const watching = createJobWatching(container, config, validation, workQueue.broadcast('progress'));
+      await watching.start();
+      stoppables.push({ name: 'live job status', stop: () => watching.stop() });
       const app = createHttpApp({
         logger,
         metrics: container.resolve<Registry>(TOKENS.metrics),
@@ -197,11 +204,14 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
             clock,
             validation,
             urls,
+            progressOf: (jobId) => watching.progressOf(jobId),
           }),
           accountRoutes({ getAccount: container.resolve(GetAccount) }),
           ...lookupRouters(container, validation, urls),
+          ...watching.routers,
         ],
         publicRouters: [
+          consoleRoutes(),
           fileRoutes({ files: container.resolve<FileStore>(TOKENS.fileStore), links, clock }),
           operationsRoutes({
             mode: config.mode,
@@ -221,7 +231,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       const address = server.address() as AddressInfo;
       url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address}:${address.port}`;
       // The HTTP server stops first, so no new work arrives while the rest winds down.
-      stoppables.unshift({ name: 'http', stop: () => closeServer(server, config.shutdownTimeoutMs) });
+      stoppables.unshift({ name: 'http', stop: () => (watching.closeStreams(), closeServer(server, config.shutdownTimeoutMs)) });
       logger.info({ url }, 'API listening');
     }
 

@@ -26,6 +26,15 @@ export interface ProbeOptions {
   signal?: AbortSignal;
 }
 
+/** What the extractor's output says of a running download; `converting` is post-processing (merging, audio extraction). */
+export interface ExtractorProgress {
+  stage?: 'downloading' | 'converting';
+  downloadedBytes: number;
+  totalBytes: number | null;
+  speedBytesPerSecond?: number | null;
+  etaSeconds?: number | null;
+}
+
 export interface DownloadMediaRequest {
   url: string;
   format: MediaFormat;
@@ -39,7 +48,7 @@ export interface DownloadMediaRequest {
   /** An empty directory owned by this download; the adapter writes only there. */
   workDir: string;
   signal?: AbortSignal;
-  onProgress?: (progress: { downloadedBytes: number; totalBytes: number | null }) => void;
+  onProgress?: (progress: ExtractorProgress) => void;
   /** Called now and then while the download waits for its turn (a platform back-off, slots, spacing, a yt-dlp update) or extracts the metadata first: steps that report no progress. */
   onWaiting?: () => void;
   /** The page's metadata as the extractor itself extracted it moments ago (its own JSON), to download from instead of extracting the page again. */

@@ -24,8 +24,23 @@ export interface DownloadJobView {
   completedAt: string | null;
 }
 
+/** Where a page of an account's jobs starts: after this job, in newest-first order. */
+export interface DownloadJobListPosition {
+  createdAt: string;
+  jobId: string;
+}
+
+export interface DownloadJobListQuery {
+  accountId: string;
+  status?: DownloadJobStatus;
+  limit: number;
+  after?: DownloadJobListPosition;
+}
+
 export interface DownloadJobReadModel {
   get(jobId: string): Promise<DownloadJobView | null>;
+  /** The account's jobs, newest first (by creation time, then job id), strictly after `after`. */
+  list(query: DownloadJobListQuery): Promise<DownloadJobView[]>;
 }
 
 export interface AccountView {

@@ -3,11 +3,13 @@ import { InvalidTransitionError, LeaseHeldError, LeaseLostError } from '../../do
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
 import { attemptFileKey, jobFilesPrefix } from '../downloads/job-file-keys.js';
 import type { Clock } from '../ports/clock.js';
+import type { ProgressReports } from '../ports/download-progress.js';
 import { ExtractionError, type Extractor } from '../ports/extractor.js';
 import type { FileStore } from '../ports/file-store.js';
 import type { Logger } from '../ports/logger.js';
 import type { WorkDirs } from '../ports/work-dirs.js';
 import { RunningDownloads } from './running-downloads.js';
+import { progressFromExtractor } from './progress-from-extractor.js';
 import { workContext } from './work-context.js';
 import { DONE, type Delivery, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
@@ -46,6 +48,8 @@ export class RunDownload {
     private readonly options: RunDownloadOptions,
     /** Where a cancellation finds this process's download of the job. */
     private readonly running: RunningDownloads = new RunningDownloads(),
+    /** Where clients' progress figures go; best effort, never awaited. */
+    private readonly progress: ProgressReports = { report: () => undefined },
   ) {}
 
   async handle(message: JobMessage, delivery: Delivery): Promise<WorkOutcome> {
@@ -104,11 +108,15 @@ export class RunDownload {
         maxFileSizeBytes: request.maxFileSizeBytes,
         workDir,
         signal,
-        onProgress: () => delivery.heartbeat(),
+        onProgress: (update) => {
+          delivery.heartbeat();
+          this.progress.report(jobId, progressFromExtractor(update));
+        },
         onWaiting: () => delivery.heartbeat(),
       });
       // A cancellation whose announcement never arrived (or a lapse) is found here, before a file nobody will get is uploaded.
       await this.assertStillHeld(jobId, leaseId);
+      this.progress.report(jobId, { stage: 'storing', downloadedBytes: media.fileSize, totalBytes: media.fileSize, percent: 100 });
       fileKey = attemptFileKey(request.accountId, jobId, attempt, media.extension);
       const stored = await this.files.put(fileKey, media.filePath, { signal });
       await this.jobs.handle(

@@ -53,6 +53,10 @@ export interface Config {
   lookupQueueMax: number;
   /** Channel listings under way at once per account, and across accounts, per API process. */
   channelListingsPerAccount: number;
+  /** Open event streams (GET /download/{jobId}/events) per API key and per API process, and the heartbeat between comments. */
+  eventStreamsPerKey: number;
+  eventStreamsMax: number;
+  eventStreamHeartbeatMs: number;
   channelListingsMax: number;
   httpRequestTimeoutMs: number;
   httpHeadersTimeoutMs: number;
@@ -160,6 +164,9 @@ export function loadConfig(env: Env = process.env): Config {
     lookupQueuePerAccount: read.integer('LOOKUP_QUEUE_PER_ACCOUNT', 8, 1, 1_000),
     lookupQueueMax: read.integer('LOOKUP_QUEUE_MAX', 64, 0, 100_000),
     channelListingsPerAccount: read.integer('CHANNEL_LISTINGS_PER_ACCOUNT', 2, 1, 1_000),
+    eventStreamsPerKey: read.integer('EVENT_STREAMS_PER_KEY', 20, 1, 100_000),
+    eventStreamsMax: read.integer('EVENT_STREAMS_MAX', 2_000, 1, 100_000),
+    eventStreamHeartbeatMs: read.integer('EVENT_STREAM_HEARTBEAT_MS', 15_000, 100, 600_000),
     channelListingsMax: read.integer('CHANNEL_LISTINGS_MAX', 4, 1, 1_000),
     ...httpTimeouts(read),
     mode: ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL'].some((name) => read.optional(name) !== undefined) ? 'server' : 'embedded',

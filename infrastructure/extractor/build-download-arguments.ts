@@ -55,7 +55,7 @@ export function buildDownloadArguments(input: DownloadArgumentsInput): string[] 
     '--progress',
     '--newline',
     '--progress-template',
-    `download:${PROGRESS_LINE_PREFIX}%(progress.{status,downloaded_bytes,total_bytes,total_bytes_estimate})j`,
+    `download:${PROGRESS_LINE_PREFIX}%(progress.{status,downloaded_bytes,total_bytes,total_bytes_estimate,speed,eta})j`,
   ];
   if (input.infoJsonFile !== undefined) args.push('--load-info-json', input.infoJsonFile);
   args.push('--', input.url);

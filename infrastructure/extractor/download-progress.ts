@@ -1,15 +1,15 @@
+import type { ExtractorProgress } from '../../application/ports/extractor.js';
 import { PROGRESS_LINE_PREFIX } from './build-download-arguments.js';
 
-export interface ProgressUpdate {
-  downloadedBytes: number;
-  totalBytes: number | null;
-}
+export type ProgressUpdate = ExtractorProgress;
 
 interface ProgressLine {
   status?: string;
   downloaded_bytes?: number | null;
   total_bytes?: number | null;
   total_bytes_estimate?: number | null;
+  speed?: number | null;
+  eta?: number | null;
 }
 
 /**
@@ -32,7 +32,15 @@ export class DownloadProgress {
     }
     const downloaded = finiteOrNull(progress.downloaded_bytes) ?? 0;
     const total = finiteOrNull(progress.total_bytes) ?? finiteOrNull(progress.total_bytes_estimate);
-    const update = { downloadedBytes: this.finishedBytes + downloaded, totalBytes: total === null ? null : this.finishedBytes + Math.round(total) };
+    // yt-dlp prints its post-processing (ffmpeg merging, extracting, cutting) only to stderr without line ends, so a
+    // finished stream is taken as the start of it; the next stream, if any, switches back to downloading.
+    const update: ProgressUpdate = {
+      stage: progress.status === 'finished' ? 'converting' : 'downloading',
+      downloadedBytes: this.finishedBytes + downloaded,
+      totalBytes: total === null ? null : this.finishedBytes + Math.round(total),
+      speedBytesPerSecond: finiteOrNull(progress.speed),
+      etaSeconds: finiteOrNull(progress.eta),
+    };
     if (progress.status === 'finished') this.finishedBytes += downloaded;
     return update;
   }

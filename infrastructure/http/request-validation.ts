@@ -1,4 +1,4 @@
-import { validateHeaderParameters, validatePathParameters, validateRequestBody } from './openapi/request-validator.js';
+import { validateHeaderParameters, validatePathParameters, validateQueryParameters, validateRequestBody } from './openapi/request-validator.js';
 import { HttpError } from './http-error.js';
 
 /** Request bodies checked against the OpenAPI document (defaults applied); a mismatch is a 400 naming the field. */
@@ -12,6 +12,13 @@ export class RequestValidation {
   /** Documented request headers; one that breaks the document's rules is a 400 naming it. */
   headers(operationId: string, headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
     const result = validateHeaderParameters(operationId, headers);
+    if (!result.ok) throw new HttpError(400, result.message);
+    return result.value;
+  }
+
+  /** Documented query parameters; one that breaks the document's rules is a 400 naming it. */
+  query(operationId: string, query: Readonly<Record<string, string | string[] | undefined>>): Record<string, string | number> {
+    const result = validateQueryParameters(operationId, query);
     if (!result.ok) throw new HttpError(400, result.message);
     return result.value;
   }

@@ -1,4 +1,4 @@
-import type { DownloadJobReadModel, DownloadJobView } from '../../application/ports/read-models.js';
+import type { DownloadJobListQuery, DownloadJobReadModel, DownloadJobView } from '../../application/ports/read-models.js';
 import type { DownloadErrorCode } from '../../domain/download-error-code.js';
 import type { DownloadJobStatus } from '../../domain/download-job/state.js';
 import type { MediaFormat } from '../../domain/media-format.js';
@@ -31,6 +31,25 @@ export class PostgresDownloadJobReadModel implements DownloadJobReadModel {
   async get(jobId: string): Promise<DownloadJobView | null> {
     const [row] = await this.reads.query<DownloadJobRow>('download-job-by-id', 'SELECT * FROM download_jobs WHERE job_id = $1', [jobId]);
     return row === undefined ? null : toView(row);
+  }
+
+  /**
+   * Keyset pagination on (created_at, job_id), so a page never repeats or
+   * skips a job however many are inserted meanwhile. `$2` is null for every
+   * status; `$3`/`$4` null for the first page.
+   */
+  async list(query: DownloadJobListQuery): Promise<DownloadJobView[]> {
+    const rows = await this.reads.query<DownloadJobRow>(
+      'download-jobs-of-account',
+      `SELECT * FROM download_jobs
+        WHERE account_id = $1
+          AND ($2::text IS NULL OR status = $2::text)
+          AND ($3::timestamptz IS NULL OR (created_at, job_id) < ($3::timestamptz, $4::text))
+        ORDER BY created_at DESC, job_id DESC
+        LIMIT $5`,
+      [query.accountId, query.status ?? null, query.after?.createdAt ?? null, query.after?.jobId ?? null, query.limit],
+    );
+    return rows.map(toView);
   }
 }
 

@@ -24,6 +24,8 @@ const STATEMENTS = [
      last_revision integer NOT NULL
    )`,
   `CREATE INDEX IF NOT EXISTS download_jobs_account_status ON download_jobs (account_id, status)`,
+  // GET /downloads: an account's jobs newest first, paged by (created_at, job_id).
+  `CREATE INDEX IF NOT EXISTS download_jobs_account_created ON download_jobs (account_id, created_at DESC, job_id DESC)`,
   `CREATE TABLE IF NOT EXISTS accounts (
      account_id text PRIMARY KEY,
      name text NOT NULL,

@@ -175,7 +175,7 @@ describe('download processes (worker side)', () => {
 
   it('answers a poll from the job stream when the read model has not caught up, and hides other accounts\' jobs', async () => {
     const { jobs, jobId, accountId } = await setUp(async () => {});
-    const emptyReadModel = { get: async () => null };
+    const emptyReadModel = { get: async () => null, list: async () => [] };
     const query = new GetDownloadJob(emptyReadModel, jobs);
     const view = await query.execute(accountId, jobId);
     assert.equal(view?.status, 'IN_QUEUE');

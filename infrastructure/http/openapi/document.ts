@@ -1,5 +1,6 @@
 import { DOWNLOAD_ERROR_CODES } from '../../../domain/download-error-code.js';
 import { MEDIA_FORMATS } from '../../../domain/media-format.js';
+import { jobWatchingPaths, jobWatchingSchemas } from './job-watching-paths.js';
 
 /**
  * The OpenAPI 3.1 description of the API, written by hand from the contract.
@@ -244,6 +245,7 @@ export const openApiDocument = {
         },
       },
     },
+    ...jobWatchingPaths({ jobIdParameter, unauthorized: responses.unauthorized, rateLimited, serverError: responses.serverError }),
     '/info': {
       post: {
         operationId: 'submitInfo',
@@ -549,7 +551,7 @@ export const openApiDocument = {
         description: 'Queued (`IN_QUEUE`) or being processed (`IN_PROGRESS`).',
         required: ['jobId', 'status', 'title', 'duration', 'url', 'format'],
         additionalProperties: false,
-        properties: { ...downloadJobFields, status: { type: 'string', enum: ['IN_QUEUE', 'IN_PROGRESS'] } },
+        properties: { ...downloadJobFields, status: { type: 'string', enum: ['IN_QUEUE', 'IN_PROGRESS'] }, progress: schemaRef('DownloadProgress') },
       },
       DownloadJobCompleted: {
         type: 'object',
@@ -857,6 +859,7 @@ export const openApiDocument = {
           details: { type: 'string', description: 'Extra context, for instance the extractor’s message on 500 or the DownloadErrorCode of a video that cannot be downloaded.' },
         },
       },
+      ...jobWatchingSchemas,
       CreditLimitError: {
         description: 'The ApiError of a used-up plan limit.',
         allOf: [schemaRef('ApiError'), { properties: { error: { const: 'Credit limit reached' } } }],

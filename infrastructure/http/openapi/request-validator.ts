@@ -7,7 +7,7 @@ export type RequestValidationResult<T = Record<string, unknown>> = { ok: true; v
 
 interface DocumentedOperation {
   operationId?: string;
-  parameters?: ReadonlyArray<{ name: string; in: string; required?: boolean }>;
+  parameters?: ReadonlyArray<{ name: string; in: string; required?: boolean; schema?: { type?: unknown } }>;
   requestBody?: { content?: Record<string, unknown> };
 }
 
@@ -15,6 +15,7 @@ interface OperationValidators {
   body?: ValidateFunction;
   pathParameters: Array<{ name: string; validate: ValidateFunction }>;
   headerParameters: Array<{ name: string; required: boolean; validate: ValidateFunction }>;
+  queryParameters: Array<{ name: string; integer: boolean; validate: ValidateFunction }>;
 }
 
 // Request validation stops at the first problem: the client gets one clear message, and a large bad body costs little.
@@ -25,7 +26,7 @@ const operations = new Map<string, OperationValidators>();
 for (const [path, pathItem] of Object.entries(openApiDocument.paths)) {
   for (const [method, operation] of Object.entries(pathItem as Record<string, DocumentedOperation>)) {
     if (operation.operationId === undefined) continue;
-    const validators: OperationValidators = { pathParameters: [], headerParameters: [] };
+    const validators: OperationValidators = { pathParameters: [], headerParameters: [], queryParameters: [] };
     if (operation.requestBody?.content?.['application/json'] !== undefined) {
       validators.body = schemas.validator(jsonPointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'));
     }
@@ -33,6 +34,7 @@ for (const [path, pathItem] of Object.entries(openApiDocument.paths)) {
       const validate = () => schemas.validator(jsonPointer('paths', path, method, 'parameters', String(index), 'schema'));
       if (parameter.in === 'path') validators.pathParameters.push({ name: parameter.name, validate: validate() });
       if (parameter.in === 'header') validators.headerParameters.push({ name: parameter.name, required: parameter.required === true, validate: validate() });
+      if (parameter.in === 'query') validators.queryParameters.push({ name: parameter.name, integer: parameter.schema?.type === 'integer', validate: validate() });
     });
     operations.set(operation.operationId, validators);
   }
@@ -89,6 +91,25 @@ export function validateHeaderParameters(operationId: string, headers: Readonly<
     }
     if (typeof given !== 'string' || !validate(given)) return { ok: false, message: `${name} header must be 1 to 255 visible ASCII characters` };
     value[name] = given;
+  }
+  return { ok: true, value };
+}
+
+/**
+ * Checks the operation's documented query parameters. Query strings carry
+ * text: an integer parameter must be written as decimal digits, and a
+ * parameter given twice is refused rather than guessed at. `value` holds
+ * those present (integers as numbers); undocumented ones are ignored.
+ */
+export function validateQueryParameters(operationId: string, query: Readonly<Record<string, string | string[] | undefined>>): RequestValidationResult<Record<string, string | number>> {
+  const value: Record<string, string | number> = {};
+  for (const { name, integer, validate } of operationValidators(operationId).queryParameters) {
+    const given = query[name];
+    if (given === undefined) continue;
+    if (typeof given !== 'string') return { ok: false, message: `${name} must be given once` };
+    const candidate = integer && /^-?\d{1,15}$/.test(given) ? Number(given) : given;
+    if (!validate(candidate)) return { ok: false, message: firstMessage(validate, name) };
+    value[name] = candidate;
   }
   return { ok: true, value };
 }

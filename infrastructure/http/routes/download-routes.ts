@@ -4,6 +4,7 @@ import type { GetDownloadJob } from '../../../application/downloads/get-download
 import type { SubmitDownload, SubmitDownloadInput } from '../../../application/downloads/submit-download.js';
 import type { Clock } from '../../../application/ports/clock.js';
 import type { DownloadLinks } from '../../../application/ports/download-links.js';
+import type { DownloadProgress } from '../../../application/ports/download-progress.js';
 import { authenticatedAccountId } from '../authenticated-account.js';
 import { HttpError } from '../http-error.js';
 import type { RequestValidation } from '../request-validation.js';
@@ -18,6 +19,8 @@ export interface DownloadRouteDependencies {
   clock: Clock;
   validation: RequestValidation;
   urls: UrlPolicies;
+  /** The last progress report heard for a running job, if any. */
+  progressOf?: (jobId: string) => DownloadProgress | undefined;
 }
 
 /** The validated body: the use case's input less what the request context supplies. */
@@ -52,7 +55,7 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
     const { jobId } = deps.validation.pathParameters('getDownload', ctx.params, 'Download job not found');
     const view = await deps.getDownloadJob.execute(accountId, jobId);
     if (view === null) throw new HttpError(404, `Download job ${jobId} not found`);
-    ctx.body = downloadStatusBody(view, deps.links, deps.clock.now());
+    ctx.body = downloadStatusBody(view, deps.links, deps.clock.now(), deps.progressOf?.(jobId));
   });
 
   router.delete('/download/:jobId', async (ctx) => {

@@ -1,11 +1,12 @@
 import type { DownloadLinks } from '../../../application/ports/download-links.js';
+import type { DownloadProgress } from '../../../application/ports/download-progress.js';
 import type { DownloadJobView } from '../../../application/ports/read-models.js';
 
 /**
  * The body of `GET /download/{jobId}` (and, later, of the webhook): one of
  * the spec's three shapes, selected by status.
  */
-export function downloadStatusBody(view: DownloadJobView, links: DownloadLinks, now: Date): Record<string, unknown> {
+export function downloadStatusBody(view: DownloadJobView, links: DownloadLinks, now: Date, progress?: DownloadProgress): Record<string, unknown> {
   const body: Record<string, unknown> = {
     jobId: view.jobId,
     status: view.status,
@@ -24,6 +25,8 @@ export function downloadStatusBody(view: DownloadJobView, links: DownloadLinks, 
     body.downloadUrl = links.linkFor({ jobId: view.jobId, fileKey: view.fileKey, filename: downloadFilename(view.title, view.fileExtension), completedAt: view.completedAt }, now);
   }
   if (view.status === 'FAILED' && view.errorCode !== null) body.errorCode = view.errorCode;
+  // An extension to the pending shape, for running jobs only.
+  if (view.status === 'IN_PROGRESS' && progress !== undefined) body.progress = progress;
   return body;
 }
 

@@ -34,7 +34,10 @@ describe('yt-dlp download arguments', () => {
   it('asks for progress lines as JSON and refuses a stream in progress', () => {
     const args = argsFor({ format: 'audio' });
     assert.ok(args.includes('--progress') && args.includes('--newline'));
-    assert.equal(optionValue(args, '--progress-template'), 'download:[progress] %(progress.{status,downloaded_bytes,total_bytes,total_bytes_estimate})j');
+    const templates = args.flatMap((arg, index) => (arg === '--progress-template' ? [args[index + 1]] : []));
+    assert.deepEqual(templates, [
+      'download:[progress] %(progress.{status,downloaded_bytes,total_bytes,total_bytes_estimate,speed,eta})j',
+    ]);
     assert.equal(optionValue(args, '--break-match-filters'), '!is_live');
   });
 

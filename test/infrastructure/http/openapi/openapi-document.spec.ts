@@ -223,6 +223,9 @@ describe('OpenAPI document', () => {
         'DELETE /download/{jobId} cancelDownload',
         'GET /client-download/{jobId} getClientDownload',
         'GET /download/{jobId} getDownload',
+        'GET /download/{jobId}/events watchDownload',
+        'GET /download/{jobId}/webhook-attempts listWebhookAttempts',
+        'GET /downloads listDownloads',
         'GET /info/{jobId} getInfo',
         'GET /me getMe',
         'GET /openapi.json getOpenApiDocument',
@@ -286,7 +289,8 @@ describe('OpenAPI document', () => {
       const shape = (name: string) => schemaNamed(name) as { required: string[]; properties: Json };
       const optional = (name: string) => Object.keys(shape(name).properties).filter((field) => !shape(name).required.includes(field)).sort();
       assert.deepEqual(shape('DownloadJobPending').required.sort(), ['duration', 'format', 'jobId', 'status', 'title', 'url']);
-      assert.deepEqual(optional('DownloadJobPending'), ['completedAt', 'createdAt', 'language', 'startedAt']);
+      // progress is this service's extension to the pending shape: optional, so contract clients never miss it.
+      assert.deepEqual(optional('DownloadJobPending'), ['completedAt', 'createdAt', 'language', 'progress', 'startedAt']);
       assert.deepEqual(shape('DownloadJobCompleted').required.sort(), ['actualFormat', 'downloadUrl', 'duration', 'fileSize', 'format', 'jobId', 'status', 'title', 'url']);
       assert.deepEqual(optional('DownloadJobCompleted'), ['completedAt', 'createdAt', 'language', 'startedAt']);
       assert.deepEqual(shape('DownloadJobFailed').required.sort(), ['duration', 'format', 'jobId', 'status', 'title', 'url']);

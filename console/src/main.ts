@@ -1,0 +1,113 @@
+import { showAccount } from './account-view.js';
+import { Api, ApiError } from './api.js';
+import { byId, show } from './dom.js';
+import { JobView } from './job-view.js';
+import { JobsView } from './jobs-view.js';
+import { keyStore } from './key-store.js';
+import { setUpSubmitForm } from './submit-form.js';
+
+/** Wires the views: sign-in with a key, then the account, the form and the jobs, or one job (#/jobs/<id>). */
+
+let api: Api | null = null;
+const currentApi = (): Api => {
+  if (api === null) throw new Error('Not signed in');
+  return api;
+};
+const notice = (message: string) => {
+  byId('notice').textContent = message;
+};
+const refreshAccountNow = () => {
+  if (api !== null) showAccount(api).catch(handleFailure);
+};
+// A job's charge is settled a little after it ends, and /me shows it once settled: look again shortly, and every so often.
+const ACCOUNT_REFRESH_DELAYS_MS = [0, 2_000, 6_000];
+const ACCOUNT_REFRESH_INTERVAL_MS = 15_000;
+const refreshAccount = () => {
+  for (const delay of ACCOUNT_REFRESH_DELAYS_MS) setTimeout(refreshAccountNow, delay);
+};
+setInterval(refreshAccountNow, ACCOUNT_REFRESH_INTERVAL_MS);
+const jobs = new JobsView(currentApi, notice, refreshAccount);
+const job = new JobView(currentApi, refreshAccount);
+
+function handleFailure(error: unknown): void {
+  if (error instanceof ApiError && error.status === 401) {
+    signOut('The API key was refused; sign in again.');
+    return;
+  }
+  notice((error as Error).message);
+}
+
+async function signIn(apiKey: string): Promise<boolean> {
+  const candidate = new Api(apiKey);
+  try {
+    await showAccount(candidate);
+  } catch (error) {
+    byId('api-key-error').textContent = error instanceof ApiError && error.status === 401 ? `That key was refused: ${error.message}` : (error as Error).message;
+    byId('api-key').setAttribute('aria-invalid', 'true');
+    return false;
+  }
+  api = candidate;
+  keyStore.set(apiKey);
+  show(byId('sign-in'), false);
+  show(byId('signed-in'), true);
+  show(byId('sign-out'), true);
+  route();
+  return true;
+}
+
+function signOut(message = ''): void {
+  api = null;
+  keyStore.clear();
+  jobs.stop();
+  job.stop();
+  notice(message);
+  show(byId('signed-in'), false);
+  show(byId('sign-out'), false);
+  show(byId('sign-in'), true);
+  byId<HTMLInputElement>('api-key').value = '';
+  byId('api-key').focus();
+}
+
+/** The list, or one job; the hash names a job id only, never the key. */
+function route(): void {
+  if (api === null) return;
+  notice('');
+  const match = /^#\/jobs\/(.+)$/.exec(location.hash);
+  const jobId = match === null ? null : decodeURIComponent(match[1]);
+  for (const id of ['account', 'submit', 'jobs']) show(byId(id), jobId === null);
+  show(byId('job'), jobId !== null);
+  if (jobId === null) {
+    job.stop();
+    void jobs.reload();
+  } else {
+    jobs.stop();
+    void job.open(jobId).then(() => byId('job-title').focus());
+  }
+}
+
+byId('job-title').tabIndex = -1;
+byId<HTMLFormElement>('sign-in-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  byId('api-key-error').textContent = '';
+  byId('api-key').removeAttribute('aria-invalid');
+  const apiKey = byId<HTMLInputElement>('api-key').value.trim();
+  if (apiKey === '') {
+    byId('api-key-error').textContent = 'Paste an API key';
+    return;
+  }
+  void signIn(apiKey);
+});
+byId('sign-out').addEventListener('click', () => signOut());
+byId('back').addEventListener('click', (event) => {
+  event.preventDefault();
+  location.hash = '';
+});
+window.addEventListener('hashchange', route);
+setUpSubmitForm(currentApi, (jobId) => {
+  notice('Download submitted.');
+  refreshAccount();
+  void jobs.addSubmitted(jobId);
+});
+
+const saved = keyStore.get();
+if (saved === null || !(await signIn(saved))) signOut();

@@ -1,0 +1,36 @@
+import Router from '@koa/router';
+import { decodeJobListCursor } from '../../../application/downloads/job-list-cursor.js';
+import type { ListDownloadJobs } from '../../../application/downloads/list-download-jobs.js';
+import type { DownloadJobStatus } from '../../../domain/download-job/state.js';
+import { authenticatedAccountId } from '../authenticated-account.js';
+import { HttpError } from '../http-error.js';
+import type { RequestValidation } from '../request-validation.js';
+import type { DownloadJobView } from '../../../application/ports/read-models.js';
+
+export interface DownloadListRouteDependencies {
+  listDownloadJobs: ListDownloadJobs;
+  /** The body of each job as GET /download/{jobId} answers it now (progress included). */
+  statusBody: (view: DownloadJobView) => Record<string, unknown>;
+  validation: RequestValidation;
+}
+
+const DEFAULT_LIMIT = 20;
+
+/** GET /downloads: the caller's own jobs, newest first, a page at a time. */
+export function downloadListRoutes(deps: DownloadListRouteDependencies): Router {
+  const router = new Router();
+  router.get('/downloads', async (ctx) => {
+    const accountId = authenticatedAccountId(ctx);
+    const query = deps.validation.query('listDownloads', ctx.query);
+    const after = typeof query.cursor === 'string' ? decodeJobListCursor(query.cursor) : undefined;
+    if (after === null) throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
+    const page = await deps.listDownloadJobs.execute({
+      accountId,
+      status: query.status as DownloadJobStatus | undefined,
+      limit: typeof query.limit === 'number' ? query.limit : DEFAULT_LIMIT,
+      after,
+    });
+    ctx.body = { jobs: page.jobs.map((view) => deps.statusBody(view)), nextCursor: page.nextCursor };
+  });
+  return router;
+}

@@ -1,0 +1,157 @@
+import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
+import { downloadJobViewFromState } from '../../application/downloads/download-job-view.js';
+import type { DownloadProgress } from '../../application/ports/download-progress.js';
+import type { EventStore, Subscription } from '../../application/ports/event-store.js';
+import type { Logger } from '../../application/ports/logger.js';
+import type { DownloadJobView } from '../../application/ports/read-models.js';
+import type { Broadcast } from '../../application/ports/work-queue.js';
+import { LatestProgress } from './latest-progress.js';
+import { readProgressMessage } from './progress-message.js';
+
+/** One Server-Sent Event of a job, rendered once and written to every stream watching it. */
+export interface JobFrame {
+  id: number;
+  accountId: string;
+  terminal: boolean;
+  text: string;
+}
+
+export type FrameListener = (frame: JobFrame) => void;
+
+export interface Watching {
+  /** The newest frame of the job now; null when there is no such job. */
+  latest(): JobFrame | null;
+  stop(): void;
+}
+
+interface WatchedJob {
+  listeners: Set<FrameListener>;
+  revision: number;
+  view: DownloadJobView | null;
+  viewJson: string;
+  progressSeq: number;
+  frame: JobFrame | null;
+  /** Reloads run one after another, so frames leave in the order of the stream. */
+  reloading: Promise<void>;
+}
+
+/** Events that can change a job's body; webhook and file events cannot. */
+const STATUS_EVENT_TYPES = ['DownloadStarted', 'DownloadAttemptFailed', 'DownloadCompleted', 'DownloadFailed', 'DownloadAbandoned'];
+/** Frame ids: the stream revision, then the progress reports since, so ids only grow and status ids agree across processes. */
+const PROGRESS_SLOTS = 100_000;
+
+/**
+ * Per API process: follows the job streams from the store (one subscription,
+ * whatever the number of watchers) and the workers' progress broadcasts, and
+ * hands each watched job's new body to its watchers. A status change is
+ * folded from the job's own stream, never from the read model, which lags.
+ */
+export class JobStatusHub {
+  private readonly watched = new Map<string, WatchedJob>();
+  readonly progress = new LatestProgress();
+  private subscription: Subscription | null = null;
+  private following: Promise<void> = Promise.resolve();
+  private progressListening: { stop(): Promise<void> } | null = null;
+
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      jobs: DownloadJobCommandHandler;
+      progressChannel: Broadcast;
+      render: (view: DownloadJobView, progress: DownloadProgress | undefined) => Record<string, unknown>;
+      logger: Logger;
+    },
+  ) {}
+
+  async start(): Promise<void> {
+    const subscription = this.deps.store.subscribeToAll({ after: await this.deps.store.headPosition(), filter: { streamPrefixes: ['download-'], eventTypes: STATUS_EVENT_TYPES } });
+    this.subscription = subscription;
+    this.following = (async () => {
+      for await (const page of subscription) {
+        for (const event of page.events) this.onStatusEvent(String(event.data.jobId));
+      }
+    })().catch((error: unknown) => this.deps.logger.error({ err: error }, 'live job status stopped following the event store'));
+    this.progressListening = this.deps.progressChannel.subscribe((message) => this.onProgress(message));
+  }
+
+  async stop(): Promise<void> {
+    await this.progressListening?.stop();
+    await this.subscription?.close();
+    await this.following;
+  }
+
+  /** Starts handing `listener` the job's frames; `latest()` gives the one to send first. Throws when the job cannot be read. */
+  async watch(jobId: string, listener: FrameListener): Promise<Watching> {
+    let job = this.watched.get(jobId);
+    if (job === undefined) {
+      job = { listeners: new Set(), revision: -1, view: null, viewJson: '', progressSeq: 0, frame: null, reloading: Promise.resolve() };
+      this.watched.set(jobId, job);
+      // The first load's failure reaches the watcher (a 500, not a 404); later reloads only log theirs.
+      job.reloading = this.load(jobId, job);
+    }
+    const watchedJob = job;
+    watchedJob.listeners.add(listener);
+    const stop = () => {
+      watchedJob.listeners.delete(listener);
+      if (watchedJob.listeners.size === 0 && this.watched.get(jobId) === watchedJob) this.watched.delete(jobId);
+    };
+    try {
+      await watchedJob.reloading;
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    return { latest: () => watchedJob.frame, stop };
+  }
+
+  private onStatusEvent(jobId: string): void {
+    // Whatever the change, a report heard before it belongs to the attempt before it.
+    this.progress.forget(jobId);
+    const job = this.watched.get(jobId);
+    if (job !== undefined) this.reload(jobId, job);
+  }
+
+  private reload(jobId: string, job: WatchedJob): void {
+    job.reloading = job.reloading
+      .catch(() => undefined)
+      .then(() => this.load(jobId, job))
+      .catch((error: unknown) => this.deps.logger.warn({ err: error, jobId }, 'could not load a watched job; its watchers get the next change'));
+  }
+
+  private async load(jobId: string, job: WatchedJob): Promise<void> {
+    const { state, revision } = await this.deps.jobs.load(jobId);
+    if (revision <= job.revision) return;
+    job.revision = revision;
+    const view = downloadJobViewFromState(state);
+    const viewJson = JSON.stringify(view);
+    if (viewJson === job.viewJson) return;
+    job.view = view;
+    job.viewJson = viewJson;
+    job.progressSeq = 0;
+    if (view?.status !== 'IN_PROGRESS') this.progress.forget(jobId);
+    this.emit(job, view?.status === 'IN_PROGRESS' ? this.progress.of(jobId) : undefined);
+  }
+
+  private onProgress(message: unknown): void {
+    const read = readProgressMessage(message);
+    if (read === null) return;
+    this.progress.record(read.jobId, read.progress);
+    const job = this.watched.get(read.jobId);
+    if (job === undefined || job.view?.status !== 'IN_PROGRESS' || job.progressSeq >= PROGRESS_SLOTS - 1) return;
+    job.progressSeq += 1;
+    this.emit(job, read.progress);
+  }
+
+  private emit(job: WatchedJob, progress: DownloadProgress | undefined): void {
+    const { view } = job;
+    if (view === null) {
+      job.frame = null;
+      return;
+    }
+    const id = (job.revision + 1) * PROGRESS_SLOTS + job.progressSeq;
+    const body = this.deps.render(view, progress);
+    const terminal = view.status === 'COMPLETED' || view.status === 'FAILED';
+    job.frame = { id, accountId: view.accountId, terminal, text: `id: ${id}\nevent: job\ndata: ${JSON.stringify(body)}\n\n` };
+    for (const listener of job.listeners) listener(job.frame);
+  }
+}

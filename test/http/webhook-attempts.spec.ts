@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { apiClient } from '../support/api-client.js';
+import { ControlledExtractor } from '../support/controlled-extractor.js';
+import { type TestService, startTestService } from '../support/test-service.js';
+import { type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
+
+for (const embedded of [false, true]) {
+  describe(`HTTP: GET /download/{jobId}/webhook-attempts (${embedded ? 'embedded' : 'server'} mode)`, function () {
+    this.timeout(120_000);
+    let service: TestService;
+    let call: ReturnType<typeof apiClient>;
+    let receiver: WebhookReceiver;
+
+    before(async () => {
+      // The first delivery is refused with a 500, the second acknowledged.
+      receiver = await startWebhookReceiver((n) => ({ status: n === 1 ? 500 : 200 }));
+      service = await startTestService({
+        label: 'http_webhook_attempts',
+        embedded,
+        overrides: { extractor: new ControlledExtractor() },
+        env: { WEBHOOK_ALLOW_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE_MS: Array(9).fill('300').join(',') },
+      });
+      call = apiClient(service.url);
+    });
+    after(async () => {
+      await service?.stop();
+      await receiver?.stop();
+    });
+
+    const submit = async (key: string, videoId: string, webhookUrl?: string): Promise<string> => {
+      const response = await call('POST', '/api/v2/download', { key, json: { url: `https://www.youtube.com/watch?v=${videoId}`, webhookUrl } });
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      return response.body.jobId as string;
+    };
+
+    it('shows each attempt to its owner: time, answer, duration and the next wait', async () => {
+      const { apiKey } = await service.createAccount();
+      const other = await service.createAccount();
+      const jobId = await submit(apiKey, 'hooked', receiver.url('/hook'));
+      assert.deepEqual((await call('GET', `/api/v2/download/${jobId}/webhook-attempts`, { key: apiKey })).body, { attempts: [] });
+      // Cancelling fails the job, which sends its download.failed webhook.
+      assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
+      await receiver.waitFor(2, 60_000);
+
+      const deadline = Date.now() + 30_000;
+      let attempts: any[] = [];
+      while (Date.now() < deadline) {
+        const response = await call('GET', `/api/v2/download/${jobId}/webhook-attempts`, { key: apiKey });
+        assert.equal(response.status, 200);
+        attempts = response.body.attempts;
+        if (attempts.length === 2 && attempts[1].statusCode === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(attempts.length, 2, JSON.stringify(attempts));
+      const [first, second] = attempts;
+      assert.deepEqual([first.attempt, first.statusCode, first.error], [1, 500, null]);
+      assert.ok(first.durationMs >= 0);
+      assert.ok(first.nextAttemptAt !== null && Date.parse(first.nextAttemptAt) > Date.parse(first.at));
+      assert.deepEqual([second.attempt, second.statusCode, second.error, second.nextAttemptAt], [2, 200, null, null]);
+      assert.ok(Date.parse(second.at) >= Date.parse(first.at));
+
+      for (const prefix of ['/API/V2', '/api/v1', '/v2']) assert.equal((await call('GET', `${prefix}/download/${jobId}/webhook-attempts`, { key: apiKey })).body.attempts.length, 2);
+      assert.equal((await call('GET', `/api/v2/download/${jobId}/webhook-attempts`, { key: other.apiKey })).status, 404);
+      assert.equal((await call('GET', `/api/v2/download/${jobId}/webhook-attempts`)).status, 401);
+    });
+
+    it('answers an empty list for a job without a webhook and 404 for an unknown job', async () => {
+      const { apiKey } = await service.createAccount();
+      const jobId = await submit(apiKey, 'plain');
+      assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
+      assert.deepEqual((await call('GET', `/api/v2/download/${jobId}/webhook-attempts`, { key: apiKey })).body, { attempts: [] });
+      assert.equal((await call('GET', '/api/v2/download/no-such-job/webhook-attempts', { key: apiKey })).status, 404);
+      assert.equal((await call('GET', `/api/v2/download/${'%00'.repeat(3)}/webhook-attempts`, { key: apiKey })).status, 404);
+    });
+  });
+}
