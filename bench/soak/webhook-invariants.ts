@@ -52,8 +52,11 @@ function checkOne(job: TrackedJob, history: WebhookDeliveryHistory | undefined, 
   });
   const seen = receivers.attemptsFor(job.jobId);
   if (seen.some((attempt) => attempt.attempt < 1 || attempt.attempt > 10)) broken.push(`${where}: the receiver saw attempts ${seen.map((attempt) => attempt.attempt).join(', ')}`);
-  const gone = seen.find((attempt) => attempt.answered === 410);
-  if (gone !== undefined && seen.some((attempt) => attempt.attempt > gone.attempt)) broken.push(`${where}: attempts after the 410: ${seen.map((attempt) => attempt.attempt).join(', ')}`);
+  // A 410 recorded stops delivery. One the worker never recorded (it died after sending) is lost with it, and at least
+  // once delivery sends that attempt's successor: only attempts after a recorded 410 are wrong.
+  const stopped = history.attempts.find((attempt) => attempt.statusCode === 410);
+  if (stopped !== undefined && seen.some((attempt) => attempt.attempt > stopped.attempt))
+    broken.push(`${where}: attempts after the 410 recorded for attempt ${stopped.attempt}: ${seen.map((attempt) => attempt.attempt).join(', ')}`);
   if (history.result === 'acknowledged' && !seen.some((attempt) => attempt.answered === 200)) broken.push(`${where}: recorded acknowledged but the receiver never answered 200`);
   return broken;
 }

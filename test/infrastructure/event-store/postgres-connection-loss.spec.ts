@@ -24,6 +24,7 @@ describe('PostgreSQL event store: the server connection lost during an append', 
     await database?.drop();
   });
 
+  // Found by the soak run (`npm run soak -- --short --seed 2`): a database restart ended the workers and an API process.
   it('fails that append and the process lives on: the checked-out connection dying is not an unhandled error', async () => {
     const url = new URL(database.url);
     url.host = `127.0.0.1:${proxy.port}`;
