@@ -15,6 +15,7 @@ export async function runFaultSchedule(
 ): Promise<InjectedFault[]> {
   const injected: InjectedFault[] = [];
   const measuring: Array<Promise<void>> = [];
+  // The gaps between faults, so that every class fits in a short run: a few seconds each in two minutes, 12 to 24 s in longer runs.
   const spacingMs = Math.min(40_000, Math.max(5_000, (window.until - window.from - 20_000) / FAULT_CLASSES.length));
   let round = random.shuffle(FAULT_CLASSES);
   await sleepUntil(window.from + 10_000);
@@ -31,7 +32,7 @@ export async function runFaultSchedule(
     injected.push(entry);
     console.log(`soak: fault ${injected.length} at +${Math.round((fault.at - window.from) / 1000)} s: ${fault.detail}`);
     measuring.push(recovery(fault).then((ms) => void (entry.recoveredAfterMs = ms)));
-    await sleepUntil(Math.min(window.until, Date.now() + random.between(Math.round(spacingMs * 0.6), Math.round(spacingMs))));
+    await sleepUntil(Math.min(window.until, Date.now() + random.between(Math.round(spacingMs * 0.3), Math.round(spacingMs * 0.6))));
   }
   await Promise.all(measuring);
   return injected;

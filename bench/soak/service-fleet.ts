@@ -60,7 +60,7 @@ export class ServiceFleet {
     return member;
   }
 
-  /** SIGKILL, then a restart after `restartAfterMs`; resolves once it runs again. */
+  /** SIGKILL, then a restart after `restartAfterMs`; resolves once it is started again, not waiting until it is ready. */
   async kill(member: FleetMember, restartAfterMs: number): Promise<void> {
     const running = this.running.get(member.name);
     if (running === undefined) return;
@@ -68,7 +68,7 @@ export class ServiceFleet {
     running.child.kill('SIGKILL');
     await running.exited;
     await new Promise((resolve) => setTimeout(resolve, restartAfterMs));
-    if (!this.stopping) await this.launch(member);
+    if (!this.stopping) void this.launch(member);
   }
 
   /** SIGTERM to every process; answers how long each took to exit, null for one that had to be killed after `timeoutMs`. */
