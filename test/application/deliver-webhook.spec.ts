@@ -112,14 +112,18 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
   it('two workers handling the same job at once send its attempt once', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let sending: () => void = () => {};
+    const firstSending = new Promise<void>((resolve) => (sending = resolve));
     const { worker, message, sent, types } = await setUp({
       answer: async () => {
+        sending();
         await gate;
         return { kind: 'response', statusCode: 204, durationMs: 3 };
       },
     });
     const first = worker('w1').handle(message);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Sending, the first worker has claimed the attempt.
+    await firstSending;
     const second = await worker('w2').handle(message);
     assert.equal(second.kind, 'retry', 'the second worker waits for the claim instead of sending');
     release();

@@ -67,7 +67,7 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
     assert.equal(cancelledRunning.status, 200);
     assert.equal(cancelledRunning.body.status, 'FAILED');
     assert.notEqual(cancelledRunning.body.startedAt, null);
-    await waitFor('no yt-dlp or ffmpeg is left', async () => (await processesMentioning(FIXTURE_VIDEOS.slow.id, service.config.workDir)).length === 0, 3_000);
+    await waitFor('no yt-dlp or ffmpeg is left', async () => (await processesMentioning(FIXTURE_VIDEOS.slow.id, service.config.workDir)).length === 0, 15_000);
 
     await waitFor('both reservations are released', async () => (await pendingJobs(accountId)).length === 0);
     const after = await balances(apiKey);
@@ -115,7 +115,7 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
     assert.ok(!('errorCode' in body), 'a cancel has no errorCode');
     const polled = await call('GET', `/api/v2/download/${jobId}`, { key: apiKey });
     assert.deepEqual(body, polled.body);
-    await waitFor('no yt-dlp or ffmpeg is left', async () => (await processesMentioning(FIXTURE_VIDEOS.slow.id, service.config.workDir)).length === 0, 3_000);
+    await waitFor('no yt-dlp or ffmpeg is left', async () => (await processesMentioning(FIXTURE_VIDEOS.slow.id, service.config.workDir)).length === 0, 15_000);
     await sleep(500);
     assert.equal(receiver.received.length, 1, 'acknowledged once, sent once');
   });

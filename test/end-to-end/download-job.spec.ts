@@ -161,8 +161,15 @@ for (const mode of ['server', 'embedded'] as const) describe(`end to end (${mode
     assert.equal(done.status, 'FAILED');
     assert.equal(done.errorCode, 'NETWORK_ERROR');
     assert.ok(!('downloadUrl' in done));
-    await sleep(300);
-    await service.settle();
-    assert.equal((await call('GET', '/api/v2/me', { key: apiKey })).body.balances.download_count.used, 0);
+    // The reservation is released after the job reads as failed: wait for the release, not for a time.
+    const deadline = Date.now() + 20_000;
+    let used: number;
+    for (;;) {
+      await service.settle();
+      used = (await call('GET', '/api/v2/me', { key: apiKey })).body.balances.download_count.used;
+      if (used === 0 || Date.now() > deadline) break;
+      await sleep(100);
+    }
+    assert.equal(used, 0);
   });
 });

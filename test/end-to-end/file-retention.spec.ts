@@ -85,6 +85,27 @@ describe('end to end: produced files are deleted after their retention period', 
     }
   }
 
+  /** Waits until the job's deletion is recorded: a sweeper removes the files first and records it after. */
+  async function waitForEvents(jobId: string, type = 'FileDeleted'): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while ((await fileDeletedEvents(jobId, type)).length === 0) {
+      assert.ok(Date.now() < deadline, `no ${type} for job ${jobId}`);
+      await sleep(100);
+    }
+  }
+
+  /** Waits until a link answers `status` (a link answers 403 once its file is due). */
+  async function waitForStatus(url: string, status: number): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status === status) return;
+      assert.ok(Date.now() < deadline, `${url} still answers ${response.status}`);
+      await sleep(200);
+    }
+  }
+
   it('deletes the file, records FileDeleted once, answers 410 on old links and keeps the completed poll; a restarted sweeper carries on', async () => {
     const { apiKey } = await service.createAccount();
     const first = await completedJob(apiKey);
@@ -103,25 +124,27 @@ describe('end to end: produced files are deleted after their retention period', 
     assert.match(gone.headers.get('content-type') ?? '', /application\/json/);
     assert.match((await gone.json()).error, /deleted after its retention period/);
     assert.equal(await files().stat(first.fileKey), null);
-    await sleep(1_500);
+    // Stopped, neither sweeper has a pass under way: whatever they recorded is all they will.
+    await waitForEvents(first.jobId);
+    await firstSweeper.stop();
+    await standby.stop();
     const events = await fileDeletedEvents(first.jobId);
     assert.equal(events.length, 1);
     assert.equal((events[0].data as { fileKey: string }).fileKey, first.fileKey);
 
+    await service.settle();
     const polled = await call('GET', `/api/v2/download/${first.jobId}`, { key: apiKey });
     assert.equal(polled.body.status, 'COMPLETED', 'the job keeps its completed shape');
     assert.equal((await fetch(polled.body.downloadUrl)).status, 410, 'a fresh link answers 410 too');
 
-    // Restart: both stop, a new one starts and deletes a later job's file.
-    await firstSweeper.stop();
-    await standby.stop();
+    // Restart: with none running, a new one starts and deletes a later job's file.
     const second = await completedJob(apiKey);
-    await sleep(RETENTION_SECONDS * 1000 + 500);
-    assert.notEqual(await files().stat(second.fileKey), null, 'nothing deletes files while no sweeper runs');
-    assert.equal((await fetch(second.downloadUrl)).status, 403, 'the link expired when the file was due, and the file is still there');
-    startSweeper();
+    await waitForStatus(second.downloadUrl, 403);
+    assert.notEqual(await files().stat(second.fileKey), null, 'the link expired when the file was due, and nothing deletes files while no sweeper runs');
+    const restarted = startSweeper();
     assert.equal((await waitUntilGone(second.downloadUrl)).status, 410);
-    await sleep(1_500);
+    await waitForEvents(second.jobId);
+    await restarted.stop();
     assert.equal((await fileDeletedEvents(second.jobId)).length, 1);
     assert.equal((await fileDeletedEvents(first.jobId)).length, 1);
   });
@@ -146,7 +169,7 @@ describe('end to end: produced files are deleted after their retention period', 
       await files().put(key, local);
     }
 
-    startSweeper();
+    const sweeper = startSweeper();
     const until = Date.now() + 30_000;
     for (;;) {
       const stored = await Promise.all([completed.fileKey, ...left].map((key) => files().stat(key)));
@@ -154,9 +177,12 @@ describe('end to end: produced files are deleted after their retention period', 
       assert.ok(Date.now() < until, 'some files were never deleted');
       await sleep(200);
     }
-    await sleep(1_500);
+    await waitForEvents(completed.jobId);
+    await waitForEvents(failedJobId, 'FailedJobFilesDeleted');
+    await sweeper.stop();
     assert.equal((await fileDeletedEvents(completed.jobId)).length, 1);
     assert.equal((await fileDeletedEvents(failedJobId, 'FailedJobFilesDeleted')).length, 1);
+    await service.settle();
     const db = service.service.container.resolve<import('knex').Knex>(TOKENS.database);
     assert.equal((await db('deleted_files').whereIn('job_id', [completed.jobId, failedJobId])).length, 2, 'the sweeper will not look at either again');
   });

@@ -99,8 +99,11 @@ describe('Waiting for a projection to catch up', () => {
     assert.ok(store.compare(row.checkpoint, skipped.position) >= 0, 'the stored watermark moved past the skipped event');
   });
 
-  it('handles an event at once after skipped ones, whose position it stores once the watermark interval ends', async () => {
-    const live = runner({ watermarkIntervalMs: 3_000 });
+  it('handles an event at once after skipped ones, whose position it stores once the watermark interval ends', async function () {
+    this.timeout(60_000);
+    // An interval far longer than a busy machine takes to handle an event, so "at once" and "after the interval" stay apart.
+    const intervalMs = 12_000;
+    const live = runner({ watermarkIntervalMs: intervalMs });
     await live.start();
     await live.waitUntilCaughtUp(null, { timeoutMs: 5_000 });
     // Two rounds: the first may store its skipped position at once, the second falls within the interval.
@@ -111,12 +114,12 @@ describe('Waiting for a projection to catch up', () => {
       const appendedAt = Date.now();
       await store.appendToStream(`seen-${randomUUID()}`, [{ id, type: 'Seen', data: {} }], { expectedRevision: 'no_stream' });
       while (!(await seen(id))) {
-        assert.ok(Date.now() - appendedAt < 1_500, `round ${round}: the event waited behind the skipped one's watermark`);
+        assert.ok(Date.now() - appendedAt < intervalMs / 2, `round ${round}: the event waited behind the skipped one's watermark`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     }
     const skipped = await store.appendToStream(`other-${randomUUID()}`, [{ id: randomUUID(), type: 'Other', data: {} }], { expectedRevision: 'no_stream' });
-    await live.waitUntilCaughtUp(skipped.position, { timeoutMs: 6_000 });
+    await live.waitUntilCaughtUp(skipped.position, { timeoutMs: intervalMs * 3 });
     const row = await db(CHECKPOINT_TABLE).where({ name: projection.name }).first<{ checkpoint: string }>('checkpoint');
     assert.ok(store.compare(row.checkpoint, skipped.position) >= 0, 'a skipped position left pending is stored when its interval ends');
   });

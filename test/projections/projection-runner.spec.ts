@@ -246,12 +246,15 @@ for (const { label, open } of BACKENDS) describe(`ProjectionRunner on ${label}`,
     const projection = countingProjection(await uniqueName());
     await appendEvents(3);
     const gate = deferred();
+    const applying = deferred();
     const slow = { ...projection, apply: async (trx: Knex.Transaction, events: RecordedEvent[]) => {
+      applying.resolve();
       await gate.promise;
       await projection.apply(trx, events);
     } };
     const first = rebuildProjections([slow], { db, store, ...backend.locks, logger: silent });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Applying its first batch, the first rebuild holds the lock.
+    await applying.promise;
     await assert.rejects(rebuildProjections([projection], { db, store, ...backend.locks, logger: silent, lockTimeoutMs: 300 }), ProjectionBusyError);
     gate.resolve();
     await first;

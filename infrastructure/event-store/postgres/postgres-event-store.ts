@@ -85,6 +85,9 @@ export class PostgresEventStore implements EventStore {
 
   private async append(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
     const client = await this.pool.connect();
+    // Checked out, a client has no listener of the pool's: a server lost mid-append would be an unhandled 'error' that
+    // ends the process. The statement under way fails with it, and the pool drops the broken client on release.
+    client.on('error', ignoreConnectionError);
     try {
       // Pinned: the revision check needs a snapshot taken after the stream lock is granted, which a server default of REPEATABLE READ would not give.
       await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
@@ -99,6 +102,7 @@ export class PostgresEventStore implements EventStore {
       await client.query('ROLLBACK').catch(() => undefined);
       throw await toAppendError(error, streamName, options, () => readStreamRevision(this.pool, streamName));
     } finally {
+      client.removeListener('error', ignoreConnectionError);
       client.release();
     }
   }
@@ -175,4 +179,8 @@ function interestOf(filter: SubscribeOptions['filter']): NotificationInterest {
   if (prefixes === undefined) return () => true;
   return (categories) =>
     categories === null || categories.some((category) => prefixes.some((prefix) => `${category}-`.startsWith(prefix) || prefix.startsWith(`${category}-`)));
+}
+
+function ignoreConnectionError(): void {
+  // The failed statement reports it.
 }

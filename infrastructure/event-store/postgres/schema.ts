@@ -54,6 +54,9 @@ export const EVENT_ID_CONSTRAINT = 'es_events_event_id_key';
 
 export async function migrateEventStoreSchema(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
+  // A server lost meanwhile fails the statement under way; unheard, its 'error' event would end the process.
+  const ignore = () => undefined;
+  client.on('error', ignore);
   try {
     await client.query('BEGIN');
     // Two processes starting together would otherwise race inside CREATE ... IF NOT EXISTS and one would fail.
@@ -64,6 +67,7 @@ export async function migrateEventStoreSchema(pool: pg.Pool): Promise<void> {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    client.removeListener('error', ignore);
     client.release();
   }
 }

@@ -53,6 +53,26 @@ describe('PostgreSQL event store: notifications and filtered reads', function ()
     await database?.drop();
   });
 
+  /** The backends of this database whose last statement was a LISTEN: stores waiting for notifications. */
+  async function listeningConnections(): Promise<number[]> {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`);
+      return rows.map((row) => row.pid);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async function waitUntil(condition: () => Promise<boolean>, message: string): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!(await condition())) {
+      assert.ok(Date.now() < deadline, message);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   it('notifies other processes after the commit, naming the categories, a burst in few notifications', async () => {
     const listener = new pg.Client({ connectionString: database.url });
     await listener.connect();
@@ -78,9 +98,10 @@ describe('PostgreSQL event store: notifications and filtered reads', function ()
     const subscription = reader.subscribeToAll({ filter: { streamPrefixes: [`${wanted}-`] } });
     const iterator = subscription[Symbol.asyncIterator]();
     try {
-      // The first read finds nothing and the subscription starts waiting.
+      const before = new Set(await listeningConnections());
+      // The first read finds nothing and the subscription starts waiting: its store connects and listens.
       const first = take(iterator, 1, 5_000);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitUntil(async () => (await listeningConnections()).some((pid) => !before.has(pid)), 'the subscription never listened');
       await store.appendToStream(`${wanted}-1`, [newEvent('Wanted')], { expectedRevision: 'no_stream' });
       assert.deepEqual((await first).map((event) => event.type), ['Wanted']);
     } finally {
@@ -93,9 +114,13 @@ describe('PostgreSQL event store: notifications and filtered reads', function ()
     const listener = new NotificationListener(database.url, `unused_${randomUUID().slice(0, 8)}`);
     const controller = new AbortController();
     try {
+      // The first wait connects and listens; one that times out at once leaves the listener listening, so the
+      // waits below register their interest without waiting for a connection.
+      await listener.wait(0, controller.signal);
       const downloads = listener.wait(2_000, controller.signal, (categories) => categories === null || categories.includes('download'));
       const accounts = listener.wait(300, controller.signal, (categories) => categories === null || categories.includes('account'));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Both waiters are registered once the promise jobs queued by their calls have run, before the next macrotask.
+      await new Promise((resolve) => setImmediate(resolve));
       listener.announce(['download']);
       assert.equal(await downloads, true);
       assert.equal(await accounts, false, 'timed out instead of waking');

@@ -148,8 +148,9 @@ describe('platform access controls', () => {
       assert.match(exported, /platform_bot_checks_total\{platform="127.0.0.1"\} 1/);
       assert.match(exported, /platform_backoff_seconds\{platform="127.0.0.1"\} 2/);
       const started = Date.now();
+      const visits = platform.watchPageVisits();
       await assert.rejects(extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)), /paused/);
-      assert.ok(Date.now() - started < 1_000, 'refused without running yt-dlp');
+      assert.equal(platform.watchPageVisits(), visits, 'refused without running yt-dlp');
       const workDir = await mkdtemp(path.join(tmpdir(), 'held-'));
       await extractor.download({ url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio', workDir }).catch((error: unknown) => error);
       assert.ok(Date.now() - started >= 1_500, 'the download waited out the back-off');

@@ -355,6 +355,7 @@ describe('WorkQueueConsumer (JetStream)', () => {
     const again = await redelivered.promise;
     assert.equal(again.messageId, first.messageId);
     assert.notEqual(again.deliveryId, first.deliveryId);
-    assert.ok(Date.now() - handedBackAt < 5_000);
+    // Half the ack wait: apart from it whatever the machine's load.
+    assert.ok(Date.now() - handedBackAt < 15_000, 'handed back at once, not after the ack wait');
   });
 });

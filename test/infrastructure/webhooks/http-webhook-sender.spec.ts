@@ -80,7 +80,8 @@ describe('webhook sender (real HTTP on loopback)', function () {
     const slow = await receiver(() => ({ status: 200, delayMs: 1_500 }));
     const response = await sender().send(request(slow.url(), { timeoutMs: 500 }));
     assert.equal(response.kind === 'error' && response.errorClass, 'timeout');
-    assert.ok(response.durationMs >= 450 && response.durationMs < 1_400, `took ${response.durationMs} ms`);
+    // A timeout, not the answer the receiver sends later, however late the machine fires the timer.
+    assert.ok(response.durationMs >= 450, `took ${response.durationMs} ms`);
   });
 
   it('a closed port is a refused connection', async () => {
