@@ -7,6 +7,11 @@ export interface ChannelUrlRules {
   schemes?: readonly string[];
 }
 
+/**
+ * `url`: the channel's URL rebuilt from its scheme, host and path, without
+ * the submitted query or fragment, which yt-dlp may read as instructions
+ * (`#__youtubedl_smuggle=` sets request headers).
+ */
 export type ChannelUrlResult = { ok: true; url: string } | { ok: false; reason: string };
 
 const HANDLE = /^@[\p{L}\p{N}._-]{1,100}$/u;
@@ -38,7 +43,7 @@ export function parseChannelUrl(input: string, rules: ChannelUrlRules): ChannelU
   const isHandle = withoutTab.length === 1 && HANDLE.test(first);
   const isNamed = withoutTab.length === 2 && NAMED_FORMS.has(first) && NAME.test(second);
   if (!isHandle && !isNamed) return refuse(`${parsed.pathname} is not a channel path`);
-  return { ok: true, url: input };
+  return { ok: true, url: `${parsed.protocol}//${parsed.host}${parsed.pathname}` };
 }
 
 function safeDecode(pathname: string): string {

@@ -34,8 +34,15 @@ export type ClientDownloadUrlResult =
       id: string;
       /** True when `id` is a short link's code, which the platform resolves to the media by redirecting. */
       shortLink: boolean;
-      /** The URL as submitted. */
+      /** The URL as submitted, which the job reports back. */
       url: string;
+      /**
+       * The same link rebuilt from the parts its form needs: no fragment, no
+       * query beyond the id's own. The extractor is given this, never the
+       * submitted URL, whose fragment or query yt-dlp may read as instructions
+       * (`#__youtubedl_smuggle=` sets request headers).
+       */
+      canonicalUrl: string;
     }
   | { ok: false; reason: string };
 
@@ -44,7 +51,8 @@ const USER = /^@[A-Za-z0-9_.]{1,64}$/;
 const PHOTO_SHARING_KINDS = new Set(['p', 'reel', 'reels', 'tv']);
 const SOCIAL_NETWORK_KINDS = new Set(['videos', 'watch', 'reel']);
 
-type Match = { id: string; shortLink: boolean } | null;
+/** `query`: the one the form needs to name the media, rebuilt; the path alone names it otherwise. */
+type Match = { id: string; shortLink: boolean; query?: string } | null;
 
 /**
  * Recognises the links a client-download lookup accepts, on each platform's
@@ -68,7 +76,7 @@ export function parseClientDownloadUrl(input: string, rules: ClientDownloadUrlRu
   if (on(rules.videoPlatform.hosts) || on(rules.videoPlatform.shortHosts)) {
     knownHost = true;
     const video = parseVideoUrl(input, { videoHosts: rules.videoPlatform.hosts, shortHosts: rules.videoPlatform.shortHosts, schemes, allowShorts: true });
-    if (video.ok) return { ok: true, platform: 'video-platform', id: video.videoId, shortLink: false, url: input };
+    if (video.ok) return { ok: true, platform: 'video-platform', id: video.videoId, shortLink: false, url: input, canonicalUrl: video.canonicalUrl };
   }
   const candidates: Array<[ClientDownloadPlatform, readonly string[], () => Match]> = [
     ['photo-sharing', rules.photoSharing.hosts, () => photoSharingMatch(segments)],
@@ -81,7 +89,10 @@ export function parseClientDownloadUrl(input: string, rules: ClientDownloadUrlRu
     if (!on(hosts)) continue;
     knownHost = true;
     const found = match();
-    if (found !== null) return { ok: true, platform, ...found, url: input };
+    if (found !== null) {
+      const { query, ...match } = found;
+      return { ok: true, platform, ...match, url: input, canonicalUrl: `${parsed.protocol}//${host}${parsed.pathname}${query ?? ''}` };
+    }
   }
   return refuse(knownHost ? `${parsed.pathname}${parsed.search} is not a video link this service supports` : `${host} is not a supported host`);
 }
@@ -111,7 +122,7 @@ function socialNetworkMatch(segments: string[], url: URL): Match {
   const last = segments.length - 1;
   if (last >= 1 && SOCIAL_NETWORK_KINDS.has(segments[last - 1]) && ID.test(segments[last])) return { id: segments[last], shortLink: false };
   const watched = url.searchParams.get('v');
-  if (segments[last] === 'watch' && watched !== null && ID.test(watched)) return { id: watched, shortLink: false };
+  if (segments[last] === 'watch' && watched !== null && ID.test(watched)) return { id: watched, shortLink: false, query: `?v=${watched}` };
   return null;
 }
 

@@ -3,6 +3,7 @@ import { type DependencyContainer, container as rootContainer, instanceCachingFa
 import { AccountAdministration } from '../application/accounts/account-administration.js';
 import type { AccountCommandHandler } from '../application/accounts/account-commands.js';
 import { Authenticate } from '../application/accounts/authenticate.js';
+import { ChargeVisibility } from '../application/accounts/charge-visibility.js';
 import { GetAccount } from '../application/accounts/get-account.js';
 import { ReplayAccountLedger } from '../application/audit/replay-account-ledger.js';
 import { CommandHandler } from '../application/command-handler.js';
@@ -18,6 +19,7 @@ import type { EventStore } from '../application/ports/event-store.js';
 import type { Extractor } from '../application/ports/extractor.js';
 import type { FileStore } from '../application/ports/file-store.js';
 import type { IdGenerator } from '../application/ports/id-generator.js';
+import type { JobCancellations } from '../application/ports/job-cancellations.js';
 import type { Logger } from '../application/ports/logger.js';
 import type { PlanCatalog } from '../application/ports/plan-catalog.js';
 import type { AccountReadModel, DownloadJobReadModel } from '../application/ports/read-models.js';
@@ -41,6 +43,7 @@ import { createFileStore } from './files/create-file-store.js';
 import { SignedDownloadLinks } from './files/signed-download-links.js';
 import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
 import { PostgresAccountReadModel } from './postgres/postgres-account-read-model.js';
+import { PostgresAccountReadProgress } from './postgres/postgres-account-read-progress.js';
 import { PostgresDownloadJobReadModel } from './postgres/postgres-download-job-read-model.js';
 import { migrateReadModels } from './postgres/read-model-schema.js';
 import type { Anomalies } from '../application/ports/anomalies.js';
@@ -79,11 +82,14 @@ export const TOKENS = {
   accountCommands: Symbol('AccountCommandHandler'),
   downloadJobCommands: Symbol('DownloadJobCommandHandler'),
   accountReadModel: Symbol('AccountReadModel'),
+  accountReadProgress: Symbol('AccountReadProgress'),
   downloadJobReadModel: Symbol('DownloadJobReadModel'),
   storage: Symbol('Storage'),
   anomalies: Symbol('Anomalies'),
   keyRevocations: Symbol('KeyRevocationListener'),
   warmExtractor: Symbol('WarmExtractor'),
+  /** Registered by the service once its work queue is open. */
+  jobCancellations: Symbol('JobCancellations'),
   /** Workers' progress reports; a worker role replaces the default, which drops them, once its queue is open. */
   progressReports: Symbol('ProgressReports'),
 } as const;
@@ -125,7 +131,8 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(TOKENS.fileStore, { useValue: createFileStore(config) });
   container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.workDir) });
   // Made when first needed, so the command-line tools never run yt-dlp.
-  container.register(TOKENS.ytDlp, { useFactory: instanceCachingFactory(() => (overrides.extractor === undefined ? createYtDlpExtractor(config, logger, metrics) : null)) });
+  let ytDlpSetup: YtDlpSetup | null = null;
+  container.register(TOKENS.ytDlp, { useFactory: instanceCachingFactory(() => (ytDlpSetup = overrides.extractor === undefined ? createYtDlpExtractor(config, logger, metrics) : null)) });
   // Helpers start on the first lookup, or when a role that looks videos up starts them (service.ts); CLIs never do.
   let warmExtractor: WarmExtractor | null = null;
   container.register(TOKENS.warmExtractor, {
@@ -143,6 +150,8 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     ),
   });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database, storage.reads) });
+  container.register(TOKENS.accountReadProgress, { useValue: new PostgresAccountReadProgress(storage.reads, eventStore, config.readYourWritesWaitMs) });
+  container.register(ChargeVisibility, { useFactory: instanceCachingFactory(() => new ChargeVisibility(container.resolve(TOKENS.accountReadProgress))) });
   container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(storage.reads) });
   container.register(TOKENS.anomalies, { useValue: new MetricAnomalies(metrics, logger) });
   container.register(TOKENS.progressReports, { useValue: { report: () => undefined } satisfies ProgressReports });
@@ -192,7 +201,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     maxWaiting: config.lookupQueueMax,
   })));
   container.register(SubmitDownload, single(() => new SubmitDownload(accounts(), jobs(), container.resolve(VideoLookup), ids(), clock())));
-  container.register(GetDownloadJob, single(() => new GetDownloadJob(resolve<DownloadJobReadModel>(TOKENS.downloadJobReadModel), jobs())));
+  container.register(GetDownloadJob, single(() => new GetDownloadJob(resolve<DownloadJobReadModel>(TOKENS.downloadJobReadModel), jobs(), container.resolve(ChargeVisibility))));
   container.register(RunDownload, single(() =>
     new RunDownload(jobs(), resolve<Extractor>(TOKENS.extractor), resolve<FileStore>(TOKENS.fileStore), resolve<WorkDirs>(TOKENS.workDirs), clock(), logger, {
       maxAttempts: config.downloadMaxAttempts,
@@ -204,12 +213,14 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock(), eventStore, resolve<Anomalies>(TOKENS.anomalies))));
   container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs)));
   container.register(ReconcilePendingDownloads, single(() =>
-    new ReconcilePendingDownloads(eventStore, jobs(), accounts(), new PostgresPendingDownloadAccounts(database), container.resolve(SettleDownloadBilling), container.resolve(ReleaseOrphanedReservation), clock(), logger, config.pendingDownloadLimitMs),
+    new ReconcilePendingDownloads(eventStore, jobs(), accounts(), new PostgresPendingDownloadAccounts(database), container.resolve(SettleDownloadBilling), container.resolve(ReleaseOrphanedReservation), clock(), logger, config.pendingDownloadLimitMs,
+      container.isRegistered(TOKENS.jobCancellations) ? resolve<JobCancellations>(TOKENS.jobCancellations) : null),
   ));
   container.register(DeliverWebhook, single(() =>
     createDeliverWebhook(config, {
       store: eventStore, db: database, logger, metrics, jobs: jobs(), clock: clock(), ids: ids(),
       links: resolve<DownloadLinks>(TOKENS.downloadLinks), secrets: resolve<ApiKeySecrets>(TOKENS.apiKeySecrets), resolveHost: overrides.webhookResolver,
+      charges: container.resolve(ChargeVisibility),
     }),
   ));
   registerLookups(container, config, logger);
@@ -218,6 +229,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     container,
     async close() {
       await warmExtractor?.close();
+      await ytDlpSetup?.egress.close();
       await storage.close();
     },
   };

@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import type { DependencyContainer } from 'tsyringe';
 import { instanceCachingFactory } from 'tsyringe';
 import type { AccountCommandHandler } from '../application/accounts/account-commands.js';
+import { ChargeVisibility } from '../application/accounts/charge-visibility.js';
+import type { AccountReadProgress } from '../application/ports/account-read-progress.js';
 import { CommandHandler } from '../application/command-handler.js';
 import { clientDownloadJobSteps } from '../application/lookups/client-download-job-steps.js';
 import { GetLookupJob } from '../application/lookups/get-lookup-job.js';
@@ -86,17 +88,23 @@ export function registerLookups(container: DependencyContainer, config: Config, 
     ids(), clock(), config.infoJobTtlSeconds * 1000),
   ));
   container.register(LOOKUP_TOKENS.submitClientDownload, single(() =>
-    new SubmitLookupJob<{ platform: ClientDownloadPlatform }>('client_download', accounts(), (job, context) =>
-      clientJobs().handle(job.jobId, { type: 'RequestClientDownload', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, platform: job.details.platform, expiresAt: job.expiresAt, now: job.now } }, context),
+    new SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>('client_download', accounts(), (job, context) =>
+      clientJobs().handle(
+        job.jobId,
+        { type: 'RequestClientDownload', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, canonicalUrl: job.details.canonicalUrl, platform: job.details.platform, expiresAt: job.expiresAt, now: job.now } },
+        context,
+      ),
     ids(), clock(), config.clientDownloadJobTtlSeconds * 1000),
   ));
   container.register(LOOKUP_TOKENS.getInfoJob, single(() =>
-    new GetLookupJob('info', readModel(), async (jobId) => lookupJobViewFromState('info', (await infoJobs().load(jobId)).state), clock()),
+    new GetLookupJob('info', readModel(), async (jobId) => lookupJobViewFromState('info', (await infoJobs().load(jobId)).state), clock(), container.resolve(ChargeVisibility)),
   ));
   container.register(LOOKUP_TOKENS.getClientDownloadJob, single(() =>
-    new GetLookupJob('client-download', readModel(), async (jobId) => lookupJobViewFromState('client-download', (await clientJobs().load(jobId)).state), clock()),
+    new GetLookupJob('client-download', readModel(), async (jobId) => lookupJobViewFromState('client-download', (await clientJobs().load(jobId)).state), clock(), container.resolve(ChargeVisibility)),
   ));
-  container.register(ListChannel, single(() => new ListChannel(accounts(), extractor(), ids(), clock(), { perAccount: config.channelListingsPerAccount, overall: config.channelListingsMax })));
+  container.register(ListChannel, single(() =>
+    new ListChannel(accounts(), extractor(), ids(), clock(), { perAccount: config.channelListingsPerAccount, overall: config.channelListingsMax }, resolve<AccountReadProgress>(TOKENS.accountReadProgress)),
+  ));
   container.register(LOOKUP_TOKENS.settleLookupBilling, single(() => new SettleLookupBilling(accounts(), clock(), store(), resolve<Anomalies>(TOKENS.anomalies))));
   container.register(LOOKUP_TOKENS.runInfoJob, single(() => new RunLookupJob<VideoInfo>('info lookup', infoJobSteps(infoJobs(), extractor()), settle(), clock(), logger, retry)));
   container.register(LOOKUP_TOKENS.runClientDownloadJob, single(() =>

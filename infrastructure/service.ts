@@ -12,11 +12,8 @@ import type { Clock } from '../application/ports/clock.js';
 import type { EventStore } from '../application/ports/event-store.js';
 import type { FileStore } from '../application/ports/file-store.js';
 import type { Logger } from '../application/ports/logger.js';
-import type { Anomalies } from '../application/ports/anomalies.js';
 import type { WorkDirs } from '../application/ports/work-dirs.js';
 import type { WorkConsumer, WorkItem, WorkQueue, WorkRelay, WorkResult } from '../application/ports/work-queue.js';
-import { ReconcilePendingDownloads } from '../application/processes/reconcile-pending-downloads.js';
-import { ReconcilePendingLookups } from '../application/processes/reconcile-pending-lookups.js';
 import { ReleaseOrphanedReservation } from '../application/processes/release-orphaned-reservation.js';
 import { RunDownload } from '../application/processes/run-download.js';
 import { RunningDownloads } from '../application/processes/running-downloads.js';
@@ -47,11 +44,12 @@ import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
 import { startAdminEndpoint } from './embedded/admin-endpoint.js';
 import { RELAY_NAME } from './nats/event-relay.js';
-import { JetStreamWorkQueue } from './nats/jetstream-work-queue.js';
+import { PostgresExclusiveLock } from './postgres/postgres-exclusive-lock.js';
+import { LeaderOnly } from './system/leader-only.js';
 import { StallMonitor } from './observability/stall-monitor.js';
 import type { ChannelSubscription, Storage } from './storage/open-storage.js';
-import { PeriodicTask } from './system/periodic-task.js';
 import { openWorkQueue } from './work-queue/open-work-queue.js';
+import { startWorkerBackgroundLoops } from './worker-background-loops.js';
 import { lookupRouters, lookupWorkHandlers } from './lookups-composition.js';
 import { createJobWatching } from './job-watching-composition.js';
 import { ExpiredLookupJobsSweeper } from './postgres/expired-lookup-jobs-sweeper.js';
@@ -105,6 +103,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
     const workQueue = queue;
     logger.info({ mode: config.mode, storage: storage.description, workQueue: queue.kind }, `Running in ${config.mode} mode`);
     const cancellations = new BroadcastJobCancellations(queue.broadcast('cancellations'), logger);
+    container.register(TOKENS.jobCancellations, { useValue: cancellations });
 
     if (roles.has('projector')) {
       projections = new ProjectionRunner(PROJECTIONS, processorOptions);
@@ -140,19 +139,15 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       for (const [, consumer] of consumers) await consumer.start();
       // Side by side: each stop waits for its pulls to expire and its handlers to drain, seconds that would add up in turn.
       stoppables.push({ name: 'work consumers', stop: async () => void (await Promise.all(consumers.map(([, consumer]) => consumer.stop()))) });
-      if (queue instanceof JetStreamWorkQueue) {
-        const deadLetters = queue.deadLetterRecorder(db, container.resolve<Anomalies>(TOKENS.anomalies));
-        await deadLetters.start();
-        stoppables.push({ name: 'dead letters', stop: () => deadLetters.stop() });
-      }
-      const reconcile = container.resolve(ReconcilePendingDownloads);
-      const reconciler = new PeriodicTask('reconcile pending downloads', config.reconcileIntervalMs, () => reconcile.runOnce(), logger);
-      reconciler.start();
-      stoppables.push({ name: 'reconciler', stop: () => reconciler.stop() });
-      const reconcileLookups = container.resolve(ReconcilePendingLookups);
-      const lookupReconciler = new PeriodicTask('reconcile pending lookups', config.reconcileIntervalMs, () => reconcileLookups.runOnce(), logger);
-      lookupReconciler.start();
-      stoppables.push({ name: 'lookup reconciler', stop: () => lookupReconciler.stop() });
+      // One worker process of the deployment records dead letters and reconciles; the others stand by.
+      const background = new LeaderOnly(
+        'worker background loops',
+        new PostgresExclusiveLock({ connectionString: config.databaseUrl, key: 'worker:background-loops', logger, acquireLock: storage.acquireLock }),
+        () => startWorkerBackgroundLoops(container, config, workQueue, logger),
+        logger,
+      );
+      background.start();
+      stoppables.push({ name: 'worker background loops', stop: () => background.stop() });
     }
 
     // Submissions look videos up: the API's helpers start now, in the background, rather than on the first request.

@@ -3,7 +3,7 @@ import type { ReserveDownload } from '../../domain/account/commands.js';
 import { decideAccount } from '../../domain/account/decide.js';
 import { rememberedSubmission } from '../../domain/account/idempotency.js';
 import type { AccountState } from '../../domain/account/state.js';
-import { RuleViolationError } from '../../domain/errors.js';
+import { JobAbandonedError, RuleViolationError } from '../../domain/errors.js';
 import { hasNoDownloadOptOut } from '../../domain/no-download-opt-out.js';
 import type { MediaFormat } from '../../domain/media-format.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
@@ -100,7 +100,13 @@ export class SubmitDownload {
     const reservation = await this.accounts.handle(input.accountId, reserve(), context);
     // A concurrent repeat reserved first; the account stream decided which one won.
     if (reservation.events.length === 0 && idempotencyKey !== undefined) return this.answerAgain(reservation.state, idempotencyKey, video, input);
-    const maxFileSizeMb = reservation.state.plan?.maxFileSizeMb ?? 0;
+    await this.createJob(jobId, input, video, reservation.state, context);
+    return queuedAnswer(jobId, video);
+  }
+
+  /** Writes the job's stream; a repeat for the same job id changes nothing, and one after the orphan releaser abandoned it throws JobAbandonedError. */
+  private async createJob(jobId: string, input: SubmitDownloadInput, video: VideoMetadata, account: AccountState, context: { correlationId: string }): Promise<void> {
+    const maxFileSizeMb = account.plan?.maxFileSizeMb ?? 0;
     await this.jobs.handle(
       jobId,
       {
@@ -123,16 +129,25 @@ export class SubmitDownload {
       },
       context,
     );
-    return queuedAnswer(jobId, video);
   }
 
-  /** The answer the first submission under this key got, from its job (or, while that is being written, the video). */
+  /**
+   * The answer the first submission under this key got, from its job. When its job stream was never written (the first
+   * submission died between the reservation and the job, or is still writing it), the repeat writes the job itself, with
+   * the remembered id and the same request: the job stream decides against the orphan releaser, so the answer names a job
+   * that exists, or JobAbandonedError tells the client to submit again.
+   */
   private async answerAgain(account: AccountState, key: string, video: VideoMetadata | null, input: SubmitDownloadInput): Promise<SubmitDownloadOutput> {
     const remembered = rememberedSubmission(account, key, Date.parse(this.now()));
     if (remembered === null) throw new Error(`Idempotency-Key ${key} is not remembered`);
-    const { state: job } = await this.jobs.load(remembered.jobId);
-    if (job.status !== 'NONE' && job.status !== 'ABANDONED') return queuedAnswer(remembered.jobId, job.request);
-    return queuedAnswer(remembered.jobId, video ?? (await this.lookUp(input, account.pendingJobs.length)));
+    const jobId = remembered.jobId;
+    const { state: job } = await this.jobs.load(jobId);
+    if (job.status === 'ABANDONED') throw new JobAbandonedError(jobId);
+    if (job.status !== 'NONE') return queuedAnswer(jobId, job.request);
+    const looked = video ?? (await this.lookUp(input, account.pendingJobs.length));
+    if (video === null) checkDownloadable(looked, input);
+    await this.createJob(jobId, input, looked, account, { correlationId: input.correlationId ?? jobId });
+    return queuedAnswer(jobId, looked);
   }
 
   private async lookUp(input: SubmitDownloadInput, pendingNow: number): Promise<VideoMetadata> {

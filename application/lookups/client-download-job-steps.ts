@@ -13,7 +13,9 @@ export function clientDownloadJobSteps(jobs: ClientDownloadJobCommandHandler, ex
         failedAttempts: state.status === 'none' || state.status === 'abandoned' ? 0 : state.failedAttempts,
         async lookUp(signal) {
           if (state.status === 'none' || state.status === 'abandoned') throw new Error(`Client-download job ${jobId} not found`);
-          const { links, ...about } = await extractor.resolveMediaLinks(state.request.url, { signal });
+          // Jobs recorded before the canonical link was: at least their fragment, which yt-dlp reads as instructions, stays behind.
+          const extractFrom = state.request.canonicalUrl ?? state.request.url.split('#')[0];
+          const { links, ...about } = await extractor.resolveMediaLinks(extractFrom, { signal });
           return { ...about, url: state.request.url, downloadLinks: links };
         },
       };

@@ -2,6 +2,7 @@ import { channelListUnits } from '../../domain/account/lookups.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import { ExtractorUnavailableError, ListingsBusyError, VideoNotDownloadableError } from '../errors.js';
 import { FairSlots, SlotsFullError } from '../fair-slots.js';
+import type { AccountReadProgress } from '../ports/account-read-progress.js';
 import type { Clock } from '../ports/clock.js';
 import { type ChannelListing, ExtractionError, type Extractor } from '../ports/extractor.js';
 import type { IdGenerator } from '../ports/id-generator.js';
@@ -29,7 +30,9 @@ export interface ListChannelInput {
  * entries, rounded up. A failed listing releases them. Each listing runs
  * yt-dlp inside the request, so listings under way are bounded per account
  * and overall; beyond either the request is refused at once (429), before
- * anything is reserved, rather than queued behind other tenants' work.
+ * anything is reserved, rather than queued behind other tenants' work. The
+ * answer waits (bounded) until the account's read model shows the charge or
+ * release, so the caller's next `GET /me` counts it.
  */
 export class ListChannel {
   private readonly slots: FairSlots;
@@ -42,6 +45,7 @@ export class ListChannel {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     bounds: ListChannelBounds,
+    private readonly readProgress: AccountReadProgress | null = null,
   ) {
     this.slots = new FairSlots({ concurrency: bounds.overall, maxPerRequester: bounds.perAccount, maxWaiting: 0 });
   }
@@ -75,14 +79,16 @@ export class ListChannel {
     try {
       listing = await this.extractor.listChannel(input.channelUrl, { maxVideos: input.maxVideos });
     } catch (error) {
-      await this.accounts.handle(input.accountId, { type: 'ReleaseLookup', data: { lookupId, now: this.now() } }, context);
+      const released = await this.accounts.handle(input.accountId, { type: 'ReleaseLookup', data: { lookupId, now: this.now() } }, context);
+      await this.readProgress?.waitForRevision(input.accountId, released.revision);
       throw refusal(error);
     }
-    await this.accounts.handle(
+    const charged = await this.accounts.handle(
       input.accountId,
       { type: 'ChargeLookup', data: { lookupId, units: Math.min(units, channelListUnits(listing.entries.length)), now: this.now() } },
       context,
     );
+    await this.readProgress?.waitForRevision(input.accountId, charged.revision);
     return listing;
   }
 

@@ -10,5 +10,6 @@ export interface ExpiredFile {
  * may have stored a file and died before completing).
  */
 export interface ExpiredFiles {
-  endedBefore(moment: Date, limit: number): Promise<ExpiredFile[]>;
+  /** `skip`: jobs to leave out (the sweeper is backing off from them). */
+  endedBefore(moment: Date, limit: number, skip?: readonly string[]): Promise<ExpiredFile[]>;
 }

@@ -49,6 +49,8 @@ export interface DownloadMediaRequest {
   workDir: string;
   signal?: AbortSignal;
   onProgress?: (progress: ExtractorProgress) => void;
+  /** Called now and then while the download waits for its turn (a platform back-off, slots, spacing, a yt-dlp update) or extracts the metadata first: steps that report no progress. */
+  onWaiting?: () => void;
   /** The page's metadata as the extractor itself extracted it moments ago (its own JSON), to download from instead of extracting the page again. */
   infoJson?: string;
 }

@@ -9,8 +9,12 @@ export interface StoredFileInfo {
 
 /** Where produced files live until they expire. Keys are relative, slash-separated names. */
 export interface FileStore {
-  /** Moves (or copies) a finished local file into the store under `key`. */
-  put(key: string, localPath: string): Promise<StoredFileInfo>;
+  /**
+   * Moves (or copies) a finished local file into the store under `key`. An
+   * aborted `signal` stops it, before or during the transfer, with nothing
+   * left under the key, and rejects with the signal's reason.
+   */
+  put(key: string, localPath: string, options?: { signal?: AbortSignal }): Promise<StoredFileInfo>;
   stat(key: string): Promise<StoredFileInfo | null>;
   /** A stream of bytes [start, end] inclusive, or the whole file. */
   read(key: string, range?: { start: number; end: number }): Readable;

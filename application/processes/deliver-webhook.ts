@@ -27,7 +27,12 @@ export interface DeliverWebhookOptions {
   claimGraceMs?: number;
   /** Shares the sender between accounts; without it every due attempt is sent at once. */
   shares?: WebhookShares;
+  /** Whether `GET /me` already shows the job's charge or release; the first attempt waits for it (read-your-writes). */
+  chargeVisible?: (accountId: string, jobId: string) => Promise<boolean>;
 }
+
+/** Looks for the charge again after a tenth of the time waited so far, within these bounds. */
+const CHARGE_RECHECK_MS = { min: 250, max: 30_000 };
 
 /** Time kept back at the end of a claim to record the outcome before the claim runs out. */
 const RECORDING_MARGIN_MS = 1_000;
@@ -79,6 +84,10 @@ export class DeliverWebhook {
       }
       const dueAt = state.nextAttemptAt === null ? Date.parse(state.terminal.at) : Date.parse(state.nextAttemptAt);
       if (now.getTime() < dueAt) return { kind: 'retry', afterMs: dueAt - now.getTime() };
+      // A receiver that reads the account on news of the job must find its charge: the first attempt waits until /me shows it.
+      if (state.attempts === 0 && state.job !== null && this.options.chargeVisible !== undefined && !(await this.options.chargeVisible(state.job.accountId, jobId))) {
+        return { kind: 'retry', afterMs: Math.min(CHARGE_RECHECK_MS.max, Math.max(CHARGE_RECHECK_MS.min, (now.getTime() - dueAt) / 10)) };
+      }
 
       const send = () => this.claimAndSend(state, dueAt, context, delivery.signal);
       const { shares } = this.options;

@@ -19,11 +19,16 @@ export type LookupAttempt<T> =
  * once; a transient or unrecognised one is retried with backoff, and when the
  * attempts run out the job fails with what was last seen: its code when it
  * was recognised (NETWORK_ERROR included), none when it was not.
+ *
+ * A lookup stopped by `signal` (its delivery lapsed, or the worker is shutting
+ * down) says nothing about the video: the error is thrown, so the message is
+ * delivered again and no attempt is spent.
  */
-export async function attemptLookup<T>(work: () => Promise<T>, attempt: number, options: LookupRetryOptions): Promise<LookupAttempt<T>> {
+export async function attemptLookup<T>(work: () => Promise<T>, attempt: number, options: LookupRetryOptions, signal?: AbortSignal): Promise<LookupAttempt<T>> {
   try {
     return { kind: 'success', value: await work() };
   } catch (error) {
+    if (signal?.aborted === true) throw error;
     const errorCode = error instanceof ExtractionError ? error.code : null;
     const message = error instanceof ExtractionError ? error.message : 'The lookup failed on the service side';
     if ((errorCode !== null && isFinalErrorCode(errorCode)) || attempt >= options.maxAttempts) return { kind: 'failed', error: message, errorCode };

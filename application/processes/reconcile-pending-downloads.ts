@@ -2,6 +2,7 @@ import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventStore } from '../ports/event-store.js';
+import type { JobCancellations } from '../ports/job-cancellations.js';
 import type { Logger } from '../ports/logger.js';
 import type { PendingDownloadAccounts } from '../ports/pending-download-accounts.js';
 import type { ReleaseOrphanedReservation } from './release-orphaned-reservation.js';
@@ -19,7 +20,9 @@ export interface ReconcileSummary {
  * longer than `pendingLimitMs` is brought to an end. Its job is failed if
  * still queued or running, then the reservation is charged or released as
  * the job's outcome says; a reservation whose job was never written is
- * released. Every step is an idempotent command, so a sweep that overlaps the
+ * released. A job it fails is announced as cancelled, as DELETE does, so a
+ * worker still running it stops instead of downloading and uploading a file
+ * nobody will be given. Every step is an idempotent command, so a sweep that overlaps the
  * normal flow, or another instance's sweep, does no harm.
  */
 export class ReconcilePendingDownloads {
@@ -33,6 +36,7 @@ export class ReconcilePendingDownloads {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly pendingLimitMs: number,
+    private readonly cancellations: JobCancellations | null = null,
   ) {}
 
   async runOnce(): Promise<ReconcileSummary> {
@@ -46,7 +50,8 @@ export class ReconcilePendingDownloads {
         } else {
           if (state.status === 'IN_QUEUE' || state.status === 'IN_PROGRESS') {
             const reason = `Not finished within ${Math.round(this.pendingLimitMs / 1000)} s of its submission`;
-            await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: 'NETWORK_ERROR', reason, now: this.now() } }, { correlationId: jobId });
+            const failed = await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: 'NETWORK_ERROR', reason, now: this.now() } }, { correlationId: jobId });
+            if (failed.events.length > 0) await this.cancellations?.announce(jobId);
             summary.failedJobs += 1;
           }
           await this.settle.handle(message);

@@ -97,6 +97,7 @@ export class RunDownload {
     const { request } = state;
     const workDir = await this.workDirs.create(jobId);
     let fileKey: string | null = null;
+    const signal = delivery.signal === undefined ? cancelled : AbortSignal.any([delivery.signal, cancelled]);
     try {
       const media = await this.extractor.download({
         url: request.videoUrl ?? request.url,
@@ -106,15 +107,18 @@ export class RunDownload {
         language: request.language ?? undefined,
         maxFileSizeBytes: request.maxFileSizeBytes,
         workDir,
-        signal: delivery.signal === undefined ? cancelled : AbortSignal.any([delivery.signal, cancelled]),
+        signal,
         onProgress: (update) => {
           delivery.heartbeat();
           this.progress.report(jobId, progressFromExtractor(update));
         },
+        onWaiting: () => delivery.heartbeat(),
       });
+      // A cancellation whose announcement never arrived (or a lapse) is found here, before a file nobody will get is uploaded.
+      await this.assertStillHeld(jobId, leaseId);
       this.progress.report(jobId, { stage: 'storing', downloadedBytes: media.fileSize, totalBytes: media.fileSize, percent: 100 });
       fileKey = attemptFileKey(request.accountId, jobId, attempt, media.extension);
-      const stored = await this.files.put(fileKey, media.filePath);
+      const stored = await this.files.put(fileKey, media.filePath, { signal });
       await this.jobs.handle(
         jobId,
         {
@@ -178,6 +182,13 @@ export class RunDownload {
     const afterMs = Math.min(this.options.retryMaxDelayMs, this.options.retryBaseDelayMs * 2 ** (failedAttempts - 1));
     log.warn({ errorCode: code, reason, retryInMs: afterMs }, 'download attempt failed; retrying');
     return { kind: 'retry', afterMs };
+  }
+
+  /** Throws as completing would: the job has failed, or another delivery took it over. */
+  private async assertStillHeld(jobId: string, leaseId: string): Promise<void> {
+    const { state } = await this.jobs.load(jobId);
+    if (state.status === 'FAILED') throw new InvalidTransitionError(`Download job ${jobId} has ended FAILED`);
+    if (state.status !== 'IN_PROGRESS' || (state.leaseId !== null && state.leaseId !== leaseId)) throw new LeaseLostError(jobId);
   }
 
   private async fail(message: JobMessage, errorCode: ExtractionError['code'], reason: string, leaseId?: string): Promise<void> {

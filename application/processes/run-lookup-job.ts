@@ -1,4 +1,5 @@
 import { InvalidTransitionError } from '../../domain/errors.js';
+import { beatWhile } from '../beat-while.js';
 import type { LookupJobStatus } from '../../domain/lookup-job-status.js';
 import type { LookupJobSteps, LookupJobStreamStatus } from '../lookups/lookup-job-steps.js';
 import type { Clock } from '../ports/clock.js';
@@ -42,7 +43,8 @@ export class RunLookupJob<Result> {
       const attempt =
         job.failedAttempts >= this.options.maxAttempts
           ? ({ kind: 'failed', error: `Gave up after ${this.options.maxAttempts} failed attempts`, errorCode: 'NETWORK_ERROR' } as const)
-          : await attemptLookup(() => job.lookUp(delivery.signal), job.failedAttempts + 1, this.options);
+          : // The extractor bounds a lookup's time (a listing's may well exceed the ack wait), so it beats while it runs.
+            await attemptLookup(() => beatWhile(job.lookUp(delivery.signal), () => delivery.heartbeat()), job.failedAttempts + 1, this.options, delivery.signal);
       const now = this.clock.now().toISOString();
       if (attempt.kind === 'retry') {
         await this.steps.recordAttemptFailure(jobId, job.failedAttempts + 1, attempt.error, attempt.errorCode, now, context);

@@ -2,9 +2,10 @@ import type { CommandHandler } from '../command-handler.js';
 import type { DeleteFile, FileRetentionEvent, FileRetentionState } from '../../domain/file-retention/decider.js';
 import { jobFilesPrefix } from '../downloads/job-file-keys.js';
 import type { Clock } from '../ports/clock.js';
-import type { ExpiredFiles } from '../ports/expired-files.js';
+import type { ExpiredFile, ExpiredFiles } from '../ports/expired-files.js';
 import type { FileStore } from '../ports/file-store.js';
 import type { Logger } from '../ports/logger.js';
+import { JobBackoff } from './job-backoff.js';
 
 export type FileRetentionCommandHandler = CommandHandler<DeleteFile, FileRetentionEvent, FileRetentionState>;
 
@@ -19,35 +20,58 @@ export type FileRetentionCommandHandler = CommandHandler<DeleteFile, FileRetenti
  * job whose files are already gone, which the next sweep finds again and
  * records, since removing missing files and recording a recorded deletion
  * both do nothing.
+ *
+ * A job whose deletion fails (an object lock, a permission) is logged and
+ * left alone for a while that grows with each failure, and the pass goes on
+ * with the others; a batch in which every job failed ends the pass, since the
+ * store itself is then likely down.
  */
 export class SweepExpiredFiles {
+  private readonly backoff: JobBackoff;
+
   constructor(
     private readonly expired: ExpiredFiles,
     private readonly files: FileStore,
     private readonly retention: FileRetentionCommandHandler,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly options: { retentionSeconds: number; batchSize: number },
-  ) {}
+    private readonly options: { retentionSeconds: number; batchSize: number; failureBackoffMs?: { baseMs: number; maxMs: number } },
+  ) {
+    this.backoff = new JobBackoff(clock, options.failureBackoffMs ?? { baseMs: 60_000, maxMs: 3_600_000 });
+  }
 
   /** One pass; returns how many jobs' files it deleted. */
   async sweep(signal?: AbortSignal): Promise<number> {
     let deleted = 0;
     for (;;) {
       const cutoff = new Date(this.clock.now().getTime() - this.options.retentionSeconds * 1000);
-      const batch = await this.expired.endedBefore(cutoff, this.options.batchSize);
+      const batch = await this.expired.endedBefore(cutoff, this.options.batchSize, this.backoff.waiting());
       const before = deleted;
+      let failed = 0;
       for (const job of batch) {
         if (signal?.aborted === true) return deleted;
-        const removed = await this.files.removeByPrefix(jobFilesPrefix(job.accountId, job.jobId));
-        const { events } = await this.retention.handle(job.jobId, { type: 'DeleteFile', data: { jobId: job.jobId, now: this.clock.now().toISOString() } }, { correlationId: job.jobId });
-        if (events.length > 0) {
-          deleted += 1;
-          this.logger.info({ jobId: job.jobId, accountId: job.accountId, removed }, events[0].type === 'FileDeleted' ? 'expired file deleted' : 'expired files of a failed job deleted');
-        }
+        const outcome = await this.deleteFiles(job);
+        if (outcome === 'deleted') deleted += 1;
+        if (outcome === 'failed') failed += 1;
       }
+      if (batch.length > 0 && failed === batch.length) return deleted;
       // A batch whose deletions were all recorded already means the read model lags: the next pass will see them.
       if (batch.length < this.options.batchSize || deleted === before) return deleted;
+    }
+  }
+
+  private async deleteFiles(job: ExpiredFile): Promise<'deleted' | 'recorded already' | 'failed'> {
+    try {
+      const removed = await this.files.removeByPrefix(jobFilesPrefix(job.accountId, job.jobId));
+      const { events } = await this.retention.handle(job.jobId, { type: 'DeleteFile', data: { jobId: job.jobId, now: this.clock.now().toISOString() } }, { correlationId: job.jobId });
+      this.backoff.succeeded(job.jobId);
+      if (events.length === 0) return 'recorded already';
+      this.logger.info({ jobId: job.jobId, accountId: job.accountId, removed }, events[0].type === 'FileDeleted' ? 'expired file deleted' : 'expired files of a failed job deleted');
+      return 'deleted';
+    } catch (error) {
+      const retryInMs = this.backoff.failed(job.jobId);
+      this.logger.warn({ err: error, jobId: job.jobId, accountId: job.accountId, retryInMs }, 'could not delete the expired files of a job; trying it again later');
+      return 'failed';
     }
   }
 }

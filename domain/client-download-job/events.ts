@@ -33,7 +33,17 @@ export interface ClientDownloadInfo {
 /** Admitted (its account reservation is already recorded); kept for polling until `expiresAt`. */
 export type ClientDownloadRequested = DomainEvent<
   'ClientDownloadRequested',
-  { jobId: string; accountId: string; url: string; platform: ClientDownloadPlatform; requestedAt: string; expiresAt: string }
+  {
+    jobId: string;
+    accountId: string;
+    /** As submitted; the job's result reports it back. */
+    url: string;
+    /** The link rebuilt without fragment or extra query, which the extractor is given; absent from jobs recorded before it was. */
+    canonicalUrl?: string;
+    platform: ClientDownloadPlatform;
+    requestedAt: string;
+    expiresAt: string;
+  }
 >;
 
 export type ClientDownloadSucceeded = DomainEvent<

@@ -28,6 +28,8 @@ export interface Config {
   shortHosts: string[];
   videoUrlSchemes: string[];
   webhookAllowHosts: string[];
+  /** Targets (`host` or `host:port`) yt-dlp and ffmpeg may reach whatever address they resolve to (see infrastructure/egress). */
+  egressAllow: string[];
   ytDlpPath: string;
   ffmpegPath: string;
   ffprobePath: string;
@@ -68,6 +70,8 @@ export interface Config {
   reconcileIntervalMs: number;
   /** /readyz answers 503 while a projection or the relay lags more than this. */
   readyMaxLagMs: number;
+  /** How long an answer waits for the accounts read model to show what it charged or released (read-your-writes for /me). */
+  readYourWritesWaitMs: number;
   webhookTimeoutMs: number;
   /** The nine waits between the ten attempts. */
   webhookRetryScheduleMs: number[];
@@ -137,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     shortHosts: read.list('SHORT_HOSTS', ['youtu.be']),
     videoUrlSchemes: read.list('VIDEO_URL_SCHEMES', ['https']),
     webhookAllowHosts: read.list('WEBHOOK_ALLOW_HOSTS', []),
+    egressAllow: read.list('EGRESS_ALLOW', []),
     // Where npm run setup puts the newest yt-dlp it could reach; Debian's otherwise.
     ytDlpPath: read.string('YT_DLP_PATH', installedYtDlpPath(dataDir)),
     ffmpegPath: read.string('FFMPEG_PATH', '/usr/bin/ffmpeg'),
@@ -149,7 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: read.integer('WORKER_CONCURRENCY', 2, 1, 64),
     downloadMaxAttempts: read.integer('DOWNLOAD_MAX_ATTEMPTS', 3, 1, 20),
     downloadRetryBaseMs: read.integer('DOWNLOAD_RETRY_BASE_MS', 15_000, 0, 3_600_000),
-    workAckWaitMs: read.integer('WORK_ACK_WAIT_MS', 60_000, 1_000, 3_600_000),
+    workAckWaitMs: workAckWait(read),
     metadataCacheTtlSeconds: read.integer('METADATA_CACHE_TTL_SECONDS', 600, 0, 86_400),
     accountSnapshotAfterEvents: read.integer('ACCOUNT_SNAPSHOT_AFTER_EVENTS', 100, 0, 1_000_000),
     extractorConcurrency: read.integer('EXTRACTOR_CONCURRENCY', 4, 1, 64),
@@ -170,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     pendingLookupLimitMs: read.integer('PENDING_LOOKUP_LIMIT_MS', 3_600_000, 5_000, 30 * 86_400_000),
     reconcileIntervalMs: read.integer('RECONCILE_INTERVAL_MS', 60_000, 100, 86_400_000),
     readyMaxLagMs: read.integer('READY_MAX_LAG_MS', 60_000, 100, 86_400_000),
+    readYourWritesWaitMs: read.integer('READ_YOUR_WRITES_WAIT_MS', 500, 0, 60_000),
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
     webhookRetryScheduleMs: webhookRetrySchedule(read.list('WEBHOOK_RETRY_SCHEDULE_MS', DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS)),
     webhookConcurrency: read.integer('WEBHOOK_CONCURRENCY', 8, 1, 256),
@@ -253,6 +259,22 @@ function rateLimits(read: EnvReader): RateLimitSettings {
     byPlan[match[1]] = { perKey: Number(match[2]), perAccount: Number(match[3]) };
   }
   return { defaults, byPlan };
+}
+
+/** Time a webhook attempt needs besides its send: recording its start and its outcome. */
+const WEBHOOK_ATTEMPT_GRACE_MS = 2_000;
+
+/** A webhook attempt sends no heartbeat: an ack wait shorter than the attempt lets every slow attempt lapse and run again. */
+function workAckWait(read: EnvReader): number {
+  const ackWaitMs = read.integer('WORK_ACK_WAIT_MS', 60_000, 1_000, 3_600_000);
+  const webhookTimeoutMs = read.integer('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000);
+  if (ackWaitMs < webhookTimeoutMs + WEBHOOK_ATTEMPT_GRACE_MS) {
+    throw new ConfigError(
+      'WORK_ACK_WAIT_MS',
+      `(${ackWaitMs}) must be at least WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs}) + ${WEBHOOK_ATTEMPT_GRACE_MS}, or a webhook attempt that waits out its timeout lapses and is sent again; raise WORK_ACK_WAIT_MS or lower WEBHOOK_TIMEOUT_MS`,
+    );
+  }
+  return ackWaitMs;
 }
 
 /** A link issued at completion must stay good: retention shorter than the link lifetime needs the operator's word. */

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../application/ports/logger.js';
 import type { Config } from '../config/config.js';
+import { EgressProxy } from '../egress/egress-proxy.js';
 import { ExclusiveGate } from './exclusive-gate.js';
 import { PlatformAccess } from './platform-access.js';
 import { YtDlpExtractor } from './yt-dlp-extractor.js';
@@ -24,6 +25,8 @@ export interface YtDlpSetup {
   installation(): Promise<number>;
   /** YT_DLP_EXTRACTOR_ARGS as options. */
   extraArgs: readonly string[];
+  /** The proxy every run goes through (the egress rule); listening once `detected` has settled. */
+  egress: EgressProxy;
 }
 
 /**
@@ -42,13 +45,19 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
   };
   const log = logger.child({ ytDlpPath: config.ytDlpPath });
   const gate = new ExclusiveGate();
-  // Taken alone first, so no run starts before the options for its version are known.
+  const egress = new EgressProxy({ allow: config.egressAllow, logger: logger.child({ component: 'egress' }) });
+  const refusals = new Counter({ name: 'egress_refusals_total', help: 'Requests of yt-dlp or ffmpeg the egress rule refused', registers: [metrics] });
+  egress.on('refused', () => refusals.inc());
+  // yt-dlp (Python) and ffmpeg skip a given proxy for the hosts no_proxy names; nothing may bypass the egress rule.
+  for (const name of ['no_proxy', 'NO_PROXY']) delete process.env[name];
+  // Taken alone first, so no run starts before the egress proxy listens and the options for its version are known.
   const detected = gate.alone(async () => {
+    await egress.start();
     show(await detectYtDlpVersion(config.ytDlpPath));
     if (version.release === null) log.warn({ version: version.version }, 'could not tell the yt-dlp version; passing only the options every version understands');
     else log.info({ version: version.version, channel: version.channel }, 'yt-dlp found');
   });
-  const access = platformAccess(config, metrics, log);
+  const access = platformAccess(config, metrics, log, egress);
   let seenChangeTime = changeTimeOf(config.ytDlpPath);
   let installation = 0;
   let redetection: Promise<void> | null = null;
@@ -113,11 +122,12 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
       return installation;
     },
     extraArgs,
+    egress,
   };
 }
 
 /** The access controls, with metrics that say when a platform drew a bot check and how long it is paused. */
-function platformAccess(config: Config, metrics: Registry, logger: Logger): PlatformAccess {
+function platformAccess(config: Config, metrics: Registry, logger: Logger, egress: EgressProxy): PlatformAccess {
   const botChecks = new Counter({ name: 'platform_bot_checks_total', help: 'Bot checks (and HTTP 429) a platform answered yt-dlp with', labelNames: ['platform'], registers: [metrics] });
   const access: PlatformAccess = new PlatformAccess(config.platformAccess, {
     botCheck: (platform, proxy) => {
@@ -125,7 +135,7 @@ function platformAccess(config: Config, metrics: Registry, logger: Logger): Plat
       // The proxy URL may carry credentials: only whether one was used is logged.
       logger.warn({ platform, viaProxy: proxy !== undefined, backoffSeconds: config.platformAccess.botCheckBackoffMs / 1000 }, 'platform asked for a bot check; backing off');
     },
-  });
+  }, Date.now, egress);
   new Gauge({
     name: 'platform_backoff_seconds',
     help: 'Seconds left before this process sends yt-dlp to the platform again after a bot check',

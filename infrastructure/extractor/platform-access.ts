@@ -1,5 +1,6 @@
 import { copyFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { beatWhile } from '../../application/beat-while.js';
 import { KeyedMutex } from '../../application/keyed-mutex.js';
 import { ExtractionError } from '../../application/ports/extractor.js';
 import { sleep } from '../../projections/sleep.js';
@@ -24,6 +25,14 @@ export interface PlatformAccessSettings {
 
 export interface PlatformAccessObserver {
   botCheck(platform: string, proxy: string | undefined): void;
+}
+
+export interface AdmitOptions {
+  /** False refuses at once during a back-off, for lookups a client is waiting on. */
+  waitForPlatform: boolean;
+  signal?: AbortSignal;
+  /** Called now and then while the run waits for its turn, so a queued job can say it is still alive. */
+  onWaiting?: () => void;
 }
 
 /** What one run gets, and what it reports when it ends. */
@@ -67,6 +76,8 @@ export class PlatformAccess {
     private readonly settings: PlatformAccessSettings,
     private readonly observer: PlatformAccessObserver = { botCheck: () => undefined },
     private readonly now: () => number = Date.now,
+    /** The egress proxy every run is sent through, chained to the proxy picked for it; none in tests of the pools alone. */
+    private readonly egress?: { proxyUrl(upstream?: string): Promise<string> },
   ) {}
 
   /** Milliseconds left of the platform's back-off; 0 when none. */
@@ -85,16 +96,9 @@ export class PlatformAccess {
    * on. Runs that bring their own proxy and cookies (the warm helpers) take
    * only this.
    */
-  async admit(url: string, options: { waitForPlatform: boolean; signal?: AbortSignal }): Promise<PlatformTurn> {
+  async admit(url: string, options: AdmitOptions): Promise<PlatformTurn> {
     const platform = platformOf(url) ?? '*';
-    await this.waitOutBackoff(platform, options);
-    await this.takeSlot(platform, options.signal);
-    try {
-      await this.keepSpacing(platform, options.signal);
-    } catch (error) {
-      this.releaseSlot(platform);
-      throw error;
-    }
+    await beatWhile(this.waitForTurn(platform, options), options.onWaiting);
     let finished = false;
     return {
       finish: (stderr, proxy) => {
@@ -110,13 +114,14 @@ export class PlatformAccess {
   }
 
   /** Admits the run (see admit) and hands out a proxy and a cookie jar from the platform's pools. */
-  async begin(url: string, options: { scratchDir: string; waitForPlatform: boolean; signal?: AbortSignal }): Promise<RunAccess> {
+  async begin(url: string, options: AdmitOptions & { scratchDir: string }): Promise<RunAccess> {
     const platform = platformOf(url) ?? '*';
     const turn = await this.admit(url, options);
     try {
       const args: string[] = [];
       const proxy = this.pickProxy(platform);
-      if (proxy !== undefined) args.push('--proxy', proxy);
+      const routed = this.egress === undefined ? proxy : await this.egress.proxyUrl(proxy);
+      if (routed !== undefined) args.push('--proxy', routed);
       const jar = await this.checkOutJar(platform, options.scratchDir);
       if (jar !== null) args.push('--cookies', jar.copy);
       let finished = false;
@@ -138,7 +143,19 @@ export class PlatformAccess {
     }
   }
 
-  private async waitOutBackoff(platform: string, options: { waitForPlatform: boolean; signal?: AbortSignal }): Promise<void> {
+  /** The back-off, then a slot, then the spacing; the slot is given back when a later wait is cut short. */
+  private async waitForTurn(platform: string, options: AdmitOptions): Promise<void> {
+    await this.waitOutBackoff(platform, options);
+    await this.takeSlot(platform, options.signal);
+    try {
+      await this.keepSpacing(platform, options.signal);
+    } catch (error) {
+      this.releaseSlot(platform);
+      throw error;
+    }
+  }
+
+  private async waitOutBackoff(platform: string, options: AdmitOptions): Promise<void> {
     for (let remaining = this.backoffRemainingMs(platform); remaining > 0; remaining = this.backoffRemainingMs(platform)) {
       if (!options.waitForPlatform) {
         throw new ExtractionError('NETWORK_ERROR', 'The platform asked for a bot check; requests to it are paused', `Retry in ${Math.ceil(remaining / 1000)} s`);
@@ -151,17 +168,29 @@ export class PlatformAccess {
   private async takeSlot(platform: string, signal?: AbortSignal): Promise<void> {
     const limit = forPlatform(this.settings.concurrency, platform) ?? 0;
     while (limit > 0 && (this.running.get(platform) ?? 0) >= limit) {
-      await new Promise<void>((resolve) => {
-        const queue = this.waiting.get(platform) ?? [];
-        queue.push(resolve);
-        this.waiting.set(platform, queue);
-      });
-      if (signal?.aborted === true) {
-        this.waiting.get(platform)?.shift()?.();
-        throw signal.reason;
-      }
+      signal?.throwIfAborted();
+      await this.slotFreed(platform, signal);
     }
     this.running.set(platform, (this.running.get(platform) ?? 0) + 1);
+  }
+
+  /** Resolves when a slot of the platform is given back; rejects, leaving the line, when `signal` aborts first. */
+  private slotFreed(platform: string, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const queue = this.waiting.get(platform) ?? [];
+      this.waiting.set(platform, queue);
+      const onAbort = () => {
+        const index = queue.indexOf(wake);
+        if (index >= 0) queue.splice(index, 1);
+        reject(signal?.reason);
+      };
+      const wake = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      queue.push(wake);
+    });
   }
 
   private releaseSlot(platform: string): void {

@@ -12,6 +12,7 @@ import {
   type ProbeOptions,
   type VideoMetadata,
 } from '../../application/ports/extractor.js';
+import { beatWhile } from '../../application/beat-while.js';
 import { type MediaFormat, isVideoFormat } from '../../domain/media-format.js';
 import { type MediaProbe, probeMediaFile } from '../media/ffprobe.js';
 import { FILE_LINE_PREFIX, buildDownloadArguments } from './build-download-arguments.js';
@@ -108,8 +109,9 @@ export class YtDlpExtractor implements Extractor {
     const workDir = path.resolve(request.workDir);
     let maxHeight: number | undefined;
     let infoJsonFile: string | undefined;
+    // The metadata step prints no progress; bounded by probeTimeoutMs, it may still outlast the ack wait, so it beats too.
     if (isVideoFormat(request.format) && request.maxFileSizeBytes !== undefined) {
-      const { info, json } = request.infoJson !== undefined ? { info: JSON.parse(request.infoJson) as YtDlpInfo, json: request.infoJson } : await this.extractInfo(request.url, request.signal, workDir);
+      const { info, json } = request.infoJson !== undefined ? { info: JSON.parse(request.infoJson) as YtDlpInfo, json: request.infoJson } : await beatWhile(this.extractInfo(request.url, request.signal, workDir, request.onWaiting), request.onWaiting);
       if (info.live_status === 'is_live' || info.is_live === true) throw liveStreamError();
       const clipSeconds = clipLength(info.duration, request.startTime, request.endTime);
       maxHeight = chooseHeightWithinSize(info, Number(request.format), request.maxFileSizeBytes, clipSeconds);
@@ -132,15 +134,21 @@ export class YtDlpExtractor implements Extractor {
       outputTemplate: `${MEDIA_BASE_NAME}.%(ext)s`,
       infoJsonFile,
     });
-    const result = await this.run(request.url, args, workDir, {
-      cwd: workDir,
-      signal: request.signal,
-      onStdoutLine: (line) => {
-        if (line.startsWith(FILE_LINE_PREFIX)) printedPaths.push(line.slice(FILE_LINE_PREFIX.length));
-        const update = progress.read(line);
-        if (update !== null) request.onProgress?.(update);
+    const result = await this.run(
+      request.url,
+      args,
+      workDir,
+      {
+        cwd: workDir,
+        signal: request.signal,
+        onStdoutLine: (line) => {
+          if (line.startsWith(FILE_LINE_PREFIX)) printedPaths.push(line.slice(FILE_LINE_PREFIX.length));
+          const update = progress.read(line);
+          if (update !== null) request.onProgress?.(update);
+        },
       },
-    });
+      request.onWaiting,
+    );
     if (result.code === REJECTED_BY_FILTER_EXIT_CODE) throw liveStreamError();
     if (result.code !== 0 || result.timedOut) throw failure(result);
 
@@ -165,13 +173,15 @@ export class YtDlpExtractor implements Extractor {
   }
 
   /** `yt-dlp -J`: the parsed metadata and its text, which a download can load again. */
-  private async extractInfo(url: string, signal: AbortSignal | undefined, scratchDir?: string): Promise<{ info: YtDlpInfo; json: string }> {
+  private async extractInfo(url: string, signal: AbortSignal | undefined, scratchDir?: string, onWaiting?: () => void): Promise<{ info: YtDlpInfo; json: string }> {
     // A lookup without a work directory is one a client waits on: it is refused during a platform back-off rather than held.
-    const result = await this.run(url, [...METADATA_ARGUMENTS, '--', url], scratchDir, {
-      signal,
-      timeoutMs: this.options.probeTimeoutMs ?? 120_000,
-      maxStdoutChars: 64 * 1024 * 1024,
-    });
+    const result = await this.run(
+      url,
+      [...METADATA_ARGUMENTS, '--', url],
+      scratchDir,
+      { signal, timeoutMs: this.options.probeTimeoutMs ?? 120_000, maxStdoutChars: 64 * 1024 * 1024 },
+      onWaiting,
+    );
     if (result.code !== 0 || result.timedOut) throw failure(result);
     try {
       const info = JSON.parse(result.stdout) as YtDlpInfo;
@@ -182,15 +192,18 @@ export class YtDlpExtractor implements Extractor {
     }
   }
 
-  /** Runs yt-dlp with the options every run shares, and the platform's proxy and cookies copied into `scratchDir` (or a temporary directory). */
-  private async run(url: string, args: readonly string[], scratchDir: string | undefined, options: RunProcessOptions): Promise<ProcessResult> {
+  /**
+   * Runs yt-dlp with the options every run shares, and the platform's proxy and cookies copied into `scratchDir` (or a
+   * temporary directory). `onWaiting` is called now and then while the run waits for its turn, before yt-dlp starts.
+   */
+  private async run(url: string, args: readonly string[], scratchDir: string | undefined, options: RunProcessOptions, onWaiting?: () => void): Promise<ProcessResult> {
     let temporaryDir: string | null = null;
     let access: RunAccess | null = null;
     let stderr: string | null = null;
     try {
       if (this.options.access !== undefined) {
         const dir = scratchDir ?? (temporaryDir = await mkdtemp(path.join(tmpdir(), 'yt-dlp-run-')));
-        access = await this.options.access.begin(url, { scratchDir: dir, waitForPlatform: scratchDir !== undefined, signal: options.signal });
+        access = await this.options.access.begin(url, { scratchDir: dir, waitForPlatform: scratchDir !== undefined, signal: options.signal, onWaiting });
       }
       const argv = composeYtDlpArguments(
         {
@@ -203,7 +216,7 @@ export class YtDlpExtractor implements Extractor {
         args,
       );
       const start = () => runProcess(this.options.ytDlpPath, argv, { env: this.environment(), ...options });
-      const result = await (this.options.gate === undefined ? start() : this.options.gate.shared(start));
+      const result = await (this.options.gate === undefined ? start() : this.options.gate.shared(start, { signal: options.signal, onWaiting }));
       stderr = result.stderr;
       return result;
     } catch (error) {

@@ -1,16 +1,21 @@
 import type { Logger } from '../../application/ports/logger.js';
 import { sleep } from '../../projections/sleep.js';
-import type { ExclusiveGate } from './exclusive-gate.js';
+import { type ExclusiveGate, GateBusyError } from './exclusive-gate.js';
 import { runProcess } from './run-process.js';
 import { type YtDlpVersion, detectYtDlpVersion } from './yt-dlp-version.js';
 
 export type YtDlpUpdateChannel = 'stable' | 'nightly';
+
+const DEFAULT_DRAIN_WAIT_MS = 120_000;
 
 /**
  * `YT_DLP_UPDATE`: a standalone yt-dlp replaces itself with the channel's
  * newest build every `intervalMs`, alone behind the gate, so never while one
  * of this process's downloads runs. yt-dlp installed by apt or pip refuses
  * (it says to use that package manager); that is logged once and not retried.
+ * Runs that start while it waits for the downloads under way are held back, so
+ * it waits at most `drainWaitMs` (default 2 min) and otherwise tries again at
+ * the next interval.
  */
 export class YtDlpSelfUpdate {
   private stopController: AbortController | null = null;
@@ -25,6 +30,7 @@ export class YtDlpSelfUpdate {
       logger: Logger;
       /** Told the version after each update that changed it. */
       onVersion: (version: YtDlpVersion) => void;
+      drainWaitMs?: number;
     },
   ) {}
 
@@ -41,11 +47,13 @@ export class YtDlpSelfUpdate {
     this.loop = null;
   }
 
-  /** One update; false when this installation cannot update itself. */
+  /** One update; false when this installation cannot update itself. Put off (true) when downloads kept running. */
   async updateOnce(signal?: AbortSignal): Promise<boolean> {
     const { ytDlpPath, channel, gate, logger } = this.options;
+    const drainWaitMs = this.options.drainWaitMs ?? DEFAULT_DRAIN_WAIT_MS;
     return gate.alone(async () => {
-      const result = await runProcess(ytDlpPath, ['--update-to', channel], { timeoutMs: 300_000, signal, maxStdoutChars: 100_000 });
+      // --ignore-config: a configuration file on the host (yt-dlp reads several) must not add options to the update, such as another --update-to.
+      const result = await runProcess(ytDlpPath, ['--ignore-config', '--update-to', channel], { timeoutMs: 300_000, signal, maxStdoutChars: 100_000 });
       const output = `${result.stdout}\n${result.stderr}`.trim();
       if (result.code !== 0) {
         logger.warn({ channel, output: output.slice(-500) }, 'yt-dlp could not update itself; updates are off for this process');
@@ -54,6 +62,10 @@ export class YtDlpSelfUpdate {
       const version = await detectYtDlpVersion(ytDlpPath);
       logger.info({ channel, version: version.version }, 'yt-dlp update checked');
       this.options.onVersion(version);
+      return true;
+    }, { maxWaitMs: drainWaitMs }).catch((error: unknown) => {
+      if (!(error instanceof GateBusyError)) throw error;
+      logger.info({ channel, drainWaitMs }, 'yt-dlp update put off to the next interval: downloads were still running');
       return true;
     });
   }

@@ -1,7 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FileStore, StoredFileInfo } from '../../application/ports/file-store.js';
 
 /** Files in a local directory, keyed by relative path; keys never escape the root. */
@@ -12,19 +13,27 @@ export class LocalDirectoryFileStore implements FileStore {
     this.root = path.resolve(root);
   }
 
-  async put(key: string, localPath: string): Promise<StoredFileInfo> {
+  async put(key: string, localPath: string, options: { signal?: AbortSignal } = {}): Promise<StoredFileInfo> {
+    const { signal } = options;
+    signal?.throwIfAborted();
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
     const temporary = `${target}.${process.pid}.${Date.now()}.partial`;
     try {
-      await rename(localPath, temporary);
+      try {
+        await rename(localPath, temporary);
+      } catch (error) {
+        // Across file systems a rename fails; copy instead.
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        await pipeline(createReadStream(localPath), createWriteStream(temporary), { signal });
+      }
+      signal?.throwIfAborted();
+      // The final name appears whole or not at all, so a crash never leaves half a file under a key.
+      await rename(temporary, target);
     } catch (error) {
-      // Across file systems a rename fails; copy instead.
-      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      await copyFile(localPath, temporary);
+      await rm(temporary, { force: true });
+      throw error;
     }
-    // The final name appears whole or not at all, so a crash never leaves half a file under a key.
-    await rename(temporary, target);
     return { key, size: (await stat(target)).size };
   }
 

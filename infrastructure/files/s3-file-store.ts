@@ -38,16 +38,35 @@ export class S3FileStore implements FileStore {
     });
   }
 
-  async put(key: string, localPath: string): Promise<StoredFileInfo> {
+  async put(key: string, localPath: string, options: { signal?: AbortSignal } = {}): Promise<StoredFileInfo> {
+    const { signal } = options;
+    signal?.throwIfAborted();
     const { size } = await stat(localPath);
+    const abortController = new AbortController();
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.options.bucket, Key: this.objectKey(key), Body: createReadStream(localPath), ContentLength: size },
       partSize: this.options.partSizeBytes,
       queueSize: 1,
       leavePartsOnError: false,
+      abortController,
     });
-    await upload.done();
+    // Aborting drops the parts sent so far: S3 keeps nothing of an aborted multipart upload.
+    const abort = () => abortController.abort(signal?.reason);
+    signal?.addEventListener('abort', abort, { once: true });
+    try {
+      await upload.done();
+    } catch (error) {
+      if (signal?.aborted === true) throw signal.reason;
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+    }
+    if (signal?.aborted === true) {
+      // Aborted as the last part landed: the object is whole, but its job will not use it.
+      await this.remove(key).catch(() => undefined);
+      throw signal.reason;
+    }
     // Like a move into a local directory: the store now owns the bytes.
     await rm(localPath, { force: true });
     return { key, size };

@@ -35,7 +35,8 @@ export class UrlPolicies {
     return result.url;
   }
 
-  clientDownloadUrl(url: string): { url: string; platform: ClientDownloadPlatform } {
+  /** The URL as submitted, and the link rebuilt for the extractor. */
+  clientDownloadUrl(url: string): { url: string; canonicalUrl: string; platform: ClientDownloadPlatform } {
     const { config } = this;
     const result = parseClientDownloadUrl(url, {
       videoPlatform: { hosts: config.videoHosts, shortHosts: config.shortHosts },
@@ -45,7 +46,7 @@ export class UrlPolicies {
       schemes: config.videoUrlSchemes,
     });
     if (!result.ok) throw new HttpError(400, result.reason);
-    return { url: result.url, platform: result.platform };
+    return { url: result.url, canonicalUrl: result.canonicalUrl, platform: result.platform };
   }
 
   checkWebhookUrl(url: string): void {

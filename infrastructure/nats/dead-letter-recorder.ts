@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import type { JetStreamManager, NatsConnection, Subscription } from 'nats';
 import type { Anomalies } from '../../application/ports/anomalies.js';
 import type { Logger } from '../../application/ports/logger.js';
+import { DEAD_LETTER_TABLE, ensureDeadLetterTable } from '../postgres/dead-letter-table.js';
 
-export const DEAD_LETTER_TABLE = 'dead_letters';
+export { DEAD_LETTER_TABLE };
 
 /** The JetStream advisories for work that will not be delivered again. */
 const ADVISORIES = { MAX_DELIVERIES: 'max_deliveries', MSG_TERMINATED: 'terminated' } as const;
@@ -37,21 +38,7 @@ export class DeadLetterRecorder {
   ) {}
 
   async start(): Promise<void> {
-    await this.db.transaction(async (trx) => {
-      await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('dead-letter-schema'))`);
-      await trx.raw(`CREATE TABLE IF NOT EXISTS ${DEAD_LETTER_TABLE} (
-        id bigserial PRIMARY KEY,
-        recorded_at timestamptz NOT NULL DEFAULT now(),
-        reason text NOT NULL,
-        stream text NOT NULL,
-        consumer text NOT NULL,
-        stream_seq bigint NOT NULL,
-        deliveries integer,
-        subject text,
-        body jsonb,
-        UNIQUE (stream, stream_seq, reason)
-      )`);
-    });
+    await ensureDeadLetterTable(this.db);
     for (const [advisory, reason] of Object.entries(ADVISORIES)) {
       this.subscriptions.push(
         this.nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.${advisory}.${this.stream}.*`, {

@@ -6,8 +6,9 @@ import { sleep } from '../../projections/sleep.js';
 /**
  * The sweeper role: one instance of the deployment sweeps at a time (the
  * others wait on the lock and take over when its holder dies), every
- * `intervalMs`. Nothing is kept in memory between passes, so a restart picks
- * up where the read model says.
+ * `intervalMs`. Only the back-off of jobs whose deletion failed is kept in
+ * memory between passes, so a restart picks up where the read model says
+ * (and tries those jobs again at once).
  */
 export class FileSweeper {
   private stopController: AbortController | null = null;

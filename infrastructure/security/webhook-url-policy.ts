@@ -32,12 +32,12 @@ const RANGE_WORDS: Record<string, string> = {
 };
 
 /**
- * Why an address must not receive webhooks, or null for a public unicast
- * one. IPv4 addresses hidden in IPv6 (mapped) are judged as the IPv4 they
+ * Why an address must not receive webhooks (nor the extractor's requests,
+ * see the egress rule), or null for a public unicast one. IPv4 addresses hidden in IPv6 (mapped) are judged as the IPv4 they
  * carry; every other IPv6 address must be global unicast (2000::/3), which
  * also refuses the old IPv4-compatible form, NAT64, 6to4 and Teredo.
  */
-function nonPublicRange(text: string): string | null {
+export function nonPublicRange(text: string): string | null {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   let address: ipaddr.IPv4 | ipaddr.IPv6;
   // Resolved addresses come as dotted quads; other IPv4 spellings are not what a resolver returns, so they are not trusted.

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
+import type { ChargeVisibility } from '../../application/accounts/charge-visibility.js';
 import { CommandHandler } from '../../application/command-handler.js';
 import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
 import type { ApiKeySecrets } from '../../application/ports/api-key-secrets.js';
@@ -31,10 +32,13 @@ export interface WebhookDeliveryDependencies {
   secrets: ApiKeySecrets;
   /** Default: the system resolver (hosts file, then DNS). */
   resolveHost?: ResolveHost;
+  /** When given, the first attempt waits until the account's read model shows the job's charge or release. */
+  charges?: ChargeVisibility;
 }
 
 /** The webhook worker's adapters, kept out of the composition root so it only has to call this. */
 export function createDeliverWebhook(config: Config, deps: WebhookDeliveryDependencies): DeliverWebhook {
+  const { charges } = deps;
   return new DeliverWebhook(
     new CommandHandler(deps.store, webhookDeliveryDecider, WEBHOOK_DELIVERY_CATEGORY, deps.ids),
     deps.jobs,
@@ -49,6 +53,7 @@ export function createDeliverWebhook(config: Config, deps: WebhookDeliveryDepend
       retryDelaysMs: config.webhookRetryScheduleMs,
       workerId: `${hostname()}:${process.pid}:${deps.ids.next().slice(0, 8)}`,
       shares: new WebhookShares({ concurrency: config.webhookConcurrency, perAccount: config.webhookConcurrencyPerAccount, attemptTimeoutMs: config.webhookTimeoutMs }),
+      chargeVisible: charges === undefined ? undefined : (accountId, jobId) => charges.isVisible(accountId, jobId),
     },
   );
 }

@@ -6,6 +6,7 @@ import { sleep } from '../../projections/sleep.js';
 import { WORK_QUEUE_TABLE } from './work-queue-schema.js';
 import { settlesWithin } from '../system/settles-within.js';
 import { runWorkHandler } from './run-work-handler.js';
+import { deadLetterExhaustedWork } from './dead-letter-exhausted-work.js';
 
 export interface InProcessWorkConsumerOptions extends WorkConsumerOptions {
   db: Knex;
@@ -14,6 +15,8 @@ export interface InProcessWorkConsumerOptions extends WorkConsumerOptions {
   waitForWork(timeoutMs: number, signal: AbortSignal): Promise<void>;
   /** How often an idle loop looks for delayed retries and expired leases; new work wakes it at once. Default 500 ms. */
   pollIntervalMs?: number;
+  /** How often rows whose last delivery ended without a result are dead-lettered. Default 5 s. */
+  deadLetterIntervalMs?: number;
 }
 
 interface Claimed {
@@ -34,12 +37,14 @@ interface InFlight {
  * the ack wait; heartbeats extend the lease, and an expired lease (a handler
  * that hangs, or a process that died) makes the row deliverable again. A
  * settlement only applies while its lease token still holds, so a handler
- * that outlived its lease cannot ack the redelivered message.
+ * that outlived its lease cannot ack the redelivered message. A row whose
+ * last allowed delivery ended without a result is dead-lettered.
  */
 export class InProcessWorkConsumer implements WorkConsumer {
   private readonly inFlight = new Set<InFlight>();
   private stopController: AbortController | null = null;
   private loops: Promise<void>[] = [];
+  private nextDeadLetterCheck = 0;
 
   constructor(private readonly options: InProcessWorkConsumerOptions) {}
 
@@ -79,6 +84,7 @@ export class InProcessWorkConsumer implements WorkConsumer {
       let claimed: Claimed | null;
       const token = randomUUID();
       try {
+        await this.deadLetterExhaustedWhenDue();
         claimed = await this.claim(token);
         failures = 0;
       } catch (error) {
@@ -97,6 +103,14 @@ export class InProcessWorkConsumer implements WorkConsumer {
         continue;
       }
       await this.handle(entry);
+    }
+  }
+
+  private async deadLetterExhaustedWhenDue(): Promise<void> {
+    if (Date.now() < this.nextDeadLetterCheck) return;
+    this.nextDeadLetterCheck = Date.now() + (this.options.deadLetterIntervalMs ?? 5_000);
+    for (const row of await deadLetterExhaustedWork(this.options.db, this.options.subject, this.maxDeliver)) {
+      this.options.logger.error({ subject: row.subject, id: row.id, deliveries: row.deliveries, body: row.payload }, 'Work dead-lettered: its last allowed delivery ended without a result');
     }
   }
 

@@ -5,6 +5,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { Broadcast, WorkConsumer, WorkConsumerOptions, WorkQueue, WorkRelay, WorkRelayOptions } from '../../application/ports/work-queue.js';
 import { CheckpointedProcessor, type CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
 import { relayMessageId } from '../nats/event-relay.js';
+import { ensureDeadLetterTable } from '../postgres/dead-letter-table.js';
 import { WakeSignal } from '../system/wake-signal.js';
 import { inProcessBroadcast } from './in-process-broadcast.js';
 import { InProcessWorkConsumer } from './in-process-work-consumer.js';
@@ -39,6 +40,7 @@ export class InProcessWorkQueue implements WorkQueue {
   static async open(options: InProcessWorkQueueOptions): Promise<InProcessWorkQueue> {
     const { db } = options.processor;
     await ensureWorkQueueTable(db);
+    await ensureDeadLetterTable(db);
     if (options.exclusive) {
       const released = await db(WORK_QUEUE_TABLE).whereNotNull('lease_token').update({ lease_token: null, leased_until: null });
       if (released > 0) options.logger.info({ released }, 'Released the work a stopped process left under way');

@@ -75,6 +75,18 @@ describe('download processes (worker side)', () => {
   }
   const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, messageId: 'message', heartbeat() {} });
 
+  it('keeps its delivery alive while the download waits for its turn, before any progress', async () => {
+    let beats = 0;
+    const { run, message, types } = await setUp(async (request) => {
+      // As the extractor reports a platform back-off, a slot, spacing or a yt-dlp update it waits for.
+      request.onWaiting?.();
+      request.onWaiting?.();
+    });
+    assert.deepEqual(await run.handle(message, { ...delivery(1), heartbeat: () => (beats += 1) }), { kind: 'done' });
+    assert.ok(beats >= 2, `${beats} heartbeats`);
+    assert.deepEqual(await types(), ['DownloadRequested', 'DownloadStarted', 'DownloadCompleted']);
+  });
+
   it('starts, downloads, stores and completes a job; a redelivery afterwards does nothing', async () => {
     const { run, message, types } = await setUp(async () => {});
     assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'done' });

@@ -162,6 +162,44 @@ describe('lookup processes (worker side)', () => {
     assert.deepEqual(await usage(), { used: 1, pending: 0 });
   });
 
+  it('spends no attempt on a lookup its delivery stopped (a lapse, a shutdown), however often: the message is delivered again', async () => {
+    const { run, jobs, store, extractor, message } = await setUp([video]);
+    const probe = extractor.probe.bind(extractor);
+    let stopNext = 3;
+    extractor.probe = (url: string, options?: { signal?: AbortSignal }) => {
+      if (stopNext === 0) return probe(url);
+      stopNext -= 1;
+      // As the command line reports a run it had to kill: an error that looks like the platform's.
+      return new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new ExtractionError('NETWORK_ERROR', 'The extractor timed out')), { once: true }));
+    };
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const stop = new AbortController();
+      const handled = run.handle(message, { ...delivery(attempt), signal: stop.signal });
+      setTimeout(() => stop.abort(new Error('The delivery lapsed')), 20);
+      await assert.rejects(handled, /timed out/);
+    }
+    assert.deepEqual((await store.readStream(`info-${message.jobId}`)).map((event) => event.type), ['InfoRequested'], 'no attempt spent, nothing failed');
+    assert.deepEqual(await run.handle(message, delivery(4)), { kind: 'done' });
+    assert.equal((await jobs.load(message.jobId)).state.status, 'success');
+  });
+
+  it('keeps its delivery alive while a long lookup runs', async () => {
+    const { run, jobs, extractor, message } = await setUp([video]);
+    let beats = 0;
+    const probe = extractor.probe.bind(extractor);
+    extractor.probe = async (url: string) => {
+      // Longer than any ack wait of this test: it ends once the worker has beaten a few times, or fails after a generous deadline.
+      const deadline = Date.now() + 15_000;
+      while (beats < 3) {
+        if (Date.now() > deadline) throw new Error(`only ${beats} heartbeats during the lookup`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return probe(url);
+    };
+    assert.deepEqual(await run.handle(message, { ...delivery(1), heartbeat: () => (beats += 1) }), { kind: 'done' });
+    assert.equal((await jobs.load(message.jobId)).state.status, 'success');
+  });
+
   it('settles the outcome another process gave the job while this worker was looking it up', async () => {
     const { run, jobs, message, usage } = await setUp([video]);
     const failedMeanwhile = {

@@ -45,8 +45,11 @@ describe('reconciling downloads pending past the limit', () => {
 
     const settle = new SettleDownloadBilling(jobs, accounts, clock, store, { record() {} });
     const release = new ReleaseOrphanedReservation(jobs, accounts, clock, 60_000);
-    const reconcile = new ReconcilePendingDownloads(store, jobs, accounts, { accountIds: async () => [accountId] }, settle, release, clock, silent, 1_800_000);
+    const announced: string[] = [];
+    const cancellations = { announce: async (jobId: string) => void announced.push(jobId) };
+    const reconcile = new ReconcilePendingDownloads(store, jobs, accounts, { accountIds: async () => [accountId] }, settle, release, clock, silent, 1_800_000, cancellations);
     assert.deepEqual(await reconcile.runOnce(), { failedJobs: 2, settledReservations: 4 });
+    assert.deepEqual(announced.sort(), [queued, running].sort(), 'the workers still running the jobs it failed are told to stop');
 
     const status = async (jobId: string) => (await jobs.load(jobId)).state.status;
     assert.equal(await status(queued), 'FAILED');
@@ -59,5 +62,6 @@ describe('reconciling downloads pending past the limit', () => {
     assert.equal(state.usage.bandwidth_mb, 30, 'the completed job was charged');
     assert.equal(state.usage.download_count, 1);
     assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 0 }, 'a second sweep finds nothing');
+    assert.equal(announced.length, 2);
   });
 });

@@ -12,8 +12,20 @@ const FORMS =
   'https://www.instagram.com/reel/<id>, https://www.tiktok.com/@<user>/video/<id>, https://www.facebook.com/<page>/videos/<id>';
 
 function accepted(url: string, platform: ClientDownloadPlatform, id: string, shortLink = false, given: ClientDownloadUrlRules = rules): void {
-  assert.deepEqual(parseClientDownloadUrl(url, given), { ok: true, platform, id, shortLink, url }, url);
+  const result = parseClientDownloadUrl(url, given);
+  assert.ok(result.ok, url);
+  const { canonicalUrl: _canonical, ...rest } = result;
+  assert.deepEqual(rest, { ok: true, platform, id, shortLink, url }, url);
 }
+
+/** What the extractor is given for a link the client submitted. */
+function extractorUrl(url: string, given: ClientDownloadUrlRules = rules): string {
+  const result = parseClientDownloadUrl(url, given);
+  assert.ok(result.ok, url);
+  return result.canonicalUrl;
+}
+
+const SMUGGLED = '#__youtubedl_smuggle=%7B%22http_headers%22%3A+%7B%22Host%22%3A+%22canary.invalid%22%7D%7D';
 
 function reason(url: string, given: ClientDownloadUrlRules = rules): string {
   const result = parseClientDownloadUrl(url, given);
@@ -54,6 +66,36 @@ describe('client-download URLs', () => {
     accepted('https://www.facebook.com/watch/?v=1234567890', 'social-network', '1234567890');
     accepted('https://www.facebook.com/watch?v=1234567890', 'social-network', '1234567890');
     accepted('https://fb.watch/abcDEF123/', 'social-network', 'abcDEF123', true);
+  });
+
+  describe('the URL the extractor is given', () => {
+    it('given a link with a smuggled fragment, when it is accepted, then the extractor gets the link without it', () => {
+      assert.equal(extractorUrl(`https://www.instagram.com/p/C0abcDEfg/${SMUGGLED}`), 'https://www.instagram.com/p/C0abcDEfg/');
+      assert.equal(extractorUrl(`https://www.tiktok.com/@someone/video/7312345678901234567${SMUGGLED}`), 'https://www.tiktok.com/@someone/video/7312345678901234567');
+      assert.equal(extractorUrl(`https://vm.tiktok.com/ZMabc123/${SMUGGLED}`), 'https://vm.tiktok.com/ZMabc123/');
+      assert.equal(extractorUrl(`https://www.facebook.com/SomePage/videos/1234567890${SMUGGLED}`), 'https://www.facebook.com/SomePage/videos/1234567890');
+      assert.equal(extractorUrl(`https://www.youtube.com/shorts/dQw4w9WgXcQ${SMUGGLED}`), 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    });
+
+    it('given a link with extra query parameters, when it is accepted, then only the id\'s own parameter remains', () => {
+      assert.equal(extractorUrl('https://instagram.com/reel/C0abcDEfg?igsh=xyz&__youtubedl_smuggle=1'), 'https://instagram.com/reel/C0abcDEfg');
+      assert.equal(extractorUrl('https://m.tiktok.com/@someone/video/7312345678901234567?is_from_webapp=1'), 'https://m.tiktok.com/@someone/video/7312345678901234567');
+      assert.equal(extractorUrl('https://www.facebook.com/watch/?v=1234567890&x=1#frag'), 'https://www.facebook.com/watch/?v=1234567890');
+      assert.equal(extractorUrl('https://youtu.be/dQw4w9WgXcQ?si=abc#t=3'), 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+      assert.equal(extractorUrl('https://m.youtube.com/watch?feature=x&v=dQw4w9WgXcQ#x'), 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    });
+
+    it('given a link on a configured host, when it is accepted, then scheme, host and port stay as configured', () => {
+      const local: ClientDownloadUrlRules = {
+        videoPlatform: { hosts: ['127.0.0.1:9000'], shortHosts: [] },
+        photoSharing: { hosts: ['127.0.0.1:9000'] },
+        shortVideo: { hosts: [], shortHosts: [] },
+        socialNetwork: { hosts: [], shortHosts: [] },
+        schemes: ['http'],
+      };
+      assert.equal(extractorUrl(`http://127.0.0.1:9000/p/v-1080/${SMUGGLED}`, local), 'http://127.0.0.1:9000/p/v-1080/');
+      assert.equal(extractorUrl(`http://127.0.0.1:9000/shorts/v-1080?a=b${SMUGGLED}`, local), 'http://127.0.0.1:9000/watch?v=v-1080');
+    });
   });
 
   it('refuses other shapes on known hosts', () => {

@@ -55,7 +55,7 @@ describe('drill: PostgreSQL unreachable during a download', function () {
         viaProxy.port = String(proxy.port);
         return viaProxy.toString();
       },
-      env: { WORK_ACK_WAIT_MS: '5000', DOWNLOAD_MAX_ATTEMPTS: '1', RECONCILE_INTERVAL_MS: '1000' },
+      env: { WORK_ACK_WAIT_MS: '5000', WEBHOOK_TIMEOUT_MS: '3000', DOWNLOAD_MAX_ATTEMPTS: '1', RECONCILE_INTERVAL_MS: '1000' },
     });
   });
 

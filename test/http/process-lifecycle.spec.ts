@@ -41,6 +41,12 @@ describe('the service process', function () {
     assert.match(stderr(), /WORKER_CONCURRENCY must be a whole number/);
   });
 
+  it('refuses to start with an ack wait shorter than a webhook attempt, naming both settings', async () => {
+    const { exited, stderr } = start({ WORK_ACK_WAIT_MS: '10000', WEBHOOK_TIMEOUT_MS: '15000' });
+    assert.equal(await exited, 1);
+    assert.match(stderr(), /WORK_ACK_WAIT_MS \(10000\) must be at least WEBHOOK_TIMEOUT_MS \(15000\)/);
+  });
+
   it('becomes ready, then on SIGTERM stops accepting and exits 0', async () => {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const stream = `VDS_LIFECYCLE_${randomBytes(3).toString('hex').toUpperCase()}`;

@@ -6,8 +6,8 @@ import type { WarmExtractorOptions } from './warm-extractor.js';
 
 /**
  * The helpers' options from the same settings and the same yt-dlp set-up as
- * the command line: its version's options, the extractor arguments, and its
- * platforms' back-off and pacing.
+ * the command line: its version's options, the extractor arguments, its
+ * platforms' back-off and pacing, and the egress proxy.
  */
 export function warmExtractorOptions(
   config: Config,
@@ -20,7 +20,11 @@ export function warmExtractorOptions(
     ffmpegPath: config.ffmpegPath,
     pythonPath: config.ytDlpPythonPath,
     cookiesFile: config.platformAccess.cookies['*']?.[0],
-    proxy: config.platformAccess.proxies['*']?.[0],
+    // Read when a helper starts, after versionDetected, by which time the egress proxy listens; read earlier
+    // (a copy of these options), it names an address nothing listens on, so lookups fail rather than bypass the rule.
+    get proxy() {
+      return ytDlp.egress.proxyUrlNow(config.platformAccess.proxies['*']?.[0]);
+    },
     socketTimeoutSeconds: config.extractorTimeoutSeconds,
     versionArguments: ytDlp.versionArguments,
     installation: ytDlp.installation,

@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
+import { stripInfoSecrets } from './strip-info-secrets.js';
 
 /**
  * Metadata pages extracted at submission, kept briefly so the job's download
  * starts from them instead of extracting the page again. Shared through
  * PostgreSQL because the API and the workers are separate processes. Keyed
  * by the URL as submitted and by the cookie identity the extraction ran
- * with: what a page shows depends on who asks.
+ * with: what a page shows depends on who asks. Pages are stored without
+ * their cookies and request headers (see stripInfoSecrets): a database is
+ * no place for a session.
  */
 export class PostgresExtractedInfoCache {
   private ready: Promise<void> | null = null;
@@ -21,7 +24,7 @@ export class PostgresExtractedInfoCache {
     await this.db.raw(
       `INSERT INTO extracted_video_info (url, cookie_identity, info, extracted_at) VALUES (?, ?, ?, now())
        ON CONFLICT (url, cookie_identity) DO UPDATE SET info = excluded.info, extracted_at = excluded.extracted_at`,
-      [url, cookieIdentity, infoJson],
+      [url, cookieIdentity, JSON.stringify(stripInfoSecrets(JSON.parse(infoJson)))],
     );
     // Expired pages go now and then, by whoever writes.
     this.writes += 1;

@@ -37,6 +37,11 @@ export class HelperProcess {
   private pending: { id: number; resolve: (answer: HelperAnswer) => void; reject: (error: Error) => void } | null = null;
   private stderr = '';
   private exited = false;
+  private markExited!: () => void;
+  /** Settles when the process has ended, however it ended (a pool then frees its place). */
+  readonly ended = new Promise<void>((resolve) => {
+    this.markExited = resolve;
+  });
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams) {}
 
@@ -64,6 +69,7 @@ export class HelperProcess {
       });
       child.once('exit', () => {
         helper.exited = true;
+        helper.markExited();
         watchdog?.release();
         fail(new HelperStoppedError(helper.stderr));
         helper.pending?.reject(new HelperStoppedError(helper.stderr));

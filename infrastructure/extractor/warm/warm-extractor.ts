@@ -15,6 +15,7 @@ import { classifyYtDlpError } from '../classify-yt-dlp-error.js';
 import { METADATA_ARGUMENTS, composeYtDlpArguments } from '../compose-yt-dlp-arguments.js';
 import type { PlatformAccess } from '../platform-access.js';
 import { type YtDlpInfo, parseVideoMetadata } from '../parse-video-metadata.js';
+import { HelperPool } from './helper-pool.js';
 import { type HelperAnswer, HelperProcess, HelperStoppedError } from './helper-process.js';
 import type { PostgresExtractedInfoCache } from './extracted-info-cache.js';
 import { pythonOfYtDlp } from './python-of-yt-dlp.js';
@@ -45,6 +46,8 @@ export interface WarmExtractorOptions {
   access?: Pick<PlatformAccess, 'admit'>;
   /** Helper processes at most; each answers one request at a time. */
   processes: number;
+  /** A request that finds every helper busy for this long runs on the command line instead. Default 10 s. */
+  acquireTimeoutMs?: number;
   /** A request that takes longer kills its helper and fails as a timeout, as a `yt-dlp -J` run would. */
   requestTimeoutMs: number;
   readyTimeoutMs?: number;
@@ -60,6 +63,7 @@ export interface WarmExtractorOptions {
 }
 
 const MAX_DETAILS_CHARS = 4000;
+const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
 
 /**
  * Metadata from long-lived helper processes that imported yt_dlp once (see
@@ -67,17 +71,17 @@ const MAX_DETAILS_CHARS = 4000;
  * imports on every lookup. Downloads, and every lookup while no helper can
  * start (not a Python yt-dlp, the script missing, an import failing), go to
  * the command-line extractor it decorates. A helper that times out is
- * killed; one that dies is replaced on the next request, and the request it
- * was answering is run on the command line instead.
+ * killed; one that dies, idle or busy, frees its place at once and is
+ * replaced on the next request, and the request it was answering is run on
+ * the command line instead, as is one that finds every helper busy for
+ * `acquireTimeoutMs`.
  */
 export class WarmExtractor implements Extractor {
-  private readonly idle: HelperProcess[] = [];
-  private readonly waiting: Array<(helper: HelperProcess | null) => void> = [];
+  private readonly pool: HelperPool;
   private readonly scratchDirs = new Map<HelperProcess, string>();
   /** The installation new helpers start from, and the one each running helper started from. */
   private installation = 0;
   private readonly startedWith = new Map<HelperProcess, number>();
-  private running = 0;
   private unavailableUntil = 0;
   private closed = false;
   private python: readonly string[] | null | undefined;
@@ -86,7 +90,15 @@ export class WarmExtractor implements Extractor {
   constructor(
     private readonly commandLine: Extractor,
     private readonly options: WarmExtractorOptions,
-  ) {}
+  ) {
+    this.pool = new HelperPool({
+      size: options.processes,
+      waitMs: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+      start: () => this.startHelper(),
+      reusable: (helper) => this.startedWith.get(helper) === this.installation,
+      left: (helper) => void this.forget(helper),
+    });
+  }
 
   /** Starts one helper ahead of the first request and logs which extraction is in use. */
   async start(): Promise<void> {
@@ -182,57 +194,23 @@ export class WarmExtractor implements Extractor {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const wake of this.waiting.splice(0)) wake(null);
-    for (const helper of this.idle.splice(0)) helper.kill();
+    this.pool.close();
     await Promise.all([...this.scratchDirs.values()].map((dir) => rm(dir, { recursive: true, force: true })));
   }
 
-  /** An idle helper, a new one, or one that becomes free; null means "use the command line". */
+  /** A helper of the pool; null means "use the command line". */
   private async acquire(signal: AbortSignal | undefined): Promise<HelperProcess | null> {
     if (this.closed || Date.now() < this.unavailableUntil) return null;
     await this.retireHelpersOfAReplacedYtDlp();
-    while (this.idle.length > 0) {
-      const helper = this.idle.pop() as HelperProcess;
-      if (helper.alive) return helper;
-      void this.forget(helper);
-    }
-    if (this.running < this.options.processes) {
-      this.running += 1;
-      const helper = await this.startHelper();
-      if (helper === null) this.running -= 1;
-      return helper;
-    }
-    signal?.throwIfAborted();
-    return new Promise<HelperProcess | null>((resolve, reject) => {
-      const onAbort = () => {
-        this.waiting.splice(this.waiting.indexOf(take), 1);
-        reject(signal?.reason);
-      };
-      const take = (helper: HelperProcess | null) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(helper);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(take);
-    });
+    return this.pool.acquire(signal);
   }
 
   private release(helper: HelperProcess): void {
-    if (!helper.alive || this.closed || this.startedWith.get(helper) !== this.installation) {
-      helper.kill();
-      this.running -= 1;
-      void this.forget(helper);
-      // A waiter takes the freed slot and starts a new helper itself.
-      const next = this.waiting.shift();
-      if (next !== undefined) void this.acquire(undefined).then(next, () => next(null));
-      return;
-    }
-    const next = this.waiting.shift();
-    if (next !== undefined) next(helper);
-    else this.idle.push(helper);
+    this.pool.release(helper);
   }
 
   private async startHelper(): Promise<HelperProcess | null> {
+    if (this.closed || Date.now() < this.unavailableUntil) return null;
     const script = this.options.script ?? locateHelperScript();
     if (this.python === undefined) this.python = this.options.python ?? (await pythonOfYtDlp(this.options.ytDlpPath));
     if (this.python === null || script === null) {
@@ -285,7 +263,7 @@ export class WarmExtractor implements Extractor {
     this.unavailableUntil = retryLater ? Date.now() + (this.options.retryStartAfterMs ?? 60_000) : Number.POSITIVE_INFINITY;
     this.announced = false;
     this.options.logger.warn({ extraction: 'command line', reason }, 'metadata lookups run yt-dlp as a command: no warm helper could start');
-    for (const wake of this.waiting.splice(0)) wake(null);
+    this.pool.turnAwayWaiting();
   }
 
   private async retireHelpersOfAReplacedYtDlp(): Promise<void> {
@@ -293,11 +271,7 @@ export class WarmExtractor implements Extractor {
     if (installation === this.installation) return;
     this.installation = installation;
     this.options.logger.info({ ytDlpPath: this.options.ytDlpPath }, 'yt-dlp changed on disk; the warm helpers restart with it');
-    for (const helper of this.idle.splice(0)) {
-      helper.kill();
-      this.running -= 1;
-      void this.forget(helper);
-    }
+    this.pool.retireIdle();
   }
 
   private async forget(helper: HelperProcess): Promise<void> {

@@ -9,7 +9,7 @@ import type { UrlPolicies } from '../url-policies.js';
 import { lookupStatusBody } from './lookup-status-body.js';
 
 export interface ClientDownloadRouteDependencies {
-  submitClientDownload: SubmitLookupJob<{ platform: ClientDownloadPlatform }>;
+  submitClientDownload: SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>;
   getClientDownloadJob: GetLookupJob;
   validation: RequestValidation;
   urls: UrlPolicies;
@@ -20,11 +20,11 @@ export function clientDownloadRoutes(deps: ClientDownloadRouteDependencies): Rou
 
   router.post('/client-download', async (ctx) => {
     const body = deps.validation.body<{ url: string }>('submitClientDownload', ctx.request.body);
-    const { url, platform } = deps.urls.clientDownloadUrl(body.url);
+    const { url, canonicalUrl, platform } = deps.urls.clientDownloadUrl(body.url);
     ctx.body = await deps.submitClientDownload.execute({
       accountId: authenticatedAccountId(ctx),
       url,
-      details: { platform },
+      details: { platform, canonicalUrl },
       correlationId: ctx.state.requestId as string,
     });
   });

@@ -10,6 +10,13 @@ describe('configuration for operating the service', () => {
     assert.equal(loadConfig({ FILE_RETENTION_SECONDS: '0' }).fileRetentionSeconds, 0, '0 keeps files for ever');
   });
 
+  it('waits at most 500 ms for the accounts read model by default, and refuses a wait that is not a bounded whole number', () => {
+    assert.equal(loadConfig({}).readYourWritesWaitMs, 500);
+    assert.equal(loadConfig({ READ_YOUR_WRITES_WAIT_MS: '0' }).readYourWritesWaitMs, 0);
+    assert.throws(() => loadConfig({ READ_YOUR_WRITES_WAIT_MS: 'soon' }), /READ_YOUR_WRITES_WAIT_MS/);
+    assert.throws(() => loadConfig({ READ_YOUR_WRITES_WAIT_MS: '600000' }), /READ_YOUR_WRITES_WAIT_MS/);
+  });
+
   it('reads rate limits per plan over a default', () => {
     assert.deepEqual(loadConfig({}).rateLimits, { defaults: { perKey: 10, perAccount: 20 }, byPlan: {} });
     assert.deepEqual(loadConfig({ RATE_LIMITS_BY_PLAN: 'free=2/4, scale=0/0' }).rateLimits.byPlan, { free: { perKey: 2, perAccount: 4 }, scale: { perKey: 0, perAccount: 0 } });

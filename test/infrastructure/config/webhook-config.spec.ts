@@ -14,4 +14,14 @@ describe('webhook configuration', () => {
     assert.throws(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE_MS: '1,2,3,4,5,6,7,8,-9' }), /WEBHOOK_RETRY_SCHEDULE_MS/);
     assert.throws(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '0' }), /WEBHOOK_TIMEOUT_MS must be between/);
   });
+
+  it('refuses an ack wait too short for a webhook attempt that waits out its timeout, naming both settings', () => {
+    assert.throws(
+      () => loadConfig({ WORK_ACK_WAIT_MS: '15000' }),
+      (error: unknown) => error instanceof Error && /WORK_ACK_WAIT_MS \(15000\)/.test(error.message) && /WEBHOOK_TIMEOUT_MS \(15000\)/.test(error.message),
+    );
+    assert.throws(() => loadConfig({ WORK_ACK_WAIT_MS: '5000', WEBHOOK_TIMEOUT_MS: '4000' }), /WORK_ACK_WAIT_MS .* WEBHOOK_TIMEOUT_MS/);
+    assert.equal(loadConfig({ WORK_ACK_WAIT_MS: '17000' }).workAckWaitMs, 17_000);
+    assert.equal(loadConfig({ WORK_ACK_WAIT_MS: '5000', WEBHOOK_TIMEOUT_MS: '3000' }).workAckWaitMs, 5_000);
+  });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DownloadMediaRequest, type DownloadedMedia, ExtractionError, type Extractor, type VideoMetadata } from '../../../application/ports/extractor.js';
@@ -189,6 +189,62 @@ describe('WarmExtractor', function () {
       assert.notEqual((await queued).id, afterUpdate.id, 'and that helper was retired after it');
     });
 
+    it('replaces helpers killed while idle, however often, instead of waiting for their places', async () => {
+      const { extractor, commandLine } = scripted({ processes: 2 });
+      for (let round = 0; round < 3; round += 1) {
+        const pids = (await Promise.all([extractor.probe('x/slow'), extractor.probe('x/slow')])).map((answer) => Number(answer.id));
+        for (const pid of pids) process.kill(pid, 'SIGKILL');
+        await eventually(() => pids.every((pid) => !processExists(pid)));
+        const after = await within(10_000, extractor.probe('a'));
+        assert.ok(!pids.includes(Number(after.id)), `round ${round}: answered by a new helper`);
+      }
+      assert.deepEqual(commandLine.probed, []);
+    });
+
+    it("answers on the command line when its helper is killed mid-request, and frees the helper's place", async () => {
+      const { extractor, commandLine } = scripted({ processes: 1 });
+      const first = Number((await extractor.probe('a')).id);
+      const busy = extractor.probe('sleep');
+      await eventually(() => processExists(first));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      process.kill(first, 'SIGKILL');
+      assert.equal((await within(10_000, busy)).id, 'from-command-line');
+      const after = await within(10_000, extractor.probe('b'));
+      assert.notEqual(Number(after.id), first);
+      assert.deepEqual(commandLine.probed, ['sleep']);
+    });
+
+    it('answers on the command line when a helper is killed while starting, and starts helpers again later', async () => {
+      const pidFile = path.join(scratch, 'starting.pid');
+      await writeFile(path.join(scratch, 'slow-start.py'), `import os, time\nopen(${JSON.stringify(pidFile)}, 'w').write(str(os.getpid()))\ntime.sleep(2)\n${SCRIPTED_HELPER}`);
+      await rm(pidFile, { force: true });
+      const { extractor, commandLine } = scripted({ processes: 1, script: path.join(scratch, 'slow-start.py'), retryStartAfterMs: 200 });
+      const starting = extractor.probe('a');
+      let pid = 0;
+      await eventuallyAsync(async () => {
+        pid = Number(await readFile(pidFile, 'utf8').catch(() => '0'));
+        return pid > 0;
+      });
+      process.kill(pid, 'SIGKILL');
+      assert.equal((await within(10_000, starting)).id, 'from-command-line');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const later = await within(20_000, extractor.probe('b'));
+      assert.notEqual(later.id, 'from-command-line', 'a helper started again once the pause was over');
+      assert.deepEqual(commandLine.probed, ['a']);
+    });
+
+    it('sends a request to the command line when every helper stays busy longer than it may wait', async () => {
+      const { extractor, commandLine } = scripted({ processes: 1, acquireTimeoutMs: 300, requestTimeoutMs: 1_500 });
+      const busy = extractor.probe('sleep').catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = Date.now();
+      assert.equal((await within(4_000, extractor.probe('b'))).id, 'from-command-line');
+      assert.ok(Date.now() - started < 4_000);
+      assert.deepEqual(commandLine.probed, ['b']);
+      await extractor.close();
+      await busy;
+    });
+
     it('runs requests side by side up to its number of processes, and queues the rest', async () => {
       const { extractor } = scripted({ processes: 2 });
       const answers = await Promise.all(['a', 'b', 'c', 'd'].map((url) => extractor.probe(url)));
@@ -339,5 +395,26 @@ async function eventually(condition: () => boolean, timeoutMs = 5_000): Promise<
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function eventuallyAsync(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The answer, or a failure naming the wait: a request that never settles fails the test instead of hanging it. */
+async function within<T>(timeoutMs: number, answer: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

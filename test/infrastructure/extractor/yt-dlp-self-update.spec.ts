@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ExclusiveGate } from '../../../infrastructure/extractor/exclusive-gate.js';
@@ -14,8 +14,8 @@ async function fakeYtDlp(canUpdate: boolean): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'fake-yt-dlp-'));
   await writeFile(path.join(dir, 'version'), '2025.01.01\n');
   const program = path.join(dir, 'yt-dlp');
-  const update = canUpdate ? `echo "$2" > "$dir/updated"; echo 2026.01.02.030405 > "$dir/version"` : 'echo "ERROR: use apt to update" >&2; exit 100';
-  await writeFile(program, `#!/bin/sh\ndir=$(dirname "$0")\ncase "$1" in\n  --version) cat "$dir/version" ;;\n  --update-to) ${update} ;;\nesac\n`);
+  const update = canUpdate ? `echo "$*" > "$dir/updated"; echo 2026.01.02.030405 > "$dir/version"` : 'echo "ERROR: use apt to update" >&2; exit 100';
+  await writeFile(program, `#!/bin/sh\ndir=$(dirname "$0")\ncase " $* " in\n  *" --version "*) cat "$dir/version" ;;\n  *" --update-to "*) ${update} ;;\nesac\n`);
   await chmod(program, 0o755);
   return program;
 }
@@ -43,6 +43,13 @@ describe('yt-dlp self-update between runs', () => {
     await Promise.all([download, later]);
     assert.deepEqual(order, ['download finished', 'update finished', 'later run started']);
     assert.deepEqual(versions, [{ version: '2026.01.02.030405', release: '2026.01.02', channel: 'nightly' }]);
+  });
+
+  it('updates with --ignore-config, so no yt-dlp configuration file on the host can add options to the update', async () => {
+    const program = await fakeYtDlp(true);
+    const updater = new YtDlpSelfUpdate({ ytDlpPath: program, channel: 'stable', intervalMs: 3_600_000, gate: new ExclusiveGate(), logger: createLogger('silent'), onVersion: () => undefined });
+    assert.equal(await updater.updateOnce(), true);
+    assert.equal((await readFile(path.join(path.dirname(program), 'updated'), 'utf8')).trim(), '--ignore-config --update-to stable');
   });
 
   it('gives up on an installation that cannot update itself', async () => {

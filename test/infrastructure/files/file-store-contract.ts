@@ -53,6 +53,14 @@ export function fileStoreContract(open: () => Promise<FileStore>): void {
     assert.equal(await store.stat('acc/job.bin'), null);
   });
 
+  it('stores nothing when the put is aborted, and rejects with the reason', async () => {
+    const source = await localFile('aborted.bin', 'not wanted');
+    const controller = new AbortController();
+    controller.abort(new Error('the job was cancelled'));
+    await assert.rejects(store.put('acc/aborted.bin', source, { signal: controller.signal }), /the job was cancelled/);
+    assert.equal(await store.stat('acc/aborted.bin'), null);
+  });
+
   it('knows nothing of a missing key: stat is null, removing is a no-op, reading fails', async () => {
     assert.equal(await store.stat('acc/none.bin'), null);
     await store.remove('acc/none.bin');

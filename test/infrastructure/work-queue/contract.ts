@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { beatWhile } from '../../../application/beat-while.js';
 import type { EventStore } from '../../../application/ports/event-store.js';
 import type { WorkConsumer, WorkConsumerOptions, WorkHandler, WorkItem, WorkQueue, WorkRelay } from '../../../application/ports/work-queue.js';
 
@@ -163,6 +164,25 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
       ).start();
       await all.promise;
       assert.equal(peak, 3);
+    });
+
+    it('keeps a message whose handler waits its turn, beating, for several ack waits', async () => {
+      const { submit, consumer } = await scenario();
+      let calls = 0;
+      let lapsed = false;
+      const done = deferred();
+      await consumer(async (item) => {
+        calls += 1;
+        // As a download waits out a platform back-off before yt-dlp starts.
+        await beatWhile(pause(5_000), () => item.heartbeat());
+        lapsed = item.signal.aborted;
+        done.resolve();
+        return 'ack';
+      }).start();
+      await submit(1);
+      await done.promise;
+      assert.equal(lapsed, false, 'the delivery did not lapse');
+      assert.equal(calls, 1, 'nor was the message delivered again meanwhile');
     });
 
     it('keeps a message whose handler reports progress past the ack wait', async () => {

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CommandHandler } from '../../application/command-handler.js';
+import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
+import type { DownloadMediaRequest, Extractor } from '../../application/ports/extractor.js';
+import type { StoredFileInfo } from '../../application/ports/file-store.js';
+import type { Logger } from '../../application/ports/logger.js';
+import { RunDownload } from '../../application/processes/run-download.js';
+import { RunningDownloads } from '../../application/processes/running-downloads.js';
+import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
+import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
+import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
+import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
+import { LocalDirectoryFileStore } from '../../infrastructure/files/local-directory-file-store.js';
+import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
+import { RandomIds } from '../../infrastructure/system/random-ids.js';
+import { SystemClock } from '../../infrastructure/system/system-clock.js';
+
+const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+
+/** Writes a small file, after running `during` (a cancellation arriving while yt-dlp runs). */
+class ScriptedExtractor implements Extractor {
+  during: (() => Promise<unknown>) | null = null;
+  async listChannel(): Promise<never> {
+    throw new Error('not used');
+  }
+  async resolveMediaLinks(): Promise<never> {
+    throw new Error('not used');
+  }
+  async probe(): Promise<never> {
+    throw new Error('not used');
+  }
+  async download(request: DownloadMediaRequest) {
+    await this.during?.();
+    const filePath = path.join(request.workDir, 'media.m4a');
+    await writeFile(filePath, 'downloaded');
+    return { filePath, fileSize: 10, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
+  }
+}
+
+/** A local store whose uploads are recorded and, when told, hang until their signal aborts or they are let through. */
+class WatchedFileStore extends LocalDirectoryFileStore {
+  readonly uploads: string[] = [];
+  hang = false;
+  uploading = false;
+  abortedUpload = false;
+  private letThrough: () => void = () => undefined;
+
+  override async put(key: string, localPath: string, options: { signal?: AbortSignal } = {}): Promise<StoredFileInfo> {
+    this.uploads.push(key);
+    if (this.hang) {
+      this.uploading = true;
+      await new Promise<void>((resolve, reject) => {
+        this.letThrough = resolve;
+        options.signal?.addEventListener('abort', () => {
+          this.abortedUpload = true;
+          reject(options.signal?.reason);
+        });
+      });
+    }
+    return super.put(key, localPath, options);
+  }
+
+  finishHungUpload(): void {
+    this.letThrough();
+  }
+}
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('work on a job that ended under its worker', () => {
+  const ids = new RandomIds();
+  const now = () => new Date().toISOString();
+  let store: InMemoryEventStore;
+  let jobs: DownloadJobCommandHandler;
+  let files: WatchedFileStore;
+  let extractor: ScriptedExtractor;
+  let running: RunningDownloads;
+  let run: RunDownload;
+
+  beforeEach(async () => {
+    store = new InMemoryEventStore();
+    jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
+    const root = await mkdtemp(path.join(tmpdir(), 'ended-jobs-'));
+    files = new WatchedFileStore(path.join(root, 'files'));
+    extractor = new ScriptedExtractor();
+    running = new RunningDownloads();
+    run = new RunDownload(jobs, extractor, files, new TemporaryWorkDirs(path.join(root, 'work')), new SystemClock(), silent, { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 }, running);
+  });
+
+  async function queuedJob(): Promise<{ jobId: string; accountId: string; occurredAt: string }> {
+    const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
+    const accountId = randomUUID();
+    const jobId = randomUUID();
+    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: now() } });
+    await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
+    await jobs.handle(jobId, {
+      type: 'SubmitDownload',
+      data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: now() },
+    });
+    return { jobId, accountId, occurredAt: now() };
+  }
+
+  const failJob = (jobId: string) => jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: 'NETWORK_ERROR', reason: 'Not finished within 21600 s of its submission', now: now() } });
+  const delivery = { attempt: 1, leaseId: '9:1', messageId: '9', heartbeat() {} };
+
+  it('does not upload the file of a job that failed while it downloaded, even when no cancellation reached it', async () => {
+    const message = await queuedJob();
+    extractor.during = () => failJob(message.jobId);
+    assert.deepEqual(await run.handle(message, delivery), { kind: 'done' });
+    assert.deepEqual(files.uploads, []);
+  });
+
+  it('does not upload the file of a delivery that another one took over meanwhile', async () => {
+    const message = await queuedJob();
+    extractor.during = () => jobs.handle(message.jobId, { type: 'StartJob', data: { jobId: message.jobId, leaseId: '9:2', messageId: '9', now: now() } });
+    assert.deepEqual(await run.handle(message, delivery), { kind: 'done' });
+    assert.deepEqual(files.uploads, []);
+    assert.equal((await jobs.load(message.jobId)).state.status, 'IN_PROGRESS', 'the job stays with the delivery that took it over');
+  });
+
+  it('stops an upload under way when the job is cancelled, and stores nothing', async () => {
+    const message = await queuedJob();
+    files.hang = true;
+    const handled = run.handle(message, delivery);
+    let settled = false;
+    void handled.finally(() => (settled = true)).catch(() => undefined);
+    await waitFor(() => files.uploading, 'the upload started');
+    // As DELETE and the reconciler do: the job fails, then the cancellation is announced.
+    await failJob(message.jobId);
+    running.cancel(message.jobId);
+    await waitFor(() => settled, 'the run ended', 10_000).catch(() => files.finishHungUpload());
+    assert.equal(files.abortedUpload, true, 'the upload was aborted');
+    assert.deepEqual(await handled, { kind: 'done' });
+    assert.equal(await files.stat(files.uploads[0]), null);
+  });
+});

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig } from '../../../infrastructure/config/config.js';
+import { type Storage, openStorage } from '../../../infrastructure/storage/open-storage.js';
+import { TEST_POSTGRES_URL } from '../../support/postgres.js';
+
+describe('processes starting together on a database that does not exist yet', function () {
+  this.timeout(120_000);
+  const name = `vds_test_concurrent_start_${randomBytes(4).toString('hex')}`;
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+
+  after(async () => {
+    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  });
+
+  it('all start: one creates the database, one migrates at a time, and none fails on the other\'s work', async () => {
+    const config = loadConfig({ DATABASE_URL: url.toString(), NATS_URL: 'nats://127.0.0.1:4222', DATABASE_POOL_SIZE: '2' });
+    const starts = await Promise.allSettled(Array.from({ length: 8 }, () => openStorage(config)));
+    const opened = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
+    try {
+      const failures = starts.flatMap((start) => (start.status === 'rejected' ? [String((start.reason as Error).message)] : []));
+      assert.deepEqual(failures, [], 'no start-up failed');
+      const [storage] = opened as [Storage];
+      const tables = await storage.database.raw(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('download_jobs', 'es_events')`);
+      assert.equal(tables.rows[0].n, 2, 'the schema is there');
+    } finally {
+      await Promise.all(opened.map((storage) => storage.close()));
+    }
+  });
+});

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import type { Logger } from '../../../application/ports/logger.js';
+import { PostgresExclusiveLock } from '../../../infrastructure/postgres/postgres-exclusive-lock.js';
+import { LeaderOnly } from '../../../infrastructure/system/leader-only.js';
+import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
+
+const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+const KEY = 'test:leader-only';
+
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** One process's view: whether its work runs, and whether its lock waits on another holder. */
+class Instance {
+  running = false;
+  stops = 0;
+  waitedForOther = false;
+  readonly leader: LeaderOnly;
+  constructor(database: TestDatabase, onStart: () => void) {
+    const logger = { ...silent, info: (_fields: unknown, message: string) => void (message.startsWith('Lock held by another') && (this.waitedForOther = true)) } as Logger;
+    const lock = new PostgresExclusiveLock({ connectionString: database.url, key: KEY, logger });
+    this.leader = new LeaderOnly('test loops', lock, async () => {
+      onStart();
+      this.running = true;
+      return {
+        stop: async () => {
+          this.running = false;
+          this.stops += 1;
+        },
+      };
+    }, silent);
+  }
+}
+
+describe('background work behind a leadership lock', () => {
+  let database: TestDatabase;
+  let instances: Instance[];
+  let mostAtOnce: number;
+
+  beforeEach(async () => {
+    database = await createTestDatabase('leader_only');
+    mostAtOnce = 0;
+    const onStart = () => (mostAtOnce = Math.max(mostAtOnce, instances.filter((instance) => instance.running).length + 1));
+    instances = [new Instance(database, onStart), new Instance(database, onStart)];
+  });
+  afterEach(async () => {
+    await Promise.all(instances.map((instance) => instance.leader.stop()));
+    await database.drop();
+  });
+
+  it('runs in one of two instances, and in the other once the first stops', async () => {
+    for (const instance of instances) instance.leader.start();
+    await waitFor(() => instances.some((instance) => instance.running), 'one instance leads');
+    const [first, second] = instances[0].running ? instances : [instances[1], instances[0]];
+    await waitFor(() => second.waitedForOther, 'the other waits on the lock');
+    assert.equal(second.running, false);
+
+    await first.leader.stop();
+    assert.equal(first.running, false);
+    await waitFor(() => second.running, 'the other takes over');
+    assert.equal(mostAtOnce, 1, 'never two at once');
+  });
+
+  it('stops the work of a leader whose lock connection dies, and one instance leads again', async function () {
+    this.timeout(120_000);
+    for (const instance of instances) instance.leader.start();
+    await waitFor(() => instances.some((instance) => instance.running), 'one instance leads');
+    const [first] = instances[0].running ? instances : [instances[1], instances[0]];
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query(
+        `SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+          WHERE l.locktype = 'advisory' AND l.granted AND a.application_name = $1 AND a.datname = current_database()`,
+        [`lock ${KEY}`],
+      );
+    } finally {
+      await admin.end();
+    }
+    await waitFor(() => first.stops === 1, 'the old leader stops its work');
+    // No "never two at once" here: until the old leader notices, the database has already let the other take the lock.
+    await waitFor(() => instances.some((instance) => instance.running), 'one instance leads again');
+  });
+});
