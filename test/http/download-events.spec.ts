@@ -65,7 +65,9 @@ for (const embedded of [false, true]) {
       assert.equal(typeof done.downloadUrl, 'string');
       // The stream folds the job's own events, ahead of the read model a poll reads.
       await service.settle();
-      assert.deepEqual(done, { ...(await call('GET', `/api/v2/download/${jobId}`, { key: apiKey })).body, downloadUrl: done.downloadUrl });
+      const poll = await call('GET', `/api/v2/download/${jobId}`, { key: apiKey });
+      assert.equal(poll.status, 200, JSON.stringify(poll.body));
+      assert.deepEqual(done, { ...poll.body, downloadUrl: done.downloadUrl });
       await stream.waitFor('the server to close the stream', () => (stream.ended ? true : undefined));
       assert.equal(stream.bodies().at(-1).status, 'COMPLETED');
       checkBodies(stream, jobId);
