@@ -1,3 +1,4 @@
+import { ChargeVisibility } from '../application/accounts/charge-visibility.js';
 import type Router from '@koa/router';
 import type { DependencyContainer } from 'tsyringe';
 import type { DownloadJobCommandHandler } from '../application/downloads/download-job-commands.js';
@@ -43,13 +44,14 @@ export function createJobWatching(container: DependencyContainer, config: Config
     progressChannel,
     render,
     logger: container.resolve<Logger>(TOKENS.logger),
+    charges: container.resolve(ChargeVisibility),
   });
   const connections = new EventStreamConnections({ perKey: config.eventStreamsPerKey, max: config.eventStreamsMax, heartbeatMs: config.eventStreamHeartbeatMs });
   const progressOf = (jobId: string) => hub.progress.of(jobId);
   return {
     routers: [
       downloadListRoutes({
-        listDownloadJobs: new ListDownloadJobs(container.resolve<DownloadJobReadModel>(TOKENS.downloadJobReadModel)),
+        listDownloadJobs: new ListDownloadJobs(container.resolve<DownloadJobReadModel>(TOKENS.downloadJobReadModel), container.resolve(ChargeVisibility)),
         statusBody: (view) => render(view, view.status === 'IN_PROGRESS' ? progressOf(view.jobId) : undefined),
         validation,
       }),

@@ -1,4 +1,6 @@
 import type { DownloadJobStatus } from '../../domain/download-job/state.js';
+import type { ChargeVisibility } from '../accounts/charge-visibility.js';
+import { downloadJobBeforeSettlement } from './download-job-before-settlement.js';
 import type { DownloadJobReadModel, DownloadJobView } from '../ports/read-models.js';
 import { encodeJobListCursor } from './job-list-cursor.js';
 import type { DownloadJobListPosition } from '../ports/read-models.js';
@@ -12,15 +14,27 @@ export interface DownloadJobPage {
 /**
  * An account's own jobs, newest first, a page at a time. One row more than
  * asked is read, so the last page says so instead of pointing at an empty one.
+ * A finished job whose charge or release `GET /me` does not show yet reads as
+ * still under way, as a poll of it does (and drops out of a page filtered by its final status).
  */
 export class ListDownloadJobs {
-  constructor(private readonly readModel: DownloadJobReadModel) {}
+  constructor(
+    private readonly readModel: DownloadJobReadModel,
+    private readonly charges: ChargeVisibility | null = null,
+  ) {}
 
   async execute(input: { accountId: string; status?: DownloadJobStatus; limit: number; after?: DownloadJobListPosition }): Promise<DownloadJobPage> {
     const rows = await this.readModel.list({ ...input, limit: input.limit + 1 });
-    const jobs = rows.slice(0, input.limit);
-    const last = jobs.at(-1);
+    const page = rows.slice(0, input.limit);
+    const last = page.at(-1);
     const nextCursor = rows.length > input.limit && last !== undefined ? encodeJobListCursor({ createdAt: last.createdAt, jobId: last.jobId }) : null;
-    return { jobs, nextCursor };
+    const shown = await Promise.all(page.map((view) => this.asSettled(view)));
+    return { jobs: shown.filter((view) => input.status === undefined || view.status === input.status), nextCursor };
+  }
+
+  private async asSettled(view: DownloadJobView): Promise<DownloadJobView> {
+    const finished = view.status === 'COMPLETED' || view.status === 'FAILED';
+    if (!finished || this.charges === null || (await this.charges.isVisible(view.accountId, view.jobId))) return view;
+    return downloadJobBeforeSettlement(view);
   }
 }

@@ -1,4 +1,6 @@
 import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
+import type { ChargeVisibility } from '../../application/accounts/charge-visibility.js';
+import { downloadJobBeforeSettlement } from '../../application/downloads/download-job-before-settlement.js';
 import { downloadJobViewFromState } from '../../application/downloads/download-job-view.js';
 import type { DownloadProgress } from '../../application/ports/download-progress.js';
 import type { EventStore, Subscription } from '../../application/ports/event-store.js';
@@ -33,10 +35,16 @@ interface WatchedJob {
   frame: JobFrame | null;
   /** Reloads run one after another, so frames leave in the order of the stream. */
   reloading: Promise<void>;
+  /** Finished, but shown as under way until `GET /me` shows its charge or release. */
+  awaitingSettlement: boolean;
+  settlementChecks: number;
 }
 
 /** Events that can change a job's body; webhook and file events cannot. */
 const STATUS_EVENT_TYPES = ['DownloadStarted', 'DownloadAttemptFailed', 'DownloadCompleted', 'DownloadFailed', 'DownloadAbandoned'];
+const SETTLEMENT_RECHECK_FIRST_MS = 50;
+const SETTLEMENT_RECHECK_MAX_MS = 2_000;
+
 /** Frame ids: the stream revision, then the progress reports since, so ids only grow and status ids agree across processes. */
 const PROGRESS_SLOTS = 100_000;
 
@@ -60,6 +68,8 @@ export class JobStatusHub {
       progressChannel: Broadcast;
       render: (view: DownloadJobView, progress: DownloadProgress | undefined) => Record<string, unknown>;
       logger: Logger;
+      /** When given, a finished job is shown only once `GET /me` shows its charge or release, as a poll does. */
+      charges?: ChargeVisibility;
     },
   ) {}
 
@@ -84,7 +94,7 @@ export class JobStatusHub {
   async watch(jobId: string, listener: FrameListener): Promise<Watching> {
     let job = this.watched.get(jobId);
     if (job === undefined) {
-      job = { listeners: new Set(), revision: -1, view: null, viewJson: '', progressSeq: 0, frame: null, reloading: Promise.resolve() };
+      job = { listeners: new Set(), revision: -1, view: null, viewJson: '', progressSeq: 0, frame: null, reloading: Promise.resolve(), awaitingSettlement: false, settlementChecks: 0 };
       this.watched.set(jobId, job);
       // The first load's failure reaches the watcher (a 500, not a 404); later reloads only log theirs.
       job.reloading = this.load(jobId, job);
@@ -120,16 +130,37 @@ export class JobStatusHub {
 
   private async load(jobId: string, job: WatchedJob): Promise<void> {
     const { state, revision } = await this.deps.jobs.load(jobId);
-    if (revision <= job.revision) return;
+    if (revision < job.revision || (revision === job.revision && !job.awaitingSettlement)) return;
+    const folded = downloadJobViewFromState(state);
+    const settled = folded === null || (await this.settlementShown(folded));
+    const view = settled || folded === null ? folded : downloadJobBeforeSettlement(folded);
+    job.awaitingSettlement = !settled;
+    if (settled) job.settlementChecks = 0;
+    else this.loadAgainLater(jobId, job);
+    // A job shown again at the same revision (its settlement now visible) takes the next id, so ids keep growing.
+    const sameRevision = revision === job.revision;
     job.revision = revision;
-    const view = downloadJobViewFromState(state);
     const viewJson = JSON.stringify(view);
     if (viewJson === job.viewJson) return;
     job.view = view;
     job.viewJson = viewJson;
-    job.progressSeq = 0;
+    job.progressSeq = sameRevision ? job.progressSeq + 1 : 0;
     if (view?.status !== 'IN_PROGRESS') this.progress.forget(jobId);
     this.emit(job, view?.status === 'IN_PROGRESS' ? this.progress.of(jobId) : undefined);
+  }
+
+  private async settlementShown(view: DownloadJobView): Promise<boolean> {
+    const finished = view.status === 'COMPLETED' || view.status === 'FAILED';
+    return !finished || this.deps.charges === undefined || (await this.deps.charges.isVisible(view.accountId, view.jobId));
+  }
+
+  /** The charge lands on the account stream, which this hub does not follow: look again, less often each time. */
+  private loadAgainLater(jobId: string, job: WatchedJob): void {
+    const delay = Math.min(SETTLEMENT_RECHECK_MAX_MS, SETTLEMENT_RECHECK_FIRST_MS * 2 ** job.settlementChecks);
+    job.settlementChecks += 1;
+    setTimeout(() => {
+      if (this.watched.get(jobId) === job) this.reload(jobId, job);
+    }, delay).unref();
   }
 
   private onProgress(message: unknown): void {

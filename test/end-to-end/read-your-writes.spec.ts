@@ -8,6 +8,7 @@ import { PROJECTIONS } from '../../infrastructure/service.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { FIXTURE_BIG_CHANNEL, FIXTURE_CLIENT_DOWNLOAD_PATHS, FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
+import { EventStreamClient } from '../support/event-stream-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -132,6 +133,39 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
     const done = await pollUntilFinished(`/api/v2/download/${submitted.body.jobId}`, key, (status) => status === 'COMPLETED' || status === 'FAILED');
     assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
     assert.equal((await balances(key)).download_count.used, 1);
+  });
+
+  it('a download\'s event stream sends COMPLETED only once /me shows its charge', async () => {
+    const key = await account();
+    const submitted = await call('POST', '/api/v2/download', { key, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } });
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    const stream = await EventStreamClient.open(`${service.url}/api/v2/download/${submitted.body.jobId}/events`, { Authorization: `Bearer ${key}` });
+    try {
+      const done = await stream.waitFor('the terminal body', () => stream.bodies().find((body) => body.status === 'COMPLETED' || body.status === 'FAILED'), 120_000);
+      assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
+      assert.equal((await balances(key)).download_count.used, 1);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('the jobs list shows a download COMPLETED only once /me shows its charge', async () => {
+    const key = await account();
+    const submitted = await call('POST', '/api/v2/download', { key, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } });
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const listed = await call('GET', '/api/v2/downloads', { key });
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      const job = listed.body.jobs.find((entry: { jobId: string }) => entry.jobId === submitted.body.jobId);
+      if (job?.status === 'COMPLETED' || job?.status === 'FAILED') {
+        assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
+        assert.equal((await balances(key)).download_count.used, 1);
+        return;
+      }
+      assert.ok(Date.now() < deadline, `the listed job is still ${job?.status}`);
+      await sleep(50);
+    }
   });
 
   it('a download.completed webhook is sent only once /me shows the charge', async () => {

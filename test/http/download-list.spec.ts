@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import type { AccountCommandHandler } from '../../application/accounts/account-commands.js';
+import { TOKENS } from '../../infrastructure/container.js';
 import { apiClient } from '../support/api-client.js';
 import { InstantExtractor } from '../support/instant-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';
@@ -68,11 +70,20 @@ for (const embedded of [false, true]) {
     });
 
     it('filters by status', async () => {
-      const { apiKey } = await service.createAccount();
+      const { apiKey, accountId } = await service.createAccount();
       const kept = await submit(apiKey, 1);
       const cancelled = await submit(apiKey, 2);
       assert.equal((await call('DELETE', `/api/v2/download/${cancelled}`, { key: apiKey })).status, 200);
+      // No worker runs here: release the cancelled job's reservation as its billing settlement would,
+      // since a finished job reads as FAILED (in a poll as in the list) only once /me shows its release.
+      const accounts = service.service.container.resolve<AccountCommandHandler>(TOKENS.accountCommands);
+      await accounts.handle(accountId, { type: 'ReleaseDownload', data: { jobId: cancelled, now: new Date().toISOString() } });
       await service.settle();
+      const deadline = Date.now() + 30_000;
+      while ((await call('GET', `/api/v2/download/${cancelled}`, { key: apiKey })).body.status !== 'FAILED') {
+        assert.ok(Date.now() < deadline, 'the cancelled job never read as FAILED');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       assert.deepEqual(await allPages(apiKey, 'status=FAILED'), [cancelled]);
       assert.deepEqual(await allPages(apiKey, 'status=IN_QUEUE'), [kept]);
       assert.deepEqual(await allPages(apiKey, 'status=COMPLETED'), []);
