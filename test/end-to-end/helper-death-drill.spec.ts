@@ -4,16 +4,16 @@ import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatfo
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
-/** The warm helpers this process started (the test service runs in it): children running the helper script. */
-async function ownHelperPids(): Promise<number[]> {
-  const pids: number[] = [];
+/** This process's children (the test service runs in it), with their command lines. */
+async function ownChildren(): Promise<Array<{ pid: number; commandLine: string }>> {
+  const children: Array<{ pid: number; commandLine: string }> = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const [status, commandLine] = await Promise.all([readFile(`/proc/${entry}/status`, 'utf8'), readFile(`/proc/${entry}/cmdline`, 'utf8')]).catch(() => ['', '']);
     const parent = /^PPid:\s+(\d+)$/m.exec(status)?.[1];
-    if (Number(parent) === process.pid && commandLine.includes('yt_dlp_helper.py')) pids.push(Number(entry));
+    if (Number(parent) === process.pid) children.push({ pid: Number(entry), commandLine: commandLine.split('\0').join(' ').trim() });
   }
-  return pids;
+  return children;
 }
 
 function alive(pid: number): boolean {
@@ -35,8 +35,10 @@ async function eventually(condition: () => Promise<boolean>, what: string, timeo
 
 /** As the OOM killer would: SIGKILL to every idle helper, then wait until they are gone. */
 async function killHelpers(): Promise<void> {
-  const pids = await ownHelperPids();
-  assert.ok(pids.length > 0, 'the API process runs warm helpers');
+  const children = await ownChildren();
+  const pids = children.filter((child) => child.commandLine.includes('yt_dlp_helper.py')).map((child) => child.pid);
+  // The children listed tell a helper that never started (the service fell back to the command line) from one not found.
+  assert.ok(pids.length > 0, `the API process runs warm helpers; its children: ${JSON.stringify(children.map((child) => child.commandLine))}`);
   for (const pid of pids) process.kill(pid, 'SIGKILL');
   await eventually(async () => pids.every((pid) => !alive(pid)), 'the helpers died');
 }

@@ -91,7 +91,9 @@ describe('platform access controls', () => {
         }),
       );
       assert.equal(started.length, 3);
-      for (let index = 1; index < started.length; index += 1) assert.ok(started[index] - started[index - 1] >= 140, `runs spaced: ${started.join(', ')}`);
+      // All three asked at t0, so the n-th run may start no sooner than n spacings later. Measured from t0, not from the run
+      // before: a busy machine can resume the run before late, which shortens the gap the test sees but not the schedule.
+      for (let index = 1; index < started.length; index += 1) assert.ok(started[index] >= index * 150 - 10, `runs spaced: ${started.join(', ')}`);
     });
   });
 

@@ -53,6 +53,9 @@ const DOWNLOADS = {
 describe('YtDlpExtractor against the fixture platform', function () {
   this.timeout(60_000);
   const limit = concurrencyLimit(3);
+  // Lookups keep a queue of their own: behind the downloads the suite queues at start, a lookup test's clock ran
+  // through all of them, which a busy machine did not finish within the test's timeout.
+  const probes = concurrencyLimit(2);
   const results = new Map<keyof typeof DOWNLOADS, Promise<{ media: DownloadedMedia; probe: MediaProbe; progress: number[] }>>();
   let platform: FixturePlatform;
   let extractor: YtDlpExtractor;
@@ -105,7 +108,7 @@ describe('YtDlpExtractor against the fixture platform', function () {
 
   describe('probe', () => {
     it('reads title, whole-second duration, tags and live status from a watch page', async () => {
-      const clip = await limit(() => extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)));
+      const clip = await probes(() => extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)));
       assert.equal(clip.title, FIXTURE_VIDEOS.clip.title);
       assert.equal(clip.duration, FIXTURE_VIDEOS.clip.duration);
       assert.deepEqual(clip.tags, FIXTURE_VIDEOS.clip.tags);
@@ -114,17 +117,17 @@ describe('YtDlpExtractor against the fixture platform', function () {
     });
 
     it('reads the same video through the short-host form', async () => {
-      const short = await limit(() => extractor.probe(platform.shortUrl(FIXTURE_VIDEOS.voice.id)));
+      const short = await probes(() => extractor.probe(platform.shortUrl(FIXTURE_VIDEOS.voice.id)));
       assert.equal(short.title, FIXTURE_VIDEOS.voice.title);
     });
 
     it("reports the creator's no-download tag", async () => {
-      assert.deepEqual((await limit(() => extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.optout.id)))).tags, ['music', 'nodownload']);
+      assert.deepEqual((await probes(() => extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.optout.id)))).tags, ['music', 'nodownload']);
     });
 
     it('reports a stream in progress as is_live, with the title as the platform gives it', async () => {
       for (const url of [platform.liveUrl(FIXTURE_LIVE.id), platform.watchUrl(FIXTURE_LIVE.id)]) {
-        const live = await limit(() => extractor.probe(url));
+        const live = await probes(() => extractor.probe(url));
         assert.equal(live.liveStatus, 'is_live', url);
         assert.equal(live.title, FIXTURE_LIVE.title, 'yt-dlp appends a date to title, not to fulltitle');
       }
@@ -132,8 +135,8 @@ describe('YtDlpExtractor against the fixture platform', function () {
 
     it('lists the original and dubbed audio tracks, the original first', async () => {
       const [multi, clip] = await Promise.all([
-        limit(() => extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.multi.id), { includeAudioTracks: true })),
-        limit(() => extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id), { includeAudioTracks: true })),
+        probes(() => extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.multi.id), { includeAudioTracks: true })),
+        probes(() => extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id), { includeAudioTracks: true })),
       ]);
       assert.deepEqual(
         multi.audioTracks,
@@ -148,11 +151,11 @@ describe('YtDlpExtractor against the fixture platform', function () {
         ...Object.entries(FIXTURE_REFUSALS).map(([kind, refusal]) => [`${kind}-x1`, refusal.expectedCode] as const),
         [FIXTURE_MISSING_VIDEO_ID, 'VIDEO_NOT_FOUND'] as const,
       ];
-      await Promise.all(cases.map(([id, code]) => limit(() => expectCode(extractor.probe(platform.watchUrl(id)), code, id))));
+      await Promise.all(cases.map(([id, code]) => probes(() => expectCode(extractor.probe(platform.watchUrl(id)), code, id))));
     });
 
     it('shows the reason without the extractor prefix or hints meant for command-line users', async () => {
-      await assert.rejects(limit(() => extractor.probe(platform.watchUrl('private-x2'))), (error: unknown) => {
+      await assert.rejects(probes(() => extractor.probe(platform.watchUrl('private-x2'))), (error: unknown) => {
         assert.ok(error instanceof ExtractionError);
         assert.equal(error.message, "Private video. Sign in if you've been granted access to this video.");
         assert.match(error.details ?? '', /ERROR: \[fixtureplatform\] private-x2: Private video/);

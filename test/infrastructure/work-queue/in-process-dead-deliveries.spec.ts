@@ -19,7 +19,9 @@ async function waitFor(condition: () => Promise<boolean>, what: string, timeoutM
   }
 }
 
-describe('in-process work queue: rows whose last delivery died with its process', () => {
+describe('in-process work queue: rows whose last delivery died with its process', function () {
+  // Creating a PGlite database runs initdb in WebAssembly: about 15 s on an idle machine, minutes on a loaded one.
+  this.timeout(180_000);
   let embedded: Awaited<ReturnType<typeof openEmbeddedDatabase>>;
   let store: PgliteEventStore;
   let db: Knex;
