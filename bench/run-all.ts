@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { FIXTURE_VIDEOS, serviceEnvFor, startFixturePlatform } from '../test/fixtures/platform/fixture-platform.js';
 import { Driver } from './driver.js';
 import { benchFileServing } from './file-serving.js';
+import { benchIdleCost } from './idle-cost.js';
 import { benchPollingAtScale } from './polling-at-scale.js';
 import { benchPolling } from './polling.js';
 import { benchProjectionLag } from './projection-lag.js';
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     if (only.has('polling-at-scale')) await benchPollingAtScale(service, driver, url, env);
     if (only.has('whole-job')) await benchWholeJob(serviceEnvFor(platform), (format) => platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id));
     if (only.has('replay')) await benchReplay();
+    if (only.has('idle-cost')) await benchIdleCost();
   } finally {
     await driver.close();
     await service.stop();
