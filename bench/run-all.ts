@@ -3,6 +3,7 @@ import { FIXTURE_VIDEOS, serviceEnvFor, startFixturePlatform } from '../test/fix
 import { Driver } from './driver.js';
 import { benchEventStreams } from './event-streams.js';
 import { benchFileServing } from './file-serving.js';
+import { benchIdleCost } from './idle-cost.js';
 import { benchPollingAtScale } from './polling-at-scale.js';
 import { benchPolling } from './polling.js';
 import { benchProjectionLag } from './projection-lag.js';
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
       await withService(streamsEnv, (streams, streamsDriver) => benchEventStreams(streams, streamsDriver, url, { streams: 20, jobs: 20, label: ' (baseline: one stream per job)' }));
       await withService(streamsEnv, (streams, streamsDriver) => benchEventStreams(streams, streamsDriver, url, { streams: QUICK ? 200 : 1_000, jobs: 20, label: '' }));
     }
+    if (only.has('idle-cost')) await benchIdleCost();
   } finally {
     await driver.close();
     await service.stop();

@@ -80,7 +80,7 @@ export async function startServiceProcess(options: { roles: string[]; env?: Reco
   return { api, pid: child.pid as number, config: loadConfig(env), env, database, stop };
 }
 
-async function waitUntilHealthy(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+export async function waitUntilHealthy(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}: ${stderr()}`);
@@ -94,7 +94,7 @@ async function waitUntilHealthy(url: string, child: ChildProcess, stderr: () => 
   throw new Error(`the service did not become healthy: ${stderr()}`);
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -2,6 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import knex, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import { createEmbeddedDatabaseApart } from './create-embedded-database.js';
+import { EMBEDDED_START_PARAMS } from './embedded-database-settings.js';
 
 /**
  * The embedded mode's one database: PGlite (PostgreSQL compiled to
@@ -20,8 +22,11 @@ export interface EmbeddedDatabase {
 
 /** Opens (creating it the first time) the database in `directory`; in memory when null, for tests. */
 export async function openEmbeddedDatabase(directory: string | null): Promise<EmbeddedDatabase> {
-  if (directory !== null) await mkdir(directory, { recursive: true });
-  const pglite = directory === null ? await PGlite.create() : await PGlite.create(directory);
+  if (directory !== null) {
+    await mkdir(directory, { recursive: true });
+    await createEmbeddedDatabaseApart(directory);
+  }
+  const pglite = await PGlite.create(directory ?? undefined, { startParams: EMBEDDED_START_PARAMS });
   // knex-pglite takes an open instance through a connection function; its typings do not describe that form.
   const db = knex({ client: ClientPgLite, dialect: 'postgres', connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig });
   return {

@@ -13,8 +13,15 @@ export interface InProcessWorkConsumerOptions extends WorkConsumerOptions {
   logger: Logger;
   /** Resolves when new work may be due (the relay committed some), or after `timeoutMs`. */
   waitForWork(timeoutMs: number, signal: AbortSignal): Promise<void>;
-  /** How often an idle loop looks for delayed retries and expired leases; new work wakes it at once. Default 500 ms. */
+  /**
+   * The longest an idle loop sleeps. It wakes at once for new work (the relay
+   * announces it) and when the next row of its subject falls due (a delayed
+   * retry, an expired lease), so this only bounds the wait for work nobody
+   * announced. Default 500 ms.
+   */
   pollIntervalMs?: number;
+  /** Called when a delivery puts its row back (a retry, a hand-back), so loops that sleep look again. */
+  onRequeued?(): void;
   /** How often rows whose last delivery ended without a result are dead-lettered. Default 5 s. */
   deadLetterIntervalMs?: number;
 }
@@ -94,7 +101,7 @@ export class InProcessWorkConsumer implements WorkConsumer {
         continue;
       }
       if (claimed === null) {
-        await this.options.waitForWork(this.options.pollIntervalMs ?? 500, stop);
+        await this.options.waitForWork(await this.idleWaitMs().catch(() => this.longestIdleWaitMs), stop);
         continue;
       }
       const entry: InFlight = { claimed, token, abort: new AbortController(), settled: false };
@@ -112,6 +119,23 @@ export class InProcessWorkConsumer implements WorkConsumer {
     for (const row of await deadLetterExhaustedWork(this.options.db, this.options.subject, this.maxDeliver)) {
       this.options.logger.error({ subject: row.subject, id: row.id, deliveries: row.deliveries, body: row.payload }, 'Work dead-lettered: its last allowed delivery ended without a result');
     }
+  }
+
+  private get longestIdleWaitMs(): number {
+    return this.options.pollIntervalMs ?? 500;
+  }
+
+  /** Until the next row of the subject falls due (its retry delay or its lease ends), at most the longest idle wait. */
+  private async idleWaitMs(): Promise<number> {
+    const result = await this.options.db.raw<{ rows: Array<{ due_in_ms: number | string | null }> }>(
+      `SELECT EXTRACT(EPOCH FROM min(greatest(available_at, coalesce(leased_until, available_at))) - clock_timestamp()) * 1000 AS due_in_ms
+       FROM ${WORK_QUEUE_TABLE} WHERE subject = ? AND deliveries < ?`,
+      [this.options.subject, this.maxDeliver],
+    );
+    const dueInMs = result.rows[0]?.due_in_ms;
+    if (dueInMs === null || dueInMs === undefined) return this.longestIdleWaitMs;
+    // A few milliseconds late, so the row is due when the loop looks.
+    return Math.min(this.longestIdleWaitMs, Math.max(0, Math.ceil(Number(dueInMs))) + 5);
   }
 
   /** Leases the oldest due row of the subject that still has deliveries left. */
@@ -183,6 +207,7 @@ export class InProcessWorkConsumer implements WorkConsumer {
         await db(WORK_QUEUE_TABLE)
           .where(where)
           .update({ lease_token: null, leased_until: null, available_at: db.raw(`clock_timestamp() + ? * interval '1 millisecond'`, [delayMs]) });
+        this.options.onRequeued?.();
       }
     } catch (error) {
       this.options.logger.warn({ subject: this.options.subject, id: entry.claimed.id, err: error }, 'Could not settle the message; it will be delivered again when its lease runs out');

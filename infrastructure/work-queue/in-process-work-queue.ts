@@ -21,6 +21,12 @@ export interface InProcessWorkQueueOptions {
    * cut short by a crash resumes at start rather than after the ack wait.
    */
   exclusive: boolean;
+  /**
+   * The longest an idle consumer sleeps without news. Every writer of an
+   * exclusive queue is in this process and wakes the consumers (new work, a
+   * retry put back, the next row falling due), so this is only a slow
+   * safety net there: 30 s; 500 ms otherwise.
+   */
   pollIntervalMs?: number;
 }
 
@@ -82,7 +88,8 @@ export class InProcessWorkQueue implements WorkQueue {
       ...options,
       db: this.options.processor.db,
       logger: this.options.logger,
-      pollIntervalMs: this.options.pollIntervalMs,
+      pollIntervalMs: this.options.pollIntervalMs ?? (this.options.exclusive ? 30_000 : 500),
+      onRequeued: () => this.news.wakeAll(),
       waitForWork: async (timeoutMs, signal) => void (await this.news.wait(timeoutMs, signal)),
     });
   }

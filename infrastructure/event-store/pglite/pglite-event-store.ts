@@ -52,12 +52,14 @@ export class PgliteEventStore implements EventStore {
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing: Promise<void> | null = null;
   private readonly pollIntervalMs: number;
+  private readonly idlePollMs: number | undefined;
 
   constructor(
     private readonly db: Knex,
-    options: { pollIntervalMs?: number } = {},
+    options: { pollIntervalMs?: number; idlePollMs?: number } = {},
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.idlePollMs = options.idlePollMs;
   }
 
   /** Creates the tables if missing. */
@@ -103,7 +105,7 @@ export class PgliteEventStore implements EventStore {
     const subscription = new PostgresSubscription(
       (after, maxCount) => this.withConnection((connection) => readGlobalPage(sqlClient(connection), after, maxCount, options.filter)),
       (timeoutMs, signal) => this.news.wait(timeoutMs, signal),
-      { after: options.after ?? null, batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE), pollIntervalMs: this.pollIntervalMs },
+      { after: options.after ?? null, batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE), pollIntervalMs: this.pollIntervalMs, idlePollMs: this.idlePollMs },
       () => this.subscriptions.delete(subscription),
     );
     if (this.closing !== null) void subscription.close();

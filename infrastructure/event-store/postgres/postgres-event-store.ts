@@ -27,8 +27,10 @@ import { EVENTS_CHANNEL, migrateEventStoreSchema } from './schema.js';
 export interface PostgresEventStoreOptions {
   connectionString: string;
   poolSize?: number;
-  /** How often an idle subscription looks for new events when no notification arrives. */
+  /** How often a subscription looks again shortly after a notification (its event may still be hidden). Default 250 ms. */
   pollIntervalMs?: number;
+  /** How often an idle subscription looks for new events when no notification arrives (a lost one). Default 5 s. */
+  idlePollMs?: number;
 }
 
 const DEFAULT_READ_ALL_COUNT = 1000;
@@ -41,6 +43,7 @@ export class PostgresEventStore implements EventStore {
   private readonly notifier: AppendNotifier;
   private readonly subscriptions = new Set<PostgresSubscription>();
   private readonly pollIntervalMs: number;
+  private readonly idlePollMs: number | undefined;
   /** Pool work not finished yet; close() lets it finish before ending the pool. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing: Promise<void> | null = null;
@@ -57,6 +60,7 @@ export class PostgresEventStore implements EventStore {
     // A lost notification only delays readers until their next poll, so a failure to send one is not the append's.
     this.notifier = new AppendNotifier((categories) => this.pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, categories]).then(() => undefined, () => undefined));
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.idlePollMs = options.idlePollMs;
   }
 
   /**
@@ -121,7 +125,7 @@ export class PostgresEventStore implements EventStore {
     const subscription = new PostgresSubscription(
       (after, maxCount) => this.track(() => readGlobalPage(this.pool, after, maxCount, options.filter)),
       (timeoutMs, signal) => this.listener.wait(timeoutMs, signal, interest),
-      { after: options.after ?? null, batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE), pollIntervalMs: this.pollIntervalMs },
+      { after: options.after ?? null, batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE), pollIntervalMs: this.pollIntervalMs, idlePollMs: this.idlePollMs },
       () => this.subscriptions.delete(subscription),
     );
     if (this.closing !== null) void subscription.close();

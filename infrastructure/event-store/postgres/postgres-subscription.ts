@@ -7,15 +7,27 @@ type WaitForNews = (timeoutMs: number, signal: AbortSignal) => Promise<boolean>;
 export interface PostgresSubscriptionOptions {
   after: Checkpoint | null;
   batchSize: number;
+  /** The slowest poll while a notification is recent (it may name an event still hidden behind an older transaction). */
   pollIntervalMs: number;
+  /**
+   * The slowest poll once no notification came for a while: only a lost
+   * notification (a dropped LISTEN connection) needs it. Default 5 s, and
+   * never below `pollIntervalMs`.
+   */
+  idlePollMs?: number;
 }
+
+/** How long after a notification hidden events are looked for at the fast pace. */
+const RECENT_NEWS_MS = 10_000;
+const DEFAULT_IDLE_POLL_MS = 5_000;
 
 /**
  * Reads pages after its position; when one comes back empty, waits for a
  * notification or the poll interval. A notified event can still be hidden
  * behind an older transaction that has not committed (the xmin gate), so
  * after a fruitless wake-up it looks again soon, backing off to the poll
- * interval.
+ * interval; when no notification came for a while it backs off further, to
+ * the idle poll, so an idle service reads next to nothing.
  */
 export class PostgresSubscription implements Subscription {
   private readonly stopped = new AbortController();
@@ -30,6 +42,8 @@ export class PostgresSubscription implements Subscription {
   async *[Symbol.asyncIterator](): AsyncIterator<SubscriptionPage> {
     let after = this.options.after;
     let fruitlessReads = 0;
+    let lastNews = Number.NEGATIVE_INFINITY;
+    const idlePollMs = Math.max(this.options.pollIntervalMs, this.options.idlePollMs ?? DEFAULT_IDLE_POLL_MS);
     try {
       while (!this.stopped.signal.aborted) {
         let page: GlobalPage;
@@ -45,6 +59,7 @@ export class PostgresSubscription implements Subscription {
         after = page.scannedTo;
         if (page.events.length > 0) {
           fruitlessReads = 0;
+          lastNews = Date.now();
           yield { events: page.events, scannedTo: page.scannedTo as Checkpoint };
           continue;
         }
@@ -53,9 +68,10 @@ export class PostgresSubscription implements Subscription {
           yield { events: [], scannedTo: after };
           continue;
         }
-        const delay = Math.min(this.options.pollIntervalMs, 2 ** (fruitlessReads + 1));
-        const notified = await this.waitForNews(delay, this.stopped.signal);
+        const slowest = Date.now() - lastNews < RECENT_NEWS_MS ? this.options.pollIntervalMs : idlePollMs;
+        const notified = await this.waitForNews(Math.min(slowest, 2 ** (fruitlessReads + 1)), this.stopped.signal);
         fruitlessReads = notified ? 0 : fruitlessReads + 1;
+        if (notified) lastNews = Date.now();
       }
     } finally {
       this.onClose();

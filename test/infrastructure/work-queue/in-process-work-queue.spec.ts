@@ -43,3 +43,21 @@ describeWorkQueueContract('in-process, on the embedded PGlite database', async (
     },
   };
 });
+
+// The embedded service's settings: consumers sleep up to 30 s and rely on being woken (new work, a retry put back) or on
+// the time their next row falls due, never on polling.
+describeWorkQueueContract('in-process, on the embedded PGlite database, with the default idle wait', async () => {
+  const embedded = await openEmbeddedDatabase(null);
+  const store = new PgliteEventStore(embedded.db);
+  await store.migrate();
+  const processor = { db: embedded.db, store, connectionString: '', acquireLock: inProcessLocks(), logger: silent, lockRetryMs: 100 };
+  return {
+    store,
+    subjectPrefix: 'work',
+    open: () => InProcessWorkQueue.open({ processor, logger: silent, exclusive: true }),
+    async cleanup() {
+      await store.close();
+      await embedded.close();
+    },
+  };
+});
