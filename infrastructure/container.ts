@@ -59,6 +59,8 @@ import { SystemClock } from './system/system-clock.js';
 import type { ResolveHost } from './webhooks/checked-address-lookup.js';
 import { createDeliverWebhook } from './webhooks/create-deliver-webhook.js';
 import { API_KEY_REVOCATIONS_CHANNEL } from '../projections/accounts-projection.js';
+import { DOWNLOAD_JOB_VIEW_CHANGES_CHANNEL } from '../projections/download-job-view-changes.js';
+import { SettledJobViews } from '../application/downloads/settled-job-views.js';
 import { PostgresSnapshotStore } from './snapshots/postgres-snapshot-store.js';
 import { RevocableKeyCache } from './security/revocable-key-cache.js';
 
@@ -87,6 +89,7 @@ export const TOKENS = {
   storage: Symbol('Storage'),
   anomalies: Symbol('Anomalies'),
   keyRevocations: Symbol('KeyRevocationListener'),
+  jobViewChanges: Symbol('JobViewChangeListener'),
   warmExtractor: Symbol('WarmExtractor'),
   /** Registered by the service once its work queue is open. */
   jobCancellations: Symbol('JobCancellations'),
@@ -201,7 +204,16 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     maxWaiting: config.lookupQueueMax,
   })));
   container.register(SubmitDownload, single(() => new SubmitDownload(accounts(), jobs(), container.resolve(VideoLookup), ids(), clock())));
-  container.register(GetDownloadJob, single(() => new GetDownloadJob(resolve<DownloadJobReadModel>(TOKENS.downloadJobReadModel), jobs(), container.resolve(ChargeVisibility))));
+  // Finished jobs' views are kept only while the API role listens for the read models' changes (see service.ts).
+  const settledViews = new SettledJobViews(10_000);
+  container.register(TOKENS.jobViewChanges, {
+    useValue: storage.listen(DOWNLOAD_JOB_VIEW_CHANGES_CHANNEL, {
+      onNotification: (jobId) => settledViews.changed(jobId),
+      onListening: () => settledViews.trust(),
+      onLost: () => settledViews.distrust(),
+    }),
+  });
+  container.register(GetDownloadJob, single(() => new GetDownloadJob(resolve<DownloadJobReadModel>(TOKENS.downloadJobReadModel), jobs(), container.resolve(ChargeVisibility), settledViews)));
   container.register(RunDownload, single(() =>
     new RunDownload(jobs(), resolve<Extractor>(TOKENS.extractor), resolve<FileStore>(TOKENS.fileStore), resolve<WorkDirs>(TOKENS.workDirs), clock(), logger, {
       maxAttempts: config.downloadMaxAttempts,

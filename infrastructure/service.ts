@@ -166,6 +166,9 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         await keyRevocations.start();
         stoppables.push({ name: 'key revocations', stop: () => keyRevocations.close() });
       }
+      const jobViewChanges = container.resolve<ChannelSubscription>(TOKENS.jobViewChanges);
+      await jobViewChanges.start();
+      stoppables.push({ name: 'job view changes', stop: () => jobViewChanges.close() });
       const links = container.resolve<SignedDownloadLinks>(TOKENS.downloadLinks);
       // Stalls are measured on the PostgreSQL event store; EventStoreDB's order does not wait on transactions, nor PGlite's single session.
       const stalls = config.mode === 'server' && config.eventStoreUrl === null ? new StallMonitor(db, [...PROJECTIONS.map((projection) => projection.name), RELAY_NAME]) : null;

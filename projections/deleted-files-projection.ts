@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { RecordedEvent } from '../application/ports/event-store.js';
 import type { FailedJobFilesDeleted, FileDeleted } from '../domain/file-retention/events.js';
 import { FILE_RETENTION_EVENT_TYPES } from '../domain/file-retention/events.js';
+import { announceDownloadJobViewChange } from './download-job-view-changes.js';
 import type { Projection } from './projection.js';
 
 /** `deleted_files`: the jobs whose files the retention sweeper deleted (completed or failed), so it does not look at them again. */
@@ -13,6 +14,8 @@ export const deletedFilesProjection: Projection = {
     for (const recorded of events) {
       const { jobId, accountId, deletedAt } = recorded.data as (FileDeleted | FailedJobFilesDeleted)['data'];
       await trx('deleted_files').insert({ job_id: jobId, account_id: accountId, deleted_at: deletedAt }).onConflict('job_id').ignore();
+      // A poll shows no deletion today, but API processes keep finished jobs' views: they forget this one.
+      await announceDownloadJobViewChange(trx, jobId);
     }
   },
 };

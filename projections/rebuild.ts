@@ -4,6 +4,7 @@ import type { Checkpoint, EventStore } from '../application/ports/event-store.js
 import type { Logger } from '../application/ports/logger.js';
 import { CHECKPOINT_TABLE, ensureCheckpointTable } from './checkpoint-schema.js';
 import { type RetryPolicy, commitBatchWithRetries } from './commit-batch.js';
+import { announceDownloadJobViewChange } from './download-job-view-changes.js';
 import type { Projection } from './projection.js';
 import { type AcquireLock, acquireSessionLock } from './session-advisory-lock.js';
 
@@ -110,6 +111,8 @@ async function swapIn(db: Knex, schema: string, tables: readonly string[], names
     for (const { name, checkpoint } of built) {
       await trx(CHECKPOINT_TABLE).insert({ name, checkpoint, updated_at: trx.fn.now() }).onConflict('name').merge();
     }
+    // Rows were replaced wholesale: API processes forget every job view they kept.
+    await announceDownloadJobViewChange(trx, '*');
   });
 }
 
