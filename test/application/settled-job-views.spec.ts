@@ -32,7 +32,7 @@ function view(overrides: Partial<DownloadJobView> = {}): DownloadJobView {
 /** A read model of one row that counts its reads, and whose row the test can change behind the cache's back. */
 function rowOf(initial: DownloadJobView) {
   const rows = { current: initial, reads: 0 };
-  return { rows, readModel: { get: async (jobId: string) => { rows.reads += 1; return rows.current.jobId === jobId ? rows.current : null; } } };
+  return { rows, readModel: { list: async () => [], get: async (jobId: string) => { rows.reads += 1; return rows.current.jobId === jobId ? rows.current : null; } } };
 }
 
 const noStream = {} as DownloadJobCommandHandler;
@@ -96,6 +96,7 @@ describe('application: finished jobs\' views kept in memory', () => {
     let views: SettledJobViews;
     const rows = { reads: 0 };
     const readModel = {
+      list: async () => [],
       get: async () => {
         rows.reads += 1;
         views.changed(job.jobId);
