@@ -51,7 +51,8 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
     const { accountId, apiKey } = await service.createAccount({ planId: 'starter' });
     const slowUrl = platform.watchUrl(FIXTURE_VIDEOS.slow.id);
     const running = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: slowUrl, format: 'audio' } })).body.jobId;
-    await waitFor('yt-dlp downloads the slow video', async () => (await processesMentioning(FIXTURE_VIDEOS.slow.id)).length > 0);
+    // A run in a spare yt-dlp process reads its URL on stdin, not from its command line: it shows by its working directory, the job's.
+    await waitFor('yt-dlp downloads the slow video', async () => (await processesMentioning(FIXTURE_VIDEOS.slow.id, service.config.workDir)).length > 0);
     const queued = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } })).body.jobId;
     assert.equal((await call('GET', `/api/v2/download/${queued}`, { key: apiKey })).body.status, 'IN_QUEUE');
     assert.equal((await pendingJobs(accountId)).length, 2, 'both jobs hold a reservation');
@@ -102,7 +103,7 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
     receiver = await startWebhookReceiver(() => ({ status: 204 }));
     const { apiKey } = await service.createAccount({ planId: 'starter' });
     const jobId = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.slow.id), format: 'audio', webhookUrl: receiver.url() } })).body.jobId;
-    await waitFor('yt-dlp downloads the slow video', async () => (await processesMentioning(FIXTURE_VIDEOS.slow.id)).length > 0);
+    await waitFor('yt-dlp downloads the slow video', async () => (await processesMentioning(FIXTURE_VIDEOS.slow.id, service.config.workDir)).length > 0);
     assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
 
     const [received] = await receiver.waitFor(1, 30_000);
