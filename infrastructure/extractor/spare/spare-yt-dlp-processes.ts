@@ -33,7 +33,8 @@ interface Spare {
  * while idle, and runs one yt-dlp command once handed its arguments. A run
  * so started is still one process group of its own, with its own watchdog,
  * so cancelling, timeouts and the service's death kill it exactly as they
- * kill a `yt-dlp` spawned for the run. Each spare taken is replaced at once.
+ * kill a `yt-dlp` spawned for the run. Each spare taken is replaced when its
+ * run ends.
  * Only yt-dlp launchers that are Python scripts can be started this way; for
  * others `take` answers null and runs spawn the command as before.
  */
@@ -67,10 +68,14 @@ export class SpareYtDlpProcesses {
     if (!this.running) return null;
     for (const stale of this.spares.filter((spare) => spare.installation !== installation)) this.remove(stale, true);
     const spare = this.spares.find((candidate) => !candidate.exited);
-    // Taken or not, the place is refilled: one start per run at most, even for an install whose spares keep dying.
-    if (spare !== undefined) this.remove(spare, false);
-    this.fill();
-    if (spare === undefined) return null;
+    // One start per run at most, even for an install whose spares keep dying. A taken spare is replaced once its run
+    // has ended: a start beside the run (most of a second of CPU) would slow it down on a busy machine.
+    if (spare === undefined) {
+      this.fill();
+      return null;
+    }
+    this.remove(spare, false);
+    spare.child.once('close', () => this.fill());
     spare.child.stdin.end(`${JSON.stringify({ argv, cwd: cwd === undefined ? null : path.resolve(cwd) })}\n`);
     return { child: spare.child, watchdog: spare.watchdog };
   }

@@ -84,7 +84,7 @@ describe('spare yt-dlp processes', function () {
     return created;
   };
 
-  it('runs yt-dlp in a process that imported yt_dlp before the run was asked for, and starts its replacement', async () => {
+  it('runs yt-dlp in a process that imported yt_dlp before the run was asked for, and starts its replacement once the run ended', async () => {
     const ytDlp = extractor();
     await eventually(async () => (await importedBy()).length === 1, 'a spare imported yt_dlp');
     const [spare] = await importedBy();
