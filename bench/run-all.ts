@@ -11,6 +11,7 @@ import { benchReplay } from './replay.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
 import { QUICK, selectedBenchmarks } from './settings.js';
 import { benchSubmit } from './submit.js';
+import { benchManyJobs } from './many-jobs.js';
 import { benchWholeJob } from './whole-job.js';
 
 /**
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
     if (only.has('projection-lag')) await benchProjectionLag(service, driver);
     if (only.has('polling-at-scale')) await benchPollingAtScale(service, driver, url, env);
     if (only.has('whole-job')) await benchWholeJob(serviceEnvFor(platform), (format) => platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id));
+    if (only.has('many-jobs')) await benchManyJobs(serviceEnvFor(platform), platform.watchUrl(FIXTURE_VIDEOS.clip.id));
     if (only.has('replay')) await benchReplay();
     if (only.has('event-streams')) {
       // One key opens every stream: the per-key and per-process limits are raised past the load.

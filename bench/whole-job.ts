@@ -6,6 +6,7 @@ import { buildDownloadArguments } from '../infrastructure/extractor/build-downlo
 import { Driver } from './driver.js';
 import { startServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';
+import { type JobStages, describeStages, jobStages } from './job-stages.js';
 import { curlRequest, percentile, timedProcess } from './timed-process.js';
 
 const FORMATS: MediaFormat[] = ['audio', 'audio-mp3', '720'];
@@ -31,15 +32,21 @@ export async function benchWholeJob(env: Record<string, string>, videoUrl: (form
     const { apiKey } = await driver.openAccount();
     const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
     const ytDlpEnv = { ...process.env, PYTHONPATH: [env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
+    const stages: JobStages[] = [];
     const job = async (format: MediaFormat) => {
       const started = performance.now();
-      const { body } = await curlRequest(`${service.api}/download`, { method: 'POST', headers, body: JSON.stringify({ url: videoUrl(format), format }) });
+      const { body, ms: submitMs } = await curlRequest(`${service.api}/download`, { method: 'POST', headers, body: JSON.stringify({ url: videoUrl(format), format }) });
+      const answeredAt = Date.now();
       const { jobId } = JSON.parse(body) as { jobId: string };
       for (;;) {
         const poll = await fetch(`${service.api}/download/${jobId}`, { headers });
         if (poll.status !== 200) throw new Error(`a poll of the bench job ${jobId} answered ${poll.status}: its timing would be meaningless`);
         const { status } = (await poll.json()) as { status: string };
-        if (status === 'COMPLETED') return performance.now() - started;
+        if (status === 'COMPLETED') {
+          const ms = performance.now() - started;
+          stages.push(await jobStages(driver.store, jobId, { submitMs, answeredAt, visibleAt: Date.now() }));
+          return ms;
+        }
         if (status === 'FAILED') throw new Error(`the bench job ${jobId} failed`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
@@ -49,20 +56,26 @@ export async function benchWholeJob(env: Record<string, string>, videoUrl: (form
       const args = ['--ignore-config', '--no-cache-dir', ...buildDownloadArguments({ url: videoUrl(format), format, outputTemplate: path.join(dir, 'media.%(ext)s') })];
       return (await timedProcess(service.config.ytDlpPath, args, ytDlpEnv)).ms;
     };
+    // What every cold yt-dlp run pays before it does anything: Python's start-up and yt_dlp's import.
+    const startUp = async () => (await timedProcess(service.config.ytDlpPath, ['--ignore-config', '--version'], ytDlpEnv)).ms;
     for (const format of FORMATS) {
       // One of each first, so neither side pays for a cold cache of the fixture's media.
       await job(format);
       await byHand(format, -1);
       const jobs: number[] = [];
       const hand: number[] = [];
+      const startUps: number[] = [];
+      stages.length = 0;
       for (let round = 0; round < samples; round += 1) {
         jobs.push(await job(format));
         hand.push(await byHand(format, round));
+        startUps.push(await startUp());
       }
       console.log(
         `whole job (${format}, ${samples} each): submit to COMPLETED p50 ${percentile(jobs, 0.5).toFixed(0)} ms; ` +
           `the same yt-dlp command by hand p50 ${percentile(hand, 0.5).toFixed(0)} ms; ratio ${(percentile(jobs, 0.5) / percentile(hand, 0.5)).toFixed(2)}`,
       );
+      console.log(`  stages (p50): ${describeStages(stages)}; yt-dlp's start-up alone (--version) p50 ${percentile(startUps, 0.5).toFixed(0)} ms`);
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -133,6 +133,11 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
         stoppables.push({ name: 'yt-dlp self-update', stop: () => selfUpdate.stop() });
       }
       container.register(TOKENS.progressReports, { useValue: new BroadcastProgressReports(queue.broadcast('progress'), logger) });
+      const spares = ytDlp?.extractor.spares;
+      if (spares != null) {
+        spares.start();
+        stoppables.push({ name: 'spare yt-dlp processes', stop: async () => spares.stop() });
+      }
       const running = container.resolve(RunningDownloads);
       const listening = cancellations.listen((jobId) => running.cancel(jobId));
       stoppables.push({ name: 'cancellations', stop: () => listening.stop() });

@@ -89,6 +89,8 @@ export interface Config {
   apiKeyCacheTtlSeconds: number;
   requestLogSamplePercent: number;
   warmExtractorProcesses: number;
+  /** yt-dlp processes each worker process keeps started ahead of its downloads; 0 spawns yt-dlp for each. */
+  ytDlpSpareProcesses: number;
   extractedInfoTtlSeconds: number;
   /** Seconds a produced file is kept after completion; 0 keeps files for ever. */
   fileRetentionSeconds: number;
@@ -191,6 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyCacheTtlSeconds: read.integer('API_KEY_CACHE_TTL_SECONDS', 10, 0, 3_600),
     requestLogSamplePercent: read.integer('REQUEST_LOG_SAMPLE_PERCENT', 1, 0, 100),
     warmExtractorProcesses: read.integer('WARM_EXTRACTOR_PROCESSES', 2, 0, 32),
+    ytDlpSpareProcesses: read.integer('YT_DLP_SPARE_PROCESSES', 1, 0, 32),
     extractedInfoTtlSeconds: read.integer('EXTRACTED_INFO_TTL_SECONDS', 300, 0, 3_600),
     ...fileRetention(read),
     rateLimits: rateLimits(read),

@@ -82,6 +82,10 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
     await redetectIfReplaced();
     return versionDependentArguments(version, process.execPath);
   };
+  const currentInstallation = async () => {
+    await redetectIfReplaced();
+    return installation;
+  };
   const extraArgs = config.ytDlpExtractorArgs.flatMap((value) => ['--extractor-args', value]);
   const extractor = new YtDlpExtractor({
     ytDlpPath: config.ytDlpPath,
@@ -93,6 +97,8 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
     extraArgs,
     versionArguments,
     gate,
+    spareProcesses: config.ytDlpSpareProcesses,
+    installation: currentInstallation,
   });
   const selfUpdate =
     config.ytDlpUpdate === 'off'
@@ -117,10 +123,7 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
     selfUpdate,
     access,
     versionArguments,
-    installation: async () => {
-      await redetectIfReplaced();
-      return installation;
-    },
+    installation: currentInstallation,
     extraArgs,
     egress,
   };

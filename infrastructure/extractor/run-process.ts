@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { watchProcessGroup } from './process-group-watchdog.js';
 
 export interface ProcessResult {
@@ -37,6 +38,27 @@ export class OutputTooLargeError extends Error {
  * group if this process dies first. Aborting rejects with the signal's reason.
  */
 export function runProcess(command: string, args: readonly string[], options: RunProcessOptions = {}): Promise<ProcessResult> {
+  return superviseProcess(() => spawnProcessGroup(command, args, options), options);
+}
+
+/** The child of runProcess: its own process group, watched. */
+export function spawnProcessGroup(command: string, args: readonly string[], options: Pick<RunProcessOptions, 'cwd' | 'env'>): StartedProcess {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return { child, watchdog: child.pid === undefined ? null : watchProcessGroup(child.pid) };
+}
+
+/** A child leading its own process group, with the watchdog that kills the group if this process dies. */
+export interface StartedProcess {
+  child: ChildProcessByStdio<Writable | null, Readable, Readable>;
+  watchdog: { release(): void } | null;
+}
+
+/**
+ * runProcess for a child that `start` provides (spawned now, or started
+ * earlier and handed its arguments now): output, timeout, abort and the
+ * group's end are handled the same. `start` is not called once aborted.
+ */
+export function superviseProcess(start: () => StartedProcess, options: RunProcessOptions = {}): Promise<ProcessResult> {
   const maxStdout = options.maxStdoutChars ?? 64 * 1024 * 1024;
   const maxStderr = options.maxStderrChars ?? 64 * 1024;
   return new Promise((resolve, reject) => {
@@ -44,8 +66,7 @@ export function runProcess(command: string, args: readonly string[], options: Ru
       reject(options.signal.reason);
       return;
     }
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const watchdog = child.pid === undefined ? null : watchProcessGroup(child.pid);
+    const { child, watchdog } = start();
     let stdout = '';
     let stderr = '';
     let pendingLine = '';

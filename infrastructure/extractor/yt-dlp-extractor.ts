@@ -28,7 +28,8 @@ import { nameVideoHeight } from './name-video-height.js';
 import type { ExclusiveGate } from './exclusive-gate.js';
 import type { PlatformAccess, RunAccess } from './platform-access.js';
 import { type YtDlpInfo, parseVideoMetadata } from './parse-video-metadata.js';
-import { OutputTooLargeError, type ProcessResult, type RunProcessOptions, runProcess } from './run-process.js';
+import { OutputTooLargeError, type ProcessResult, type RunProcessOptions, spawnProcessGroup, superviseProcess } from './run-process.js';
+import { SpareYtDlpProcesses } from './spare/spare-yt-dlp-processes.js';
 
 export interface YtDlpExtractorOptions {
   ytDlpPath: string;
@@ -51,6 +52,10 @@ export interface YtDlpExtractorOptions {
   versionArguments?: () => Promise<readonly string[]>;
   /** Every run is shared; a self-update takes it alone. */
   gate?: ExclusiveGate;
+  /** yt-dlp processes kept started ahead of runs (see spare-yt-dlp-processes.ts); default 0, every run spawns the command. */
+  spareProcesses?: number;
+  /** Which installation of yt-dlp runs now; a spare started from an earlier one is not used. */
+  installation?: () => Promise<number>;
 }
 
 /** The downloaded file's name before its extension, inside the job's work directory. */
@@ -73,9 +78,12 @@ const MAX_DETAILS_CHARS = 4000;
  */
 export class YtDlpExtractor implements Extractor {
   private readonly ffprobePath: string;
+  /** Started by the worker role (`start`), which runs the downloads; without it every run spawns yt-dlp. */
+  readonly spares: SpareYtDlpProcesses;
 
   constructor(private readonly options: YtDlpExtractorOptions) {
     this.ffprobePath = options.ffprobePath ?? siblingProgram(options.ffmpegPath, 'ffprobe');
+    this.spares = new SpareYtDlpProcesses({ ytDlpPath: options.ytDlpPath, count: options.spareProcesses ?? 0, env: this.environment(), installation: options.installation });
   }
 
   async probe(url: string, options: ProbeOptions = {}): Promise<VideoMetadata> {
@@ -215,7 +223,11 @@ export class YtDlpExtractor implements Extractor {
         },
         args,
       );
-      const start = () => runProcess(this.options.ytDlpPath, argv, { env: this.environment(), ...options });
+      // A spare has already paid Python's start-up; without one (none kept, or all taken) the command starts as usual.
+      const start = async () => {
+        const installation = (await this.options.installation?.()) ?? 0;
+        return superviseProcess(() => this.spares.take(installation, argv, options.cwd) ?? spawnProcessGroup(this.options.ytDlpPath, argv, { env: this.environment(), ...options }), options);
+      };
       const result = await (this.options.gate === undefined ? start() : this.options.gate.shared(start, { signal: options.signal, onWaiting }));
       stderr = result.stderr;
       return result;

@@ -14,3 +14,16 @@ export async function processesMentioning(text: string, dir?: string): Promise<s
   }
   return names;
 }
+
+/** Names of this machine's processes working under `dir` (a service's work directory): its own runs, never another test's or service's. */
+export async function processesWorkingIn(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)) {
+    try {
+      if ((await readlink(`/proc/${pid}/cwd`)).startsWith(dir)) names.push((await readFile(`/proc/${pid}/comm`, 'utf8')).trim());
+    } catch {
+      // Gone meanwhile, or not ours to look at.
+    }
+  }
+  return names;
+}
