@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Prepares a fresh Debian machine: the newest reachable yt-dlp, ffmpeg, the
-# npm dependencies, which is all the embedded mode needs, and Chromium for the
-# console's browser tests. With --servers (what CI
-# and `npm test` need) it also starts the local PostgreSQL and NATS (JetStream)
-# when they are installed but stopped. Safe to run again.
+# Prepares a fresh Debian machine: the newest reachable yt-dlp, ffmpeg and the
+# npm dependencies, which is all the embedded mode needs. With --servers (what CI
+# and `npm test` need) it also installs Chromium for the console's browser tests
+# and starts the local PostgreSQL and NATS (JetStream) when they are installed
+# but stopped. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -22,8 +22,8 @@ bash infrastructure/setup/install-yt-dlp.sh
 missing=()
 command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
 command -v ffprobe >/dev/null 2>&1 || missing+=(ffmpeg)
-# The web console's browser tests drive Debian's Chromium (never a browser build downloaded by a test library).
-[ -x /usr/bin/chromium ] || missing+=(chromium)
+# Only the tests need a browser: the console's browser tests drive Debian's Chromium (never a build downloaded by a test library).
+if [ "$servers" = 1 ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing system packages: ${missing[*]}"
   as_root apt-get update -qq
