@@ -133,7 +133,8 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     // Its first update replaces the program with one reporting a newer version; later ones find nothing newer and change nothing.
     await writeFile(path.join(dir, 'version'), '2025.01.01\n');
     const update = '[ -f "$dir/updated" ] || { echo 2026.08.19 > "$dir/version"; touch "$dir/updated"; cp "$0" "$0.new"; mv "$0.new" "$0"; }';
-    await writeFile(program, `#!/bin/sh\ndir=$(dirname "$0")\ncase "$1" in\n  --version) cat "$dir/version" ;;\n  --update-to) ${update} ;;\nesac\n`);
+    // The update comes with other options (--ignore-config first), so the stand-in looks at every argument.
+    await writeFile(program, `#!/bin/sh\ndir=$(dirname "$0")\ncase " $* " in\n  *" --version "*) cat "$dir/version" ;;\n  *" --update-to "*) ${update} ;;\nesac\n`);
     await chmod(program, 0o755);
     const setup = createYtDlpExtractor(loadConfig({ YT_DLP_PATH: program, YT_DLP_UPDATE: 'stable' }), createLogger('silent'), new Registry());
     await setup.detected;
