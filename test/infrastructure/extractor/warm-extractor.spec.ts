@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DownloadMediaRequest, type DownloadedMedia, ExtractionError, type Extractor, type VideoMetadata } from '../../../application/ports/extractor.js';
@@ -72,13 +72,16 @@ class PagesInMemory {
  * helper's pid as the video id.
  */
 const SCRIPTED_HELPER = `
-import json, os, sys, time
+import json, os, sys, tempfile, time
 print(json.dumps({'ready': True, 'version': 'scripted'}), flush=True)
 seen = []
 for line in sys.stdin:
     request = json.loads(line)
     url = request['url']
     seen.append(url)
+    if url == 'sleep' or url.endswith('/slow'):
+        # Tells the test the request reached this helper, so it need not guess with a pause.
+        open(os.path.join(tempfile.gettempdir(), 'warm-received-%d' % os.getpid()), 'w').close()
     if url.endswith('/bot'):
         print(json.dumps({'id': request['id'], 'ok': False, 'stderr': "ERROR: [x] abc: Sign in to confirm you're not a bot"}), flush=True)
         continue
@@ -181,8 +184,9 @@ describe('WarmExtractor', function () {
       assert.notEqual(afterUpdate.id, before.id, 'an idle helper of the old yt-dlp was retired');
       await eventually(() => !processExists(Number(before.id)));
 
+      await rm(receivedMarker(afterUpdate.id), { force: true });
       const busy = extractor.probe('x/slow');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await eventuallyAsync(() => exists(receivedMarker(afterUpdate.id)));
       installation += 1;
       const queued = extractor.probe('d');
       assert.equal((await busy).id, afterUpdate.id, 'the request under way was answered by its helper');
@@ -204,9 +208,9 @@ describe('WarmExtractor', function () {
     it("answers on the command line when its helper is killed mid-request, and frees the helper's place", async () => {
       const { extractor, commandLine } = scripted({ processes: 1 });
       const first = Number((await extractor.probe('a')).id);
+      await rm(receivedMarker(first), { force: true });
       const busy = extractor.probe('sleep');
-      await eventually(() => processExists(first));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await eventuallyAsync(() => exists(receivedMarker(first)));
       process.kill(first, 'SIGKILL');
       assert.equal((await within(10_000, busy)).id, 'from-command-line');
       const after = await within(10_000, extractor.probe('b'));
@@ -396,6 +400,18 @@ async function eventually(condition: () => boolean, timeoutMs = 5_000): Promise<
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** The file a scripted helper creates when a 'sleep' or '/slow' request reaches it. */
+function receivedMarker(pid: string | number): string {
+  return path.join(tmpdir(), `warm-received-${pid}`);
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function eventuallyAsync(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
