@@ -72,7 +72,7 @@ class PagesInMemory {
  * helper's pid as the video id.
  */
 const SCRIPTED_HELPER = `
-import json, os, sys, tempfile, time
+import json, os, sys, time
 print(json.dumps({'ready': True, 'version': 'scripted'}), flush=True)
 seen = []
 for line in sys.stdin:
@@ -80,8 +80,8 @@ for line in sys.stdin:
     url = request['url']
     seen.append(url)
     if url == 'sleep' or url.endswith('/slow'):
-        # Tells the test the request reached this helper, so it need not guess with a pause.
-        open(os.path.join(tempfile.gettempdir(), 'warm-received-%d' % os.getpid()), 'w').close()
+        # Tells the test the request reached this helper, so it need not guess with a pause; beside this script, so it goes with the test's scratch folder.
+        open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'warm-received-%d' % os.getpid()), 'w').close()
     if url.endswith('/bot'):
         print(json.dumps({'id': request['id'], 'ok': False, 'stderr': "ERROR: [x] abc: Sign in to confirm you're not a bot"}), flush=True)
         continue
@@ -184,9 +184,9 @@ describe('WarmExtractor', function () {
       assert.notEqual(afterUpdate.id, before.id, 'an idle helper of the old yt-dlp was retired');
       await eventually(() => !processExists(Number(before.id)));
 
-      await rm(receivedMarker(afterUpdate.id), { force: true });
+      await rm(receivedMarker(scratch, afterUpdate.id), { force: true });
       const busy = extractor.probe('x/slow');
-      await eventuallyAsync(() => exists(receivedMarker(afterUpdate.id)));
+      await eventuallyAsync(() => exists(receivedMarker(scratch, afterUpdate.id)));
       installation += 1;
       const queued = extractor.probe('d');
       assert.equal((await busy).id, afterUpdate.id, 'the request under way was answered by its helper');
@@ -208,9 +208,9 @@ describe('WarmExtractor', function () {
     it("answers on the command line when its helper is killed mid-request, and frees the helper's place", async () => {
       const { extractor, commandLine } = scripted({ processes: 1 });
       const first = Number((await extractor.probe('a')).id);
-      await rm(receivedMarker(first), { force: true });
+      await rm(receivedMarker(scratch, first), { force: true });
       const busy = extractor.probe('sleep');
-      await eventuallyAsync(() => exists(receivedMarker(first)));
+      await eventuallyAsync(() => exists(receivedMarker(scratch, first)));
       process.kill(first, 'SIGKILL');
       assert.equal((await within(10_000, busy)).id, 'from-command-line');
       const after = await within(10_000, extractor.probe('b'));
@@ -403,8 +403,8 @@ async function eventually(condition: () => boolean, timeoutMs = 5_000): Promise<
 }
 
 /** The file a scripted helper creates when a 'sleep' or '/slow' request reaches it. */
-function receivedMarker(pid: string | number): string {
-  return path.join(tmpdir(), `warm-received-${pid}`);
+function receivedMarker(scratch: string, pid: string | number): string {
+  return path.join(scratch, `warm-received-${pid}`);
 }
 
 async function exists(file: string): Promise<boolean> {
