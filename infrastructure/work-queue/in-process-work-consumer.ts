@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from '../../application/ports/logger.js';
@@ -67,7 +68,10 @@ export class InProcessWorkConsumer implements WorkConsumer {
     if (this.stopController !== null) return;
     const stop = new AbortController();
     this.stopController = stop;
-    this.loops = Array.from({ length: Math.max(1, this.options.concurrency ?? 1) }, () => this.loop(stop.signal));
+    const loops = Math.max(1, this.options.concurrency ?? 1);
+    // Every loop waits on this signal (a claim wait or a retry pause), so more than ten listeners is normal here, not a leak.
+    setMaxListeners(2 * loops + 10, stop.signal);
+    this.loops = Array.from({ length: loops }, () => this.loop(stop.signal));
   }
 
   async stop(): Promise<void> {

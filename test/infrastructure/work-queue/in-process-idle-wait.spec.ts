@@ -79,3 +79,45 @@ describe('in-process work queue: an idle consumer sleeps until its next row fall
     assert.ok(asked[0] > 1_000 && asked[0] <= 10_100, `asked to wait ${asked[0]} ms`);
   });
 });
+
+describe('in-process work queue: many idle loops on one stop signal', function () {
+  this.timeout(60_000);
+  let embedded: EmbeddedDatabase;
+
+  before(async () => {
+    embedded = await openEmbeddedDatabase(null);
+    await ensureWorkQueueTable(embedded.db);
+    await ensureDeadLetterTable(embedded.db);
+  });
+  after(async () => embedded?.close());
+
+  it('lets every loop of a wide consumer wait on the stop signal without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    let waiting = 0;
+    const consumer = new InProcessWorkConsumer({
+      subject: 'work.wide',
+      handler: async () => 'ack',
+      db: embedded.db,
+      logger: silent,
+      concurrency: 16,
+      pollIntervalMs: 30_000,
+      // Waits as the real wake signal does: a listener on the stop signal for as long as it sleeps.
+      waitForWork: (_timeoutMs, signal) =>
+        new Promise<void>((resolve) => {
+          waiting += 1;
+          signal.addEventListener('abort', () => resolve(), { once: true });
+        }),
+    });
+    try {
+      await consumer.start();
+      await waitFor(() => waiting >= 16, 'every loop is waiting');
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      await consumer.stop();
+      process.off('warning', onWarning);
+    }
+    assert.deepEqual(warnings.filter((name) => name === 'MaxListenersExceededWarning'), []);
+  });
+});
