@@ -32,6 +32,8 @@ const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly Needle[]]> = [
     'NETWORK_ERROR',
     ['not a bot', 'rate-limited', 'rate limited', "isn't available, try again later", 'http error 429', 'too many requests', 'captcha'],
   ],
+  // The egress rule refused an address the link led to: policy, not a passing fault, so retrying gives the same answer.
+  ['VIDEO_UNAVAILABLE', ['forbidden by the egress rule']],
   ['PRIVATE_VIDEO', ['private video', 'video is private']],
   ['MEMBERS_ONLY', ['members-only', 'members only', "channel's members", 'join this channel']],
   ['PAYMENT_REQUIRED', ['requires payment', 'purchase', 'rent this video', 'rental', 'premium members', 'youtube premium', 'music premium']],

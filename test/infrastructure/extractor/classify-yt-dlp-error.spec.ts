@@ -79,6 +79,12 @@ const CASES: ReadonlyArray<readonly [DownloadErrorCode | null, string]> = [
   ['VIDEO_UNAVAILABLE', 'ERROR: [youtube] abcdefghijk: Video unavailable. This video is unavailable'],
   ['VIDEO_UNAVAILABLE', 'ERROR: abcdefghijk: YouTube said: This video is not available.'],
 
+  ['VIDEO_UNAVAILABLE', 'ERROR: unable to download video data: HTTP Error 403: Forbidden by the egress rule'],
+  [
+    'VIDEO_UNAVAILABLE',
+    "ERROR: [generic] abc: Unable to download webpage: ('Unable to connect to proxy', OSError('Tunnel connection failed: 403 Forbidden by the egress rule'))",
+  ],
+
   ['FORMAT_UNAVAILABLE', 'ERROR: [generic] watch?v=abc: Requested format is not available. Use --list-formats for a list of available formats'],
   ['FORMAT_UNAVAILABLE', 'ERROR: [youtube] WrXQtE0wl8A: Requested format is not available. Use --list-formats for a list of available formats'],
   ['FORMAT_UNAVAILABLE', `ERROR: [generic] example: No video formats found!${REPORT_HINT}`],
