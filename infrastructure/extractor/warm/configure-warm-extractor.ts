@@ -25,6 +25,7 @@ export function warmExtractorOptions(
     get proxy() {
       return ytDlp.egress.proxyUrlNow(config.platformAccess.proxies['*']?.[0]);
     },
+    upstreamProxy: config.platformAccess.proxies['*']?.[0],
     socketTimeoutSeconds: config.extractorTimeoutSeconds,
     versionArguments: ytDlp.versionArguments,
     installation: ytDlp.installation,

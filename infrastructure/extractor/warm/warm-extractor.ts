@@ -26,7 +26,10 @@ export interface WarmExtractorOptions {
   /** Extra PYTHONPATH entries (extractor plugins), as for the command line. */
   pythonPath?: string;
   cookiesFile?: string;
+  /** The proxy URL the helpers are given (the egress proxy, chained to `upstreamProxy`). */
   proxy?: string;
+  /** The operator's proxy behind it, which a bot check cools down; the egress proxy is the same for every upstream. */
+  upstreamProxy?: string;
   socketTimeoutSeconds?: number;
   /** Options the installed version understands, as the command line gets them (see yt-dlp-version.ts). */
   versionArguments?: () => Promise<readonly string[]>;
@@ -112,9 +115,9 @@ export class WarmExtractor implements Extractor {
     let answer: HelperAnswer | null;
     try {
       answer = await this.askHelper(url, options);
-      turn?.finish(answer?.stderr ?? null, this.options.proxy);
+      turn?.finish(answer?.stderr ?? null, this.options.upstreamProxy);
     } catch (error) {
-      turn?.finish(error instanceof ExtractionError ? (error.details ?? null) : null, this.options.proxy);
+      turn?.finish(error instanceof ExtractionError ? (error.details ?? null) : null, this.options.upstreamProxy);
       throw error;
     }
     if (answer === null) return this.commandLine.probe(url, options);

@@ -288,6 +288,14 @@ describe('WarmExtractor', function () {
       assert.deepEqual(commandLine.probed, [], 'nor the command line');
     });
 
+    it("cools down the operator's proxy behind the egress proxy when a helper draws a bot check", async () => {
+      const cooled: Array<string | undefined> = [];
+      const access = new PlatformAccess(accessSettings({ botCheckBackoffMs: 60_000 }), { botCheck: (_platform, proxy) => cooled.push(proxy) });
+      const { extractor } = scripted({ access, proxy: 'http://direct:secret@127.0.0.1:9', upstreamProxy: 'http://127.0.0.2:3128' });
+      await assert.rejects(extractor.probe('http://127.0.0.1:1/bot'), (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR');
+      assert.deepEqual(cooled, ['http://127.0.0.2:3128']);
+    });
+
     it("keeps the platform's concurrency across helpers", async () => {
       const access = new PlatformAccess(accessSettings({ concurrency: { '127.0.0.1': 1 } }));
       const { extractor } = scripted({ access, processes: 2 });
