@@ -86,7 +86,7 @@ describe('a store written by the service of November 2026', function () {
       await migrateEventStoreSchema(pool).finally(() => pool.end());
       const db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 1 } });
       await importStoredRows(db, fixture.events).finally(() => db.destroy());
-      service = await startTestService({ label: 'written_store_reader', roles: ['api', 'projector'], databaseUrl: () => database.url, env: fixture.env, overrides: { clock: writtenAt } });
+      service = await startTestService({ label: 'written_store_reader', roles: ['api', 'projector'], databaseUrl: () => database.url, env: { ...fixture.env, DATABASE_POOL_SIZE: '4' }, overrides: { clock: writtenAt } });
     });
     after(async () => {
       await service?.stop();

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import pg from 'pg';
+import type { AccountCommandHandler } from '../../../application/accounts/account-commands.js';
 import { AccountAdministration } from '../../../application/accounts/account-administration.js';
 import { ReplayAccountLedger } from '../../../application/audit/replay-account-ledger.js';
 import { ReadWebhookDeliveryHistory } from '../../../application/audit/webhook-delivery-history.js';
@@ -48,6 +50,7 @@ async function main(output: string): Promise<void> {
       WEBHOOK_RETRY_SCHEDULE_MS: Array(9).fill('200').join(','),
       DOWNLOAD_MAX_ATTEMPTS: '2',
       DOWNLOAD_RETRY_BASE_MS: '100',
+      RESERVATION_GRACE_MS: '1000',
       FILE_SWEEP_INTERVAL_SECONDS: '1',
     },
   });
@@ -104,6 +107,7 @@ async function writeStore(service: TestService, platform: FixturePlatform, recei
   for (const job of jobs) await untilFinished(call, job);
   await receiver.waitFor(3, 60_000);
   const store = service.service.container.resolve<EventStore>(TOKENS.eventStore);
+  await abandonLookups(service, store, alpha.accountId);
   await waitUntil('the completed file is deleted', async () => (await store.readStream(jobStream(completed))).some((event) => event.type === 'FileDeleted'));
   await waitUntil('both deliveries are recorded', async () => {
     const histories = await Promise.all([completed, failed].map((job) => new ReadWebhookDeliveryHistory(store).execute(jobIdOf(job))));
@@ -111,6 +115,21 @@ async function writeStore(service: TestService, platform: FixturePlatform, recei
   });
   await service.settle();
   return record(service, store, [alpha, beta], jobs, [completed, failed]);
+}
+
+/** Reservations whose submission died before writing its job: the releaser closes their streams and releases them. */
+async function abandonLookups(service: TestService, store: EventStore, accountId: string): Promise<void> {
+  const accounts = service.service.container.resolve<AccountCommandHandler>(TOKENS.accountCommands);
+  const orphans = [
+    { feature: 'info', stream: 'info', event: 'InfoAbandoned' },
+    { feature: 'client_download', stream: 'clientdownload', event: 'ClientDownloadAbandoned' },
+  ] as const;
+  for (const { feature, stream, event } of orphans) {
+    const lookupId = randomUUID();
+    const now = new Date().toISOString();
+    await accounts.handle(accountId, { type: 'ReserveLookup', data: { lookupId, feature, units: 1, subject: `orphaned ${feature}`, now } });
+    await waitUntil(`${event} is recorded`, async () => (await store.readStream(`${stream}-${lookupId}`)).some((recorded) => recorded.type === event));
+  }
 }
 
 async function record(
