@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../application/ports/event-store.js';
 import type { LookupJobKind } from '../application/lookups/lookup-job-view.js';
-import { CLIENT_DOWNLOAD_JOB_EVENT_TYPES, type ClientDownloadJobEvent } from '../domain/client-download-job/events.js';
-import { INFO_JOB_EVENT_TYPES, type InfoJobEvent } from '../domain/info-job/events.js';
+import { CLIENT_DOWNLOAD_JOB_EVENT_TYPES, type ClientDownloadJobEvent } from '../domain/lookup-job/client-download-job.js';
+import { INFO_JOB_EVENT_TYPES, type InfoJobEvent } from '../domain/lookup-job/info-job.js';
 import type { Projection } from './projection.js';
 
 /**

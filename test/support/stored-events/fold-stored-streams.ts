@@ -1,9 +1,9 @@
 import { accountDecider } from '../../../domain/account/decider.js';
-import { clientDownloadJobDecider } from '../../../domain/client-download-job/decider.js';
+import { clientDownloadJobDecider } from '../../../domain/lookup-job/client-download-job.js';
 import { type Decider, type DomainEvent, foldEvents } from '../../../domain/decider.js';
 import { downloadJobDecider } from '../../../domain/download-job/decider.js';
 import { fileRetentionDecider } from '../../../domain/file-retention/decider.js';
-import { infoJobDecider } from '../../../domain/info-job/decider.js';
+import { infoJobDecider } from '../../../domain/lookup-job/info-job.js';
 import { webhookDeliveryDecider } from '../../../domain/webhook-delivery/decider.js';
 import { rowsByStream, type StoredEventRow } from './stored-event-row.js';
 

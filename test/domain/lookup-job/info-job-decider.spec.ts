@@ -1,6 +1,5 @@
 import { InvalidTransitionError, NotFoundError } from '../../../domain/errors.js';
-import { infoJobDecider } from '../../../domain/info-job/decider.js';
-import type { InfoJobEvent } from '../../../domain/info-job/events.js';
+import { type InfoJobEvent, infoJobDecider } from '../../../domain/lookup-job/info-job.js';
 import { deciderSpecification } from '../../support/decider-specification.js';
 
 const spec = deciderSpecification(infoJobDecider);

@@ -1,5 +1,4 @@
-import { clientDownloadJobDecider } from '../../../domain/client-download-job/decider.js';
-import type { ClientDownloadInfo, ClientDownloadJobEvent } from '../../../domain/client-download-job/events.js';
+import { type ClientDownloadInfo, type ClientDownloadJobEvent, clientDownloadJobDecider } from '../../../domain/lookup-job/client-download-job.js';
 import { InvalidTransitionError, NotFoundError } from '../../../domain/errors.js';
 import { deciderSpecification } from '../../support/decider-specification.js';
 
