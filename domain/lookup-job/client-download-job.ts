@@ -1,11 +1,9 @@
 import type { ClientDownloadPlatform } from '../client-download-url.js';
 import { InvalidTransitionError } from '../errors.js';
-import type { LookupJobCommand } from './commands.js';
 import { lookupJobDecider } from './decider.js';
 import type { LookupJobEvent, LookupJobRequested } from './events.js';
 import type { LookupJobKind } from './kind.js';
 import { lookupJobEventTypes } from './names.js';
-import type { LookupJobState } from './state.js';
 
 /** A direct media URL the client fetches itself. */
 export interface ClientDownloadLink {
@@ -53,8 +51,6 @@ export const CLIENT_DOWNLOAD_JOB_CATEGORY = CLIENT_DOWNLOAD_JOB.category;
 
 export type ClientDownloadJobEvent = LookupJobEvent<'ClientDownload', ClientDownloadJobDetails, ClientDownloadInfo>;
 export type ClientDownloadRequested = LookupJobRequested<'ClientDownload', ClientDownloadJobDetails>;
-export type ClientDownloadJobCommand = LookupJobCommand<'ClientDownload', ClientDownloadJobDetails, ClientDownloadInfo>;
-export type ClientDownloadJobState = LookupJobState<ClientDownloadJobDetails, ClientDownloadInfo>;
 
 export const clientDownloadJobDecider = lookupJobDecider<'ClientDownload', ClientDownloadJobDetails, ClientDownloadInfo>(CLIENT_DOWNLOAD_JOB);
 export const CLIENT_DOWNLOAD_JOB_EVENT_TYPES: readonly ClientDownloadJobEvent['type'][] = Object.values(lookupJobEventTypes(CLIENT_DOWNLOAD_JOB.name));

@@ -1,9 +1,7 @@
-import type { LookupJobCommand } from './commands.js';
 import { lookupJobDecider } from './decider.js';
-import type { LookupJobEvent, LookupJobRequested } from './events.js';
+import type { LookupJobEvent } from './events.js';
 import type { LookupJobKind } from './kind.js';
 import { lookupJobEventTypes } from './names.js';
-import type { LookupJobState } from './state.js';
 
 export interface AudioTrack {
   type: 'original' | 'dubbed';
@@ -33,9 +31,6 @@ export const INFO_JOB: LookupJobKind<'Info', VideoInfo> = { name: 'Info', catego
 export const INFO_JOB_CATEGORY = INFO_JOB.category;
 
 export type InfoJobEvent = LookupJobEvent<'Info', InfoJobDetails, VideoInfo>;
-export type InfoRequested = LookupJobRequested<'Info', InfoJobDetails>;
-export type InfoJobCommand = LookupJobCommand<'Info', InfoJobDetails, VideoInfo>;
-export type InfoJobState = LookupJobState<InfoJobDetails, VideoInfo>;
 
 export const infoJobDecider = lookupJobDecider<'Info', InfoJobDetails, VideoInfo>(INFO_JOB);
 export const INFO_JOB_EVENT_TYPES: readonly InfoJobEvent['type'][] = Object.values(lookupJobEventTypes(INFO_JOB.name));

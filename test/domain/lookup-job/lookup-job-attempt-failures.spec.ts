@@ -1,13 +1,10 @@
 import type { LookupJobEvent } from '../../../domain/lookup-job/events.js';
 import { deciderSpecification } from '../../support/decider-specification.js';
-import { LOOKUP_JOB_KIND_EXAMPLES } from './lookup-job-kinds.js';
+import { LOOKUP_JOB_EXAMPLE, LOOKUP_JOB_KIND_EXAMPLES } from './lookup-job-kinds.js';
 
 for (const { title, name, decider, url, details, finalFailure } of LOOKUP_JOB_KIND_EXAMPLES) {
   const spec = deciderSpecification(decider);
-  const jobId = 'job-1';
-  const accountId = 'acc-1';
-  const t0 = '2026-03-01T00:00:00.000Z';
-  const t1 = '2026-03-01T00:00:05.000Z';
+  const { jobId, accountId, t0, t1 } = LOOKUP_JOB_EXAMPLE;
   const requested: LookupJobEvent<string, object, unknown> = {
     type: `${name}Requested`,
     data: { jobId, accountId, url, ...details, requestedAt: t0, expiresAt: '2026-03-01T01:00:00.000Z' },
