@@ -96,6 +96,20 @@ describe('a store written by the service of November 2026', function () {
     it('answers /me, the jobs and the ledgers as its writer did', async () => {
       await assertAnswersAsWritten(service);
     });
+
+    it('projects every info and client-download job into the read model polls answer from', async () => {
+      await service.settle();
+      const db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 1 } });
+      try {
+        for (const job of fixture.jobs.filter(({ path }) => !path.includes('/download/'))) {
+          const view = job.view as { jobId: string; status: string; result?: unknown; error?: string };
+          const row = await db('lookup_jobs').where({ job_id: view.jobId }).first();
+          assert.deepEqual({ status: row?.status, result: row?.result ?? undefined, error: row?.error ?? undefined }, { status: view.status, result: view.result, error: view.error }, job.path);
+        }
+      } finally {
+        await db.destroy();
+      }
+    });
   });
 
   describe('imported into the embedded database', () => {
