@@ -6,11 +6,12 @@ import type { AccountCommandHandler } from '../application/accounts/account-comm
 import { ChargeVisibility } from '../application/accounts/charge-visibility.js';
 import type { AccountReadProgress } from '../application/ports/account-read-progress.js';
 import { CommandHandler } from '../application/command-handler.js';
-import { clientDownloadJobSteps } from '../application/lookups/client-download-job-steps.js';
 import { GetLookupJob } from '../application/lookups/get-lookup-job.js';
-import { infoJobSteps } from '../application/lookups/info-job-steps.js';
 import { ListChannel } from '../application/lookups/list-channel.js';
+import { lookUpClientDownloadLinks } from '../application/lookups/look-up-client-download-links.js';
+import { lookUpVideoInfo } from '../application/lookups/look-up-video-info.js';
 import type { ClientDownloadJobCommandHandler, InfoJobCommandHandler } from '../application/lookups/lookup-job-commands.js';
+import { lookupJobSteps } from '../application/lookups/lookup-job-steps.js';
 import { type LookupJobReadModel, lookupJobViewFromState } from '../application/lookups/lookup-job-view.js';
 import { SubmitLookupJob } from '../application/lookups/submit-lookup-job.js';
 import type { Clock } from '../application/ports/clock.js';
@@ -26,11 +27,9 @@ import { RunLookupJob } from '../application/processes/run-lookup-job.js';
 import { SettleLookupBilling } from '../application/processes/settle-lookup-billing.js';
 import type { JobMessage, WorkKind } from '../application/processes/work-routing.js';
 import type { Delivery, WorkOutcome } from '../application/processes/work-outcome.js';
-import { CLIENT_DOWNLOAD_JOB_CATEGORY, clientDownloadJobDecider } from '../domain/client-download-job/decider.js';
-import type { ClientDownloadInfo } from '../domain/client-download-job/events.js';
 import type { ClientDownloadPlatform } from '../domain/client-download-url.js';
-import { INFO_JOB_CATEGORY, infoJobDecider } from '../domain/info-job/decider.js';
-import type { VideoInfo } from '../domain/info-job/events.js';
+import { CLIENT_DOWNLOAD_JOB, CLIENT_DOWNLOAD_JOB_CATEGORY, type ClientDownloadInfo, clientDownloadJobDecider } from '../domain/lookup-job/client-download-job.js';
+import { INFO_JOB, INFO_JOB_CATEGORY, infoJobDecider, type VideoInfo } from '../domain/lookup-job/info-job.js';
 import type { Config } from './config/config.js';
 import { TOKENS } from './container.js';
 import type { RequestValidation } from './http/request-validation.js';
@@ -67,7 +66,7 @@ export function registerLookups(container: DependencyContainer, config: Config, 
   const clientJobs = () => resolve<ClientDownloadJobCommandHandler>(LOOKUP_TOKENS.clientDownloadJobCommands);
   const readModel = () => resolve<LookupJobReadModel>(LOOKUP_TOKENS.lookupJobReadModel);
   const settle = () => resolve<SettleLookupBilling>(LOOKUP_TOKENS.settleLookupBilling);
-  const jobSteps = () => ({ info: infoJobSteps(infoJobs(), extractor()), client_download: clientDownloadJobSteps(clientJobs(), extractor()) });
+  const jobSteps = () => ({ info: lookupJobSteps(INFO_JOB, infoJobs(), lookUpVideoInfo(extractor())), client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs(), lookUpClientDownloadLinks(extractor())) });
   const retry: LookupRetryOptions = {
     maxAttempts: config.downloadMaxAttempts,
     retryBaseDelayMs: config.downloadRetryBaseMs,
@@ -106,9 +105,9 @@ export function registerLookups(container: DependencyContainer, config: Config, 
     new ListChannel(accounts(), extractor(), ids(), clock(), { perAccount: config.channelListingsPerAccount, overall: config.channelListingsMax }, resolve<AccountReadProgress>(TOKENS.accountReadProgress)),
   ));
   container.register(LOOKUP_TOKENS.settleLookupBilling, single(() => new SettleLookupBilling(accounts(), clock(), store(), resolve<Anomalies>(TOKENS.anomalies))));
-  container.register(LOOKUP_TOKENS.runInfoJob, single(() => new RunLookupJob<VideoInfo>('info lookup', infoJobSteps(infoJobs(), extractor()), settle(), clock(), logger, retry)));
+  container.register(LOOKUP_TOKENS.runInfoJob, single(() => new RunLookupJob<VideoInfo>('info lookup', lookupJobSteps(INFO_JOB, infoJobs(), lookUpVideoInfo(extractor())), settle(), clock(), logger, retry)));
   container.register(LOOKUP_TOKENS.runClientDownloadJob, single(() =>
-    new RunLookupJob<ClientDownloadInfo>('client-download lookup', clientDownloadJobSteps(clientJobs(), extractor()), settle(), clock(), logger, retry),
+    new RunLookupJob<ClientDownloadInfo>('client-download lookup', lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs(), lookUpClientDownloadLinks(extractor())), settle(), clock(), logger, retry),
   ));
   container.register(ReleaseOrphanedLookup, single(() =>
     new ReleaseOrphanedLookup(accounts(), clock(), {

@@ -1,7 +1,6 @@
-import type { ClientDownloadJobState } from '../../domain/client-download-job/state.js';
 import type { DownloadErrorCode } from '../../domain/download-error-code.js';
-import type { InfoJobState } from '../../domain/info-job/state.js';
-import type { LookupJobStatus } from '../../domain/lookup-job-status.js';
+import type { LookupJobState } from '../../domain/lookup-job/state.js';
+import type { LookupJobStatus } from '../../domain/lookup-job/status.js';
 
 export type LookupJobKind = 'info' | 'client-download';
 
@@ -26,7 +25,7 @@ export interface LookupJobReadModel {
 }
 
 /** The polling view of a job folded straight from its stream. */
-export function lookupJobViewFromState(kind: LookupJobKind, state: InfoJobState | ClientDownloadJobState): LookupJobView | null {
+export function lookupJobViewFromState(kind: LookupJobKind, state: LookupJobState<unknown, unknown>): LookupJobView | null {
   if (state.status === 'none' || state.status === 'abandoned') return null;
   const { request } = state;
   return {

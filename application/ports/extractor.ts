@@ -1,3 +1,4 @@
+import type { ClientDownloadLink } from '../../domain/lookup-job/client-download-job.js';
 import type { DownloadErrorCode } from '../../domain/download-error-code.js';
 import type { MediaFormat } from '../../domain/media-format.js';
 
@@ -92,18 +93,8 @@ export interface ChannelListingEntry {
   [property: string]: unknown;
 }
 
-/** A direct media URL and what it holds. */
-export interface MediaLink {
-  url: string;
-  type: 'video' | 'audio';
-  /** For video links, whether audio is muxed in. */
-  hasAudio: boolean;
-  width?: number;
-  height?: number;
-  /** kbit/s, audio links only. */
-  audioBitrate?: number;
-  sizeBytes?: number;
-}
+/** A direct media URL and what it holds: what a client-download job answers with. */
+export type MediaLink = ClientDownloadLink;
 
 /** A post or video's direct media links, best first, and what the platform says about it. */
 export interface MediaLinks {

@@ -1,6 +1,6 @@
 import { InvalidTransitionError } from '../../domain/errors.js';
 import { beatWhile } from '../beat-while.js';
-import type { LookupJobStatus } from '../../domain/lookup-job-status.js';
+import type { LookupJobStatus } from '../../domain/lookup-job/status.js';
 import type { LookupJobSteps, LookupJobStreamStatus } from '../lookups/lookup-job-steps.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';

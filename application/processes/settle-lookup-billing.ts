@@ -1,4 +1,4 @@
-import type { LookupJobStatus } from '../../domain/lookup-job-status.js';
+import type { LookupJobStatus } from '../../domain/lookup-job/status.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { CommandContext } from '../command-handler.js';
 import type { Anomalies } from '../ports/anomalies.js';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { LookupJobKind, LookupJobReadModel, LookupJobView } from '../../application/lookups/lookup-job-view.js';
 import type { DownloadErrorCode } from '../../domain/download-error-code.js';
-import type { LookupJobStatus } from '../../domain/lookup-job-status.js';
+import type { LookupJobStatus } from '../../domain/lookup-job/status.js';
 
 interface LookupJobRow {
   kind: LookupJobKind;

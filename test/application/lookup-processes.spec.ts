@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { CommandHandler } from '../../application/command-handler.js';
-import { infoJobSteps } from '../../application/lookups/info-job-steps.js';
+import { lookUpVideoInfo } from '../../application/lookups/look-up-video-info.js';
+import { lookupJobSteps } from '../../application/lookups/lookup-job-steps.js';
 import type { Clock } from '../../application/ports/clock.js';
 import { ExtractionError, type Extractor, type VideoMetadata } from '../../application/ports/extractor.js';
 import type { Logger } from '../../application/ports/logger.js';
@@ -11,7 +12,7 @@ import { SettleLookupBilling } from '../../application/processes/settle-lookup-b
 import { routeEventToWork } from '../../application/processes/work-routing.js';
 import type { AppendOptions, EventToAppend } from '../../application/ports/event-store.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
-import { INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/info-job/decider.js';
+import { INFO_JOB, INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/lookup-job/info-job.js';
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
@@ -60,7 +61,7 @@ describe('lookup processes (worker side)', () => {
     const jobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
     const extractor = scriptedExtractor(outcomes);
     const settle = new SettleLookupBilling(accounts, clock, store, { record() {} });
-    const run = new RunLookupJob('info lookup', infoJobSteps(jobs, extractor), settle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    const run = new RunLookupJob('info lookup', lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(extractor)), settle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
     const accountId = randomUUID();
     const jobId = randomUUID();
     const now = new Date(nowMs).toISOString();
@@ -203,10 +204,10 @@ describe('lookup processes (worker side)', () => {
   it('settles the outcome another process gave the job while this worker was looking it up', async () => {
     const { run, jobs, message, usage } = await setUp([video]);
     const failedMeanwhile = {
-      ...infoJobSteps(jobs, scriptedExtractor([video])),
+      ...lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video]))),
       complete: async () => {
         await jobs.handle(message.jobId, { type: 'FailInfo', data: { jobId: message.jobId, error: 'Not finished in time', errorCode: 'NETWORK_ERROR', now: new Date(nowMs).toISOString() } });
-        return infoJobSteps(jobs, scriptedExtractor([video])).complete(message.jobId, { title: 't', duration: 1, url: 'u' }, new Date(nowMs).toISOString(), {});
+        return lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video]))).complete(message.jobId, { title: 't', duration: 1, url: 'u' }, new Date(nowMs).toISOString(), {});
       },
     };
     const settle = (run as unknown as { settle: SettleLookupBilling }).settle;
@@ -220,7 +221,7 @@ describe('lookup processes (worker side)', () => {
     const recorded: unknown[] = [];
     const { accounts, jobs, store, message } = await setUp([video]);
     const settle = new SettleLookupBilling(accounts, clock, store, { record: (kind, details) => recorded.push([kind, details]) });
-    const run = new RunLookupJob('info lookup', infoJobSteps(jobs, scriptedExtractor([video])), settle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    const run = new RunLookupJob('info lookup', lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video]))), settle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
     await run.handle(message, delivery(1));
     await run.handle(message, delivery(2));
     assert.equal(recorded.length, 0, 'a charged job charged again is a plain repeat');
@@ -228,7 +229,7 @@ describe('lookup processes (worker side)', () => {
     const other = await setUp([video]);
     await other.accounts.handle(other.message.accountId, { type: 'ReleaseLookup', data: { lookupId: other.message.jobId, now: new Date(nowMs).toISOString() } });
     const otherSettle = new SettleLookupBilling(other.accounts, clock, other.store, { record: (kind, details) => recorded.push([kind, details]) });
-    await new RunLookupJob('info lookup', infoJobSteps(other.jobs, other.extractor), otherSettle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 }).handle(other.message, delivery(1));
+    await new RunLookupJob('info lookup', lookupJobSteps(INFO_JOB, other.jobs, lookUpVideoInfo(other.extractor)), otherSettle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 }).handle(other.message, delivery(1));
     assert.deepEqual(recorded, [['charge_without_reservation', { accountId: other.message.accountId, lookupId: other.message.jobId }]]);
   });
 
@@ -250,7 +251,7 @@ describe('lookup processes (worker side)', () => {
     const orphanId = randomUUID();
     const reservedAt = new Date(nowMs).toISOString();
     await accounts.handle(message.accountId, { type: 'ReserveLookup', data: { lookupId: orphanId, feature: 'info', units: 1, subject: 'u', now: reservedAt } });
-    const steps = infoJobSteps(jobs, scriptedExtractor([video]));
+    const steps = lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video])));
     const release = new ReleaseOrphanedLookup(accounts, clock, { graceMs: 60_000, listingTimeoutMs: 300_000, jobs: { info: steps, client_download: steps } });
     assert.deepEqual(await release.handle({ ...message, jobId: orphanId, occurredAt: reservedAt }), { kind: 'retry', afterMs: 60_000 });
     nowMs += 60_000;

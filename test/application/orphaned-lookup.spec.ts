@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { CommandHandler } from '../../application/command-handler.js';
-import { clientDownloadJobSteps } from '../../application/lookups/client-download-job-steps.js';
-import { infoJobSteps } from '../../application/lookups/info-job-steps.js';
-import type { LookupJobSteps } from '../../application/lookups/lookup-job-steps.js';
+import { lookUpClientDownloadLinks } from '../../application/lookups/look-up-client-download-links.js';
+import { lookUpVideoInfo } from '../../application/lookups/look-up-video-info.js';
+import { type LookupJobSteps, lookupJobSteps } from '../../application/lookups/lookup-job-steps.js';
 import { SubmitLookupJob } from '../../application/lookups/submit-lookup-job.js';
 import type { Clock } from '../../application/ports/clock.js';
 import type { Extractor } from '../../application/ports/extractor.js';
 import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
 import { routeEventToWork } from '../../application/processes/work-routing.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
-import { CLIENT_DOWNLOAD_JOB_CATEGORY, clientDownloadJobDecider } from '../../domain/client-download-job/decider.js';
+import { CLIENT_DOWNLOAD_JOB, CLIENT_DOWNLOAD_JOB_CATEGORY, clientDownloadJobDecider } from '../../domain/lookup-job/client-download-job.js';
 import { JobAbandonedError } from '../../domain/errors.js';
-import { INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/info-job/decider.js';
+import { INFO_JOB, INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/lookup-job/info-job.js';
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
@@ -32,7 +32,7 @@ describe('releasing an orphaned lookup reservation against a slow submission', (
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const infoJobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
     const clientJobs = new CommandHandler(store, clientDownloadJobDecider, CLIENT_DOWNLOAD_JOB_CATEGORY, ids);
-    const steps = { info: infoJobSteps(infoJobs, noExtractor), client_download: clientDownloadJobSteps(clientJobs, noExtractor) };
+    const steps = { info: lookupJobSteps(INFO_JOB, infoJobs, lookUpVideoInfo(noExtractor)), client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs, lookUpClientDownloadLinks(noExtractor)) };
     const accountId = randomUUID();
     await accounts.handle(accountId, {
       type: 'OpenAccount',

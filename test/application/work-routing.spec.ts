@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { ROUTED_EVENT_TYPES, routeEventToWork } from '../../application/processes/work-routing.js';
 import { ACCOUNT_EVENT_TYPES } from '../../domain/account/events.js';
-import { CLIENT_DOWNLOAD_JOB_EVENT_TYPES } from '../../domain/client-download-job/events.js';
+import { CLIENT_DOWNLOAD_JOB_EVENT_TYPES } from '../../domain/lookup-job/client-download-job.js';
 import { DOWNLOAD_JOB_EVENT_TYPES } from '../../domain/download-job/events.js';
-import { INFO_JOB_EVENT_TYPES } from '../../domain/info-job/events.js';
+import { INFO_JOB_EVENT_TYPES } from '../../domain/lookup-job/info-job.js';
 
 describe('work routing', () => {
   const event = (type: string) => ({

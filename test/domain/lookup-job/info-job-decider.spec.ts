@@ -1,14 +1,11 @@
 import { InvalidTransitionError, NotFoundError } from '../../../domain/errors.js';
-import { infoJobDecider } from '../../../domain/info-job/decider.js';
-import type { InfoJobEvent } from '../../../domain/info-job/events.js';
+import { type InfoJobEvent, infoJobDecider } from '../../../domain/lookup-job/info-job.js';
 import { deciderSpecification } from '../../support/decider-specification.js';
+import { LOOKUP_JOB_EXAMPLE } from './lookup-job-kinds.js';
 
 const spec = deciderSpecification(infoJobDecider);
-const jobId = 'job-1';
-const accountId = 'acc-1';
+const { jobId, accountId, t0, t1 } = LOOKUP_JOB_EXAMPLE;
 const url = 'https://www.youtube.com/watch?v=abc';
-const t0 = '2026-03-01T00:00:00.000Z';
-const t1 = '2026-03-01T00:00:05.000Z';
 const expiresAt = '2026-03-01T01:00:00.000Z';
 const result = { title: 'A video', duration: 61, url, audio: [{ type: 'original' as const, language: 'en' }, { type: 'dubbed' as const, language: 'de' }] };
 

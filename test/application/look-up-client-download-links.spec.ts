@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import type { ClientDownloadJobCommandHandler } from '../../application/lookups/lookup-job-commands.js';
-import { clientDownloadJobSteps } from '../../application/lookups/client-download-job-steps.js';
+import { lookUpClientDownloadLinks } from '../../application/lookups/look-up-client-download-links.js';
+import { lookupJobSteps } from '../../application/lookups/lookup-job-steps.js';
 import type { Extractor } from '../../application/ports/extractor.js';
-import type { ClientDownloadRequested } from '../../domain/client-download-job/events.js';
+import { CLIENT_DOWNLOAD_JOB, type ClientDownloadRequested } from '../../domain/lookup-job/client-download-job.js';
 
 const SUBMITTED = 'https://www.instagram.com/p/C0abcDEfg/#__youtubedl_smuggle=%7B%22http_headers%22%3A%7B%7D%7D';
 
@@ -16,7 +17,7 @@ async function extractorUrlFor(request: ClientDownloadRequested['data']): Promis
     },
   } as unknown as Extractor;
   const jobs = { load: async () => ({ state: { status: 'pending', request, result: null, error: null, errorCode: null, failedAttempts: 0 } }) } as unknown as ClientDownloadJobCommandHandler;
-  const result = await (await clientDownloadJobSteps(jobs, extractor).load(request.jobId)).lookUp();
+  const result = await (await lookupJobSteps(CLIENT_DOWNLOAD_JOB, jobs, lookUpClientDownloadLinks(extractor)).load(request.jobId)).lookUp();
   assert.equal(result.url, SUBMITTED, 'the result reports the URL as submitted');
   return asked[0];
 }

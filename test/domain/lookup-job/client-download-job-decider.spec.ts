@@ -1,14 +1,11 @@
-import { clientDownloadJobDecider } from '../../../domain/client-download-job/decider.js';
-import type { ClientDownloadInfo, ClientDownloadJobEvent } from '../../../domain/client-download-job/events.js';
+import { type ClientDownloadInfo, type ClientDownloadJobEvent, clientDownloadJobDecider } from '../../../domain/lookup-job/client-download-job.js';
 import { InvalidTransitionError, NotFoundError } from '../../../domain/errors.js';
 import { deciderSpecification } from '../../support/decider-specification.js';
+import { LOOKUP_JOB_EXAMPLE } from './lookup-job-kinds.js';
 
 const spec = deciderSpecification(clientDownloadJobDecider);
-const jobId = 'job-1';
-const accountId = 'acc-1';
+const { jobId, accountId, t0, t1 } = LOOKUP_JOB_EXAMPLE;
 const url = 'https://www.instagram.com/reel/C0abc/';
-const t0 = '2026-03-01T00:00:00.000Z';
-const t1 = '2026-03-01T00:00:05.000Z';
 const expiresAt = '2026-03-01T06:00:00.000Z';
 const result: ClientDownloadInfo = {
   title: 'A reel',

@@ -1,18 +1,16 @@
 import type { DownloadErrorCode } from '../download-error-code.js';
-import type { LookupJobStatus } from '../lookup-job-status.js';
-import type { ClientDownloadInfo, ClientDownloadRequested } from './events.js';
+import type { LookupJobRequest } from './events.js';
+import type { LookupJobStatus } from './status.js';
 
-export type ClientDownloadJobState =
+export type LookupJobState<Details, Result> =
   | { status: 'none' }
   | { status: 'abandoned'; jobId: string; accountId: string }
   | {
       status: LookupJobStatus;
-      request: ClientDownloadRequested['data'];
-      result: ClientDownloadInfo | null;
+      request: LookupJobRequest & Details;
+      result: Result | null;
       error: string | null;
       errorCode: DownloadErrorCode | null;
       /** Attempts that ended in a failure worth retrying: what the attempt limit counts. */
       failedAttempts: number;
     };
-
-export const initialClientDownloadJobState = (): ClientDownloadJobState => ({ status: 'none' });

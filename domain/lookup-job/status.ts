@@ -1,4 +1,4 @@
-import { InvalidTransitionError } from './errors.js';
+import { InvalidTransitionError } from '../errors.js';
 
 /** The states of info and client-download jobs: created pending, ending in success or failed, both final. */
 export type LookupJobStatus = 'pending' | 'success' | 'failed';
