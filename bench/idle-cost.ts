@@ -153,7 +153,11 @@ async function descendants(root: number): Promise<number[]> {
   const queue = [root];
   while (queue.length > 0) {
     const parent = queue.shift() as number;
-    for (const [pid, ppid] of parents) if (ppid === parent) queue.push(pid), found.push(pid);
+    for (const [pid, ppid] of parents) {
+      if (ppid !== parent) continue;
+      queue.push(pid);
+      found.push(pid);
+    }
   }
   return found;
 }

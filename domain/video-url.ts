@@ -86,6 +86,7 @@ export function parseVideoUrl(input: string, rules: VideoUrlRules): VideoUrlResu
  */
 export function parseAbsoluteUrl(input: string): URL | string {
   if (input.length > MAX_URL_LENGTH) return `it is longer than ${MAX_URL_LENGTH} characters`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point.
   if (/[\s\u0000-\u001f]/.test(input)) return 'it contains spaces or control characters';
   if (input.includes('\\')) return 'it contains a backslash';
   let parsed: URL;

@@ -43,7 +43,7 @@ import { downloadRoutes } from './http/routes/download-routes.js';
 import { fileRoutes } from './http/routes/file-routes.js';
 import { operationsRoutes } from './http/routes/operations-routes.js';
 import { UrlPolicies } from './http/url-policies.js';
-import { startAdminEndpoint } from './embedded/admin-endpoint.js';
+import { startAdminEndpoint } from './cli/admin-endpoint.js';
 import { RELAY_NAME } from './nats/event-relay.js';
 import { PostgresExclusiveLock } from './postgres/postgres-exclusive-lock.js';
 import { LeaderOnly } from './system/leader-only.js';

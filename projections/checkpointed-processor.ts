@@ -38,15 +38,10 @@ export interface WaitOptions {
 }
 
 /**
- * Follows the event store from a checkpoint kept in Postgres and hands each
- * batch to a BatchHandler; the checkpoint moves by compare-and-set in the
- * batch's transaction. Only the instance holding the processor's advisory
- * lock works; the others wait and take over when its connection goes away.
- *
- * The stored checkpoint is a watermark: where the subscription has scanned
- * to, including events the filter skips, so every matching event at or
- * before it is handled. Any instance can therefore tell whether a position
- * is reached by comparing it with the stored watermark.
+ * Follows the event store from a checkpoint kept in Postgres and hands each batch to a BatchHandler; the checkpoint
+ * moves by compare-and-set in the batch's transaction. Only the instance holding the processor's advisory lock works;
+ * the others take over when its connection goes away. The checkpoint is a watermark (scanned to, including events the
+ * filter skips), so any instance can tell whether a position is handled by comparing it with the stored one.
  */
 export class CheckpointedProcessor {
   private readonly commitListeners = new Set<() => void>();

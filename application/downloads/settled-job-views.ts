@@ -1,17 +1,11 @@
 import type { DownloadJobView } from '../ports/read-models.js';
 
 /**
- * Views of finished jobs whose charge or release the account's read model
- * already shows, kept in memory: such a view never changes (a finished job
- * takes no further status, result or times; its link is signed per poll and
- * its file's deletion is answered by the file route), so polling it again
- * needs no database round trip.
- *
- * As with the API key cache, the entries are served only while the owner of
- * the read model's change notifications says none can be missed (`trust()`);
- * each notification forgets its job (`*` forgets all), and a read that
- * overlapped one is not stored, since it may have read the row just before
- * the change. The least recently polled entry makes room first.
+ * Views of finished jobs whose charge or release the account's read model already shows, kept in memory: such a view
+ * never changes (its link is signed per poll, its file's deletion is answered by the file route), so a poll needs no
+ * database round trip. As with the API key cache, entries are served only while the read model's change notifications
+ * cannot be missed (`trust()`); each notification forgets its job (`*` all), and a read that overlapped one is not
+ * kept. The least recently polled entry makes room first.
  */
 export class SettledJobViews {
   private readonly entries = new Map<string, DownloadJobView>();

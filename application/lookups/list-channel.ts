@@ -23,16 +23,11 @@ export interface ListChannelInput {
 }
 
 /**
- * `POST /list-channel`, synchronous. The units `maxVideos` could cost are
- * reserved on the account stream before the extractor runs (the add-on and
- * the allowance are checked there, race-free, so concurrent listings never
- * overspend), then settled to what the listing returned: one unit per 10
- * entries, rounded up. A failed listing releases them. Each listing runs
- * yt-dlp inside the request, so listings under way are bounded per account
- * and overall; beyond either the request is refused at once (429), before
- * anything is reserved, rather than queued behind other tenants' work. The
- * answer waits (bounded) until the account's read model shows the charge or
- * release, so the caller's next `GET /me` counts it.
+ * `POST /list-channel`, synchronous. The units `maxVideos` could cost are reserved on the account stream before the
+ * extractor runs (race-free, so concurrent listings never overspend), then settled to one unit per 10 entries returned,
+ * or released if the listing fails. Listings run yt-dlp inside the request, so those under way are bounded per account
+ * and overall, and one beyond either is refused at once (429) rather than queued behind other tenants' work. The
+ * answer waits (bounded) until the account's read model shows the charge, so the caller's next `GET /me` counts it.
  */
 export class ListChannel {
   private readonly slots: FairSlots;

@@ -1,14 +1,8 @@
 /**
- * The event store port. Semantics follow EventStoreDB so that both adapters
- * (PostgreSQL, the default, and EventStoreDB) answer alike:
- * - stream revisions are 0-based; a stream that does not exist has no revision;
- * - `expectedRevision` is 'any', 'no_stream', 'stream_exists' or the exact
- *   revision of the stream's last event;
- * - a mismatch raises WrongExpectedRevisionError.
- *
- * Global positions are opaque, adapter-specific strings (`Checkpoint`): a
- * reader stores the position it has scanned to and resumes after it. Only the
- * store orders them (`compare`).
+ * The event store port, with EventStoreDB's semantics so that both adapters answer alike: 0-based stream revisions (a
+ * missing stream has none); `expectedRevision` is 'any', 'no_stream', 'stream_exists' or the last event's revision;
+ * a mismatch raises WrongExpectedRevisionError. Global positions (`Checkpoint`) are opaque, adapter-specific strings
+ * that only the store orders (`compare`): a reader stores the one it has scanned to and resumes after it.
  */
 
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;

@@ -15,15 +15,11 @@ export interface ReconcileSummary {
 }
 
 /**
- * The last line against work lost to outages (dead-lettered messages, a relay
- * that could not publish, a worker that vanished): every reservation pending
- * longer than `pendingLimitMs` is brought to an end. Its job is failed if
- * still queued or running, then the reservation is charged or released as
- * the job's outcome says; a reservation whose job was never written is
- * released. A job it fails is announced as cancelled, as DELETE does, so a
- * worker still running it stops instead of downloading and uploading a file
- * nobody will be given. Every step is an idempotent command, so a sweep that overlaps the
- * normal flow, or another instance's sweep, does no harm.
+ * The last line against work lost to outages (dead-lettered messages, a relay that could not publish, a vanished
+ * worker): every reservation pending longer than `pendingLimitMs` is ended. Its job is failed if still queued or
+ * running, then the reservation is charged or released as the job's outcome says (released if the job was never
+ * written). A job it fails is announced as cancelled, as DELETE does, so a worker still on it stops instead of
+ * downloading a file nobody will be given. Every step is an idempotent command, so overlapping sweeps do no harm.
  */
 export class ReconcilePendingDownloads {
   constructor(

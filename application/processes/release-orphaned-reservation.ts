@@ -6,15 +6,10 @@ import { DONE, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
 
 /**
- * A submission writes the account's reservation, then the job's stream. If
- * the process dies between the two, the client never received the job id and
- * the slot would stay taken: after a grace period, a reservation without a job
- * is released.
- *
- * The job stream decides between the releaser and a submission that is only
- * slow: the releaser writes DownloadAbandoned to it expecting no stream, and
- * releases only once that is written. A submission whose job append comes
- * later then fails, and one that came first keeps its reservation.
+ * A submission writes the account's reservation, then the job's stream; if the process dies between the two, the
+ * client never got the job id, so after a grace period a reservation without a job is released. The job stream
+ * decides the race with a submission that is only slow: the releaser writes DownloadAbandoned expecting no stream and
+ * releases only once that is written, so a later job append fails and an earlier one keeps its reservation.
  */
 export class ReleaseOrphanedReservation {
   constructor(

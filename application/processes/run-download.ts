@@ -23,19 +23,12 @@ export interface RunDownloadOptions {
 }
 
 /**
- * DownloadRequested -> StartJob (the worker's lease) -> extractor -> file
- * store -> CompleteJob, or FailJob with the extractor's code.
- *
- * Attempts are counted in the job stream: only a download error worth
- * retrying spends one (DownloadAttemptFailed), and when they run out the job
- * fails with NETWORK_ERROR. Errors of this service's own infrastructure (the
- * database, the queue) are thrown, so the queue retries the message with
- * backoff without spending an attempt.
- *
- * The lease keeps one worker on a job: a duplicate delivery does nothing, a
- * redelivery takes the job over, and the worker it was taken from can
- * neither complete nor fail it. Files are keyed per attempt, so a late worker
- * never overwrites the file of the one that took over.
+ * DownloadRequested -> StartJob (the worker's lease) -> extractor -> file store -> CompleteJob, or FailJob with the
+ * extractor's code. Only a download error worth retrying spends one of the job's attempts (DownloadAttemptFailed);
+ * when they run out the job fails with NETWORK_ERROR. This service's own failures (database, queue) are thrown, so
+ * the queue retries the message without spending an attempt. The lease keeps one worker on a job: a duplicate
+ * delivery does nothing, a redelivery takes the job over, and files are keyed per attempt, so a late worker never
+ * overwrites the file of the one that took over.
  */
 export class RunDownload {
   constructor(

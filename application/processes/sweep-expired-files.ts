@@ -10,21 +10,11 @@ import { JobBackoff } from './job-backoff.js';
 export type FileRetentionCommandHandler = CommandHandler<DeleteFile, FileRetentionEvent, FileRetentionState>;
 
 /**
- * Deletes the files of jobs that ended more than `retentionSeconds` ago and
- * records each deletion in the job's stream (FileDeleted for a completed
- * job, FailedJobFilesDeleted for a failed one). Every file of the job goes,
- * not only the completed one: an attempt whose worker died between storing
- * its file and completing left one too, and so may a failed job's.
- *
- * The files go first, the event second: a crash between the two leaves a
- * job whose files are already gone, which the next sweep finds again and
- * records, since removing missing files and recording a recorded deletion
- * both do nothing.
- *
- * A job whose deletion fails (an object lock, a permission) is logged and
- * left alone for a while that grows with each failure, and the pass goes on
- * with the others; a batch in which every job failed ends the pass, since the
- * store itself is then likely down.
+ * Deletes every file of jobs that ended more than `retentionSeconds` ago (an attempt whose worker died may have left
+ * one too) and records it in the job's stream: FileDeleted, or FailedJobFilesDeleted for a failed job. Files go before
+ * the event, so a crash between the two is repaired by the next sweep, both steps being idempotent. A job whose
+ * deletion fails waits longer after each failure while the pass goes on; a batch in which every job failed ends the
+ * pass, since the store is then likely down.
  */
 export class SweepExpiredFiles {
   private readonly backoff: JobBackoff;

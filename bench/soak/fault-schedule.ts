@@ -31,7 +31,11 @@ export async function runFaultSchedule(
     const entry: InjectedFault = { ...fault, recoveredAfterMs: null };
     injected.push(entry);
     console.log(`soak: fault ${injected.length} at +${Math.round((fault.at - window.from) / 1000)} s: ${fault.detail}`);
-    measuring.push(recovery(fault).then((ms) => void (entry.recoveredAfterMs = ms)));
+    measuring.push(
+      recovery(fault).then((ms) => {
+        entry.recoveredAfterMs = ms;
+      }),
+    );
     await sleepUntil(Math.min(window.until, Date.now() + random.between(Math.round(spacingMs * 0.3), Math.round(spacingMs * 0.6))));
   }
   await Promise.all(measuring);

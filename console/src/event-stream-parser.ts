@@ -16,10 +16,9 @@ export class EventStreamParser {
   push(text: string): ServerSentEvent[] {
     this.buffer += text;
     const events: ServerSentEvent[] = [];
-    let newline: RegExpExecArray | null;
     const lineEnd = /\r\n|\r|\n/g;
     let consumed = 0;
-    while ((newline = lineEnd.exec(this.buffer)) !== null) {
+    for (let newline = lineEnd.exec(this.buffer); newline !== null; newline = lineEnd.exec(this.buffer)) {
       // A lone \r at the end may be the first half of \r\n: wait for more text.
       if (newline[0] === '\r' && newline.index === this.buffer.length - 1) break;
       const event = this.line(this.buffer.slice(consumed, newline.index));

@@ -121,7 +121,7 @@ function openAccount(data: Extract<AccountCommand, { type: 'OpenAccount' }>['dat
  * upgrade lifts the limits at once; to or from a one-off plan a new period starts.
  */
 function changePlan(state: AccountState, accountId: string, plan: PlanTerms, now: string): AccountEvent[] {
-  const keepsPeriod = state.plan !== null && state.plan.renewsMonthly && plan.renewsMonthly && state.periodEnd !== null;
+  const keepsPeriod = state.plan?.renewsMonthly === true && plan.renewsMonthly && state.periodEnd !== null;
   const start = Date.parse(now);
   const periodStart = keepsPeriod ? new Date(state.periodStart).toISOString() : now;
   const periodEnd = keepsPeriod

@@ -1,7 +1,7 @@
 import type { Role } from '../config/config.js';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { createContainer } from '../container.js';
-import { findAdminEndpoint, runThroughAdminEndpoint } from '../embedded/admin-endpoint-client.js';
+import { findAdminEndpoint, runThroughAdminEndpoint } from './admin-endpoint-client.js';
 import { createLogger } from '../observability/create-logger.js';
 import { startService } from '../service.js';
 import type { CliCommand, CliOutput } from './cli-command.js';

@@ -44,22 +44,13 @@ class EgressServer extends Server {
 }
 
 /**
- * The egress rule for everything yt-dlp and ffmpeg fetch: a forward proxy
- * (CONNECT and plain HTTP, by proxy-chain) on loopback that every run is
- * sent through. Each target is resolved here and refused (403) when any
- * address it resolves to is loopback, private, link-local or otherwise not
- * public, unless EGRESS_ALLOW lists it; the connection then goes to the
- * addresses judged, so a name that resolves elsewhere a moment later
- * (DNS rebinding) changes nothing. A redirect is a new request through the
- * proxy, judged again. A run given one of the operator's proxies
- * (YT_DLP_PROXIES) is chained to it after the same judgement, which then
- * rests on this resolver's answer, since the upstream resolves the name
- * itself.
+ * The egress rule for everything yt-dlp and ffmpeg fetch: a loopback forward proxy (CONNECT and plain HTTP) that
+ * refuses (403) a target resolving to any address that is not public, unless EGRESS_ALLOW lists it. The connection
+ * goes to the addresses judged, so DNS rebinding changes nothing; a redirect is a new request, judged again. A run
+ * given one of the operator's proxies (YT_DLP_PROXIES) is chained to it after the same judgement.
  *
- * Runs name their upstream by the user name of the proxy URL they are given
- * (an index into the upstreams seen so far), and every request must carry
- * this process's random password, so no other local program can use the
- * proxy as a relay.
+ * Runs name their upstream by the proxy URL's user name (an index), and every request must carry this process's
+ * random password, so no other local program can use the proxy as a relay.
  */
 export class EgressProxy extends EventEmitter {
   private readonly password = randomBytes(18).toString('base64url');

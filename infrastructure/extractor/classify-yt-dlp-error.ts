@@ -3,29 +3,13 @@ import type { DownloadErrorCode } from '../../domain/download-error-code.js';
 type Needle = string | RegExp;
 
 /**
- * yt-dlp's failure text mapped to the spec's codes, by case-insensitive
- * substrings of the reason: never by the `[extractor]` bracket, whose name
- * varies (`youtube`, `youtube+plugin`, `generic`, a plugin's own), nor by exact
- * wording, which the platform changes. The first matching rule wins, so the
- * order carries these decisions:
- *
- * - Transient blocks come first. The bot check says "Sign in to confirm you're
- *   not a bot" and rate limiting says "Video unavailable. This content isn't
- *   available, try again later": both are about this server's standing with
- *   the platform, not the video, and clear with time, so they are
- *   NETWORK_ERROR.
- * - A private video's message also says "Sign in" (and current yt-dlp appends
- *   a cookies hint to any reason that does), so private, members-only and
- *   payment are checked before the generic sign-in rule of AGE_RESTRICTED.
- * - "Premieres in …" and "This live event will begin …" are VIDEO_PREMIERE.
- * - A copyright block is COPYRIGHTED_MUSIC even when it names the country,
- *   and it comes before geo restriction for that reason.
- * - The watch page answering 404 means no such video; any other HTTP error,
- *   and every HTTP error while fetching media, is NETWORK_ERROR: on the
- *   platform, a media 403/404 means an expired or throttled URL, not the
- *   video's state.
- * - "Video unavailable" with no better reason is VIDEO_UNAVAILABLE.
- * - Anything else is unrecognised (code null), which callers retry.
+ * yt-dlp's failure text mapped to the spec's codes by case-insensitive substrings of the reason, never by the
+ * `[extractor]` name or exact wording, which both vary. The first match wins, so the order decides:
+ * - bot checks and rate limits first: they are about this server's standing, not the video, and clear with time;
+ * - private, members-only and payment before the age rule, since their messages also say "Sign in";
+ * - copyright before geo restriction, since a copyright block may name the country;
+ * - only the watch page's 404 means no such video: a media 403/404 is an expired or throttled URL.
+ * Anything unmatched is null, which callers retry.
  */
 const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly Needle[]]> = [
   [

@@ -32,15 +32,11 @@ function audioFilters(language: string | undefined): string[] {
 
 /**
  * The `-f` selector for a format:
- * - a height: the best video no taller than it with the preferred audio,
- *   else the best muxed format no taller than it; `<=?` keeps formats whose
- *   height is unknown, which a plain `<=` would drop;
- * - `audio`, `audio-mp3`: the preferred audio, else a muxed format to take
- *   the audio out of;
- * - `audio-aac`: within each language preference, AAC (an m4a file or an
- *   mp4a codec) before any other codec. The language outranks the codec: a
- *   dub asked for in Opus beats the original in AAC, and is reported as
- *   `audio`.
+ * - a height: the best video no taller than it with the preferred audio, else the best muxed format no taller;
+ *   `<=?` keeps formats of unknown height, which `<=` would drop;
+ * - `audio`, `audio-mp3`: the preferred audio, else a muxed format to take the audio out of;
+ * - `audio-aac`: AAC (m4a or mp4a) first within each language preference; the language outranks the codec, so a dub
+ *   asked for in Opus beats the original in AAC, and is reported as `audio`.
  */
 export function formatSelector(format: MediaFormat, language?: string, maxHeight?: number): string {
   const audio = audioFilters(language);

@@ -3,17 +3,11 @@ import { lock } from 'proper-lockfile';
 import { mergeCookieJars } from './merge-cookie-jars.js';
 
 /**
- * Merges a run's cookie changes (from `base`, the jar it started from, to
- * `theirs`, what yt-dlp wrote back) into the jar at `jarPath`.
- *
- * Reading the jar, merging and replacing it must not interleave with another
- * write-back, from this process or any other (a worker and an API process,
- * or workers on several machines sharing the file), or one of them loses the
- * other's cookies. So the three steps hold a lock file beside the jar
- * (`<jar>.lock`, made with mkdir, which is atomic on local and network file
- * systems, and kept fresh while held so a holder that died is recognised
- * after `STALE_MS`). The jar itself is replaced whole (written beside it,
- * then renamed), so readers never need the lock.
+ * Merges a run's cookie changes (from `base`, the jar it started from, to `theirs`, what yt-dlp wrote back) into the
+ * jar at `jarPath`. Read, merge and replace hold a lock file beside the jar, since any process sharing the file may
+ * write back at the same time and one would lose the other's cookies (mkdir is atomic on local and network file
+ * systems; the lock is kept fresh, so a dead holder's is stale after `STALE_MS`). The jar is replaced whole by a
+ * rename, so readers need no lock.
  */
 export async function mergeIntoCookieJar(jarPath: string, base: string, theirs: string): Promise<void> {
   const release = await lock(jarPath, {

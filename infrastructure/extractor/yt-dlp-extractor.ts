@@ -210,7 +210,8 @@ export class YtDlpExtractor implements Extractor {
     let stderr: string | null = null;
     try {
       if (this.options.access !== undefined) {
-        const dir = scratchDir ?? (temporaryDir = await mkdtemp(path.join(tmpdir(), 'yt-dlp-run-')));
+        const dir = scratchDir ?? (await mkdtemp(path.join(tmpdir(), 'yt-dlp-run-')));
+        if (dir !== scratchDir) temporaryDir = dir;
         access = await this.options.access.begin(url, { scratchDir: dir, waitForPlatform: scratchDir !== undefined, signal: options.signal, onWaiting });
       }
       const argv = composeYtDlpArguments(

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type Dirent } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -60,7 +60,7 @@ export class LocalDirectoryFileStore implements FileStore {
     const folderKey = prefix.slice(0, prefix.lastIndexOf('/') + 1);
     const namePrefix = prefix.slice(folderKey.length);
     const folder = folderKey === '' ? this.root : this.pathOf(folderKey.slice(0, -1));
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(folder, { withFileTypes: true });
     } catch (error) {

@@ -1,8 +1,5 @@
 import type { Context } from 'koa';
 
-/** The status metrics record for a request its client abandoned (nginx's "client closed request"); never sent. */
-export const CLIENT_CLOSED_STATUS = '499';
-
 /**
  * Whether reading the body failed because the client went away: raw-body
  * reports a disconnect while reading as `request.aborted`, and one before

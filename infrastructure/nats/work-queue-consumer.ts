@@ -4,7 +4,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
 import { sleep } from '../../projections/sleep.js';
 import { settlesWithin } from '../system/settles-within.js';
-import { runWorkHandler } from '../work-queue/run-work-handler.js';
+import { runWorkHandler } from '../../application/run-work-handler.js';
 
 export type { WorkHandler, WorkItem, WorkResult };
 

@@ -1,6 +1,8 @@
 import type { Context, Next } from 'koa';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { CLIENT_CLOSED_STATUS } from '../http/client-abort.js';
+
+/** The status metrics record for a request its client abandoned (nginx's "client closed request"); never sent. */
+const CLIENT_CLOSED_STATUS = '499';
 
 /** Request counts and latencies by route template (never by raw path, which would explode label sets); `unmatched` when no route takes the request. */
 export function httpMetrics(registry: Registry, routeOf: (ctx: Context) => string | null) {

@@ -15,15 +15,11 @@ interface Lease {
 }
 
 /**
- * Takes a busy bucket's requests from the shared store several at a time
- * (`leaseShare` of its limit per lease, never more than the shared bucket was
- * last seen to have left), and admits the rest of a lease from memory. The
- * shared count is taken before a request is admitted, so the instances
- * together never admit more than the limit; what one leases and does not use
- * within the window is lost to the others, so with several instances a busy
- * bucket can be refused up to a lease short of its limit. A single instance
- * admits exactly the limit. Limits too small to split into leases of more
- * than one go straight to the shared store, request by request.
+ * Takes a busy bucket's requests from the shared store several at a time (`leaseShare` of its limit per lease, never
+ * more than the bucket was last seen to have left) and admits the rest of a lease from memory. The shared count comes
+ * before admission, so instances together never exceed the limit; a lease unused within the window is lost to the
+ * others, so several instances may refuse up to a lease short of the limit (one admits exactly the limit). Limits too
+ * small to split go to the shared store request by request.
  */
 export class LeasedRateLimitStore implements RateLimitStore {
   private readonly leases = new Map<string, Lease>();

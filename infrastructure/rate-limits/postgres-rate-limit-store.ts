@@ -6,15 +6,10 @@ import { consumeBucket } from './consume-bucket.js';
 const TABLE = 'rate_limit_buckets';
 
 /**
- * rate-limiter-flexible's PostgreSQL limiter: one upsert per request and
- * bucket, atomic in the database, so every API instance counts in the same
- * window. One limiter per distinct limit, since a limiter has fixed points.
- *
- * Two things keep a busy key from costing the database a commit per request:
- * the table is UNLOGGED (a counter lost in a crash only forgives one second's
- * requests, and a transaction that writes no WAL does not wait for a flush),
- * and once the database says a bucket is spent, this instance refuses it from
- * memory for the rest of its window.
+ * rate-limiter-flexible's PostgreSQL limiter: one atomic upsert per request and bucket, so every API instance counts
+ * in the same window; one limiter per distinct limit, since a limiter's points are fixed. A busy key costs no commit
+ * per request: the table is UNLOGGED (a crash forgives at most one second's requests, and no WAL flush is waited
+ * for), and a bucket the database calls spent is refused from memory for the rest of its window.
  */
 export class PostgresRateLimitStore implements RateLimitStore {
   private readonly limiters = new Map<number, RateLimiterPostgres>();

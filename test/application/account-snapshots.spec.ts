@@ -4,7 +4,9 @@ import { CommandHandler, type SnapshotPolicy } from '../../application/command-h
 import type { EventStore, ReadStreamOptions, RecordedEvent } from '../../application/ports/event-store.js';
 import type { SnapshotStore, StreamSnapshot } from '../../application/ports/snapshot-store.js';
 import type { AccountCommand } from '../../domain/account/commands.js';
+import type { AccountEvent } from '../../domain/account/events.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
+import type { AccountState } from '../../domain/account/state.js';
 import { ACCOUNT_STATE_VERSION } from '../../domain/account/state-version.js';
 import { PendingDownloadsLimitError } from '../../domain/errors.js';
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
@@ -66,7 +68,7 @@ function representativeHistory(accountId: string, at: (minutes: number) => strin
 }
 
 describe('account snapshots: commands fold from a stored state', () => {
-  async function accountWithReservations(handler: CommandHandler<AccountCommand, never, never> | CommandHandler<AccountCommand, any, any>, count: number): Promise<string> {
+  async function accountWithReservations(handler: CommandHandler<AccountCommand, AccountEvent, AccountState>, count: number): Promise<string> {
     const accountId = randomUUID();
     await handler.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.custom, addOns: [], now: now() } });
     for (let i = 0; i < count; i += 1) {

@@ -46,7 +46,12 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
         deliveries,
         jobs,
         new DownloadStatusJson(new SignedDownloadLinks(Buffer.alloc(32, 7), 'https://files.example.com', 3600, 0)),
-        { send: async (request) => (sent.push(request), answer(request)) },
+        {
+          send: async (request) => {
+            sent.push(request);
+            return answer(request);
+          },
+        },
         {
           currentKey: async () => {
             if (options.keyStoreDown) throw new Error('connection to the read model lost');

@@ -189,6 +189,7 @@ describe('HTTP: no bad input gets a 500, every refusal is JSON {error}', functio
           assertClean(response, what);
           assert.equal(response.status, 404, what);
           assert.ok(response.body.error.length < 200, `${what}: the id is echoed`);
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: an echoed id must not carry control characters.
           assert.doesNotMatch(response.body.error, /[\u0000-\u001f<>]|script/, `${what}: the id is echoed`);
         }
       }

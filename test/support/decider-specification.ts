@@ -15,6 +15,7 @@ export function deciderSpecification<Command, Event extends DomainEvent, State>(
         when(command: Command) {
           const run = () => decider.decide(command, foldEvents(decider, events));
           return {
+            // biome-ignore lint/suspicious/noThenProperty: the given/when/then wording; this object is never awaited.
             then(expected: readonly Event[]) {
               assert.deepStrictEqual(run(), expected);
             },

@@ -53,8 +53,7 @@ export class EventStreamClient {
     try {
       for await (const chunk of this.response.body as unknown as AsyncIterable<Uint8Array>) {
         this.buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+        for (let end = this.buffer.indexOf('\n\n'); end >= 0; end = this.buffer.indexOf('\n\n')) {
           this.parse(this.buffer.slice(0, end));
           this.buffer = this.buffer.slice(end + 2);
         }

@@ -32,19 +32,12 @@ interface ConnectionPool {
 }
 
 /**
- * The PostgreSQL event store's own SQL (schema, append, global and stream
- * reads, subscriptions) on the embedded PGlite database. What differs, and why:
- * - The connection: PGlite has one, which knex's pool of one hands out. Each
- *   operation here takes it from that pool, so an append never runs inside a
- *   read-model transaction, nor one inside an append. Hence code must not call
- *   the store from inside a knex transaction: it would wait for the connection
- *   that transaction holds (until knex's acquire timeout fails it).
- * - The snapshot gate stays in the SQL but is trivially satisfied: with one
- *   connection no other transaction can be open while a page is read.
- * - Wake-ups: every writer is in this process, so a committed append wakes
- *   the subscriptions directly; nothing goes through NOTIFY.
- * - No idle-in-transaction timeout: no transaction can be left open across
- *   calls, since each call commits or rolls back before giving the connection back.
+ * The PostgreSQL event store's own SQL on the embedded PGlite database. What differs, and why:
+ * - One connection, which knex's pool of one hands to each operation, so appends and read-model transactions never
+ *   nest; code must not call the store from inside a knex transaction, or it waits for the connection that one holds.
+ * - The snapshot gate stays in the SQL but always passes: no other transaction can be open while a page is read.
+ * - Every writer is in this process, so a committed append wakes the subscriptions directly, without NOTIFY.
+ * - No idle-in-transaction timeout: each call commits or rolls back before it gives the connection back.
  */
 export class PgliteEventStore implements EventStore {
   private readonly news = new WakeSignal();

@@ -5,19 +5,11 @@ import { CURRENT_EPOCH } from './schema.js';
 import type { SqlClient } from './sql-client.js';
 
 /**
- * The statements of an append, for a transaction the caller has begun and
- * has not written in yet; the caller commits. The store runs it in a
- * transaction of its own, and tests run it to hold an append open.
- *
- * The per-stream lock comes first, before anything gets a transaction id: a
- * transaction id is assigned at the first write, so it then follows the order
- * in which appends to one stream take the lock, and the global order
- * (transaction id first) keeps each stream in revision order. A transaction
- * that had already written would carry an older id and break that.
- *
- * It does not notify readers: a NOTIFY inside the transaction would make
- * every commit wait on the server's notification lock; the store notifies
- * after the commit (AppendNotifier).
+ * The statements of an append, in a transaction the caller has begun and not yet written in; the caller commits.
+ * The per-stream lock comes first because a transaction id is assigned at the first write: taken after the lock, ids
+ * follow each stream's append order, so the global order (transaction id first) keeps every stream in revision order.
+ * No NOTIFY here: inside the transaction it would make every commit wait on the server's notification lock, so the
+ * store notifies after the commit (AppendNotifier).
  */
 export async function appendInTransaction(
   client: SqlClient,

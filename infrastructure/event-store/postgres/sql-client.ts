@@ -4,5 +4,5 @@
  */
 export interface SqlClient {
   // Rows are typed by each caller, as in pg's own signature.
-  query<Row extends Record<string, any> = any>(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
+  query<Row extends object = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
 }

@@ -28,14 +28,10 @@ interface Spare {
 }
 
 /**
- * yt-dlp processes started ahead of the runs that will use them
- * (yt_dlp_spare.py): each has paid Python's start-up and yt_dlp's import
- * while idle, and runs one yt-dlp command once handed its arguments. A run
- * so started is still one process group of its own, with its own watchdog,
- * so cancelling, timeouts and the service's death kill it exactly as they
- * kill a `yt-dlp` spawned for the run. Each spare taken is replaced when its
- * run ends.
- * Only yt-dlp launchers that are Python scripts can be started this way; for
+ * yt-dlp processes started ahead of the runs that will use them (yt_dlp_spare.py): each has paid Python's start-up and
+ * yt_dlp's import while idle, and runs one command once handed its arguments. A run so started is still its own
+ * process group with its own watchdog, so cancelling, timeouts and the service's death kill it as they would a spawned
+ * `yt-dlp`. A spare taken is replaced when its run ends. Only Python-script launchers can be started this way; for
  * others `take` answers null and runs spawn the command as before.
  */
 export class SpareYtDlpProcesses {

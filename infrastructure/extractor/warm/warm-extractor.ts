@@ -69,15 +69,11 @@ const MAX_DETAILS_CHARS = 4000;
 const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
 
 /**
- * Metadata from long-lived helper processes that imported yt_dlp once (see
- * yt_dlp_helper.py), instead of a `yt-dlp -J` that pays Python's start-up and
- * imports on every lookup. Downloads, and every lookup while no helper can
- * start (not a Python yt-dlp, the script missing, an import failing), go to
- * the command-line extractor it decorates. A helper that times out is
- * killed; one that dies, idle or busy, frees its place at once and is
- * replaced on the next request, and the request it was answering is run on
- * the command line instead, as is one that finds every helper busy for
- * `acquireTimeoutMs`.
+ * Metadata from long-lived helper processes that imported yt_dlp once (yt_dlp_helper.py), instead of a `yt-dlp -J`
+ * that pays Python's start-up and imports on every lookup. Downloads, and lookups while no helper can start, go to
+ * the command-line extractor it decorates. A helper that times out is killed; one that dies frees its place at once
+ * and is replaced on the next request, and its request runs on the command line instead, as does one that finds
+ * every helper busy for `acquireTimeoutMs`.
  */
 export class WarmExtractor implements Extractor {
   private readonly pool: HelperPool;

@@ -21,7 +21,7 @@ describe('AppendNotifier', () => {
 
   it('gathers what commits while a notification is on its way into the next one', async () => {
     const sent: string[] = [];
-    let release = () => undefined as void;
+    let release: () => void = () => {};
     const notifier = new AppendNotifier(async (categories) => {
       sent.push(categories);
       if (sent.length === 1) await new Promise<void>((resolve) => (release = resolve));

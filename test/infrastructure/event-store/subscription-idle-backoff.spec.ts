@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Checkpoint, SubscriptionPage } from '../../../application/ports/event-store.js';
+import type { SubscriptionPage } from '../../../application/ports/event-store.js';
 import { PostgresSubscription } from '../../../infrastructure/event-store/postgres/postgres-subscription.js';
 
 /**

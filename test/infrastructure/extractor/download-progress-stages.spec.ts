@@ -34,8 +34,9 @@ describe('YtDlpExtractor progress stages against the fixture platform', function
     assert.ok(stages.includes('downloading'), JSON.stringify(stages));
     assert.ok(firstConverting > stages.indexOf('downloading'), `converting follows downloading: ${JSON.stringify(stages)}`);
     assert.ok(stages.slice(firstConverting).every((stage) => stage === 'converting'), 'nothing is downloaded after conversion starts');
-    const downloading = updates.filter((update) => update.stage === 'downloading');
-    assert.ok(downloading.at(-1)!.totalBytes! > 0);
-    assert.equal(updates.at(-1)!.downloadedBytes, updates.at(-1)!.totalBytes, 'the whole stream was downloaded before converting');
+    const lastDownloading = updates.filter((update) => update.stage === 'downloading').at(-1);
+    assert.ok((lastDownloading?.totalBytes ?? 0) > 0);
+    const last = updates.at(-1);
+    assert.equal(last?.downloadedBytes, last?.totalBytes, 'the whole stream was downloaded before converting');
   });
 });

@@ -9,7 +9,7 @@ class CountingOwners implements ApiKeyOwners {
   private held: Promise<void> | null = null;
 
   hold(): () => void {
-    let release = () => undefined as void;
+    let release: () => void = () => {};
     this.held = new Promise<void>((resolve) => (release = resolve));
     return () => {
       this.held = null;

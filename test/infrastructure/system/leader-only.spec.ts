@@ -23,7 +23,10 @@ class Instance {
   waitedForOther = false;
   readonly leader: LeaderOnly;
   constructor(database: TestDatabase, onStart: () => void) {
-    const logger = { ...silent, info: (_fields: unknown, message: string) => void (message.startsWith('Lock held by another') && (this.waitedForOther = true)) } as Logger;
+    const info = (_fields: unknown, message: string) => {
+      if (message.startsWith('Lock held by another')) this.waitedForOther = true;
+    };
+    const logger = { ...silent, info } as Logger;
     const lock = new PostgresExclusiveLock({ connectionString: database.url, key: KEY, logger });
     this.leader = new LeaderOnly('test loops', lock, async () => {
       onStart();

@@ -28,7 +28,7 @@ interface Operation {
   operation: Json;
 }
 
-function escape(segment: string): string {
+function escapePointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -36,7 +36,7 @@ function operationsOf(section: 'paths' | 'webhooks'): Operation[] {
   return Object.entries(document[section] as Record<string, Json>).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => METHODS.includes(method))
-      .map(([method, operation]) => ({ where: `${method.toUpperCase()} ${path}`, pointer: `/${section}/${escape(path)}/${method}`, operation: operation as Json })),
+      .map(([method, operation]) => ({ where: `${method.toUpperCase()} ${path}`, pointer: `/${section}/${escapePointerSegment(path)}/${method}`, operation: operation as Json })),
   );
 }
 
@@ -46,12 +46,12 @@ const allOperations = (): Operation[] => [...operationsOf('paths'), ...operation
 function operationSchemas(): Array<[string, unknown]> {
   const found: Array<[string, unknown]> = [];
   for (const { pointer, operation } of allOperations()) {
-    ((operation.parameters ?? []) as Json[]).forEach((parameter, index) => found.push([`${pointer}/parameters/${index}/schema`, parameter.schema]));
+    for (const [index, parameter] of ((operation.parameters ?? []) as Json[]).entries()) found.push([`${pointer}/parameters/${index}/schema`, parameter.schema]);
     const body = operation.requestBody as { content?: Record<string, Json> } | undefined;
-    for (const [type, media] of Object.entries(body?.content ?? {})) found.push([`${pointer}/requestBody/content/${escape(type)}/schema`, media.schema]);
+    for (const [type, media] of Object.entries(body?.content ?? {})) found.push([`${pointer}/requestBody/content/${escapePointerSegment(type)}/schema`, media.schema]);
     for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
-      for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>)) found.push([`${pointer}/responses/${status}/content/${escape(type)}/schema`, media.schema]);
-      for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) found.push([`${pointer}/responses/${status}/headers/${escape(name)}/schema`, header.schema]);
+      for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>)) found.push([`${pointer}/responses/${status}/content/${escapePointerSegment(type)}/schema`, media.schema]);
+      for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) found.push([`${pointer}/responses/${status}/headers/${escapePointerSegment(name)}/schema`, header.schema]);
     }
   }
   return found;
@@ -69,7 +69,7 @@ function walkSchema(schema: unknown, at: string, visit: (schema: Json, at: strin
   const node = schema as Json;
   visit(node, at);
   for (const key of SCHEMA_MAPS) for (const [name, sub] of Object.entries((node[key] ?? {}) as Json)) walkSchema(sub, `${at}/${key}/${name}`, visit);
-  for (const key of SCHEMA_LISTS) ((node[key] ?? []) as unknown[]).forEach((sub, index) => walkSchema(sub, `${at}/${key}/${index}`, visit));
+  for (const key of SCHEMA_LISTS) for (const [index, sub] of ((node[key] ?? []) as unknown[]).entries()) walkSchema(sub, `${at}/${key}/${index}`, visit);
   for (const key of SCHEMA_VALUES) if (node[key] !== undefined) walkSchema(node[key], `${at}/${key}`, visit);
 }
 

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { importCycles } from './import-cycles.js';
+import { importsOfLaterLayers, infrastructureTier, upwardInfrastructureImports } from './layer-rules.js';
+import { readSourceImports, type SourceFile } from './source-imports.js';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/** Each layer may import only from itself and the layers before it. */
+const LAYERS = ['domain', 'application', 'projections', 'infrastructure'];
+
+/**
+ * The folders of `infrastructure/`, lowest first: a folder may import from its own tier and lower ones. `*.ts` stands
+ * for the composition files directly in `infrastructure/`; entry points and roles come last.
+ */
+const INFRASTRUCTURE_ORDER = [
+  ['system', 'security', 'media', 'config'],
+  ['files', 'egress', 'postgres', 'snapshots', 'rate-limits', 'live'],
+  ['event-store', 'observability'],
+  ['http', 'extractor', 'nats'],
+  ['webhooks', 'work-queue'],
+  ['embedded'],
+  ['storage'],
+  ['retention'],
+  ['*.ts'],
+  ['cli', 'roles'],
+];
+
+const MAX_UPWARD_INFRASTRUCTURE_IMPORTS = 3;
+const MAX_FILE_LINES = 400;
+
+const list = (lines: readonly string[]) => lines.map((line) => `\n  ${line}`).join('');
+
+describe('architecture of the source (domain, application, projections, infrastructure, console)', () => {
+  let files: SourceFile[];
+
+  before(async () => {
+    files = await readSourceImports(ROOT, ['tsconfig.json', 'console/tsconfig.json'], [...LAYERS, 'console/src']);
+    assert.ok(files.length > 100, `only ${files.length} source files were found`);
+  });
+
+  it('has no import cycles, type-only imports included', () => {
+    const cycles = importCycles(files).map((cycle) => cycle.join(' -> '));
+    assert.deepEqual(cycles, [], `import cycles:${list(cycles)}`);
+  });
+
+  it('imports only from its own layer and the layers before it', () => {
+    const server = files.filter((file) => !file.path.startsWith('console/'));
+    const offences = importsOfLaterLayers(server, LAYERS);
+    assert.deepEqual(offences, [], `imports of a later layer (order: ${LAYERS.join(', ')}):${list(offences)}`);
+  });
+
+  it('places every folder of infrastructure/ in the declared order', () => {
+    const unplaced = [...new Set(files.map((file) => file.path).filter((file) => file.startsWith('infrastructure/')))]
+      .filter((file) => infrastructureTier(file, INFRASTRUCTURE_ORDER) === null)
+      .map((file) => file.split('/').slice(0, 2).join('/'));
+    assert.deepEqual([...new Set(unplaced)], [], 'folders missing from INFRASTRUCTURE_ORDER in this spec');
+  });
+
+  it(`has at most ${MAX_UPWARD_INFRASTRUCTURE_IMPORTS} imports from a higher tier inside infrastructure/`, () => {
+    const upward = upwardInfrastructureImports(files, INFRASTRUCTURE_ORDER);
+    assert.ok(upward.length <= MAX_UPWARD_INFRASTRUCTURE_IMPORTS, `${upward.length} upward imports:${list(upward)}`);
+  });
+
+  it(`has no file over ${MAX_FILE_LINES} lines`, () => {
+    const long = files
+      .filter((file) => file.lines > MAX_FILE_LINES)
+      .map((file) => `${file.path} (${file.lines} lines)`);
+    assert.deepEqual(long, [], `files over ${MAX_FILE_LINES} lines:${list(long)}`);
+  });
+});
