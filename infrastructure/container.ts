@@ -164,10 +164,10 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     useFactory: instanceCachingFactory(() =>
       new CommandHandler(eventStore, accountDecider, ACCOUNT_CATEGORY, resolve<IdGenerator>(TOKENS.ids), {
         // Account streams never end: a busy account adds about 150,000 events a month.
-        snapshots: config.accounts.accountSnapshotAfterEvents === 0 ? undefined : {
+        snapshots: config.accounts.snapshotAfterEvents === 0 ? undefined : {
           store: new PostgresSnapshotStore(database),
           version: ACCOUNT_STATE_VERSION,
-          afterEvents: config.accounts.accountSnapshotAfterEvents,
+          afterEvents: config.accounts.snapshotAfterEvents,
           onError: (error, stream) => logger.warn({ err: error, stream }, 'Account snapshot could not be read or stored; folding from the first event'),
         },
       }),
@@ -200,8 +200,8 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     ttlMs: config.lookups.metadataCacheTtlSeconds * 1000,
     maxEntries: 1000,
     concurrency: config.lookups.extractorConcurrency,
-    maxPerRequester: config.lookups.lookupQueuePerAccount,
-    maxWaiting: config.lookups.lookupQueueMax,
+    maxPerRequester: config.lookups.queuePerAccount,
+    maxWaiting: config.lookups.queueMax,
   })));
   container.register(SubmitDownload, single(() => new SubmitDownload(accounts(), jobs(), container.resolve(VideoLookup), ids(), clock())));
   // Finished jobs' views are kept only while the API role listens for the read models' changes (see service.ts).

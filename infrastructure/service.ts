@@ -235,7 +235,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
           }),
         ],
       });
-      const server = await listen(app.callback(), config.http.host, config.http.port, { requestTimeout: config.http.httpRequestTimeoutMs, headersTimeout: config.http.httpHeadersTimeoutMs });
+      const server = await listen(app.callback(), config.http.host, config.http.port, { requestTimeout: config.http.requestTimeoutMs, headersTimeout: config.http.headersTimeoutMs });
       const address = server.address() as AddressInfo;
       url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address}:${address.port}`;
       // The HTTP server stops first, so no new work arrives while the rest winds down.
@@ -296,7 +296,7 @@ function workConsumers(container: DependencyContainer, config: Config, queue: Wo
     [workSubject(config, 'reservation'), queue.consumer({ ...common, subject: workSubject(config, 'reservation'), concurrency: 2, maxDeliver: 1_000, handler: adapt((message) => releaseOrphan.handle(message)) })],
     // Each attempt comes back as a delayed redelivery of the one message, so it needs many deliveries.
     // Twice the sending slots are taken from the queue: the rest wait their account's turn (WebhookShares).
-    [workSubject(config, 'webhook'), queue.consumer({ ...common, subject: workSubject(config, 'webhook'), concurrency: 2 * config.webhooks.webhookConcurrency, maxDeliver: 10_000, handler: adapt((message, delivery) => deliverWebhook.handle(message, delivery)) })],
+    [workSubject(config, 'webhook'), queue.consumer({ ...common, subject: workSubject(config, 'webhook'), concurrency: 2 * config.webhooks.concurrency, maxDeliver: 10_000, handler: adapt((message, delivery) => deliverWebhook.handle(message, delivery)) })],
     ...lookupWorkHandlers(container, config).map(({ kind, handler, concurrency, maxDeliver }): [string, WorkConsumer] => [
       workSubject(config, kind),
       queue.consumer({ ...common, subject: workSubject(config, kind), concurrency, maxDeliver, handler: adapt(handler) }),
