@@ -110,10 +110,10 @@ export interface Overrides {
  */
 export async function createContainer(config: Config, logger: Logger, overrides: Overrides = {}): Promise<{ container: DependencyContainer; close: () => Promise<void> }> {
   const container = rootContainer.createChildContainer();
-  const storage = await openStorage(config);
+  const storage = await openStorage(config.storage, config.mode);
   const { database, eventStore } = storage;
-  const masterKey = loadMasterKey(config.masterKey, config.masterKeyFile);
-  if (masterKey.generated) logger.warn({ file: config.masterKeyFile }, 'no MASTER_KEY set: generated a development master key');
+  const masterKey = loadMasterKey(config.security.masterKey, config.security.masterKeyFile);
+  if (masterKey.generated) logger.warn({ file: config.security.masterKeyFile }, 'no MASTER_KEY set: generated a development master key');
 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -126,24 +126,24 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(TOKENS.database, { useValue: database });
   container.register(TOKENS.storage, { useValue: storage });
   container.register(TOKENS.metrics, { useValue: metrics });
-  container.register(TOKENS.planCatalog, { useValue: loadPlanCatalog(config.planCatalogFile) });
+  container.register(TOKENS.planCatalog, { useValue: loadPlanCatalog(config.accounts.planCatalogFile) });
   container.register(TOKENS.apiKeySecrets, { useValue: new ApiKeyCrypto(deriveKey(masterKey.key, 'api-key-encryption')) });
   container.register(TOKENS.downloadLinks, {
-    useValue: new SignedDownloadLinks(deriveKey(masterKey.key, 'download-links'), config.publicBaseUrl, config.downloadLinkTtlSeconds, config.fileRetentionSeconds),
+    useValue: new SignedDownloadLinks(deriveKey(masterKey.key, 'download-links'), config.http.publicBaseUrl, config.retention.downloadLinkTtlSeconds, config.retention.fileRetentionSeconds),
   });
-  container.register(TOKENS.fileStore, { useValue: createFileStore(config) });
-  container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.workDir) });
+  container.register(TOKENS.fileStore, { useValue: createFileStore(config.storage) });
+  container.register(TOKENS.workDirs, { useValue: new TemporaryWorkDirs(config.storage.workDir) });
   // Made when first needed, so the command-line tools never run yt-dlp.
   let ytDlpSetup: YtDlpSetup | null = null;
-  container.register(TOKENS.ytDlp, { useFactory: instanceCachingFactory(() => (ytDlpSetup = overrides.extractor === undefined ? createYtDlpExtractor(config, logger, metrics) : null)) });
+  container.register(TOKENS.ytDlp, { useFactory: instanceCachingFactory(() => (ytDlpSetup = overrides.extractor === undefined ? createYtDlpExtractor(config.extractor, logger, metrics) : null)) });
   // Helpers start on the first lookup, or when a role that looks videos up starts them (service.ts); CLIs never do.
   let warmExtractor: WarmExtractor | null = null;
   container.register(TOKENS.warmExtractor, {
     useFactory: instanceCachingFactory((c) => {
       const ytDlp = c.resolve<YtDlpSetup | null>(TOKENS.ytDlp);
       if (ytDlp === null || !warmHelpersFit(config)) return null;
-      const extractedInfo = config.extractedInfoTtlSeconds > 0 ? new PostgresExtractedInfoCache(database, config.extractedInfoTtlSeconds * 1000) : undefined;
-      warmExtractor = new WarmExtractor(ytDlp.extractor, warmExtractorOptions(config, ytDlp, logger, extractedInfo));
+      const extractedInfo = config.extractor.extractedInfoTtlSeconds > 0 ? new PostgresExtractedInfoCache(database, config.extractor.extractedInfoTtlSeconds * 1000) : undefined;
+      warmExtractor = new WarmExtractor(ytDlp.extractor, warmExtractorOptions(config.extractor, ytDlp, logger, extractedInfo));
       return warmExtractor;
     }),
   });
@@ -153,7 +153,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     ),
   });
   container.register(TOKENS.accountReadModel, { useValue: new PostgresAccountReadModel(database, storage.reads) });
-  container.register(TOKENS.accountReadProgress, { useValue: new PostgresAccountReadProgress(storage.reads, eventStore, config.readYourWritesWaitMs) });
+  container.register(TOKENS.accountReadProgress, { useValue: new PostgresAccountReadProgress(storage.reads, eventStore, config.accounts.readYourWritesWaitMs) });
   container.register(ChargeVisibility, { useFactory: instanceCachingFactory(() => new ChargeVisibility(container.resolve(TOKENS.accountReadProgress))) });
   container.register(TOKENS.downloadJobReadModel, { useValue: new PostgresDownloadJobReadModel(storage.reads) });
   container.register(TOKENS.anomalies, { useValue: new MetricAnomalies(metrics, logger) });
@@ -164,10 +164,10 @@ export async function createContainer(config: Config, logger: Logger, overrides:
     useFactory: instanceCachingFactory(() =>
       new CommandHandler(eventStore, accountDecider, ACCOUNT_CATEGORY, resolve<IdGenerator>(TOKENS.ids), {
         // Account streams never end: a busy account adds about 150,000 events a month.
-        snapshots: config.accountSnapshotAfterEvents === 0 ? undefined : {
+        snapshots: config.accounts.snapshotAfterEvents === 0 ? undefined : {
           store: new PostgresSnapshotStore(database),
           version: ACCOUNT_STATE_VERSION,
-          afterEvents: config.accountSnapshotAfterEvents,
+          afterEvents: config.accounts.snapshotAfterEvents,
           onError: (error, stream) => logger.warn({ err: error, stream }, 'Account snapshot could not be read or stored; folding from the first event'),
         },
       }),
@@ -185,7 +185,7 @@ export async function createContainer(config: Config, logger: Logger, overrides:
 
   container.register(AccountAdministration, single(() => new AccountAdministration(accounts(), resolve<PlanCatalog>(TOKENS.planCatalog), resolve<ApiKeySecrets>(TOKENS.apiKeySecrets), ids(), clock())));
   // Keys are cached only while the API role listens for revocations (see service.ts); until then every request looks its key up.
-  const keyCache = new RevocableKeyCache(resolve<AccountReadModel>(TOKENS.accountReadModel), { ttlMs: config.apiKeyCacheTtlSeconds * 1000, maxEntries: 10_000 });
+  const keyCache = new RevocableKeyCache(resolve<AccountReadModel>(TOKENS.accountReadModel), { ttlMs: config.security.apiKeyCacheTtlSeconds * 1000, maxEntries: 10_000 });
   container.register(TOKENS.keyRevocations, {
     useValue: storage.listen(API_KEY_REVOCATIONS_CHANNEL, {
       onNotification: (keyId) => keyCache.evict(keyId),
@@ -197,11 +197,11 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(GetAccount, single(() => new GetAccount(resolve<AccountReadModel>(TOKENS.accountReadModel), clock())));
   container.register(ReplayAccountLedger, single(() => new ReplayAccountLedger(eventStore, resolve<AccountReadModel>(TOKENS.accountReadModel), clock())));
   container.register(VideoLookup, single(() => new VideoLookup(resolve<Extractor>(TOKENS.extractor), {
-    ttlMs: config.metadataCacheTtlSeconds * 1000,
+    ttlMs: config.lookups.metadataCacheTtlSeconds * 1000,
     maxEntries: 1000,
-    concurrency: config.extractorConcurrency,
-    maxPerRequester: config.lookupQueuePerAccount,
-    maxWaiting: config.lookupQueueMax,
+    concurrency: config.lookups.extractorConcurrency,
+    maxPerRequester: config.lookups.queuePerAccount,
+    maxWaiting: config.lookups.queueMax,
   })));
   container.register(SubmitDownload, single(() => new SubmitDownload(accounts(), jobs(), container.resolve(VideoLookup), ids(), clock())));
   // Finished jobs' views are kept only while the API role listens for the read models' changes (see service.ts).
@@ -216,20 +216,20 @@ export async function createContainer(config: Config, logger: Logger, overrides:
   container.register(GetDownloadJob, single(() => new GetDownloadJob(resolve<DownloadJobReadModel>(TOKENS.downloadJobReadModel), jobs(), container.resolve(ChargeVisibility), settledViews)));
   container.register(RunDownload, single(() =>
     new RunDownload(jobs(), resolve<Extractor>(TOKENS.extractor), resolve<FileStore>(TOKENS.fileStore), resolve<WorkDirs>(TOKENS.workDirs), clock(), logger, {
-      maxAttempts: config.downloadMaxAttempts,
-      retryBaseDelayMs: config.downloadRetryBaseMs,
-      retryMaxDelayMs: Math.max(config.downloadRetryBaseMs, 5 * 60_000),
+      maxAttempts: config.jobs.downloadMaxAttempts,
+      retryBaseDelayMs: config.jobs.downloadRetryBaseMs,
+      retryMaxDelayMs: Math.max(config.jobs.downloadRetryBaseMs, 5 * 60_000),
     }, container.resolve(RunningDownloads), resolve<ProgressReports>(TOKENS.progressReports)),
   ));
   container.register(RunningDownloads, single(() => new RunningDownloads()));
   container.register(SettleDownloadBilling, single(() => new SettleDownloadBilling(jobs(), accounts(), clock(), eventStore, resolve<Anomalies>(TOKENS.anomalies))));
-  container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs)));
+  container.register(ReleaseOrphanedReservation, single(() => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.jobs.reservationGraceMs)));
   container.register(ReconcilePendingDownloads, single(() =>
-    new ReconcilePendingDownloads(eventStore, jobs(), accounts(), new PostgresPendingDownloadAccounts(database), container.resolve(SettleDownloadBilling), container.resolve(ReleaseOrphanedReservation), clock(), logger, config.pendingDownloadLimitMs,
+    new ReconcilePendingDownloads(eventStore, jobs(), accounts(), new PostgresPendingDownloadAccounts(database), container.resolve(SettleDownloadBilling), container.resolve(ReleaseOrphanedReservation), clock(), logger, config.jobs.pendingDownloadLimitMs,
       container.isRegistered(TOKENS.jobCancellations) ? resolve<JobCancellations>(TOKENS.jobCancellations) : null),
   ));
   container.register(DeliverWebhook, single(() =>
-    createDeliverWebhook(config, {
+    createDeliverWebhook(config.webhooks, {
       store: eventStore, db: database, logger, metrics, jobs: jobs(), clock: clock(), ids: ids(),
       links: resolve<DownloadLinks>(TOKENS.downloadLinks), secrets: resolve<ApiKeySecrets>(TOKENS.apiKeySecrets), resolveHost: overrides.webhookResolver,
       charges: container.resolve(ChargeVisibility),
@@ -253,8 +253,8 @@ export async function createContainer(config: Config, logger: Logger, overrides:
  * platform, need the command line's per-run rotation and cookie write-back, so lookups then run there.
  */
 function warmHelpersFit(config: Config): boolean {
-  if (config.warmExtractorProcesses === 0) return false;
-  const { cookies, proxies } = config.platformAccess;
+  if (config.extractor.warmExtractorProcesses === 0) return false;
+  const { cookies, proxies } = config.extractor.platformAccess;
   const single = (pools: Readonly<Record<string, readonly string[]>>) => Object.entries(pools).every(([platform, pool]) => platform === '*' && pool.length <= 1);
   return single(cookies) && single(proxies);
 }

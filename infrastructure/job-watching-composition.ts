@@ -46,7 +46,7 @@ export function createJobWatching(container: DependencyContainer, config: Config
     logger: container.resolve<Logger>(TOKENS.logger),
     charges: container.resolve(ChargeVisibility),
   });
-  const connections = new EventStreamConnections({ perKey: config.eventStreamsPerKey, max: config.eventStreamsMax, heartbeatMs: config.eventStreamHeartbeatMs });
+  const connections = new EventStreamConnections({ perKey: config.eventStreams.perKey, max: config.eventStreams.max, heartbeatMs: config.eventStreams.heartbeatMs });
   const progressOf = (jobId: string) => hub.progress.of(jobId);
   return {
     routers: [

@@ -68,9 +68,9 @@ export function registerLookups(container: DependencyContainer, config: Config, 
   const settle = () => resolve<SettleLookupBilling>(LOOKUP_TOKENS.settleLookupBilling);
   const jobSteps = () => ({ info: lookupJobSteps(INFO_JOB, infoJobs(), lookUpVideoInfo(extractor())), client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs(), lookUpClientDownloadLinks(extractor())) });
   const retry: LookupRetryOptions = {
-    maxAttempts: config.downloadMaxAttempts,
-    retryBaseDelayMs: config.downloadRetryBaseMs,
-    retryMaxDelayMs: Math.max(config.downloadRetryBaseMs, 5 * 60_000),
+    maxAttempts: config.jobs.downloadMaxAttempts,
+    retryBaseDelayMs: config.jobs.downloadRetryBaseMs,
+    retryMaxDelayMs: Math.max(config.jobs.downloadRetryBaseMs, 5 * 60_000),
   };
 
   container.register(LOOKUP_TOKENS.infoJobCommands, single(() => new CommandHandler(store(), infoJobDecider, INFO_JOB_CATEGORY, ids())));
@@ -84,7 +84,7 @@ export function registerLookups(container: DependencyContainer, config: Config, 
         { type: 'RequestInfo', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, videoUrl: job.details.videoUrl, includeAudioTracks: job.details.includeAudioTracks, expiresAt: job.expiresAt, now: job.now } },
         context,
       ),
-    ids(), clock(), config.infoJobTtlSeconds * 1000),
+    ids(), clock(), config.lookups.infoJobTtlSeconds * 1000),
   ));
   container.register(LOOKUP_TOKENS.submitClientDownload, single(() =>
     new SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>('client_download', accounts(), (job, context) =>
@@ -93,7 +93,7 @@ export function registerLookups(container: DependencyContainer, config: Config, 
         { type: 'RequestClientDownload', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, canonicalUrl: job.details.canonicalUrl, platform: job.details.platform, expiresAt: job.expiresAt, now: job.now } },
         context,
       ),
-    ids(), clock(), config.clientDownloadJobTtlSeconds * 1000),
+    ids(), clock(), config.lookups.clientDownloadJobTtlSeconds * 1000),
   ));
   container.register(LOOKUP_TOKENS.getInfoJob, single(() =>
     new GetLookupJob('info', readModel(), async (jobId) => lookupJobViewFromState('info', (await infoJobs().load(jobId)).state), clock(), container.resolve(ChargeVisibility)),
@@ -102,7 +102,7 @@ export function registerLookups(container: DependencyContainer, config: Config, 
     new GetLookupJob('client-download', readModel(), async (jobId) => lookupJobViewFromState('client-download', (await clientJobs().load(jobId)).state), clock(), container.resolve(ChargeVisibility)),
   ));
   container.register(ListChannel, single(() =>
-    new ListChannel(accounts(), extractor(), ids(), clock(), { perAccount: config.channelListingsPerAccount, overall: config.channelListingsMax }, resolve<AccountReadProgress>(TOKENS.accountReadProgress)),
+    new ListChannel(accounts(), extractor(), ids(), clock(), { perAccount: config.lookups.channelListingsPerAccount, overall: config.lookups.channelListingsMax }, resolve<AccountReadProgress>(TOKENS.accountReadProgress)),
   ));
   container.register(LOOKUP_TOKENS.settleLookupBilling, single(() => new SettleLookupBilling(accounts(), clock(), store(), resolve<Anomalies>(TOKENS.anomalies))));
   container.register(LOOKUP_TOKENS.runInfoJob, single(() => new RunLookupJob<VideoInfo>('info lookup', lookupJobSteps(INFO_JOB, infoJobs(), lookUpVideoInfo(extractor())), settle(), clock(), logger, retry)));
@@ -111,14 +111,14 @@ export function registerLookups(container: DependencyContainer, config: Config, 
   ));
   container.register(ReleaseOrphanedLookup, single(() =>
     new ReleaseOrphanedLookup(accounts(), clock(), {
-      graceMs: config.reservationGraceMs,
-      listingTimeoutMs: config.channelListingTimeoutSeconds * 1000,
+      graceMs: config.jobs.reservationGraceMs,
+      listingTimeoutMs: config.lookups.channelListingTimeoutSeconds * 1000,
       jobs: jobSteps(),
     }),
   ));
   container.register(ReconcilePendingLookups, single(() =>
     new ReconcilePendingLookups(
-      store(), new PostgresPendingLookupAccounts(resolve<Knex>(TOKENS.database)), jobSteps(), accounts(), settle(), container.resolve(ReleaseOrphanedLookup), clock(), logger, config.pendingLookupLimitMs,
+      store(), new PostgresPendingLookupAccounts(resolve<Knex>(TOKENS.database)), jobSteps(), accounts(), settle(), container.resolve(ReleaseOrphanedLookup), clock(), logger, config.jobs.pendingLookupLimitMs,
     ),
   ));
 }
@@ -147,8 +147,8 @@ export function lookupWorkHandlers(container: DependencyContainer, config: Confi
   // infrastructure are retried with backoff, and the reconciler ends whatever stays pending past its bound.
   const maxDeliver = 1_000;
   return [
-    { kind: 'info', handler: (message, delivery) => runInfo.handle(message, delivery), concurrency: config.workerConcurrency, maxDeliver },
-    { kind: 'client-download', handler: (message, delivery) => runClient.handle(message, delivery), concurrency: config.workerConcurrency, maxDeliver },
+    { kind: 'info', handler: (message, delivery) => runInfo.handle(message, delivery), concurrency: config.jobs.workerConcurrency, maxDeliver },
+    { kind: 'client-download', handler: (message, delivery) => runClient.handle(message, delivery), concurrency: config.jobs.workerConcurrency, maxDeliver },
     { kind: 'lookup-reservation', handler: (message) => releaseOrphan.handle(message), concurrency: 2, maxDeliver: 1_000 },
   ];
 }

@@ -90,7 +90,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
   const db = container.resolve<Knex>(TOKENS.database);
   const clock = container.resolve<Clock>(TOKENS.clock);
   const storage = container.resolve<Storage>(TOKENS.storage);
-  const processorOptions = { db, store, connectionString: config.databaseUrl, acquireLock: storage.acquireLock, logger };
+  const processorOptions = { db, store, connectionString: config.storage.databaseUrl, acquireLock: storage.acquireLock, logger };
   const ytDlp = roles.has('api') || roles.has('worker') ? container.resolve<YtDlpSetup | null>(TOKENS.ytDlp) : null;
 
   let queue: WorkQueue | null = null;
@@ -99,7 +99,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
   let url: string | null = null;
   try {
     await ytDlp?.detected;
-    const settings = { natsUrl: config.mode === 'embedded' ? null : config.natsUrl, natsStream: config.natsStreamName, subjects: WORK_KINDS.map((kind) => workSubject(config, kind)) };
+    const settings = { natsUrl: config.mode === 'embedded' ? null : config.queue.natsUrl, natsStream: config.queue.natsStreamName, subjects: WORK_KINDS.map((kind) => workSubject(config, kind)) };
     queue = await openWorkQueue({ ...settings, connectionName: `video-download-service:${[...roles].join('+')}` }, processorOptions, logger);
     const workQueue = queue;
     logger.info({ mode: config.mode, storage: storage.description, workQueue: queue.kind }, `Running in ${config.mode} mode`);
@@ -148,7 +148,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       // One worker process of the deployment records dead letters and reconciles; the others stand by.
       const background = new LeaderOnly(
         'worker background loops',
-        new PostgresExclusiveLock({ connectionString: config.databaseUrl, key: 'worker:background-loops', logger, acquireLock: storage.acquireLock }),
+        new PostgresExclusiveLock({ connectionString: config.storage.databaseUrl, key: 'worker:background-loops', logger, acquireLock: storage.acquireLock }),
         () => startWorkerBackgroundLoops(container, config, workQueue, logger),
         logger,
       );
@@ -158,15 +158,15 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
 
     // Submissions look videos up: the API's helpers start now, in the background, rather than on the first request.
     if (roles.has('api')) void container.resolve<WarmExtractor | null>(TOKENS.warmExtractor)?.start();
-    if (roles.has('sweeper') && config.fileRetentionSeconds > 0) {
-      const sweeper = createFileSweeper(container, config, logger);
+    if (roles.has('sweeper') && config.retention.fileRetentionSeconds > 0) {
+      const sweeper = createFileSweeper(container, config.retention, config.storage, logger);
       sweeper.start();
       stoppables.push({ name: 'sweeper', stop: () => sweeper.stop() });
     }
 
     if (roles.has('api')) {
       // Revocations reach every API process through LISTEN: a connection of its own on a server, PGlite's own listeners embedded.
-      if (config.apiKeyCacheTtlSeconds > 0) {
+      if (config.security.apiKeyCacheTtlSeconds > 0) {
         const keyRevocations = container.resolve<ChannelSubscription>(TOKENS.keyRevocations);
         await keyRevocations.start();
         stoppables.push({ name: 'key revocations', stop: () => keyRevocations.close() });
@@ -176,27 +176,27 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       stoppables.push({ name: 'job view changes', stop: () => jobViewChanges.close() });
       const links = container.resolve<SignedDownloadLinks>(TOKENS.downloadLinks);
       // Stalls are measured on the PostgreSQL event store; EventStoreDB's order does not wait on transactions, nor PGlite's single session.
-      const stalls = config.mode === 'server' && config.eventStoreUrl === null ? new StallMonitor(db, [...PROJECTIONS.map((projection) => projection.name), RELAY_NAME]) : null;
+      const stalls = config.mode === 'server' && config.storage.eventStoreUrl === null ? new StallMonitor(db, [...PROJECTIONS.map((projection) => projection.name), RELAY_NAME]) : null;
       stalls?.register(container.resolve<Registry>(TOKENS.metrics));
-      const lagWithinLimit = async () => Object.values((await stalls?.processorLagSeconds()) ?? {}).every((lag) => lag * 1000 <= config.readyMaxLagMs);
+      const lagWithinLimit = async () => Object.values((await stalls?.processorLagSeconds()) ?? {}).every((lag) => lag * 1000 <= config.observability.readyMaxLagMs);
       const validation = new RequestValidation();
-      const urls = new UrlPolicies(config);
+      const urls = new UrlPolicies(config.platforms, config.webhooks);
       const watching = createJobWatching(container, config, validation, workQueue.broadcast('progress'));
       await watching.start();
       stoppables.push({ name: 'live job status', stop: () => watching.stop() });
       const app = createHttpApp({
         logger,
         metrics: container.resolve<Registry>(TOKENS.metrics),
-        legacyApiPrefixes: config.legacyApiPrefixes,
-        bodyLimitBytes: config.bodyLimitBytes,
-        requestLogSamplePercent: config.requestLogSamplePercent,
+        legacyApiPrefixes: config.http.legacyApiPrefixes,
+        bodyLimitBytes: config.http.bodyLimitBytes,
+        requestLogSamplePercent: config.observability.requestLogSamplePercent,
         authenticate: container.resolve(Authenticate),
         openApiDocument,
         // Embedded, one process serves every request, so its memory is the shared store.
         afterAuthentication: requestRateLimit(
           new CheckRequestRate(
-            config.mode === 'embedded' ? new MemoryRateLimitStore() : new LeasedRateLimitStore(await PostgresRateLimitStore.open(db), config.rateLimitLeasePercent / 100),
-            config.rateLimits,
+            config.mode === 'embedded' ? new MemoryRateLimitStore() : new LeasedRateLimitStore(await PostgresRateLimitStore.open(db), config.rateLimits.leasePercent / 100),
+            config.rateLimits.limits,
           ),
         ),
         apiRouters: [
@@ -235,17 +235,17 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
           }),
         ],
       });
-      const server = await listen(app.callback(), config.host, config.port, { requestTimeout: config.httpRequestTimeoutMs, headersTimeout: config.httpHeadersTimeoutMs });
+      const server = await listen(app.callback(), config.http.host, config.http.port, { requestTimeout: config.http.requestTimeoutMs, headersTimeout: config.http.headersTimeoutMs });
       const address = server.address() as AddressInfo;
       url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address}:${address.port}`;
       // The HTTP server stops first, so no new work arrives while the rest winds down.
-      stoppables.unshift({ name: 'http', stop: () => (watching.closeStreams(), closeServer(server, config.shutdownTimeoutMs)) });
+      stoppables.unshift({ name: 'http', stop: () => (watching.closeStreams(), closeServer(server, config.http.shutdownTimeoutMs)) });
       logger.info({ url }, 'API listening');
     }
 
     if (config.mode === 'embedded') {
       // Only this process may open the embedded database, so the CLIs reach it through here.
-      const endpoint = await startAdminEndpoint({ directory: config.embeddedDataDir, container, logger });
+      const endpoint = await startAdminEndpoint({ directory: config.storage.embeddedDataDir, container, logger });
       stoppables.push({ name: 'admin endpoint', stop: () => endpoint.stop() });
     }
   } catch (error) {
@@ -274,11 +274,11 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
 
 /** Subjects live under the stream's name, so several deployments (or test runs) share one NATS server without overlapping. */
 function workSubject(config: Config, kind: WorkKind): string {
-  return `${config.natsStreamName}.${kind}`;
+  return `${config.queue.natsStreamName}.${kind}`;
 }
 
 function workConsumers(container: DependencyContainer, config: Config, queue: WorkQueue): Array<[string, WorkConsumer]> {
-  const common = { ackWaitMs: config.workAckWaitMs };
+  const common = { ackWaitMs: config.queue.workAckWaitMs };
   const runDownload = container.resolve(RunDownload);
   const settle = container.resolve(SettleDownloadBilling);
   const releaseOrphan = container.resolve(ReleaseOrphanedReservation);
@@ -287,7 +287,7 @@ function workConsumers(container: DependencyContainer, config: Config, queue: Wo
     [workSubject(config, 'download'), queue.consumer({
       ...common,
       subject: workSubject(config, 'download'),
-      concurrency: config.workerConcurrency,
+      concurrency: config.jobs.workerConcurrency,
       // Only a backstop: attempts are counted in the job stream, and outages of this service's own infrastructure are retried with backoff.
       maxDeliver: 1_000,
       handler: adapt((message, delivery) => runDownload.handle(message, delivery)),
@@ -296,7 +296,7 @@ function workConsumers(container: DependencyContainer, config: Config, queue: Wo
     [workSubject(config, 'reservation'), queue.consumer({ ...common, subject: workSubject(config, 'reservation'), concurrency: 2, maxDeliver: 1_000, handler: adapt((message) => releaseOrphan.handle(message)) })],
     // Each attempt comes back as a delayed redelivery of the one message, so it needs many deliveries.
     // Twice the sending slots are taken from the queue: the rest wait their account's turn (WebhookShares).
-    [workSubject(config, 'webhook'), queue.consumer({ ...common, subject: workSubject(config, 'webhook'), concurrency: 2 * config.webhookConcurrency, maxDeliver: 10_000, handler: adapt((message, delivery) => deliverWebhook.handle(message, delivery)) })],
+    [workSubject(config, 'webhook'), queue.consumer({ ...common, subject: workSubject(config, 'webhook'), concurrency: 2 * config.webhooks.concurrency, maxDeliver: 10_000, handler: adapt((message, delivery) => deliverWebhook.handle(message, delivery)) })],
     ...lookupWorkHandlers(container, config).map(({ kind, handler, concurrency, maxDeliver }): [string, WorkConsumer] => [
       workSubject(config, kind),
       queue.consumer({ ...common, subject: workSubject(config, kind), concurrency, maxDeliver, handler: adapt(handler) }),

@@ -28,8 +28,8 @@ export async function startWorkerBackgroundLoops(container: DependencyContainer,
     const reconcile = container.resolve(ReconcilePendingDownloads);
     const reconcileLookups = container.resolve(ReconcilePendingLookups);
     for (const task of [
-      new PeriodicTask('reconcile pending downloads', config.reconcileIntervalMs, () => reconcile.runOnce(), logger),
-      new PeriodicTask('reconcile pending lookups', config.reconcileIntervalMs, () => reconcileLookups.runOnce(), logger),
+      new PeriodicTask('reconcile pending downloads', config.jobs.reconcileIntervalMs, () => reconcile.runOnce(), logger),
+      new PeriodicTask('reconcile pending lookups', config.jobs.reconcileIntervalMs, () => reconcileLookups.runOnce(), logger),
     ]) {
       task.start();
       started.push(task);

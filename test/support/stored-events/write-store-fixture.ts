@@ -154,7 +154,7 @@ async function record(
     delivered.map(async (job) => ({ jobId: jobIdOf(job), history: (await new ReadWebhookDeliveryHistory(store).execute(jobIdOf(job)))! })),
   );
   const writtenAt = new Date().toISOString();
-  const events = await storedRows(service.config.databaseUrl);
+  const events = await storedRows(service.config.storage.databaseUrl);
   return { writtenAt, env: READER_ENV, accounts: recordedAccounts, jobs: polled, webhookDeliveries, states: foldStoredStreams(events), events };
 }
 
