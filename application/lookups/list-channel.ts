@@ -1,3 +1,4 @@
+import type { ChargeLookup, ReleaseLookup } from '../../domain/account/commands.js';
 import { channelListUnits } from '../../domain/account/lookups.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import { ExtractorUnavailableError, ListingsBusyError, VideoNotDownloadableError } from '../errors.js';
@@ -6,12 +7,15 @@ import type { AccountReadProgress } from '../ports/account-read-progress.js';
 import type { Clock } from '../ports/clock.js';
 import { type ChannelListing, ExtractionError, type Extractor } from '../ports/extractor.js';
 import type { IdGenerator } from '../ports/id-generator.js';
+import { LISTING_SETTLE_RETRY, type OutageRetryPolicy, retryThroughOutage } from './retry-through-outage.js';
 
 export interface ListChannelBounds {
   /** Listings of one account under way at once; more are refused at once. */
   perAccount: number;
   /** Listings under way at once across accounts; more are refused at once. */
   overall: number;
+  /** How long one listing may run before it is stopped (and its units released); the releasers of listings count on it. */
+  listingTimeoutMs: number;
 }
 
 export interface ListChannelInput {
@@ -20,6 +24,8 @@ export interface ListChannelInput {
   channelUrl: string;
   maxVideos: number;
   correlationId?: string;
+  /** Aborted when the client has gone: the listing stops, its units are released, and a settlement is not retried. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -27,7 +33,12 @@ export interface ListChannelInput {
  * reserved on the account stream before the extractor runs (the add-on and
  * the allowance are checked there, race-free, so concurrent listings never
  * overspend), then settled to what the listing returned: one unit per 10
- * entries, rounded up. A failed listing releases them. Each listing runs
+ * entries, rounded up. A failed listing releases them. The settlement is
+ * retried through a short outage of the event store (charge and release
+ * change nothing the second time), so a database restart after the listing
+ * does not leave its units held until a releaser gives the listing up; a
+ * listing and its settlement are bounded in time, which is what lets the
+ * releasers tell a listing given up from one under way. Each listing runs
  * yt-dlp inside the request, so listings under way are bounded per account
  * and overall; beyond either the request is refused at once (429), before
  * anything is reserved, rather than queued behind other tenants' work. The
@@ -44,8 +55,9 @@ export class ListChannel {
     private readonly extractor: Extractor,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
-    bounds: ListChannelBounds,
+    private readonly bounds: ListChannelBounds,
     private readonly readProgress: AccountReadProgress | null = null,
+    private readonly settleRetry: OutageRetryPolicy = LISTING_SETTLE_RETRY,
   ) {
     this.slots = new FairSlots({ concurrency: bounds.overall, maxPerRequester: bounds.perAccount, maxWaiting: 0 });
   }
@@ -77,19 +89,21 @@ export class ListChannel {
     );
     let listing: ChannelListing;
     try {
-      listing = await this.extractor.listChannel(input.channelUrl, { maxVideos: input.maxVideos });
+      const signal = AbortSignal.any([AbortSignal.timeout(this.bounds.listingTimeoutMs), ...(input.signal === undefined ? [] : [input.signal])]);
+      listing = await this.extractor.listChannel(input.channelUrl, { maxVideos: input.maxVideos, signal });
     } catch (error) {
-      const released = await this.accounts.handle(input.accountId, { type: 'ReleaseLookup', data: { lookupId, now: this.now() } }, context);
-      await this.readProgress?.waitForRevision(input.accountId, released.revision);
+      await this.settle(input, { type: 'ReleaseLookup', data: { lookupId, now: this.now() } }, context);
       throw refusal(error);
     }
-    const charged = await this.accounts.handle(
-      input.accountId,
-      { type: 'ChargeLookup', data: { lookupId, units: Math.min(units, channelListUnits(listing.entries.length)), now: this.now() } },
-      context,
-    );
-    await this.readProgress?.waitForRevision(input.accountId, charged.revision);
+    const charged = Math.min(units, channelListUnits(listing.entries.length));
+    await this.settle(input, { type: 'ChargeLookup', data: { lookupId, units: charged, now: this.now() } }, context);
     return listing;
+  }
+
+  /** Charges or releases the reservation, through a short outage, then waits (bounded) until `GET /me` shows it. */
+  private async settle(input: ListChannelInput, command: ChargeLookup | ReleaseLookup, context: { correlationId: string }): Promise<void> {
+    const settled = await retryThroughOutage(() => this.accounts.handle(input.accountId, command, context), this.settleRetry, input.signal);
+    await this.readProgress?.waitForRevision(input.accountId, settled.revision);
   }
 
   private now(): string {
