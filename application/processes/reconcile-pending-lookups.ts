@@ -26,8 +26,9 @@ export interface ReconcileLookupsSummary {
  * is released as soon as the releaser of orphaned lookups takes it for given
  * up (its grace plus the listing's timeout and settlement), never while its
  * request may still be running; a lost message to that releaser (an outage
- * of the queue) then holds the units minutes, not an hour. Every step is an idempotent command, so
- * a sweep overlapping the normal flow, or another instance's sweep, does no harm.
+ * of the queue) then holds the units minutes, not an hour. Every step is an
+ * idempotent command, so a sweep overlapping the normal flow, or another
+ * instance's sweep, does no harm.
  */
 export class ReconcilePendingLookups {
   constructor(
