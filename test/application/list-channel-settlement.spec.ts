@@ -36,8 +36,16 @@ const listing = (entries: number): ChannelListing => ({
   entries: Array.from({ length: entries }, (_, index) => ({ id: `v${index}`, title: `v${index}`, url: `https://www.youtube.com/watch?v=v${index}`, uploader: 'c' })),
 });
 
-describe('POST /list-channel settles its reservation through a short outage of the event store', () => {
-  async function setUp(listChannel: Extractor['listChannel']) {
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    assert.ok(Date.now() < deadline, 'timed out');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('POST /list-channel settles its reservation through a short outage of the event store, and when its listing is stopped', () => {
+  async function setUp(listChannel: Extractor['listChannel'], listingTimeoutMs = 60_000) {
     const store = new OutageStore();
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, new RandomIds());
     const accountId = randomUUID();
@@ -47,7 +55,7 @@ describe('POST /list-channel settles its reservation through a short outage of t
     });
     const extractor = { listChannel } as unknown as Extractor;
     const retry = { withinMs: 2_000, initialDelayMs: 1, maxDelayMs: 20 };
-    const service = new ListChannel(accounts, extractor, new RandomIds(), new SystemClock(), { perAccount: 2, overall: 2, listingTimeoutMs: 60_000 }, null, retry);
+    const service = new ListChannel(accounts, extractor, new RandomIds(), new SystemClock(), { perAccount: 2, overall: 2, listingTimeoutMs }, null, retry);
     const list = (maxVideos: number, signal?: AbortSignal) => service.execute({ accountId, channelUrl: 'https://www.youtube.com/@c', maxVideos, ...(signal === undefined ? {} : { signal }) });
     const account = async () => (await accounts.load(accountId)).state;
     const eventTypes = async () => (await store.readStream(`${ACCOUNT_CATEGORY}-${accountId}`)).map((event) => event.type);
@@ -119,5 +127,26 @@ describe('POST /list-channel settles its reservation through a short outage of t
 
     assert.equal(store.failed.length, 1, 'one attempt, no retries after the abort');
     assert.equal((await account()).pendingLookups?.length, 1);
+  });
+  /** A listing that runs until its signal aborts, as yt-dlp on a channel that never ends. */
+  const endless: Extractor['listChannel'] = (_url, options) =>
+    new Promise((_resolve, reject) => options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true }));
+
+  it('stops a listing at its timeout and releases its units', async () => {
+    const { list, account } = await setUp(endless, 50);
+    await assert.rejects(list(10), ExtractorUnavailableError);
+    const state = await account();
+    assert.deepEqual(state.pendingLookups ?? [], []);
+    assert.equal(state.usage.channel_list, 0);
+  });
+
+  it('stops a listing whose client has gone and releases its units', async () => {
+    const gone = new AbortController();
+    const { list, account } = await setUp(endless);
+    const listing = list(10, gone.signal);
+    await until(async () => ((await account()).pendingLookups ?? []).length === 1);
+    gone.abort();
+    await assert.rejects(listing, ExtractorUnavailableError);
+    assert.deepEqual((await account()).pendingLookups ?? [], []);
   });
 });
