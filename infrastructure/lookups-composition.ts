@@ -102,7 +102,11 @@ export function registerLookups(container: DependencyContainer, config: Config, 
     new GetLookupJob('client-download', readModel(), async (jobId) => lookupJobViewFromState('client-download', (await clientJobs().load(jobId)).state), clock(), container.resolve(ChargeVisibility)),
   ));
   container.register(ListChannel, single(() =>
-    new ListChannel(accounts(), extractor(), ids(), clock(), { perAccount: config.lookups.channelListingsPerAccount, overall: config.lookups.channelListingsMax }, resolve<AccountReadProgress>(TOKENS.accountReadProgress)),
+    new ListChannel(
+      accounts(), extractor(), ids(), clock(),
+      { perAccount: config.lookups.channelListingsPerAccount, overall: config.lookups.channelListingsMax, listingTimeoutMs: config.lookups.channelListingTimeoutSeconds * 1000 },
+      resolve<AccountReadProgress>(TOKENS.accountReadProgress),
+    ),
   ));
   container.register(LOOKUP_TOKENS.settleLookupBilling, single(() => new SettleLookupBilling(accounts(), clock(), store(), resolve<Anomalies>(TOKENS.anomalies))));
   container.register(LOOKUP_TOKENS.runInfoJob, single(() => new RunLookupJob<VideoInfo>('info lookup', lookupJobSteps(INFO_JOB, infoJobs(), lookUpVideoInfo(extractor())), settle(), clock(), logger, retry)));

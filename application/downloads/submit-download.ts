@@ -69,10 +69,12 @@ export class SubmitDownload {
     const jobId = this.ids.next();
     const idempotency = input.idempotencyKey === undefined ? undefined : { key: input.idempotencyKey, requestHash: submissionHash(input) };
     const reserve = (): ReserveDownload => ({ type: 'ReserveDownload', data: { jobId, pendingLimit: PENDING_DOWNLOADS_LIMIT, now: this.now(), idempotency } });
+    const { state: account } = await this.accounts.load(input.accountId);
+    // Taken after the await and added to with none in between: a set fetched before it could have been dropped from
+    // the map meanwhile (emptied by another admission's end), and what was added to it then counted for nobody.
     const admitting = this.admitting.get(input.accountId) ?? new Set<string>();
     this.admitting.set(input.accountId, admitting);
     try {
-      const { state: account } = await this.accounts.load(input.accountId);
       // A dry run of the reservation, counting the account's other admissions under way: throws the limit errors the real one
       // would, and the key-reuse error; a repeat of a remembered request is answered as the first one was.
       const pendingJobs = [...new Set([...account.pendingJobs, ...admitting])];
@@ -82,7 +84,8 @@ export class SubmitDownload {
       return await this.admit(jobId, input, pendingJobs.length, reserve, idempotency?.key);
     } finally {
       admitting.delete(jobId);
-      if (admitting.size === 0) this.admitting.delete(input.accountId);
+      // Only this set: once it was emptied and dropped, the map may hold a newer one, with admissions under way.
+      if (admitting.size === 0 && this.admitting.get(input.accountId) === admitting) this.admitting.delete(input.accountId);
     }
   }
 

@@ -1,3 +1,4 @@
+import type { ChargeLookup, ReleaseLookup } from '../../domain/account/commands.js';
 import { channelListUnits } from '../../domain/account/lookups.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import { ExtractorUnavailableError, ListingsBusyError, VideoNotDownloadableError } from '../errors.js';
@@ -6,12 +7,15 @@ import type { AccountReadProgress } from '../ports/account-read-progress.js';
 import type { Clock } from '../ports/clock.js';
 import { type ChannelListing, ExtractionError, type Extractor } from '../ports/extractor.js';
 import type { IdGenerator } from '../ports/id-generator.js';
+import { LISTING_SETTLE_RETRY, type OutageRetryPolicy, retryThroughOutage } from './retry-through-outage.js';
 
 export interface ListChannelBounds {
   /** Listings of one account under way at once; more are refused at once. */
   perAccount: number;
   /** Listings under way at once across accounts; more are refused at once. */
   overall: number;
+  /** How long one listing may run before it is stopped (and its units released); the releasers of listings count on it. */
+  listingTimeoutMs: number;
 }
 
 export interface ListChannelInput {
@@ -20,14 +24,18 @@ export interface ListChannelInput {
   channelUrl: string;
   maxVideos: number;
   correlationId?: string;
+  /** Aborted when the client has gone: the listing stops, its units are released, and a settlement is not retried. */
+  signal?: AbortSignal;
 }
 
 /**
  * `POST /list-channel`, synchronous. The units `maxVideos` could cost are reserved on the account stream before the
  * extractor runs (race-free, so concurrent listings never overspend), then settled to one unit per 10 entries returned,
- * or released if the listing fails. Listings run yt-dlp inside the request, so those under way are bounded per account
- * and overall, and one beyond either is refused at once (429) rather than queued behind other tenants' work. The
- * answer waits (bounded) until the account's read model shows the charge, so the caller's next `GET /me` counts it.
+ * or released if the listing fails. The settlement is retried through a short outage of the event store (a repeat
+ * changes nothing), and a listing and its settlement are bounded in time, which lets the releasers tell a listing given
+ * up from one under way. Listings run yt-dlp inside the request, so those under way are bounded per account and
+ * overall, and one beyond either is refused at once (429) rather than queued behind other tenants' work. The answer
+ * waits (bounded) until the account's read model shows the charge or release, so the caller's next `GET /me` counts it.
  */
 export class ListChannel {
   private readonly slots: FairSlots;
@@ -39,8 +47,9 @@ export class ListChannel {
     private readonly extractor: Extractor,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
-    bounds: ListChannelBounds,
+    private readonly bounds: ListChannelBounds,
     private readonly readProgress: AccountReadProgress | null = null,
+    private readonly settleRetry: OutageRetryPolicy = LISTING_SETTLE_RETRY,
   ) {
     this.slots = new FairSlots({ concurrency: bounds.overall, maxPerRequester: bounds.perAccount, maxWaiting: 0 });
   }
@@ -72,19 +81,21 @@ export class ListChannel {
     );
     let listing: ChannelListing;
     try {
-      listing = await this.extractor.listChannel(input.channelUrl, { maxVideos: input.maxVideos });
+      const signal = AbortSignal.any([AbortSignal.timeout(this.bounds.listingTimeoutMs), ...(input.signal === undefined ? [] : [input.signal])]);
+      listing = await this.extractor.listChannel(input.channelUrl, { maxVideos: input.maxVideos, signal });
     } catch (error) {
-      const released = await this.accounts.handle(input.accountId, { type: 'ReleaseLookup', data: { lookupId, now: this.now() } }, context);
-      await this.readProgress?.waitForRevision(input.accountId, released.revision);
+      await this.settle(input, { type: 'ReleaseLookup', data: { lookupId, now: this.now() } }, context);
       throw refusal(error);
     }
-    const charged = await this.accounts.handle(
-      input.accountId,
-      { type: 'ChargeLookup', data: { lookupId, units: Math.min(units, channelListUnits(listing.entries.length)), now: this.now() } },
-      context,
-    );
-    await this.readProgress?.waitForRevision(input.accountId, charged.revision);
+    const charged = Math.min(units, channelListUnits(listing.entries.length));
+    await this.settle(input, { type: 'ChargeLookup', data: { lookupId, units: charged, now: this.now() } }, context);
     return listing;
+  }
+
+  /** Charges or releases the reservation, through a short outage, then waits (bounded) until `GET /me` shows it. */
+  private async settle(input: ListChannelInput, command: ChargeLookup | ReleaseLookup, context: { correlationId: string }): Promise<void> {
+    const settled = await retryThroughOutage(() => this.accounts.handle(input.accountId, command, context), this.settleRetry, input.signal);
+    await this.readProgress?.waitForRevision(input.accountId, settled.revision);
   }
 
   private now(): string {

@@ -18,12 +18,17 @@ export interface ReconcileLookupsSummary {
 /**
  * The lookups' last line against work lost to outages (dead-lettered
  * messages, a relay that could not publish, a worker that vanished): every
- * lookup reservation pending longer than `pendingLimitMs` is brought to an
- * end. An info or client-download job still pending is failed, then its unit
- * charged or released as the job's outcome says; a reservation whose job was
- * never written is abandoned and released, and a channel listing's, whose
- * request is long over, is released. Every step is an idempotent command, so
- * a sweep overlapping the normal flow, or another instance's sweep, does no harm.
+ * info or client-download reservation pending longer than `pendingLimitMs`
+ * is brought to an end: a job still pending is failed, then its unit charged
+ * or released as the job's outcome says; a reservation whose job was never
+ * written is abandoned and released. A channel listing is settled by its own
+ * request, which is bounded in time far below that limit, so its reservation
+ * is released as soon as the releaser of orphaned lookups takes it for given
+ * up (its grace plus the listing's timeout and settlement), never while its
+ * request may still be running; a lost message to that releaser (an outage
+ * of the queue) then holds the units minutes, not an hour. Every step is an
+ * idempotent command, so a sweep overlapping the normal flow, or another
+ * instance's sweep, does no harm.
  */
 export class ReconcilePendingLookups {
   constructor(
@@ -40,31 +45,40 @@ export class ReconcilePendingLookups {
 
   async runOnce(): Promise<ReconcileLookupsSummary> {
     const summary: ReconcileLookupsSummary = { failedJobs: 0, settledReservations: 0 };
+    const cutoff = this.clock.now().getTime() - this.pendingLimitMs;
     for (const accountId of await this.pending.accountIds()) {
-      for (const { lookupId, feature, reservedAt } of await this.overdueReservations(accountId)) {
-        const context = { correlationId: lookupId };
-        let status: LookupJobStreamStatus | null = null;
+      for (const { lookupId, feature, reservedAt } of await this.openReservations(accountId)) {
+        let jobStatus: LookupJobStreamStatus | null = null;
         if (feature === 'channel_list') {
-          await this.accounts.handle(accountId, { type: 'ReleaseLookup', data: { lookupId, now: this.now() } }, context);
+          // Settled by its own request, whose time is bounded: the releaser's bound for listings, not the pending limit.
+          if ((await this.releaseOrphan.handle({ jobId: lookupId, accountId, occurredAt: reservedAt })).kind === 'retry') continue;
         } else {
-          const jobs = this.jobs[feature];
-          status = (await jobs.load(lookupId)).status;
-          if (status === 'none' || status === 'abandoned') {
-            await this.releaseOrphan.handle({ jobId: lookupId, accountId, occurredAt: reservedAt });
-          } else {
-            let final: LookupJobStreamStatus = status;
-            if (final === 'pending') {
-              final = await this.failJob(jobs, lookupId, context);
-              if (final === 'failed') summary.failedJobs += 1;
-            }
-            if (final === 'success' || final === 'failed') await this.settle.handle(accountId, lookupId, final, context);
-          }
+          if (Date.parse(reservedAt) > cutoff) continue;
+          jobStatus = await this.endJob(accountId, lookupId, feature, reservedAt, summary);
         }
         summary.settledReservations += 1;
-        this.logger.warn({ accountId, lookupId, feature, reservedAt, jobStatus: status }, 'reconciled an overdue lookup reservation');
+        this.logger.warn({ accountId, lookupId, feature, reservedAt, jobStatus }, 'reconciled an overdue lookup reservation');
       }
     }
     return summary;
+  }
+
+  /** Ends an info or client-download lookup pending past the limit and settles its unit; answers the job's status as found. */
+  private async endJob(accountId: string, lookupId: string, feature: LookupJobFeature, reservedAt: string, summary: ReconcileLookupsSummary): Promise<LookupJobStreamStatus> {
+    const context = { correlationId: lookupId };
+    const jobs = this.jobs[feature];
+    const status = (await jobs.load(lookupId)).status;
+    if (status === 'none' || status === 'abandoned') {
+      await this.releaseOrphan.handle({ jobId: lookupId, accountId, occurredAt: reservedAt });
+      return status;
+    }
+    let final: LookupJobStreamStatus = status;
+    if (final === 'pending') {
+      final = await this.failJob(jobs, lookupId, context);
+      if (final === 'failed') summary.failedJobs += 1;
+    }
+    if (final === 'success' || final === 'failed') await this.settle.handle(accountId, lookupId, final, context);
+    return status;
   }
 
   /** Fails a pending job; one finished meanwhile keeps the outcome it reached. */
@@ -78,16 +92,15 @@ export class ReconcilePendingLookups {
     }
   }
 
-  /** Lookup reservations the account still holds open, with when they were made, older than the limit, oldest first. */
-  private async overdueReservations(accountId: string): Promise<Array<{ lookupId: string; feature: LookupFeature; reservedAt: string }>> {
+  /** Lookup reservations the account still holds open, with when they were made, oldest first. */
+  private async openReservations(accountId: string): Promise<Array<{ lookupId: string; feature: LookupFeature; reservedAt: string }>> {
     const pending = (await this.accounts.load(accountId)).state.pendingLookups ?? [];
     if (pending.length === 0) return [];
     const reserved = await reservationTimes(this.store, accountId, pending.map(({ lookupId }) => lookupId), { type: 'LookupReserved', idField: 'lookupId' });
-    const cutoff = this.clock.now().getTime() - this.pendingLimitMs;
     return pending
       .flatMap(({ lookupId, feature }) => {
         const reservedAt = reserved.get(lookupId);
-        return reservedAt === undefined || Date.parse(reservedAt) > cutoff ? [] : [{ lookupId, feature, reservedAt }];
+        return reservedAt === undefined ? [] : [{ lookupId, feature, reservedAt }];
       })
       .sort((a, b) => Date.parse(a.reservedAt) - Date.parse(b.reservedAt));
   }

@@ -1,6 +1,7 @@
 import type { LookupFeature } from '../../domain/account/lookups.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { LookupJobSteps } from '../lookups/lookup-job-steps.js';
+import { LISTING_SETTLE_RETRY } from '../lookups/retry-through-outage.js';
 import type { Clock } from '../ports/clock.js';
 import { workContext } from './work-context.js';
 import { DONE, type WorkOutcome } from './work-outcome.js';
@@ -45,7 +46,8 @@ export class ReleaseOrphanedLookup {
     const jobs = feature === 'channel_list' ? null : this.options.jobs[feature];
     const status = jobs === null ? null : (await jobs.load(lookupId)).status;
     if (status !== null && status !== 'none' && status !== 'abandoned') return DONE;
-    const graceMs = this.options.graceMs + (feature === 'channel_list' ? this.options.listingTimeoutMs : 0);
+    // A listing's request may still be running, then settling through an outage, for this long after its reservation.
+    const graceMs = this.options.graceMs + (feature === 'channel_list' ? this.options.listingTimeoutMs + LISTING_SETTLE_RETRY.withinMs : 0);
     const waited = this.clock.now().getTime() - Date.parse(message.occurredAt);
     if (status !== 'abandoned' && waited < graceMs) return { kind: 'retry', afterMs: graceMs - waited };
     const context = workContext(message);

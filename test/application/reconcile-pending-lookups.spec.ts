@@ -4,6 +4,7 @@ import { CommandHandler } from '../../application/command-handler.js';
 import { lookUpClientDownloadLinks } from '../../application/lookups/look-up-client-download-links.js';
 import { lookUpVideoInfo } from '../../application/lookups/look-up-video-info.js';
 import { lookupJobSteps } from '../../application/lookups/lookup-job-steps.js';
+import { LISTING_SETTLE_RETRY } from '../../application/lookups/retry-through-outage.js';
 import type { Clock } from '../../application/ports/clock.js';
 import type { Extractor } from '../../application/ports/extractor.js';
 import type { Logger } from '../../application/ports/logger.js';
@@ -71,5 +72,55 @@ describe('reconciling lookups pending past the limit', () => {
     assert.deepEqual((state.pendingLookups ?? []).map((lookup) => lookup.lookupId), [recent]);
     assert.deepEqual([state.usage.info, state.usage.client_download, state.usage.channel_list], [1, 0, 0], 'only the successful job was charged');
     assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 0 }, 'a second sweep finds nothing');
+  });
+  it('releases a channel listing’s reservation once its request is surely over, long before the pending limit, and nothing younger nor of other features', async () => {
+    const store = new InMemoryEventStore();
+    const ids = new RandomIds();
+    let nowMs = Date.parse('2026-05-01T00:00:00Z');
+    const clock: Clock = { now: () => new Date(nowMs) };
+    const at = () => new Date(nowMs).toISOString();
+    const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
+    const infoJobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
+    const clientJobs = new CommandHandler(store, clientDownloadJobDecider, CLIENT_DOWNLOAD_JOB_CATEGORY, ids);
+    const steps = { info: lookupJobSteps(INFO_JOB, infoJobs, lookUpVideoInfo(noExtractor)), client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs, lookUpClientDownloadLinks(noExtractor)) };
+    const accountId = randomUUID();
+    await accounts.handle(accountId, {
+      type: 'OpenAccount',
+      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: ['client_download', 'channel_list'], now: at() },
+    });
+    const reserve = (lookupId: string, feature: 'info' | 'client_download' | 'channel_list') =>
+      accounts.handle(accountId, { type: 'ReserveLookup', data: { lookupId, feature, units: 1, subject: 'u', now: at() } });
+    const [oldListing, info, clientDownload, recentListing] = Array.from({ length: 4 }, () => randomUUID());
+    const graceMs = 60_000;
+    const listingTimeoutMs = 300_000;
+    // A listing's request ends within its timeout plus the settlement's retries; the releaser adds its grace on top.
+    const listingOverMs = graceMs + listingTimeoutMs + LISTING_SETTLE_RETRY.withinMs;
+    await reserve(oldListing, 'channel_list');
+    await reserve(info, 'info');
+    await reserve(clientDownload, 'client_download');
+    nowMs += 60_000;
+    await reserve(recentListing, 'channel_list');
+    nowMs += listingOverMs - 60_000;
+
+    const settle = new SettleLookupBilling(accounts, clock, store, { record() {} });
+    const release = new ReleaseOrphanedLookup(accounts, clock, { graceMs, listingTimeoutMs, jobs: steps });
+    const reconcile = new ReconcilePendingLookups(store, { accountIds: async () => [accountId] }, steps, accounts, settle, release, clock, silent, 3_600_000);
+    const pending = async () => ((await accounts.load(accountId)).state.pendingLookups ?? []).map((lookup) => lookup.lookupId).sort();
+
+    assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 1 });
+    assert.deepEqual(await pending(), [info, clientDownload, recentListing].sort(), 'only the listing whose request is over');
+
+    nowMs += 59_000;
+    assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 0 }, 'a listing a second short of its bound may still be settling');
+    nowMs += 1_000;
+    assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 1 });
+    assert.deepEqual(await pending(), [info, clientDownload].sort(), 'info and client-download reservations wait for the pending limit');
+
+    nowMs = Date.parse('2026-05-01T01:00:00Z');
+    assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 2 });
+    assert.deepEqual(await pending(), []);
+    const { state } = await accounts.load(accountId);
+    assert.deepEqual([state.usage.info, state.usage.client_download, state.usage.channel_list], [0, 0, 0], 'nothing charged');
+    assert.equal((await store.readStream(`${ACCOUNT_CATEGORY}-${accountId}`)).filter((event) => event.type === 'LookupReleased').length, 4, 'each released once');
   });
 });

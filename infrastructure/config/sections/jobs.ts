@@ -27,7 +27,7 @@ const PENDING_LOOKUP_LIMIT_MS = integer(
   'PENDING_LOOKUP_LIMIT_MS',
   3_600_000,
   [5_000, 30 * 86_400_000],
-  'the same for `info`, `client_download` and `channel_list` reservations: a pending job fails (`NETWORK_ERROR`) and its unit is released, as is a reservation without a job or a listing\'s; keep it above `RESERVATION_GRACE_MS` plus `CHANNEL_LISTING_TIMEOUT_SECONDS`',
+  'the same for `info` and `client_download` reservations: a pending job fails (`NETWORK_ERROR`) and its unit is released, as is a reservation without a job; a listing\'s is released sooner, once `RESERVATION_GRACE_MS` plus `CHANNEL_LISTING_TIMEOUT_SECONDS` plus 20 s old (its request is over by then)',
   '`3600000` (1 h, the jobs\' lifetime)',
 );
 const RECONCILE_INTERVAL_MS = integer('RECONCILE_INTERVAL_MS', 60_000, [100, 86_400_000], 'how often the reconciler looks for such reservations');

@@ -24,7 +24,7 @@ const LOOKUP_QUEUE_PER_ACCOUNT = integer(
 const LOOKUP_QUEUE_MAX = integer('LOOKUP_QUEUE_MAX', 64, [0, 100_000], 'submission lookups waiting across accounts; beyond it, `429` with `Retry-After` at once');
 const INFO_JOB_TTL_SECONDS = integer('INFO_JOB_TTL_SECONDS', 3600, [1, 30 * 86_400], 'lifetime of an info job after submission; polling answers 404 afterwards');
 const CLIENT_DOWNLOAD_JOB_TTL_SECONDS = integer('CLIENT_DOWNLOAD_JOB_TTL_SECONDS', 3600, [1, 30 * 86_400], 'the same for a client-download job');
-const CHANNEL_LISTING_TIMEOUT_SECONDS = integer('CHANNEL_LISTING_TIMEOUT_SECONDS', 300, [1, 3600], 'upper bound of one channel listing');
+const CHANNEL_LISTING_TIMEOUT_SECONDS = integer('CHANNEL_LISTING_TIMEOUT_SECONDS', 300, [1, 3600], 'upper bound of one channel listing; a listing still running then is stopped, its units released, and answered `500`');
 const CHANNEL_LISTINGS_PER_ACCOUNT = integer(
   'CHANNEL_LISTINGS_PER_ACCOUNT',
   2,

@@ -14,12 +14,23 @@ export function listChannelRoutes(deps: ListChannelRouteDependencies): Router {
   const router = new Router();
   router.post('/list-channel', async (ctx) => {
     const body = deps.validation.body<{ channelUrl: string; maxVideos: number }>('listChannel', ctx.request.body);
-    ctx.body = await deps.listChannel.execute({
-      accountId: authenticatedAccountId(ctx),
-      channelUrl: deps.urls.channelUrl(body.channelUrl),
-      maxVideos: body.maxVideos,
-      correlationId: ctx.state.requestId as string,
-    });
+    // A client that goes away before its answer stops its listing, which releases the units.
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!ctx.res.writableFinished) gone.abort(new Error('The client closed the connection'));
+    };
+    ctx.res.once('close', onClose);
+    try {
+      ctx.body = await deps.listChannel.execute({
+        accountId: authenticatedAccountId(ctx),
+        channelUrl: deps.urls.channelUrl(body.channelUrl),
+        maxVideos: body.maxVideos,
+        correlationId: ctx.state.requestId as string,
+        signal: gone.signal,
+      });
+    } finally {
+      ctx.res.off('close', onClose);
+    }
   });
   return router;
 }
