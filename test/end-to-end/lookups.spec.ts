@@ -335,7 +335,8 @@ describe('end to end: video info, channel listing and client-download links', fu
         [platform.pageUrl('/reel/bad%20id'), /not a video link/],
       ] as const) {
         const response = await call('POST', '/api/v2/client-download', { key: apiKey, json: { url } });
-        assert.equal(response.status, 400, url);
+        // The body names the cause of a wrong status (a 401 says whether the key was unknown or missing).
+        assert.equal(response.status, 400, `${url}: ${JSON.stringify(response.body)}`);
         assert.match(response.body.error, message);
       }
       assert.match((await call('POST', '/api/v2/client-download', { key: apiKey, json: {} })).body.error, /url/);
@@ -343,7 +344,7 @@ describe('end to end: video info, channel listing and client-download links', fu
       const withoutAddOn = await growth(['channel_list']);
       const url = platform.pageUrl(FIXTURE_CLIENT_DOWNLOAD_PATHS['photo sharing /reel'](FIXTURE_VIDEOS.clip.id));
       const refused = await call('POST', '/api/v2/client-download', { key: withoutAddOn.apiKey, json: { url } });
-      assert.equal(refused.status, 403);
+      assert.equal(refused.status, 403, JSON.stringify(refused.body));
       assert.match(refused.body.error, /client_download add-on is not enabled/);
 
       const small = await service.createAccount({ planId: 'starter', addOns: ['client_download'] });

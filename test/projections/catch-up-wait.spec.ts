@@ -10,6 +10,7 @@ import { CHECKPOINT_TABLE } from '../../projections/checkpoint-schema.js';
 import type { Projection } from '../../projections/projection.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { type TestDatabase, createTestDatabase } from '../support/postgres.js';
+import { idOneDigitShorter, storeEventRow } from '../support/stored-event-rows.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -122,5 +123,23 @@ describe('Waiting for a projection to catch up', () => {
     await live.waitUntilCaughtUp(skipped.position, { timeoutMs: intervalMs * 3 });
     const row = await db(CHECKPOINT_TABLE).where({ name: projection.name }).first<{ checkpoint: string }>('checkpoint');
     assert.ok(store.compare(row.checkpoint, skipped.position) >= 0, 'a skipped position left pending is stored when its interval ends');
+  });
+
+  it('waits for everything so far once transaction ids have gained a digit since the stored checkpoint', async () => {
+    // No instance runs this projection: only its stored checkpoint moves, by hand.
+    const waiter = new ProjectionRunner([{ ...projection, name: 'digits' }], { db, store, connectionString: database.url, logger: silent, catchUpPollMs: 50 });
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const handled = await storeEventRow(client, { transactionId: await idOneDigitShorter(client), streamName: `digits-${randomUUID()}`, revision: 0 });
+      await db(CHECKPOINT_TABLE).insert({ name: 'digits', checkpoint: handled });
+    } finally {
+      await client.end();
+    }
+    const appended = await store.appendToStream(`digits-${randomUUID()}`, [{ id: randomUUID(), type: 'Seen', data: {} }], { expectedRevision: 'no_stream' });
+    await assert.rejects(waiter.waitUntilCaughtUp(null, { timeoutMs: 500 }), CatchUpTimeoutError, 'the event appended now is not handled yet');
+
+    await db(CHECKPOINT_TABLE).where({ name: 'digits' }).update({ checkpoint: appended.position });
+    await waiter.waitUntilCaughtUp(null, { timeoutMs: 5_000 });
   });
 });
