@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Checkpoint, EventStore } from '../application/ports/event-store.js';
+import type { Checkpoint, EventStore, Subscription } from '../application/ports/event-store.js';
 import type { Logger } from '../application/ports/logger.js';
 import { type BatchHandler, processorLockKey } from './batch-handler.js';
 import { CatchUpTimeoutError } from './catch-up-timeout-error.js';
@@ -48,6 +48,8 @@ export class CheckpointedProcessor {
   private stopController: AbortController | null = null;
   private running: Promise<void> | null = null;
   private active = false;
+  /** The subscription this instance follows while it holds the lock; a caller waiting for the checkpoint nudges it. */
+  private subscription: Subscription | null = null;
 
   constructor(
     readonly handler: BatchHandler,
@@ -98,6 +100,8 @@ export class CheckpointedProcessor {
       options.signal?.throwIfAborted();
       const left = deadline - Date.now();
       if (left <= 0) throw new CatchUpTimeoutError(this.name, target, timeoutMs);
+      // Events this projection skips wake no idle subscription; read now, so its scanned position passes the goal.
+      this.subscription?.nudge?.();
       await Promise.race([committed, sleep(Math.min(left, this.options.catchUpPollMs ?? 250), options.signal)]);
     }
   }
@@ -148,6 +152,7 @@ export class CheckpointedProcessor {
       let checkpoint = await loadCheckpoint(db, this.name);
       logger.info({ processor: this.name, checkpoint }, 'Processing from checkpoint');
       const subscription = store.subscribeToAll({ after: checkpoint, filter: this.handler.filter, batchSize: this.options.batchSize ?? 100 });
+      this.subscription = subscription;
       // Ends a subscription that is waiting for new events; a batch in hand still commits.
       const close = () => void subscription.close().catch(() => undefined);
       halt.addEventListener('abort', close, { once: true });
@@ -204,6 +209,7 @@ export class CheckpointedProcessor {
       } finally {
         if (trailingTimer !== null) clearTimeout(trailingTimer);
         halt.removeEventListener('abort', close);
+        if (this.subscription === subscription) this.subscription = null;
         await subscription.close().catch(() => undefined);
         await commits;
       }

@@ -91,6 +91,8 @@ export interface SubscriptionPage {
  */
 export interface Subscription extends AsyncIterable<SubscriptionPage> {
   close(): Promise<void>;
+  /** Reads again now rather than at the next poll: for a caller waiting on this subscription's position. */
+  nudge?(): void;
 }
 
 export interface EventStore {

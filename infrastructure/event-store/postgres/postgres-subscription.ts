@@ -31,6 +31,9 @@ const DEFAULT_IDLE_POLL_MS = 5_000;
  */
 export class PostgresSubscription implements Subscription {
   private readonly stopped = new AbortController();
+  /** Ends the wait under way early; set only while waiting. */
+  private wakeEarly: AbortController | null = null;
+  private nudged = false;
 
   constructor(
     private readonly readPage: ReadPage,
@@ -68,14 +71,29 @@ export class PostgresSubscription implements Subscription {
           yield { events: [], scannedTo: after };
           continue;
         }
+        if (this.nudged) {
+          this.nudged = false;
+          continue;
+        }
         const slowest = Date.now() - lastNews < RECENT_NEWS_MS ? this.options.pollIntervalMs : idlePollMs;
-        const notified = await this.waitForNews(Math.min(slowest, 2 ** (fruitlessReads + 1)), this.stopped.signal);
+        this.wakeEarly = new AbortController();
+        const notified = await this.waitForNews(Math.min(slowest, 2 ** (fruitlessReads + 1)), AbortSignal.any([this.stopped.signal, this.wakeEarly.signal]));
+        this.wakeEarly = null;
+        if (this.nudged) {
+          this.nudged = false;
+          continue;
+        }
         fruitlessReads = notified ? 0 : fruitlessReads + 1;
         if (notified) lastNews = Date.now();
       }
     } finally {
       this.onClose();
     }
+  }
+
+  nudge(): void {
+    this.nudged = true;
+    this.wakeEarly?.abort();
   }
 
   async close(): Promise<void> {

@@ -49,3 +49,52 @@ describe('An idle subscription', () => {
     assert.ok(afterNews.every((delay) => delay <= 250), `waits after the notification: ${afterNews.join(', ')}`);
   });
 });
+
+describe('A nudged subscription', () => {
+  it('ends its wait and reads at once, yielding the position it scanned to, with no notification', async () => {
+    let head = 'p1';
+    let waiting: (() => void) | null = null;
+    const subscription = new PostgresSubscription(
+      async () => ({ events: [], scannedTo: head }),
+      // No notification ever comes, and no poll ends on its own: only a nudge (or closing) ends a wait.
+      (_timeoutMs, signal) =>
+        new Promise<boolean>((resolve) => {
+          waiting = () => resolve(false);
+          signal.addEventListener('abort', () => resolve(false), { once: true });
+        }),
+      { after: null, batchSize: 10, pollIntervalMs: 600_000, idlePollMs: 600_000 },
+      () => undefined,
+    );
+    const iterator = subscription[Symbol.asyncIterator]();
+    assert.deepEqual((await iterator.next()).value, { events: [], scannedTo: 'p1' });
+    const next = iterator.next();
+    while (waiting === null) await new Promise((resolve) => setImmediate(resolve));
+    head = 'p2';
+    subscription.nudge();
+    assert.deepEqual((await next).value, { events: [], scannedTo: 'p2' });
+    await subscription.close();
+  });
+
+  it('reads again at once when nudged while a read is under way', async () => {
+    let reads = 0;
+    let finishRead: (() => void) | null = null;
+    const subscription = new PostgresSubscription(
+      async () => {
+        reads += 1;
+        if (reads === 2) await new Promise<void>((resolve) => (finishRead = resolve));
+        return { events: [], scannedTo: reads >= 3 ? 'p2' : 'p1' };
+      },
+      (_timeoutMs, signal) => new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true })),
+      { after: null, batchSize: 10, pollIntervalMs: 600_000, idlePollMs: 600_000 },
+      () => undefined,
+    );
+    const iterator = subscription[Symbol.asyncIterator]();
+    await iterator.next();
+    const next = iterator.next();
+    while (finishRead === null) await new Promise((resolve) => setImmediate(resolve));
+    subscription.nudge();
+    (finishRead as () => void)();
+    assert.deepEqual((await next).value, { events: [], scannedTo: 'p2' });
+    await subscription.close();
+  });
+});
