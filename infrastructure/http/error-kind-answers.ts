@@ -46,19 +46,14 @@ type Answer = Omit<ErrorResponse, 'status'>;
 const ANSWER_OF_KIND: { [K in ErrorKind]?: (error: ErrorOfKind<K>) => Answer } = {
   video_not_downloadable: (error) => ({ error: error.message, details: error.code }),
   credit_limit_reached: () => ({ error: 'Credit limit reached' }),
-  pending_downloads_limit: ({ pending, limit }) => {
-    return {
-      error: `Too many downloads queued or in progress (${pending} of ${limit}); resubmit after some jobs reach COMPLETED or FAILED`,
-      headers: { 'X-Pending-Downloads': String(pending), 'X-Pending-Downloads-Limit': String(limit) },
-    };
-  },
-  submissions_busy: (error) => {
-    const { retryAfterSeconds, pending, limit } = error;
-    return {
-      error: error.message,
-      headers: { 'Retry-After': String(retryAfterSeconds), 'X-Pending-Downloads': String(pending), 'X-Pending-Downloads-Limit': String(limit) },
-    };
-  },
+  pending_downloads_limit: ({ pending, limit }) => ({
+    error: `Too many downloads queued or in progress (${pending} of ${limit}); resubmit after some jobs reach COMPLETED or FAILED`,
+    headers: { 'X-Pending-Downloads': String(pending), 'X-Pending-Downloads-Limit': String(limit) },
+  }),
+  submissions_busy: ({ message, retryAfterSeconds, pending, limit }) => ({
+    error: message,
+    headers: { 'Retry-After': String(retryAfterSeconds), 'X-Pending-Downloads': String(pending), 'X-Pending-Downloads-Limit': String(limit) },
+  }),
   listings_busy: (error) => ({ error: error.message, headers: { 'Retry-After': String(error.retryAfterSeconds) } }),
   extractor_unavailable: (error) => ({ error: error.message, details: error.details }),
   lease_held: () => ({ error: 'Internal server error' }),
