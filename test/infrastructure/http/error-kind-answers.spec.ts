@@ -60,10 +60,18 @@ describe('toErrorResponse: each error kind answers with its status, message, det
       new JobAbandonedError('j1'),
       { status: 500, error: 'Job j1 was abandoned: its submission took too long and nothing was queued; submit again' },
     ],
-    ['an unavailable extractor', new ExtractorUnavailableError('The platform could not be asked', 'HTTP 503'), { status: 500, error: 'The platform could not be asked', details: 'HTTP 503' }],
+    [
+      'an unavailable extractor',
+      new ExtractorUnavailableError('The platform could not be asked', 'HTTP 503'),
+      { status: 500, error: 'The platform could not be asked', details: 'HTTP 503' },
+    ],
     ['a lease held elsewhere, which says nothing to the client', new LeaseHeldError('j1'), { status: 500, error: 'Internal server error' }],
     ['a lease lost', new LeaseLostError('j1'), { status: 500, error: 'Internal server error' }],
-    ['an HTTP error', new HttpError(416, 'Requested range not satisfiable', undefined, { 'Content-Range': 'bytes */9' }), { status: 416, error: 'Requested range not satisfiable', details: undefined, headers: { 'Content-Range': 'bytes */9' } }],
+    [
+      'an HTTP error',
+      new HttpError(416, 'Requested range not satisfiable', undefined, { 'Content-Range': 'bytes */9' }),
+      { status: 416, error: 'Requested range not satisfiable', headers: { 'Content-Range': 'bytes */9' } },
+    ],
     ['an unexpected error', new Error('secret internals'), { status: 500, error: 'Internal server error' }],
   ];
 

@@ -66,7 +66,11 @@ describe('operationRoute: handlers registered by the document’s operation ids'
   });
 
   it('answers a body that breaks the schema with a 400 naming the field', async () => {
-    const response = await fetch(`${base}/download`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'x', startTime: -1 }) });
+    const response = await fetch(`${base}/download`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'x', startTime: -1 }),
+    });
     assert.equal(response.status, 400);
     assert.deepEqual(await response.json(), { error: 'startTime must be an integer from 0 to 2147483647' });
   });
