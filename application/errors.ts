@@ -1,7 +1,16 @@
 import type { DownloadErrorCode } from '../domain/download-error-code.js';
 
+/** Every kind of refusal a use case raises beyond the domain's own; the HTTP layer gives each kind its status code. */
+export type ApplicationErrorKind = 'video_not_downloadable' | 'extractor_unavailable' | 'submissions_busy' | 'listings_busy';
+
+/** A use case's refusal, named by its kind rather than by a transport's status code. */
+export abstract class ApplicationError extends Error {
+  abstract readonly kind: ApplicationErrorKind;
+}
+
 /** The video cannot be downloaded for a lasting reason found while looking it up: a 400 for the client. */
-export class VideoNotDownloadableError extends Error {
+export class VideoNotDownloadableError extends ApplicationError {
+  readonly kind = 'video_not_downloadable';
   constructor(
     readonly code: DownloadErrorCode,
     message: string,
@@ -13,7 +22,8 @@ export class VideoNotDownloadableError extends Error {
 }
 
 /** The platform could not be asked right now, or answered in a way nobody recognised: a 500 with details. */
-export class ExtractorUnavailableError extends Error {
+export class ExtractorUnavailableError extends ApplicationError {
+  readonly kind = 'extractor_unavailable';
   constructor(
     message: string,
     readonly details?: string,
@@ -24,7 +34,8 @@ export class ExtractorUnavailableError extends Error {
 }
 
 /** Too many submissions are waiting for the platform (this account's, or everyone's): a 429 with Retry-After, refused before any lookup. */
-export class SubmissionsBusyError extends Error {
+export class SubmissionsBusyError extends ApplicationError {
+  readonly kind = 'submissions_busy';
   constructor(
     readonly scope: 'requester' | 'everyone',
     readonly retryAfterSeconds: number,
@@ -41,7 +52,8 @@ export class SubmissionsBusyError extends Error {
 }
 
 /** Too many channel listings are under way (this account's, or everyone's): a 429 with Retry-After, refused before anything is reserved. */
-export class ListingsBusyError extends Error {
+export class ListingsBusyError extends ApplicationError {
+  readonly kind = 'listings_busy';
   constructor(
     readonly scope: 'requester' | 'everyone',
     readonly retryAfterSeconds: number,

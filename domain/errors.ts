@@ -1,6 +1,19 @@
-/** Errors a decider raises when a command is not allowed; the HTTP layer maps them to status codes. */
+/** Every kind of refusal a decider can raise; the HTTP layer gives each kind its status code. */
+export type DomainErrorKind =
+  | 'invalid_transition'
+  | 'not_found'
+  | 'credit_limit_reached'
+  | 'pending_downloads_limit'
+  | 'add_on_not_enabled'
+  | 'rule_violation'
+  | 'idempotency_key_reused'
+  | 'job_abandoned'
+  | 'lease_held'
+  | 'lease_lost';
+
+/** Errors a decider raises when a command is not allowed; the HTTP layer maps their kinds to status codes. */
 export abstract class DomainError extends Error {
-  abstract readonly kind: string;
+  abstract readonly kind: DomainErrorKind;
 }
 
 /** The command does not fit the aggregate's current state (e.g. completing a failed job). */

@@ -1,25 +1,8 @@
 import type { Context, Next } from 'koa';
-import { ExtractorUnavailableError, ListingsBusyError, SubmissionsBusyError, VideoNotDownloadableError } from '../../../application/errors.js';
 import type { Logger } from '../../../application/ports/logger.js';
-import {
-  AddOnNotEnabledError,
-  CreditLimitReachedError,
-  IdempotencyKeyReusedError,
-  InvalidTransitionError,
-  JobAbandonedError,
-  NotFoundError,
-  PendingDownloadsLimitError,
-  RuleViolationError,
-} from '../../../domain/errors.js';
 import { isClientAbort } from '../client-abort.js';
+import { answerOfKind, type ErrorResponse } from '../error-kind-answers.js';
 import { HttpError } from '../http-error.js';
-
-interface ErrorResponse {
-  status: number;
-  error: string;
-  details?: string;
-  headers?: Record<string, string>;
-}
 
 /**
  * Every failure leaves as `{ error, details? }` with the spec's status code;
@@ -65,34 +48,8 @@ function respond(ctx: Context, response: ErrorResponse): void {
 
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof HttpError) return { status: error.status, error: error.message, details: error.details, headers: error.headers };
-  if (error instanceof RuleViolationError) return { status: 400, error: error.message };
-  if (error instanceof VideoNotDownloadableError) return { status: 400, error: error.message, details: error.code };
-  if (error instanceof CreditLimitReachedError) return { status: 403, error: 'Credit limit reached' };
-  if (error instanceof AddOnNotEnabledError) return { status: 403, error: error.message };
-  if (error instanceof PendingDownloadsLimitError) {
-    return {
-      status: 429,
-      error: `Too many downloads queued or in progress (${error.pending} of ${error.limit}); resubmit after some jobs reach COMPLETED or FAILED`,
-      headers: { 'X-Pending-Downloads': String(error.pending), 'X-Pending-Downloads-Limit': String(error.limit) },
-    };
-  }
-  if (error instanceof SubmissionsBusyError) {
-    return {
-      status: 429,
-      error: error.message,
-      headers: {
-        'Retry-After': String(error.retryAfterSeconds),
-        'X-Pending-Downloads': String(error.pending),
-        'X-Pending-Downloads-Limit': String(error.limit),
-      },
-    };
-  }
-  if (error instanceof ListingsBusyError) return { status: 429, error: error.message, headers: { 'Retry-After': String(error.retryAfterSeconds) } };
-  if (error instanceof NotFoundError) return { status: 404, error: error.message };
-  if (error instanceof InvalidTransitionError) return { status: 409, error: error.message };
-  if (error instanceof IdempotencyKeyReusedError) return { status: 422, error: error.message };
-  if (error instanceof JobAbandonedError) return { status: 500, error: error.message };
-  if (error instanceof ExtractorUnavailableError) return { status: 500, error: error.message, details: error.details };
+  const answer = answerOfKind(error);
+  if (answer !== undefined) return answer;
   const status = (error as { status?: unknown; expose?: unknown }).status;
   // Errors raised by koa-body and Koa itself (invalid JSON, too large, wrong type) carry a 4xx status.
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -4,6 +4,7 @@ import type { SubmitLookupJob } from '../../../application/lookups/submit-lookup
 import type { ClientDownloadPlatform } from '../../../domain/client-download-url.js';
 import { authenticatedAccountId } from '../authenticated-account.js';
 import { HttpError } from '../http-error.js';
+import { operationRoute } from '../operation-route.js';
 import type { RequestValidation } from '../request-validation.js';
 import type { UrlPolicies } from '../url-policies.js';
 import { lookupStatusBody } from './lookup-status-body.js';
@@ -18,21 +19,21 @@ export interface ClientDownloadRouteDependencies {
 export function clientDownloadRoutes(deps: ClientDownloadRouteDependencies): Router {
   const router = new Router();
 
-  router.post('/client-download', async (ctx) => {
-    const body = deps.validation.body<{ url: string }>('submitClientDownload', ctx.request.body);
+  operationRoute(router, deps.validation, 'submitClientDownload', async (ctx, request) => {
+    const body = request.body();
     const { url, canonicalUrl, platform } = deps.urls.clientDownloadUrl(body.url);
-    ctx.body = await deps.submitClientDownload.execute({
+    request.respond(await deps.submitClientDownload.execute({
       accountId: authenticatedAccountId(ctx),
       url,
       details: { platform, canonicalUrl },
       correlationId: ctx.state.requestId as string,
-    });
+    }));
   });
 
-  router.get('/client-download/:jobId', async (ctx) => {
+  operationRoute(router, deps.validation, 'getClientDownload', async (ctx, request) => {
     const accountId = authenticatedAccountId(ctx);
     // An id outside the id pattern is not echoed: it may carry control characters, markup or kilobytes.
-    const { jobId } = deps.validation.pathParameters('getClientDownload', ctx.params, 'Client-download job not found');
+    const { jobId } = request.pathParameters('Client-download job not found');
     const view = await deps.getClientDownloadJob.execute(accountId, jobId);
     if (view === null) throw new HttpError(404, `Client-download job ${jobId} not found`);
     ctx.body = lookupStatusBody(view);

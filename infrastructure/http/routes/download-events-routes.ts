@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { authenticatedAccountId } from '../authenticated-account.js';
 import { HttpError } from '../http-error.js';
+import { operationRoute } from '../operation-route.js';
 import type { RequestValidation } from '../request-validation.js';
 import type { JobFrame, JobStatusHub, Watching } from '../../live/job-status-hub.js';
 import type { EventStreamConnections } from '../sse/event-stream-connections.js';
@@ -24,9 +25,9 @@ const MAX_UNREAD_BYTES = 64 * 1024;
  */
 export function downloadEventsRoutes(deps: DownloadEventsRouteDependencies): Router {
   const router = new Router();
-  router.get('/download/:jobId/events', async (ctx) => {
+  operationRoute(router, deps.validation, 'watchDownload', async (ctx, request) => {
     const accountId = authenticatedAccountId(ctx);
-    const { jobId } = deps.validation.pathParameters('watchDownload', ctx.params, 'Download job not found');
+    const { jobId } = request.pathParameters('Download job not found');
     const release = deps.connections.admit(String(ctx.state.keyId));
     const stream = new PassThrough();
     let lastId = lastEventId(ctx);

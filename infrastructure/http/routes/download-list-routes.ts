@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { decodeJobListCursor } from '../../../application/downloads/job-list-cursor.js';
 import type { ListDownloadJobs } from '../../../application/downloads/list-download-jobs.js';
-import type { DownloadJobStatus } from '../../../domain/download-job/state.js';
 import { authenticatedAccountId } from '../authenticated-account.js';
 import { HttpError } from '../http-error.js';
+import { operationRoute } from '../operation-route.js';
 import type { RequestValidation } from '../request-validation.js';
 import type { DownloadJobView } from '../../../application/ports/read-models.js';
 
@@ -19,15 +19,15 @@ const DEFAULT_LIMIT = 20;
 /** GET /downloads: the caller's own jobs, newest first, a page at a time. */
 export function downloadListRoutes(deps: DownloadListRouteDependencies): Router {
   const router = new Router();
-  router.get('/downloads', async (ctx) => {
+  operationRoute(router, deps.validation, 'listDownloads', async (ctx, request) => {
     const accountId = authenticatedAccountId(ctx);
-    const query = deps.validation.query('listDownloads', ctx.query);
-    const after = typeof query.cursor === 'string' ? decodeJobListCursor(query.cursor) : undefined;
+    const query = request.query();
+    const after = query.cursor === undefined ? undefined : decodeJobListCursor(query.cursor);
     if (after === null) throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
     const page = await deps.listDownloadJobs.execute({
       accountId,
-      status: query.status as DownloadJobStatus | undefined,
-      limit: typeof query.limit === 'number' ? query.limit : DEFAULT_LIMIT,
+      status: query.status,
+      limit: query.limit ?? DEFAULT_LIMIT,
       after,
     });
     ctx.body = { jobs: page.jobs.map((view) => deps.statusBody(view)), nextCursor: page.nextCursor };

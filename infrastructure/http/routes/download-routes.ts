@@ -1,12 +1,13 @@
 import Router from '@koa/router';
 import type { CancelDownload } from '../../../application/downloads/cancel-download.js';
 import type { GetDownloadJob } from '../../../application/downloads/get-download-job.js';
-import type { SubmitDownload, SubmitDownloadInput } from '../../../application/downloads/submit-download.js';
+import type { SubmitDownload } from '../../../application/downloads/submit-download.js';
 import type { Clock } from '../../../application/ports/clock.js';
 import type { DownloadLinks } from '../../../application/ports/download-links.js';
 import type { DownloadProgress } from '../../../application/ports/download-progress.js';
 import { authenticatedAccountId } from '../authenticated-account.js';
 import { HttpError } from '../http-error.js';
+import { operationRoute } from '../operation-route.js';
 import type { RequestValidation } from '../request-validation.js';
 import type { UrlPolicies } from '../url-policies.js';
 import { downloadStatusBody } from './download-status-body.js';
@@ -23,19 +24,16 @@ export interface DownloadRouteDependencies {
   progressOf?: (jobId: string) => DownloadProgress | undefined;
 }
 
-/** The validated body: the use case's input less what the request context supplies. */
-type SubmitDownloadBody = Omit<SubmitDownloadInput, 'accountId' | 'correlationId' | 'videoUrl' | 'idempotencyKey'>;
-
 export function downloadRoutes(deps: DownloadRouteDependencies): Router {
   const router = new Router();
 
-  router.post('/download', async (ctx) => {
+  operationRoute(router, deps.validation, 'submitDownload', async (ctx, request) => {
     const accountId = authenticatedAccountId(ctx);
-    const headers = deps.validation.headers('submitDownload', ctx.headers);
-    const body = deps.validation.body<SubmitDownloadBody>('submitDownload', ctx.request.body);
+    const headers = request.headers();
+    const body = request.body();
     const video = deps.urls.videoUrl(body.url);
     if (body.webhookUrl !== undefined) deps.urls.checkWebhookUrl(body.webhookUrl);
-    ctx.body = await deps.submitDownload.execute({
+    request.respond(await deps.submitDownload.execute({
       accountId,
       url: video.url,
       videoUrl: video.canonicalUrl,
@@ -46,22 +44,22 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
       webhookUrl: body.webhookUrl,
       correlationId: ctx.state.requestId as string,
       idempotencyKey: headers['Idempotency-Key'],
-    });
+    }));
   });
 
-  router.get('/download/:jobId', async (ctx) => {
+  operationRoute(router, deps.validation, 'getDownload', async (ctx, request) => {
     const accountId = authenticatedAccountId(ctx);
     // An id outside the id pattern is not echoed: it may carry control characters, markup or kilobytes.
-    const { jobId } = deps.validation.pathParameters('getDownload', ctx.params, 'Download job not found');
+    const { jobId } = request.pathParameters('Download job not found');
     const view = await deps.getDownloadJob.execute(accountId, jobId);
     if (view === null) throw new HttpError(404, `Download job ${jobId} not found`);
     ctx.body = downloadStatusBody(view, deps.links, deps.clock.now(), deps.progressOf?.(jobId));
   });
 
-  router.delete('/download/:jobId', async (ctx) => {
+  operationRoute(router, deps.validation, 'cancelDownload', async (ctx, request) => {
     const accountId = authenticatedAccountId(ctx);
     // As for GET: an id outside the id pattern is never echoed.
-    const { jobId } = deps.validation.pathParameters('cancelDownload', ctx.params, 'Download job not found');
+    const { jobId } = request.pathParameters('Download job not found');
     const view = await deps.cancelDownload.execute(accountId, jobId, ctx.state.requestId as string);
     if (view === null) throw new HttpError(404, `Download job ${jobId} not found`);
     ctx.body = downloadStatusBody(view, deps.links, deps.clock.now());

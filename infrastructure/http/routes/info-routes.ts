@@ -3,6 +3,7 @@ import type { GetLookupJob } from '../../../application/lookups/get-lookup-job.j
 import type { SubmitLookupJob } from '../../../application/lookups/submit-lookup-job.js';
 import { authenticatedAccountId } from '../authenticated-account.js';
 import { HttpError } from '../http-error.js';
+import { operationRoute } from '../operation-route.js';
 import type { RequestValidation } from '../request-validation.js';
 import type { UrlPolicies } from '../url-policies.js';
 import { lookupStatusBody } from './lookup-status-body.js';
@@ -24,22 +25,22 @@ export interface InfoRouteDependencies {
 export function infoRoutes(deps: InfoRouteDependencies): Router {
   const router = new Router();
 
-  router.post('/info', async (ctx) => {
-    const body = deps.validation.body<{ url: string; includeAudioTracks: boolean }>('submitInfo', ctx.request.body);
+  operationRoute(router, deps.validation, 'submitInfo', async (ctx, request) => {
+    const body = request.body();
     const video = deps.urls.videoUrl(body.url);
-    ctx.body = await deps.submitInfo.execute({
+    request.respond(await deps.submitInfo.execute({
       accountId: authenticatedAccountId(ctx),
       // The job answers the URL as submitted ("the submitted URL"), as downloads do.
       url: video.url,
       details: { includeAudioTracks: body.includeAudioTracks, videoUrl: video.canonicalUrl },
       correlationId: ctx.state.requestId as string,
-    });
+    }));
   });
 
-  router.get('/info/:jobId', async (ctx) => {
+  operationRoute(router, deps.validation, 'getInfo', async (ctx, request) => {
     const accountId = authenticatedAccountId(ctx);
     // An id outside the id pattern is not echoed: it may carry control characters, markup or kilobytes.
-    const { jobId } = deps.validation.pathParameters('getInfo', ctx.params, 'Info job not found');
+    const { jobId } = request.pathParameters('Info job not found');
     const view = await deps.getInfoJob.execute(accountId, jobId);
     if (view === null) throw new HttpError(404, `Info job ${jobId} not found`);
     ctx.body = lookupStatusBody(view);

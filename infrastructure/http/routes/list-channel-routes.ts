@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { ListChannel } from '../../../application/lookups/list-channel.js';
 import { authenticatedAccountId } from '../authenticated-account.js';
+import { operationRoute } from '../operation-route.js';
 import type { RequestValidation } from '../request-validation.js';
 import type { UrlPolicies } from '../url-policies.js';
 
@@ -12,8 +13,8 @@ export interface ListChannelRouteDependencies {
 
 export function listChannelRoutes(deps: ListChannelRouteDependencies): Router {
   const router = new Router();
-  router.post('/list-channel', async (ctx) => {
-    const body = deps.validation.body<{ channelUrl: string; maxVideos: number }>('listChannel', ctx.request.body);
+  operationRoute(router, deps.validation, 'listChannel', async (ctx, request) => {
+    const body = request.body();
     // A client that goes away before its answer stops its listing, which releases the units.
     const gone = new AbortController();
     const onClose = () => {
@@ -21,13 +22,15 @@ export function listChannelRoutes(deps: ListChannelRouteDependencies): Router {
     };
     ctx.res.once('close', onClose);
     try {
-      ctx.body = await deps.listChannel.execute({
-        accountId: authenticatedAccountId(ctx),
-        channelUrl: deps.urls.channelUrl(body.channelUrl),
-        maxVideos: body.maxVideos,
-        correlationId: ctx.state.requestId as string,
-        signal: gone.signal,
-      });
+      request.respond(
+        await deps.listChannel.execute({
+          accountId: authenticatedAccountId(ctx),
+          channelUrl: deps.urls.channelUrl(body.channelUrl),
+          maxVideos: body.maxVideos,
+          correlationId: ctx.state.requestId as string,
+          signal: gone.signal,
+        }),
+      );
     } finally {
       ctx.res.off('close', onClose);
     }

@@ -1,0 +1,71 @@
+import { Type } from '@sinclair/typebox';
+import { closed } from './job-shapes.js';
+import { definePaths, jsonContent, nullable, ref, stringEnum } from './schema-kit.js';
+import { responses } from './shared-responses.js';
+
+/** The account: its plan and live balances. */
+
+export const AccountPlan = Type.Object(
+  {
+    id: stringEnum(['free', 'starter', 'growth', 'scale', 'custom']),
+    renewsAt: nullable('number', { description: 'Unix milliseconds when the period ends and quotas renew; null on the free plan.' }),
+    canceledAt: nullable('number', { description: 'When set (Unix milliseconds), the plan is scheduled to cancel at the end of the current period.' }),
+  },
+  closed,
+);
+
+export const FeatureId = stringEnum(['download_count', 'bandwidth_mb', 'info', 'client_download', 'channel_list'], {
+  description: '`client_download` and `channel_list` appear only where the add-on is enabled.',
+});
+
+export const FeatureBalance = Type.Object(
+  {
+    granted: Type.Number({ description: 'Units in the current cycle, extra grants included.' }),
+    used: Type.Number(),
+    remaining: Type.Number({ description: 'Units left before the limit, or overage pricing, applies.' }),
+    unlimited: Type.Boolean({ description: 'When true, ignore the numeric fields.' }),
+    resetsAt: nullable('number', { description: 'Unix milliseconds of the next reset; null for one-off grants that never reset (such as the free plan).' }),
+  },
+  closed,
+);
+
+type FeatureBalanceBody = typeof FeatureBalance.static;
+
+export const Balances = Type.Unsafe<
+  Record<'download_count' | 'bandwidth_mb' | 'info', FeatureBalanceBody> & Partial<Record<typeof FeatureId.static, FeatureBalanceBody>>
+>({
+  type: 'object',
+  description: 'Live balance of every metered feature, keyed by feature ID.',
+  required: ['download_count', 'bandwidth_mb', 'info'],
+  propertyNames: ref('FeatureId', FeatureId),
+  additionalProperties: ref('FeatureBalance', FeatureBalance),
+});
+
+export const AccountResponse = Type.Object(
+  {
+    name: Type.String({ description: 'Account holder’s name.' }),
+    email: Type.String({ description: 'Account email.' }),
+    plan: ref('AccountPlan', AccountPlan),
+    balances: ref('Balances', Balances),
+  },
+  closed,
+);
+
+export const accountSchemas = { AccountResponse, AccountPlan, FeatureId, Balances, FeatureBalance };
+
+export const accountPaths = definePaths({
+  '/me': {
+    get: {
+      operationId: 'getMe',
+      tags: ['Account'],
+      summary: 'The account, its plan and live balances',
+      description:
+        'No call limit, never charged. Balances are keyed by feature: `download_count`, `bandwidth_mb` and `info` always, `client_download` and `channel_list` where the add-on is enabled.',
+      responses: {
+        '200': { description: 'The account.', content: jsonContent(ref('AccountResponse', AccountResponse)) },
+        '401': responses.unauthorized,
+        '500': responses.serverError,
+      },
+    },
+  },
+});

@@ -1,0 +1,80 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { jsonContent, ref } from './schema-kit.js';
+
+/** The body of every refusal. */
+export const ApiError = Type.Object(
+  {
+    error: Type.String({ description: 'What went wrong, in words.' }),
+    details: Type.Optional(
+      Type.String({ description: 'Extra context, for instance the extractor’s message on 500 or the DownloadErrorCode of a video that cannot be downloaded.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CreditLimitError = Type.Unsafe<{ error: 'Credit limit reached'; details?: string }>({
+  description: 'The ApiError of a used-up plan limit.',
+  allOf: [ref('ApiError', ApiError), { properties: { error: { const: 'Credit limit reached' } } }],
+});
+
+export const errorResponse = (description: string, example: string, schema: TSchema = ref('ApiError', ApiError)) => ({
+  description,
+  content: jsonContent(schema, { error: example }),
+});
+
+/** Identifiers issued by the service are UUIDs; anything outside this shape cannot name a job. */
+export const jobIdParameter = (description: string) => ({
+  name: 'jobId' as const,
+  in: 'path' as const,
+  required: true,
+  description,
+  schema: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' }),
+});
+
+export const responses = {
+  unauthorized: {
+    description:
+      'The API key is missing (send `Authorization: Bearer <API_KEY>`) or not recognised (`Invalid API key`). Never charged.',
+    content: jsonContent(ref('ApiError', ApiError), { error: 'Invalid API key' }),
+  },
+  creditLimitReached: errorResponse(
+    'The plan’s bandwidth allowance (plus any overage allowance) or a request quota is used up. `error` is exactly `Credit limit reached`. ' +
+      'Not charged; cleared by upgrading the plan or at the next billing cycle (see GET /me for the balances).',
+    'Credit limit reached',
+    ref('CreditLimitError', CreditLimitError),
+  ),
+  addOnOrCreditLimit: errorResponse(
+    'The add-on is not enabled for the account (`error` names it: `The <add-on> add-on is not enabled for this account`), ' +
+      'or its quota is used up (`error` is then exactly `Credit limit reached`). Checked before anything is looked up; not charged, and no job is created.',
+    'The channel_list add-on is not enabled for this account',
+  ),
+  payloadTooLarge: errorResponse('The request body is larger than the server accepts (64 KiB by default).', 'Request body too large'),
+  unsupportedMediaType: errorResponse('The request body is not sent as `application/json`.', 'Content-Type must be application/json'),
+  serverError: {
+    description: 'Unexpected server error. `details` may carry the extractor’s message. Retry after a short backoff.',
+    content: jsonContent(ref('ApiError', ApiError), { error: 'Internal server error' }),
+  },
+};
+
+export const jobNotFound = errorResponse('No such job: it does not exist, has expired, or belongs to another account.', 'Download job not found');
+
+/** The per-second request allowance of a key or account (an extension: the contract shows no rate limits). */
+export const rateLimitHeaders = (required: boolean) => ({
+  'Retry-After': { required, description: 'Seconds to wait before trying again.', schema: Type.Integer({ minimum: 1 }) },
+  'RateLimit-Limit': {
+    required,
+    description: 'Requests allowed per window of the bucket that refused (key or account).',
+    schema: Type.Integer({ minimum: 1 }),
+  },
+  'RateLimit-Remaining': { required, description: 'Requests left in the current window.', schema: Type.Integer({ minimum: 0 }) },
+  'RateLimit-Reset': { required, description: 'Seconds until the window resets.', schema: Type.Integer({ minimum: 0 }) },
+});
+
+export const rateLimitedDescription =
+  'Too many requests per second for this API key or for its account (see `RateLimit-*`; configured per plan). Not charged. Retry after `Retry-After` seconds.';
+
+export const rateLimited = {
+  description: rateLimitedDescription,
+  headers: rateLimitHeaders(true),
+  content: jsonContent(ref('ApiError', ApiError), { error: 'Rate limit exceeded: at most 10 requests per second for this API key; retry after 1 s' }),
+};
