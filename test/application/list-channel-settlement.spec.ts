@@ -20,7 +20,7 @@ class OutageStore extends InMemoryEventStore {
     const hit = this.outage.failures > 0 && events.some((event) => this.outage.types.includes(event.type));
     if (!hit) return super.appendToStream(streamName, events, options);
     this.outage.failures -= 1;
-    this.failed.push(events[0]!.type);
+    this.failed.push(events[0]?.type ?? 'nothing');
     // A commit whose answer was lost: the retry must find the settlement done and change nothing.
     if (this.outage.afterCommit) await super.appendToStream(streamName, events, options);
     throw new Error('Connection terminated unexpectedly');

@@ -31,7 +31,9 @@ class Held<T> {
   /** The `count`-th held call, once it has come. */
   async next(count: number): Promise<{ go: () => void; fail: (error: Error) => void }> {
     await until(() => this.calls.length >= count);
-    return this.calls[count - 1]!;
+    const call = this.calls[count - 1];
+    assert.ok(call !== undefined);
+    return call;
   }
 }
 

@@ -10,7 +10,14 @@ const declared = sections.flatMap((section) => section.variables.map((variable) 
 /** The variables loadConfig looks at for this environment, whatever their values. */
 function namesRead(env: Record<string, string>): Set<string> {
   const read = new Set<string>();
-  loadConfig(new Proxy(env, { get: (target, name) => (typeof name === 'string' && read.add(name), Reflect.get(target, name)) }));
+  loadConfig(
+    new Proxy(env, {
+      get: (target, name) => {
+        if (typeof name === 'string') read.add(name);
+        return Reflect.get(target, name);
+      },
+    }),
+  );
   return read;
 }
 

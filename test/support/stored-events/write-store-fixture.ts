@@ -151,7 +151,11 @@ async function record(
     })),
   );
   const webhookDeliveries = await Promise.all(
-    delivered.map(async (job) => ({ jobId: jobIdOf(job), history: (await new ReadWebhookDeliveryHistory(store).execute(jobIdOf(job)))! })),
+    delivered.map(async (job) => {
+      const history = await new ReadWebhookDeliveryHistory(store).execute(jobIdOf(job));
+      if (history === null) throw new Error(`No webhook delivery history for job ${jobIdOf(job)}`);
+      return { jobId: jobIdOf(job), history };
+    }),
   );
   const writtenAt = new Date().toISOString();
   const events = await storedRows(service.config.storage.databaseUrl);
