@@ -4,10 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Knex } from 'knex';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
+import type { EventStore } from '../../application/ports/event-store.js';
 import type { AddOnId, PlanId } from '../../domain/account/plan.js';
 import { type Config, type Role, loadConfig } from '../../infrastructure/config/config.js';
-import type { Overrides } from '../../infrastructure/container.js';
+import { type Overrides, TOKENS } from '../../infrastructure/container.js';
+import { EVENTS_CHANNEL } from '../../infrastructure/event-store/postgres/schema.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
 import { type RunningService, startService } from '../../infrastructure/service.js';
 import { type TestDatabase, createTestDatabase } from './postgres.js';
@@ -70,7 +73,13 @@ export async function startTestService(
   );
   const url = service.url ?? '';
   const settle = async () => {
-    await service.projections?.waitUntilCaughtUp(null, { timeoutMs: 20_000 });
+    const projections = service.projections;
+    if (!projections) return;
+    const store = service.container.resolve<EventStore>(TOKENS.eventStore);
+    const head = await store.headPosition();
+    if (head === null) return;
+    if (database !== null && config.eventStoreUrl === null) await wakeEverySubscription(service);
+    await projections.waitUntilCaughtUp(head, { timeoutMs: 20_000 });
   };
   return {
     url,
@@ -123,6 +132,16 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * A notification without categories, which wakes every subscription on the
+ * database. A projection is only woken by events of its own categories, and
+ * passes the others at its idle poll (up to 5 s): a settle that waits for
+ * every projection to reach the head would wait that long for nothing.
+ */
+async function wakeEverySubscription(service: RunningService): Promise<void> {
+  await service.container.resolve<Knex>(TOKENS.database).raw("SELECT pg_notify(?, '')", [EVENTS_CHANNEL]);
 }
 
 async function deleteStream(config: Config): Promise<void> {
