@@ -10,6 +10,7 @@ import { FIXTURE_BIG_CHANNEL, FIXTURE_CLIENT_DOWNLOAD_PATHS, FIXTURE_VIDEOS, typ
 import { apiClient } from '../support/api-client.js';
 import { EventStreamClient } from '../support/event-stream-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
+import { wakeEverySubscription } from '../support/wake-subscriptions.js';
 import { type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
@@ -77,7 +78,9 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
   async function account(): Promise<string> {
     const admin = service.service.container.resolve((await import('../../application/accounts/account-administration.js')).AccountAdministration);
     const created = await admin.openAccount({ name: 'Reader', email: 'reader@example.com', planId: 'growth', addOns: ['client_download', 'channel_list'] });
-    await projector.waitUntilCaughtUp(null, { timeoutMs: 30_000 });
+    const head = await service.service.container.resolve<EventStore>(TOKENS.eventStore).headPosition();
+    await wakeEverySubscription(service.service.container.resolve<Knex>(TOKENS.database));
+    await projector.waitUntilCaughtUp(head, { timeoutMs: 30_000 });
     slowed = true;
     return created.apiKey;
   }

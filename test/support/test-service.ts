@@ -10,10 +10,10 @@ import type { EventStore } from '../../application/ports/event-store.js';
 import type { AddOnId, PlanId } from '../../domain/account/plan.js';
 import { type Config, type Role, loadConfig } from '../../infrastructure/config/config.js';
 import { type Overrides, TOKENS } from '../../infrastructure/container.js';
-import { EVENTS_CHANNEL } from '../../infrastructure/event-store/postgres/schema.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
 import { type RunningService, startService } from '../../infrastructure/service.js';
 import { type TestDatabase, createTestDatabase } from './postgres.js';
+import { wakeEverySubscription } from './wake-subscriptions.js';
 
 export interface TestService {
   url: string;
@@ -78,7 +78,7 @@ export async function startTestService(
     const store = service.container.resolve<EventStore>(TOKENS.eventStore);
     const head = await store.headPosition();
     if (head === null) return;
-    if (database !== null && config.eventStoreUrl === null) await wakeEverySubscription(service);
+    if (database !== null && config.eventStoreUrl === null) await wakeEverySubscription(service.container.resolve<Knex>(TOKENS.database));
     await projections.waitUntilCaughtUp(head, { timeoutMs: 20_000 });
   };
   return {
@@ -132,16 +132,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/**
- * A notification without categories, which wakes every subscription on the
- * database. A projection is only woken by events of its own categories, and
- * passes the others at its idle poll (up to 5 s): a settle that waits for
- * every projection to reach the head would wait that long for nothing.
- */
-async function wakeEverySubscription(service: RunningService): Promise<void> {
-  await service.container.resolve<Knex>(TOKENS.database).raw("SELECT pg_notify(?, '')", [EVENTS_CHANNEL]);
 }
 
 async function deleteStream(config: Config): Promise<void> {
