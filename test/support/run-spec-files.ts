@@ -24,16 +24,16 @@ const SERIAL = [
 
 /** The longest files start first, so the run does not end waiting on one of them alone. */
 const SLOWEST = [
-  'end-to-end/web-console.spec.js',
   'end-to-end/webhook-delivery.spec.js',
+  'end-to-end/web-console.spec.js',
+  'infrastructure/work-queue/in-process-work-queue.spec.js',
   'end-to-end/lookups.spec.js',
+  'end-to-end/read-your-writes.spec.js',
   'infrastructure/extractor/yt-dlp-extractor.spec.js',
   'http/download-events.spec.js',
-  'infrastructure/extractor/warm-extractor.spec.js',
+  'end-to-end/embedded-process.spec.js',
   'end-to-end/download-job.spec.js',
-  'end-to-end/finished-job-polls.spec.js',
   'end-to-end/file-retention.spec.js',
-  'http/admin-cli.spec.js',
 ];
 
 const SPEC_ROOT = 'build/test';
