@@ -8,8 +8,10 @@ import path from 'node:path';
  * in worker processes: each brings its own database, NATS stream, port and
  * directories, and mostly waits (on yt-dlp, on the database, on polls), so
  * several fit on two cores. The files in SERIAL run afterwards, one at a
- * time, because they load the machine on purpose or count requests within
- * one-second windows, which neighbours would disturb. Both runs always run;
+ * time, because they load the machine on purpose, count requests within
+ * one-second windows, or hold a transaction open on purpose, which holds back
+ * the event store's global readers in every database of the server (and so
+ * every neighbour's projections). Both runs always run;
  * the exit code is non-zero if either failed. Arguments are handed to both
  * runs (e.g. `--reporter build/test/support/file-times-reporter.js`);
  * TEST_JOBS sets the number of worker processes (default 4).
@@ -17,9 +19,11 @@ import path from 'node:path';
 const SERIAL = [
   'end-to-end/concurrent-submissions.spec.js',
   'http/rate-limits.spec.js',
+  'http/stall-visibility.spec.js',
   'infrastructure/event-store/postgres-global-order.spec.js',
   'infrastructure/rate-limits/leased-rate-limit-store.spec.js',
   'infrastructure/rate-limits/postgres-rate-limit-store.spec.js',
+  'projections/catch-up-wait.spec.js',
 ];
 
 /** The longest files start first, so the run does not end waiting on one of them alone. */
