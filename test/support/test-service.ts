@@ -70,7 +70,12 @@ export async function startTestService(
       ...options.env,
     }),
     (config) => startService(config, roles, createLogger(config.logLevel), options.overrides),
-  );
+  ).catch(async (error: unknown) => {
+    // A failed start leaves no service for the spec's stop(): its database and directory go here.
+    await database?.drop().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const url = service.url ?? '';
   const settle = async () => {
     const projections = service.projections;
