@@ -46,26 +46,33 @@ export async function startTestService(
   const database = options.embedded ? null : await createTestDatabase(options.label ?? 'service');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'vds-test-'));
   const servers = database === null ? {} : { DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url, NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' };
-  const port = await freePort();
-  const config = loadConfig({
-    PORT: String(port),
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    HOST: '127.0.0.1',
-    ...servers,
-    DATABASE_POOL_SIZE: '20',
-    NATS_STREAM: `VDS_TEST_${randomBytes(4).toString('hex').toUpperCase()}`,
-    DATA_DIR: dataDir,
-    WORK_DIR: path.join(dataDir, 'work'),
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    SHUTDOWN_TIMEOUT_MS: '2000',
-    // Tests poll fast; the suites about rate limits set their own.
-    RATE_LIMIT_KEY_PER_SECOND: '0',
-    RATE_LIMIT_ACCOUNT_PER_SECOND: '0',
-    ...options.env,
-  });
+  const streamName = `VDS_TEST_${randomBytes(4).toString('hex').toUpperCase()}`;
   const roles = new Set<Role>(options.roles ?? ['api', 'projector', 'worker']);
-  const logger = createLogger(config.observability.logLevel);
-  const service = await startService(config, roles, logger, options.overrides);
+  const { config, service } = await startOnFreePort((port) =>
+    loadConfig({
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      HOST: '127.0.0.1',
+      ...servers,
+      // Small pools: spec files run side by side on one PostgreSQL server, whose connections are few.
+      DATABASE_POOL_SIZE: '4',
+      NATS_STREAM: streamName,
+      DATA_DIR: dataDir,
+      WORK_DIR: path.join(dataDir, 'work'),
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      SHUTDOWN_TIMEOUT_MS: '2000',
+      // Tests poll fast; the suites about rate limits set their own.
+      RATE_LIMIT_KEY_PER_SECOND: '0',
+      RATE_LIMIT_ACCOUNT_PER_SECOND: '0',
+      ...options.env,
+    }),
+    (config) => startService(config, roles, createLogger(config.observability.logLevel), options.overrides),
+  ).catch(async (error: unknown) => {
+    // A failed start leaves no service for the spec's stop(): its database and directory go here.
+    await database?.drop().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const url = service.url ?? '';
   const settle = async () => {
     await service.projections?.waitUntilCaughtUp(null, { timeoutMs: 20_000 });
@@ -99,7 +106,22 @@ export async function startTestService(
   };
 }
 
-/** A port nobody listens on now, so links can name it before the server starts. */
+/**
+ * Starts the service on a port nobody listens on, so its links can name the
+ * port before the server opens it. Another process may take that port in
+ * between (spec files run side by side): then it starts again on another.
+ */
+async function startOnFreePort(configFor: (port: number) => Config, start: (config: Config) => Promise<RunningService>): Promise<{ config: Config; service: RunningService }> {
+  for (let attempt = 1; ; attempt++) {
+    const config = configFor(await freePort());
+    try {
+      return { config, service: await start(config) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error;
+    }
+  }
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
