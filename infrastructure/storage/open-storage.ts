@@ -65,13 +65,16 @@ async function openServerStorage(storage: StorageSettings): Promise<Storage> {
   };
 }
 
+const EMBEDDED_IDLE_POLL_MS = 60_000;
+
 /** The directory holds the owner lock beside PGlite's own files (in `pgdata`). */
 export async function openEmbeddedStorage(directory: string): Promise<Storage> {
   await mkdir(directory, { recursive: true });
   const lock = await lockDataDirectory(directory);
   try {
     const embedded = await openEmbeddedDatabase(path.join(directory, 'pgdata'));
-    const eventStore = new PgliteEventStore(embedded.db);
+    // Every append is this process's own and wakes every subscription, so an idle poll only guards against a bug: once a minute.
+    const eventStore = new PgliteEventStore(embedded.db, { idlePollMs: EMBEDDED_IDLE_POLL_MS });
     try {
       await eventStore.migrate();
       await migrateReadModels(embedded.db);

@@ -25,7 +25,7 @@ export interface InProcessWorkQueueOptions {
    * The longest an idle consumer sleeps without news. Every writer of an
    * exclusive queue is in this process and wakes the consumers (new work, a
    * retry put back, the next row falling due), so this is only a slow
-   * safety net there: 30 s; 500 ms otherwise.
+   * safety net there: 5 min; 500 ms otherwise.
    */
   pollIntervalMs?: number;
 }
@@ -88,7 +88,7 @@ export class InProcessWorkQueue implements WorkQueue {
       ...options,
       db: this.options.processor.db,
       logger: this.options.logger,
-      pollIntervalMs: this.options.pollIntervalMs ?? (this.options.exclusive ? 30_000 : 500),
+      pollIntervalMs: this.options.pollIntervalMs ?? (this.options.exclusive ? 300_000 : 500),
       onRequeued: () => this.news.wakeAll(),
       waitForWork: async (timeoutMs, signal) => void (await this.news.wait(timeoutMs, signal)),
     });
