@@ -3,9 +3,10 @@ import type { Knex } from 'knex';
 import type { EventStore } from '../../application/ports/event-store.js';
 import { rebuildProjections } from '../../projections/rebuild.js';
 import { loadConfig } from '../config/config.js';
-import { TOKENS, createContainer } from '../container.js';
+import { TOKENS } from '../composition/tokens.js';
+import { createContainer } from '../composition/create-container.js';
 import { createLogger } from '../observability/create-logger.js';
-import { PROJECTIONS } from '../service.js';
+import { PROJECTIONS } from '../composition/features.js';
 import type { Storage } from '../storage/open-storage.js';
 
 /**

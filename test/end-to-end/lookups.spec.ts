@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import type { Clock } from '../../application/ports/clock.js';
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
-import { TOKENS } from '../../infrastructure/container.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { ExpiredLookupJobsSweeper } from '../../infrastructure/postgres/expired-lookup-jobs-sweeper.js';
 import {
   FIXTURE_BIG_CHANNEL,

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EventStore, RecordedEvent } from '../../../application/ports/event-store.js';
 import type { Logger } from '../../../application/ports/logger.js';
-import { TOKENS } from '../../../infrastructure/container.js';
+import { TOKENS } from '../../../infrastructure/composition/tokens.js';
 import { TargetNotEmptyError, moveToServer } from '../../../infrastructure/embedded/move-to-server.js';
 import { PostgresEventStore } from '../../../infrastructure/event-store/postgres/postgres-event-store.js';
 import { apiClient } from '../../support/api-client.js';
