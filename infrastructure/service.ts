@@ -4,11 +4,11 @@ import { WORK_KINDS } from '../application/processes/work-routing.js';
 import type { CheckpointedProcessorOptions } from '../projections/checkpointed-processor.js';
 import type { ProjectionRunner } from '../projections/projection-runner.js';
 import type { Container } from './composition/container.js';
-import { createContainer } from './composition/create-container.js';
+import { createContainer } from './create-container.js';
 import type { Overrides } from './composition/overrides.js';
 import { TOKENS } from './composition/tokens.js';
 import type { Config, Role } from './config/config.js';
-import { startAdminEndpoint } from './embedded/admin-endpoint.js';
+import { startAdminEndpoint } from './admin/admin-endpoint.js';
 import { startApiRole } from './roles/api-role.js';
 import { startProjectorRole } from './roles/projector-role.js';
 import type { RoleContext } from './roles/role-context.js';
@@ -17,7 +17,7 @@ import { startSweeperRole } from './roles/sweeper-role.js';
 import { startWorkerRole } from './roles/worker-role.js';
 import { workSubject } from './roles/work-subject.js';
 import { BroadcastJobCancellations } from './work-queue/broadcast-job-cancellations.js';
-import { openWorkQueue } from './work-queue/open-work-queue.js';
+import { openWorkQueue } from './roles/open-work-queue.js';
 
 export interface RunningService {
   /** The API's base address (http://host:port), when the api role runs. */

@@ -4,9 +4,9 @@ import type { EventStore } from '../../application/ports/event-store.js';
 import { rebuildProjections } from '../../projections/rebuild.js';
 import { loadConfig } from '../config/config.js';
 import { TOKENS } from '../composition/tokens.js';
-import { createContainer } from '../composition/create-container.js';
+import { createContainer } from '../create-container.js';
 import { createLogger } from '../observability/create-logger.js';
-import { PROJECTIONS } from '../composition/features.js';
+import { PROJECTIONS } from '../features/features.js';
 import type { Storage } from '../storage/open-storage.js';
 
 /**

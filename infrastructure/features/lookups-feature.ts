@@ -72,7 +72,10 @@ export const lookupsFeature = {
       }),
     ],
   }),
-  projectorLoops: ({ container: c, logger }) => [new ExpiredLookupJobsSweeper(c.resolve(TOKENS.database), c.resolve(TOKENS.clock), logger)],
+  projectorLoops: ({ container: c, logger }) => {
+    const expired = new ExpiredLookupJobsSweeper(c.resolve(TOKENS.database), c.resolve(TOKENS.clock));
+    return [new PeriodicTask('sweep expired lookup jobs', 60_000, () => expired.sweep(), logger)];
+  },
   leaderLoops: ({ container: c, config, logger }) => [
     new PeriodicTask('reconcile pending lookups', config.reconcileIntervalMs, () => c.resolve(ReconcilePendingLookups).runOnce(), logger),
   ],

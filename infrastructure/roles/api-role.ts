@@ -1,7 +1,7 @@
 import { Authenticate } from '../../application/accounts/authenticate.js';
 import { CheckRequestRate } from '../../application/rate-limits/check-request-rate.js';
 import type { ApiPart } from '../composition/feature-module.js';
-import { FEATURES } from '../composition/features.js';
+import { FEATURES } from '../features/features.js';
 import { TOKENS } from '../composition/tokens.js';
 import { createHttpApp } from '../http/create-http-app.js';
 import { requestRateLimit } from '../http/middleware/request-rate-limit.js';

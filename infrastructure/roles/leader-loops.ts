@@ -1,5 +1,5 @@
 import type { Loop } from '../composition/feature-module.js';
-import { FEATURES } from '../composition/features.js';
+import { FEATURES } from '../features/features.js';
 import { TOKENS } from '../composition/tokens.js';
 import { JetStreamWorkQueue } from '../nats/jetstream-work-queue.js';
 import type { LedWork } from '../system/leader-only.js';

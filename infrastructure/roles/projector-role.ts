@@ -1,5 +1,5 @@
 import { ProjectionRunner } from '../../projections/projection-runner.js';
-import { FEATURES, PROJECTIONS } from '../composition/features.js';
+import { FEATURES, PROJECTIONS } from '../features/features.js';
 import type { RoleContext } from './role-context.js';
 import { startLoops } from './start-loops.js';
 import { Stoppables } from './stoppables.js';

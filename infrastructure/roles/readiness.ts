@@ -1,4 +1,4 @@
-import { PROJECTIONS } from '../composition/features.js';
+import { PROJECTIONS } from '../features/features.js';
 import { TOKENS } from '../composition/tokens.js';
 import { RELAY_NAME } from '../nats/event-relay.js';
 import { StallMonitor } from '../observability/stall-monitor.js';

@@ -1,4 +1,4 @@
-import { FEATURES } from '../composition/features.js';
+import { FEATURES } from '../features/features.js';
 import type { RoleContext } from './role-context.js';
 import { startLoops } from './start-loops.js';
 import { Stoppables } from './stoppables.js';

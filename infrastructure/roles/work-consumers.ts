@@ -1,7 +1,7 @@
 import type { WorkConsumer, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
 import { type JobMessage, WORK_KINDS } from '../../application/processes/work-routing.js';
 import type { WorkHandlerSpec } from '../composition/feature-module.js';
-import { WORK_HANDLERS } from '../composition/features.js';
+import { WORK_HANDLERS } from '../features/features.js';
 import type { RoleContext } from './role-context.js';
 import { workSubject } from './work-subject.js';
 

@@ -1,6 +1,6 @@
 import type { WorkRelay } from '../../application/ports/work-queue.js';
 import { ROUTED_EVENT_TYPES, routeEventToWork } from '../../application/processes/work-routing.js';
-import { FEATURES } from '../composition/features.js';
+import { FEATURES } from '../features/features.js';
 import { TOKENS } from '../composition/tokens.js';
 import { TemporaryWorkDirs } from '../files/temporary-work-dirs.js';
 import { BroadcastProgressReports } from '../live/broadcast-progress-reports.js';

@@ -14,7 +14,7 @@ import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
 import { createFileSweeper } from '../../infrastructure/retention/create-file-sweeper.js';
 import type { FileSweeper } from '../../infrastructure/retention/file-sweeper.js';
-import { PROJECTIONS } from '../../infrastructure/composition/features.js';
+import { PROJECTIONS } from '../../infrastructure/features/features.js';
 import type { Storage } from '../../infrastructure/storage/open-storage.js';
 import { rebuildProjections } from '../../projections/rebuild.js';
 import { apiClient } from '../support/api-client.js';

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { EventStore, SubscribeOptions, Subscription } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
-import { PROJECTIONS } from '../../infrastructure/composition/features.js';
+import { PROJECTIONS } from '../../infrastructure/features/features.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { FIXTURE_BIG_CHANNEL, FIXTURE_CLIENT_DOWNLOAD_PATHS, FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';

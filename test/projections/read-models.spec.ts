@@ -7,7 +7,7 @@ import type { DownloadJobCommandHandler } from '../../application/downloads/down
 import type { EventStore } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
-import { PROJECTIONS } from '../../infrastructure/composition/features.js';
+import { PROJECTIONS } from '../../infrastructure/features/features.js';
 import type { Storage } from '../../infrastructure/storage/open-storage.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { rebuildProjections } from '../../projections/rebuild.js';

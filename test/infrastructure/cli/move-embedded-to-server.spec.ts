@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { EventStore, RecordedEvent } from '../../../application/ports/event-store.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import { TOKENS } from '../../../infrastructure/composition/tokens.js';
-import { TargetNotEmptyError, moveToServer } from '../../../infrastructure/embedded/move-to-server.js';
+import { TargetNotEmptyError, moveToServer } from '../../../infrastructure/cli/move-embedded-to-server.js';
 import { PostgresEventStore } from '../../../infrastructure/event-store/postgres/postgres-event-store.js';
 import { apiClient } from '../../support/api-client.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Container } from '../composition/container.js';
 import type { Logger } from '../../application/ports/logger.js';
-import { adminCommand } from '../cli/admin-command.js';
-import { auditCommand } from '../cli/audit-command.js';
-import type { CliCommand } from '../cli/cli-command.js';
+import { adminCommand } from './admin-command.js';
+import { auditCommand } from './audit-command.js';
+import type { CliCommand } from './cli-command.js';
 
 /** The CLIs the embedded service runs for other processes, which cannot open its database. */
 export const ADMIN_ENDPOINT_COMMANDS: Readonly<Record<string, CliCommand>> = { admin: adminCommand, audit: auditCommand };

@@ -1,14 +1,14 @@
 import type { WorkKind } from '../../application/processes/work-routing.js';
 import type { Projection } from '../../projections/projection.js';
-import { accountsFeature } from '../features/accounts-feature.js';
-import { channelListingFeature } from '../features/channel-listing-feature.js';
-import { consoleFeature } from '../features/console-feature.js';
-import { downloadsFeature } from '../features/downloads-feature.js';
-import { jobWatchingFeature } from '../features/job-watching-feature.js';
-import { lookupsFeature } from '../features/lookups-feature.js';
-import { retentionFeature } from '../features/retention-feature.js';
-import { webhooksFeature } from '../features/webhooks-feature.js';
-import type { FeatureModule, WorkHandlerFactory } from './feature-module.js';
+import { accountsFeature } from './accounts-feature.js';
+import { channelListingFeature } from './channel-listing-feature.js';
+import { consoleFeature } from './console-feature.js';
+import { downloadsFeature } from './downloads-feature.js';
+import { jobWatchingFeature } from './job-watching-feature.js';
+import { lookupsFeature } from './lookups-feature.js';
+import { retentionFeature } from './retention-feature.js';
+import { webhooksFeature } from './webhooks-feature.js';
+import type { FeatureModule, WorkHandlerFactory } from '../composition/feature-module.js';
 
 /** Every feature of the service; the api role mounts their routes in this order. */
 export const FEATURES: readonly FeatureModule[] = [

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CliOutput } from '../cli/cli-command.js';
+import type { CliOutput } from './cli-command.js';
 import { ADMIN_ENDPOINT_FILE, type AdminEndpointAddress, type CliAnswer } from './admin-endpoint.js';
-import { dataDirectoryOwner } from './data-directory-lock.js';
+import { dataDirectoryOwner } from '../embedded/data-directory-lock.js';
 
 /**
  * The running embedded service's admin endpoint, or null when no process has

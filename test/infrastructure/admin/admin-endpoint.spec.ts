@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../../application/ports/logger.js';
 import { Container } from '../../../infrastructure/composition/container.js';
-import { ADMIN_ENDPOINT_FILE, type AdminEndpointAddress, startAdminEndpoint } from '../../../infrastructure/embedded/admin-endpoint.js';
+import { ADMIN_ENDPOINT_FILE, type AdminEndpointAddress, startAdminEndpoint } from '../../../infrastructure/admin/admin-endpoint.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
