@@ -70,7 +70,7 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
     const handStarted = performance.now();
     for (let index = 0; index < count; index += 1) {
       const args = ['--ignore-config', '--no-cache-dir', ...buildDownloadArguments({ url: videoUrl, format: 'audio', outputTemplate: path.join(scratch, String(index), 'media.%(ext)s') })];
-      await timedProcess(service.config.ytDlpPath, args, ytDlpEnv);
+      await timedProcess(service.config.extractor.ytDlpPath, args, ytDlpEnv);
     }
     const handMs = performance.now() - handStarted;
     const handCpuSeconds = cpuSeconds('self') - handCpu;

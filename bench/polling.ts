@@ -13,7 +13,7 @@ import { LOAD } from './settings.js';
 export async function benchPolling(service: ServiceProcess, driver: Driver, videoUrl: string, variant = ''): Promise<void> {
   const { accountId, apiKey } = await driver.openAccount();
   const headers = { Authorization: `Bearer ${apiKey}` };
-  const bare = await startBareEndpoint(service.config.databaseUrl, service.config.databasePoolSize);
+  const bare = await startBareEndpoint(service.config.storage.databaseUrl, service.config.storage.databasePoolSize);
   try {
     for (const status of ['IN_QUEUE', 'COMPLETED'] as const) {
       const jobId = randomUUID();

@@ -22,14 +22,14 @@ const WARM_UP_SECONDS = 2;
 export async function benchProjectionLag(service: ServiceProcess, driver: Driver): Promise<void> {
   const seconds = Number(process.env.BENCH_LAG_SECONDS ?? (QUICK ? 5 : 20));
   const { accountId } = await driver.openAccount();
-  const watcher = new pg.Client({ connectionString: service.config.databaseUrl });
+  const watcher = new pg.Client({ connectionString: service.config.storage.databaseUrl });
   await watcher.connect();
   const outstanding = new Map<string, number>();
   const lags: number[] = [];
   const lookups: number[] = [];
   let summary = '';
   const countFrom = performance.timeOrigin + performance.now() + WARM_UP_SECONDS * 1000;
-  const load = spawn(process.execPath, [path.join(__dirname, 'append-load.js'), service.config.databaseUrl, accountId, String(RATE_PER_SECOND), String(seconds + WARM_UP_SECONDS)], {
+  const load = spawn(process.execPath, [path.join(__dirname, 'append-load.js'), service.config.storage.databaseUrl, accountId, String(RATE_PER_SECOND), String(seconds + WARM_UP_SECONDS)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const killOnExit = () => load.kill('SIGKILL');

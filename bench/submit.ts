@@ -19,7 +19,7 @@ export async function benchSubmit(service: ServiceProcess, driver: Driver, video
   // The first submission warms whatever the service keeps warm; it is not counted.
   await curlRequest(`${service.api}/download`, { method: 'POST', headers, body: JSON.stringify({ url: videoUrl, format: 'audio' }) });
   for (let i = 0; i < samples; i += 1) {
-    cold.push((await timedProcess(service.config.ytDlpPath, ['-J', '--ignore-config', '--no-cache-dir', '--no-playlist', '--', videoUrl], env)).ms);
+    cold.push((await timedProcess(service.config.extractor.ytDlpPath, ['-J', '--ignore-config', '--no-cache-dir', '--no-playlist', '--', videoUrl], env)).ms);
     submit.push((await curlRequest(`${service.api}/download`, { method: 'POST', headers, body: JSON.stringify({ url: videoUrl, format: 'audio' }) })).ms);
   }
   const ratio = percentile(submit, 0.5) / percentile(cold, 0.5);

@@ -54,10 +54,10 @@ export async function benchWholeJob(env: Record<string, string>, videoUrl: (form
     const byHand = async (format: MediaFormat, round: number) => {
       const dir = path.join(scratch, `${format}-${round}`);
       const args = ['--ignore-config', '--no-cache-dir', ...buildDownloadArguments({ url: videoUrl(format), format, outputTemplate: path.join(dir, 'media.%(ext)s') })];
-      return (await timedProcess(service.config.ytDlpPath, args, ytDlpEnv)).ms;
+      return (await timedProcess(service.config.extractor.ytDlpPath, args, ytDlpEnv)).ms;
     };
     // What every cold yt-dlp run pays before it does anything: Python's start-up and yt_dlp's import.
-    const startUp = async () => (await timedProcess(service.config.ytDlpPath, ['--ignore-config', '--version'], ytDlpEnv)).ms;
+    const startUp = async () => (await timedProcess(service.config.extractor.ytDlpPath, ['--ignore-config', '--version'], ytDlpEnv)).ms;
     for (const format of FORMATS) {
       // One of each first, so neither side pays for a cold cache of the fixture's media.
       await job(format);

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     roles.add(role as Role);
   }
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, { buffered: true });
+  const logger = createLogger(config.observability.logLevel, { buffered: true });
   // Buffered lines are written out before any exit.
   const exit = (code: number) => logger.flush(() => process.exit(code));
   const service = await startService(config, roles, logger).catch(async (error: unknown) => {

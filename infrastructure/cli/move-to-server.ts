@@ -15,7 +15,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const report = await moveToServer({ directory: config.embeddedDataDir, databaseUrl, logger: createLogger(process.env.LOG_LEVEL ?? 'warn') });
+  const report = await moveToServer({ directory: config.storage.embeddedDataDir, databaseUrl, logger: createLogger(process.env.LOG_LEVEL ?? 'warn') });
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return 0;
 }

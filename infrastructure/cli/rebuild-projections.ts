@@ -15,13 +15,13 @@ import type { Storage } from '../storage/open-storage.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.observability.logLevel);
   const { container, close } = await createContainer(config, logger);
   try {
     await rebuildProjections(PROJECTIONS, {
       db: container.resolve<Knex>(TOKENS.database),
       store: container.resolve<EventStore>(TOKENS.eventStore),
-      connectionString: config.databaseUrl,
+      connectionString: config.storage.databaseUrl,
       acquireLock: container.resolve<Storage>(TOKENS.storage).acquireLock,
       logger,
     });

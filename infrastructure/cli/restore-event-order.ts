@@ -11,8 +11,8 @@ import { loadConfig } from '../config/config.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (config.eventStoreUrl !== null) throw new Error('EVENTSTORE_URL selects EventStoreDB, whose order does not depend on transaction ids: nothing to do');
-  const store = new PostgresEventStore({ connectionString: config.databaseUrl, poolSize: 1 });
+  if (config.storage.eventStoreUrl !== null) throw new Error('EVENTSTORE_URL selects EventStoreDB, whose order does not depend on transaction ids: nothing to do');
+  const store = new PostgresEventStore({ connectionString: config.storage.databaseUrl, poolSize: 1 });
   try {
     const epoch = await store.startNewOrderEpoch();
     process.stdout.write(`${JSON.stringify({ epoch })}\n`);

@@ -19,7 +19,7 @@ export async function runCli(tool: string, command: CliCommand, args: string[]):
   const config = loadConfig();
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
   if (config.mode === 'embedded') {
-    const endpoint = await findAdminEndpoint(config.embeddedDataDir);
+    const endpoint = await findAdminEndpoint(config.storage.embeddedDataDir);
     if (endpoint !== null) return runThroughAdminEndpoint(endpoint, tool, args, terminal);
     const service = await startService(config, new Set<Role>(['projector']), logger);
     try {

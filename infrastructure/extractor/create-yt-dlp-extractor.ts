@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../application/ports/logger.js';
-import type { Config } from '../config/config.js';
+import type { ExtractorSettings } from '../config/sections/extractor.js';
 import { EgressProxy } from '../egress/egress-proxy.js';
 import { ExclusiveGate } from './exclusive-gate.js';
 import { PlatformAccess } from './platform-access.js';
@@ -35,7 +35,7 @@ export interface YtDlpSetup {
  * (a self-update by another process on the host, or an upgrade), and passes
  * each run only the options that version understands.
  */
-export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Registry): YtDlpSetup {
+export function createYtDlpExtractor(settings: ExtractorSettings, logger: Logger, metrics: Registry): YtDlpSetup {
   let version: YtDlpVersion = { version: 'unknown', release: null, channel: 'unknown' };
   const info = new Gauge({ name: 'yt_dlp_info', help: 'The yt-dlp version in use (value 1)', labelNames: ['version', 'channel'], registers: [metrics] });
   const show = (current: YtDlpVersion) => {
@@ -43,9 +43,9 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
     info.reset();
     info.set({ version: current.version, channel: current.channel }, 1);
   };
-  const log = logger.child({ ytDlpPath: config.ytDlpPath });
+  const log = logger.child({ ytDlpPath: settings.ytDlpPath });
   const gate = new ExclusiveGate();
-  const egress = new EgressProxy({ allow: config.egressAllow, logger: logger.child({ component: 'egress' }) });
+  const egress = new EgressProxy({ allow: settings.egressAllow, logger: logger.child({ component: 'egress' }) });
   const refusals = new Counter({ name: 'egress_refusals_total', help: 'Requests of yt-dlp or ffmpeg the egress rule refused', registers: [metrics] });
   egress.on('refused', () => refusals.inc());
   // yt-dlp (Python) and ffmpeg skip a given proxy for the hosts no_proxy names; nothing may bypass the egress rule.
@@ -53,20 +53,20 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
   // Taken alone first, so no run starts before the egress proxy listens and the options for its version are known.
   const detected = gate.alone(async () => {
     await egress.start();
-    show(await detectYtDlpVersion(config.ytDlpPath));
+    show(await detectYtDlpVersion(settings.ytDlpPath));
     if (version.release === null) log.warn({ version: version.version }, 'could not tell the yt-dlp version; passing only the options every version understands');
     else log.info({ version: version.version, channel: version.channel }, 'yt-dlp found');
   });
-  const access = platformAccess(config, metrics, log, egress);
-  let seenChangeTime = changeTimeOf(config.ytDlpPath);
+  const access = platformAccess(settings, metrics, log, egress);
+  let seenChangeTime = changeTimeOf(settings.ytDlpPath);
   let installation = 0;
   let redetection: Promise<void> | null = null;
   // A stat per run costs microseconds against the run's tens of milliseconds at least; runs wait for the new version's answer.
   const redetectIfReplaced = (): Promise<void> => {
-    const changed = changeTimeOf(config.ytDlpPath);
+    const changed = changeTimeOf(settings.ytDlpPath);
     if (changed !== seenChangeTime && redetection === null) {
       seenChangeTime = changed;
-      redetection = detectYtDlpVersion(config.ytDlpPath)
+      redetection = detectYtDlpVersion(settings.ytDlpPath)
         .then((found) => {
           show(found);
           installation += 1;
@@ -86,31 +86,31 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
     await redetectIfReplaced();
     return installation;
   };
-  const extraArgs = config.ytDlpExtractorArgs.flatMap((value) => ['--extractor-args', value]);
+  const extraArgs = settings.ytDlpExtractorArgs.flatMap((value) => ['--extractor-args', value]);
   const extractor = new YtDlpExtractor({
-    ytDlpPath: config.ytDlpPath,
-    ffmpegPath: config.ffmpegPath,
-    ffprobePath: config.ffprobePath,
-    pythonPath: config.ytDlpPythonPath,
-    socketTimeoutSeconds: config.extractorTimeoutSeconds,
+    ytDlpPath: settings.ytDlpPath,
+    ffmpegPath: settings.ffmpegPath,
+    ffprobePath: settings.ffprobePath,
+    pythonPath: settings.ytDlpPythonPath,
+    socketTimeoutSeconds: settings.extractorTimeoutSeconds,
     access,
     extraArgs,
     versionArguments,
     gate,
-    spareProcesses: config.ytDlpSpareProcesses,
+    spareProcesses: settings.ytDlpSpareProcesses,
     installation: currentInstallation,
   });
   const selfUpdate =
-    config.ytDlpUpdate === 'off'
+    settings.ytDlpUpdate === 'off'
       ? null
       : new YtDlpSelfUpdate({
-          ytDlpPath: config.ytDlpPath,
-          channel: config.ytDlpUpdate,
-          intervalMs: config.ytDlpUpdateIntervalHours * 3_600_000,
+          ytDlpPath: settings.ytDlpPath,
+          channel: settings.ytDlpUpdate,
+          intervalMs: settings.ytDlpUpdateIntervalHours * 3_600_000,
           gate,
           logger: log,
           onVersion: (found) => {
-            const changed = changeTimeOf(config.ytDlpPath);
+            const changed = changeTimeOf(settings.ytDlpPath);
             if (changed !== seenChangeTime) installation += 1;
             seenChangeTime = changed;
             show(found);
@@ -130,13 +130,13 @@ export function createYtDlpExtractor(config: Config, logger: Logger, metrics: Re
 }
 
 /** The access controls, with metrics that say when a platform drew a bot check and how long it is paused. */
-function platformAccess(config: Config, metrics: Registry, logger: Logger, egress: EgressProxy): PlatformAccess {
+function platformAccess(settings: ExtractorSettings, metrics: Registry, logger: Logger, egress: EgressProxy): PlatformAccess {
   const botChecks = new Counter({ name: 'platform_bot_checks_total', help: 'Bot checks (and HTTP 429) a platform answered yt-dlp with', labelNames: ['platform'], registers: [metrics] });
-  const access: PlatformAccess = new PlatformAccess(config.platformAccess, {
+  const access: PlatformAccess = new PlatformAccess(settings.platformAccess, {
     botCheck: (platform, proxy) => {
       botChecks.inc({ platform });
       // The proxy URL may carry credentials: only whether one was used is logged.
-      logger.warn({ platform, viaProxy: proxy !== undefined, backoffSeconds: config.platformAccess.botCheckBackoffMs / 1000 }, 'platform asked for a bot check; backing off');
+      logger.warn({ platform, viaProxy: proxy !== undefined, backoffSeconds: settings.platformAccess.botCheckBackoffMs / 1000 }, 'platform asked for a bot check; backing off');
     },
   }, Date.now, egress);
   new Gauge({

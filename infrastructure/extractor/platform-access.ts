@@ -6,22 +6,10 @@ import { ExtractionError } from '../../application/ports/extractor.js';
 import { sleep } from '../../projections/sleep.js';
 import { mergeIntoCookieJar } from './merge-into-cookie-jar.js';
 import { forPlatform, platformOf } from './platform-of.js';
+import type { PlatformAccessSettings } from '../config/sections/platform-access.js';
 
 /** Per platform (a host, see platformOf), with `*` for every platform. */
-export interface PlatformAccessSettings {
-  /** Netscape cookie files; several rotate run by run. */
-  cookies: Readonly<Record<string, readonly string[]>>;
-  /** Proxy URLs; several rotate run by run. */
-  proxies: Readonly<Record<string, readonly string[]>>;
-  /** A proxy that drew a bot check is left out this long (unless every proxy is). */
-  proxyCooldownMs: number;
-  /** yt-dlp runs at once per platform, in this process. */
-  concurrency: Readonly<Record<string, number>>;
-  /** Least time between the starts of two runs on one platform, in this process. */
-  spacingMs: Readonly<Record<string, number>>;
-  /** After a bot check, runs on the platform wait (downloads) or are refused (lookups) this long. */
-  botCheckBackoffMs: number;
-}
+export type { PlatformAccessSettings } from '../config/sections/platform-access.js';
 
 export interface PlatformAccessObserver {
   botCheck(platform: string, proxy: string | undefined): void;

@@ -4,18 +4,9 @@ import { PassThrough, type Readable, pipeline } from 'node:stream';
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { FileStore, StoredFileInfo } from '../../application/ports/file-store.js';
+import type { S3FileStoreOptions } from '../config/sections/storage.js';
 
-export interface S3FileStoreOptions {
-  bucket: string;
-  /** Prepended to every key, e.g. `downloads/`. */
-  prefix: string;
-  /** An S3-compatible server's address; the SDK's AWS endpoint when absent. */
-  endpoint?: string;
-  region: string;
-  forcePathStyle: boolean;
-  /** Multipart part size: bounds the memory one upload takes (parts in flight × this). */
-  partSizeBytes: number;
-}
+export type { S3FileStoreOptions } from '../config/sections/storage.js';
 
 /**
  * Files in an S3-compatible bucket. Uploads stream the local file in parts

@@ -4,7 +4,8 @@ import type { Knex } from 'knex';
 import type { EventStore } from '../../application/ports/event-store.js';
 import { inProcessLocks } from '../../projections/in-process-locks.js';
 import { type AcquireLock, acquireSessionLock } from '../../projections/session-advisory-lock.js';
-import type { Config } from '../config/config.js';
+import type { ServiceMode } from '../config/config.js';
+import type { StorageSettings } from '../config/sections/storage.js';
 import { lockDataDirectory } from '../embedded/data-directory-lock.js';
 import { openEmbeddedDatabase } from '../embedded/embedded-database.js';
 import { createEventStore } from '../event-store/create-event-store.js';
@@ -39,23 +40,23 @@ export interface ChannelSubscription {
 }
 
 /** The one place that picks the storage adapters: PGlite in a directory in embedded mode, the servers otherwise. */
-export async function openStorage(config: Config): Promise<Storage> {
-  return config.mode === 'embedded' ? openEmbeddedStorage(config.embeddedDataDir) : openServerStorage(config);
+export async function openStorage(storage: StorageSettings, mode: ServiceMode): Promise<Storage> {
+  return mode === 'embedded' ? openEmbeddedStorage(storage.embeddedDataDir) : openServerStorage(storage);
 }
 
-async function openServerStorage(config: Config): Promise<Storage> {
-  await ensureDatabase(config.databaseUrl);
-  const database = createKnex(config.databaseUrl, config.databasePoolSize);
+async function openServerStorage(storage: StorageSettings): Promise<Storage> {
+  await ensureDatabase(storage.databaseUrl);
+  const database = createKnex(storage.databaseUrl, storage.databasePoolSize);
   await migrateReadModels(database);
-  const eventStore = await createEventStore(config);
-  const reads = new PoolPreparedReads(config.databaseUrl, config.databasePoolSize);
+  const eventStore = await createEventStore(storage);
+  const reads = new PoolPreparedReads(storage.databaseUrl, storage.databasePoolSize);
   return {
     database,
     reads,
     eventStore,
     acquireLock: acquireSessionLock,
-    description: config.eventStoreUrl === null ? 'PostgreSQL' : 'EventStoreDB and PostgreSQL',
-    listen: (channel, handlers) => new ChannelListener(config.databaseUrl, channel, handlers),
+    description: storage.eventStoreUrl === null ? 'PostgreSQL' : 'EventStoreDB and PostgreSQL',
+    listen: (channel, handlers) => new ChannelListener(storage.databaseUrl, channel, handlers),
     async close() {
       await eventStore.close();
       await reads.close();

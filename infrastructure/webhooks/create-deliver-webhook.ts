@@ -13,7 +13,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import { DeliverWebhook } from '../../application/processes/deliver-webhook.js';
 import { WebhookShares } from '../../application/webhooks/webhook-shares.js';
 import { WEBHOOK_DELIVERY_CATEGORY, webhookDeliveryDecider } from '../../domain/webhook-delivery/decider.js';
-import type { Config } from '../config/config.js';
+import type { WebhookSettings } from '../config/sections/webhooks.js';
 import { DownloadStatusJson } from '../http/download-status-json.js';
 import { PrometheusWebhookMetrics } from '../observability/webhook-metrics.js';
 import { type ResolveHost, systemResolver } from './checked-address-lookup.js';
@@ -37,22 +37,22 @@ export interface WebhookDeliveryDependencies {
 }
 
 /** The webhook worker's adapters, kept out of the composition root so it only has to call this. */
-export function createDeliverWebhook(config: Config, deps: WebhookDeliveryDependencies): DeliverWebhook {
+export function createDeliverWebhook(settings: WebhookSettings, deps: WebhookDeliveryDependencies): DeliverWebhook {
   const { charges } = deps;
   return new DeliverWebhook(
     new CommandHandler(deps.store, webhookDeliveryDecider, WEBHOOK_DELIVERY_CATEGORY, deps.ids),
     deps.jobs,
     new DownloadStatusJson(deps.links),
-    new HttpWebhookSender({ allowHosts: config.webhookAllowHosts, resolve: deps.resolveHost ?? systemResolver, clock: deps.clock }),
+    new HttpWebhookSender({ allowHosts: settings.webhookAllowHosts, resolve: deps.resolveHost ?? systemResolver, clock: deps.clock }),
     new ReadModelSigningKeys(deps.db, deps.secrets),
     deps.clock,
     deps.logger.child({ process: 'webhook' }),
     new PrometheusWebhookMetrics(deps.metrics),
     {
-      timeoutMs: config.webhookTimeoutMs,
-      retryDelaysMs: config.webhookRetryScheduleMs,
+      timeoutMs: settings.webhookTimeoutMs,
+      retryDelaysMs: settings.webhookRetryScheduleMs,
       workerId: `${hostname()}:${process.pid}:${deps.ids.next().slice(0, 8)}`,
-      shares: new WebhookShares({ concurrency: config.webhookConcurrency, perAccount: config.webhookConcurrencyPerAccount, attemptTimeoutMs: config.webhookTimeoutMs }),
+      shares: new WebhookShares({ concurrency: settings.webhookConcurrency, perAccount: settings.webhookConcurrencyPerAccount, attemptTimeoutMs: settings.webhookTimeoutMs }),
       chargeVisible: charges === undefined ? undefined : (accountId, jobId) => charges.isVisible(accountId, jobId),
     },
   );

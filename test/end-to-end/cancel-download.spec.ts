@@ -52,7 +52,7 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
     const slowUrl = platform.watchUrl(FIXTURE_VIDEOS.slow.id);
     const running = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: slowUrl, format: 'audio' } })).body.jobId;
     // A run in a spare yt-dlp process reads its URL on stdin, not from its command line; its working directory, the job's, shows it (and no other service's run).
-    await waitFor('yt-dlp downloads the slow video', async () => (await processesWorkingIn(service.config.workDir)).length > 0);
+    await waitFor('yt-dlp downloads the slow video', async () => (await processesWorkingIn(service.config.storage.workDir)).length > 0);
     const queued = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } })).body.jobId;
     assert.equal((await call('GET', `/api/v2/download/${queued}`, { key: apiKey })).body.status, 'IN_QUEUE');
     assert.equal((await pendingJobs(accountId)).length, 2, 'both jobs hold a reservation');
@@ -68,7 +68,7 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
     assert.equal(cancelledRunning.status, 200);
     assert.equal(cancelledRunning.body.status, 'FAILED');
     assert.notEqual(cancelledRunning.body.startedAt, null);
-    await waitFor('no yt-dlp or ffmpeg is left', async () => (await processesWorkingIn(service.config.workDir)).length === 0, 15_000);
+    await waitFor('no yt-dlp or ffmpeg is left', async () => (await processesWorkingIn(service.config.storage.workDir)).length === 0, 15_000);
 
     await waitFor('both reservations are released', async () => (await pendingJobs(accountId)).length === 0);
     const after = await balances(apiKey);
@@ -103,7 +103,7 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
     receiver = await startWebhookReceiver(() => ({ status: 204 }));
     const { apiKey } = await service.createAccount({ planId: 'starter' });
     const jobId = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.slow.id), format: 'audio', webhookUrl: receiver.url() } })).body.jobId;
-    await waitFor('yt-dlp downloads the slow video', async () => (await processesWorkingIn(service.config.workDir)).length > 0);
+    await waitFor('yt-dlp downloads the slow video', async () => (await processesWorkingIn(service.config.storage.workDir)).length > 0);
     assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
 
     const [received] = await receiver.waitFor(1, 30_000);
@@ -116,7 +116,7 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
     assert.ok(!('errorCode' in body), 'a cancel has no errorCode');
     const polled = await call('GET', `/api/v2/download/${jobId}`, { key: apiKey });
     assert.deepEqual(body, polled.body);
-    await waitFor('no yt-dlp or ffmpeg is left', async () => (await processesWorkingIn(service.config.workDir)).length === 0, 15_000);
+    await waitFor('no yt-dlp or ffmpeg is left', async () => (await processesWorkingIn(service.config.storage.workDir)).length === 0, 15_000);
     await sleep(500);
     assert.equal(receiver.received.length, 1, 'acknowledged once, sent once');
   });

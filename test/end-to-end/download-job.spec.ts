@@ -83,7 +83,7 @@ for (const mode of ['server', 'embedded'] as const) describe(`end to end (${mode
     assert.equal(bytes.length, done.fileSize);
     const saved = path.join(await mkdtemp(path.join(tmpdir(), 'e2e-')), 'out.m4a');
     await writeFile(saved, bytes);
-    const probe = await probeMediaFile(service.config.ffprobePath, saved);
+    const probe = await probeMediaFile(service.config.extractor.ffprobePath, saved);
     assert.deepEqual(probe.streams.map((stream) => stream.codec), ['aac']);
 
     const partial = await fetch(done.downloadUrl, { headers: { Range: 'bytes=10-19' } });
@@ -109,8 +109,8 @@ for (const mode of ['server', 'embedded'] as const) describe(`end to end (${mode
 
     // The auditors' replay, as a separate process, agrees with /me.
     // Embedded, the CLI finds the running service through the data directory and asks it.
-    const where = mode === 'server' ? { DATABASE_URL: String(service.config.databaseUrl) } : { EMBEDDED_DATA_DIR: service.config.embeddedDataDir };
-    const env = { ...process.env, ...where, MASTER_KEY_FILE: service.config.masterKeyFile, LOG_LEVEL: 'silent' };
+    const where = mode === 'server' ? { DATABASE_URL: String(service.config.storage.databaseUrl) } : { EMBEDDED_DATA_DIR: service.config.storage.embeddedDataDir };
+    const env = { ...process.env, ...where, MASTER_KEY_FILE: service.config.security.masterKeyFile, LOG_LEVEL: 'silent' };
     const { stdout } = await runFile(process.execPath, [path.resolve('build/infrastructure/cli/audit.js'), accountId, '--json'], { env });
     const report = JSON.parse(stdout);
     assert.deepEqual(report.differences, []);

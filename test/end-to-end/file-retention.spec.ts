@@ -48,7 +48,7 @@ describe('end to end: produced files are deleted after their retention period', 
   });
 
   function startSweeper(): FileSweeper {
-    const sweeper = createFileSweeper(service.service.container, service.config, createLogger('silent'));
+    const sweeper = createFileSweeper(service.service.container, service.config.retention, service.config.storage, createLogger('silent'));
     sweepers.push(sweeper);
     sweeper.start();
     return sweeper;

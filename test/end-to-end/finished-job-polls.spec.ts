@@ -55,7 +55,7 @@ for (const embedded of [false, true]) describe(`end to end: polls of finished jo
       second = await startTestService({
         roles: ['api'],
         label: 'finished_polls_second',
-        env: { ...retention, DATABASE_URL: first.config.databaseUrl, MASTER_KEY_FILE: first.config.masterKeyFile, FILES_DIR: first.config.filesDir },
+        env: { ...retention, DATABASE_URL: first.config.storage.databaseUrl, MASTER_KEY_FILE: first.config.security.masterKeyFile, FILES_DIR: first.config.storage.filesDir },
       });
     }
     apis = second === null ? [first] : [first, second];
@@ -105,7 +105,7 @@ for (const embedded of [false, true]) describe(`end to end: polls of finished jo
       assert.equal(polled.body.title, 'Kept title', 'a settled finished job is answered without reading its row');
     }
 
-    sweeper = createFileSweeper(first.service.container, first.config, createLogger('silent'));
+    sweeper = createFileSweeper(first.service.container, first.config.retention, first.config.storage, createLogger('silent'));
     sweeper.start();
     for (const api of apis) {
       // The deleted_files projection announces the deletion: each process forgets the job and reads the row again.
@@ -130,7 +130,7 @@ for (const embedded of [false, true]) describe(`end to end: polls of finished jo
     assert.equal(before.body.status, 'COMPLETED');
     assert.equal((await call('GET', `/api/v2/download/${jobId}`, { key: other.apiKey })).status, 404);
     // Far enough back that the link's lifetime, not the file's deletion a second after completion, sets its expiry.
-    clock.offsetMs = -(first.config.downloadLinkTtlSeconds + 3600) * 1000;
+    clock.offsetMs = -(first.config.retention.downloadLinkTtlSeconds + 3600) * 1000;
     try {
       const earlier = await call('GET', `/api/v2/download/${jobId}`, { key: apiKey });
       const expires = (url: string) => Number(new URL(url).searchParams.get('expires'));
@@ -151,7 +151,7 @@ for (const embedded of [false, true]) describe(`end to end: polls of finished jo
     await rebuildProjections(PROJECTIONS, {
       db: db(),
       store: container.resolve<EventStore>(TOKENS.eventStore),
-      connectionString: first.config.databaseUrl,
+      connectionString: first.config.storage.databaseUrl,
       acquireLock: container.resolve<Storage>(TOKENS.storage).acquireLock,
       logger: container.resolve<Logger>(TOKENS.logger),
     });

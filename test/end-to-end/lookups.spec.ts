@@ -364,7 +364,7 @@ describe('end to end: video info, channel listing and client-download links', fu
     await call('POST', '/api/v2/list-channel', { key: apiKey, json: { channelUrl, maxVideos: 23 } });
     await balances(apiKey, (b) => b.info.used === 1 && b.client_download.used === 1);
 
-    const env = { ...process.env, DATABASE_URL: service.config.databaseUrl, MASTER_KEY_FILE: service.config.masterKeyFile, LOG_LEVEL: 'silent' };
+    const env = { ...process.env, DATABASE_URL: service.config.storage.databaseUrl, MASTER_KEY_FILE: service.config.security.masterKeyFile, LOG_LEVEL: 'silent' };
     const audit = path.resolve('build/infrastructure/cli/audit.js');
     const report = JSON.parse((await runFile(process.execPath, [audit, accountId, '--json'], { env })).stdout);
     assert.deepEqual(report.differences, []);

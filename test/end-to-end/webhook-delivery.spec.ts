@@ -82,7 +82,7 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
   const receivers: WebhookReceiver[] = [];
   let videoCounter = 0;
 
-  const startWorker = () => startService(service.config, new Set(['worker']), createLogger(service.config.logLevel), overrides);
+  const startWorker = () => startService(service.config, new Set(['worker']), createLogger(service.config.observability.logLevel), overrides);
 
   before(async () => {
     // The worker runs apart from the API and projector, so a test can stop and restart it alone.
@@ -237,7 +237,7 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
       assert.ok(expires(second) >= expires(first) + 120, `the retry's link expires at ${expires(second)}, the first at ${expires(first)}`);
       const verdict = verifyWebhookSignature(second.rawBody, second.headers['x-service-signature'] as string, account.apiKey);
       assert.ok(verdict.ok);
-      const ttl = service.config.downloadLinkTtlSeconds;
+      const ttl = service.config.retention.downloadLinkTtlSeconds;
       assert.ok(expires(second) >= verdict.timestamp + ttl && expires(second) <= verdict.timestamp + ttl + 61, 'signed for the lifetime from the attempt');
 
       // Byte for byte what GET answers, but for the link, which each signs at its own moment.
@@ -329,7 +329,7 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     // finish their pulls, which takes seconds on a busy machine).
     const longWaitMs = 30_000;
     await worker.stop();
-    worker = await startService({ ...service.config, webhookRetryScheduleMs: [SCHEDULE[0], longWaitMs, ...SCHEDULE.slice(2)] }, new Set(['worker']), createLogger(service.config.logLevel), overrides);
+    worker = await startService({ ...service.config, webhooks: { ...service.config.webhooks, webhookRetryScheduleMs: [SCHEDULE[0], longWaitMs, ...SCHEDULE.slice(2)] } }, new Set(['worker']), createLogger(service.config.observability.logLevel), overrides);
     let second: RunningService | null = null;
     try {
       const target = await receiver((n) => ({ status: n <= 2 ? 500 : 200 }));
@@ -366,7 +366,7 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     assert.deepEqual(target.received.map((request) => request.headers['x-service-attempt']), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
     assert.equal(events.filter((event) => event.type === 'WebhookAttemptStarted').length, 10);
 
-    const env = { ...process.env, DATABASE_URL: service.config.databaseUrl, MASTER_KEY_FILE: service.config.masterKeyFile, LOG_LEVEL: 'silent' };
+    const env = { ...process.env, DATABASE_URL: service.config.storage.databaseUrl, MASTER_KEY_FILE: service.config.security.masterKeyFile, LOG_LEVEL: 'silent' };
     const cli = path.resolve('build/infrastructure/cli/audit.js');
     const json = JSON.parse((await runFile(process.execPath, [cli, '--job', jobId, '--json'], { env })).stdout);
     assert.equal(json.jobId, jobId);

@@ -14,7 +14,7 @@ describe('admin CLI', function () {
 
   before(async () => {
     service = await startTestService({ roles: ['api', 'projector'], label: 'admin_cli' });
-    const env = { ...process.env, DATABASE_URL: service.config.databaseUrl, MASTER_KEY_FILE: service.config.masterKeyFile, LOG_LEVEL: 'silent' };
+    const env = { ...process.env, DATABASE_URL: service.config.storage.databaseUrl, MASTER_KEY_FILE: service.config.security.masterKeyFile, LOG_LEVEL: 'silent' };
     admin = (...args) => run(process.execPath, [path.resolve('build/infrastructure/cli/admin.js'), ...args], { env });
   });
   after(async () => service?.stop());

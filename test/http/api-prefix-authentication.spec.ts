@@ -26,7 +26,7 @@ describe('HTTP: every API prefix in every letter case needs a key', function () 
   });
   after(async () => service?.stop());
 
-  const prefixes = () => ['/api/v2', ...service.config.legacyApiPrefixes].flatMap(casings);
+  const prefixes = () => ['/api/v2', ...service.config.http.legacyApiPrefixes].flatMap(casings);
 
   const assertUnauthorized = (response: ApiResponse, label: string) => {
     assert.equal(response.status, 401, `${label}: ${response.status} ${JSON.stringify(response.body)}`);

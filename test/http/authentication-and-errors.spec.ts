@@ -49,7 +49,7 @@ describe('HTTP: authentication and error responses', function () {
   });
 
   it('answers 413 for a body over the limit', async () => {
-    const big = JSON.stringify({ url: 'https://www.youtube.com/watch?v=abc', padding: 'x'.repeat(service.config.bodyLimitBytes + 10) });
+    const big = JSON.stringify({ url: 'https://www.youtube.com/watch?v=abc', padding: 'x'.repeat(service.config.http.bodyLimitBytes + 10) });
     assertError(await call('POST', '/api/v2/download', { key: apiKey, raw: big, headers: { 'Content-Type': 'application/json' } }), 413, /too large/);
   });
 
@@ -65,7 +65,7 @@ describe('HTTP: authentication and error responses', function () {
   });
 
   it('serves the API under the legacy prefixes too', async () => {
-    for (const prefix of service.config.legacyApiPrefixes) {
+    for (const prefix of service.config.http.legacyApiPrefixes) {
       const response = await call('GET', `${prefix}/me`, { key: apiKey });
       assert.equal(response.status, 200, prefix);
     }

@@ -17,7 +17,7 @@ describe('per-key and per-account rate limits across two API instances on one da
       label: 'ratelimit',
       env: { RATE_LIMIT_KEY_PER_SECOND: '5', RATE_LIMIT_ACCOUNT_PER_SECOND: '8', RATE_LIMITS_BY_PLAN: 'scale=0/0', API_KEY_CACHE_TTL_SECONDS: '1' },
     });
-    second = await startService({ ...first.config, port: 0 }, new Set(['api']), createLogger('silent'));
+    second = await startService({ ...first.config, http: { ...first.config.http, port: 0 } }, new Set(['api']), createLogger('silent'));
     callFirst = apiClient(first.url);
     callSecond = apiClient(second.url ?? '');
   });

@@ -68,7 +68,7 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
       timed(() => call('POST', '/api/v2/download', { key: busy.apiKey, json: { url: watch(`burst-${index}`) } })),
     );
     // The burst holds every extractor slot before the other account asks.
-    await eventually(() => [...extractor.startedAt.keys()].filter((url) => url.includes('burst-')).length >= service.config.extractorConcurrency, 'the burst never took the slots');
+    await eventually(() => [...extractor.startedAt.keys()].filter((url) => url.includes('burst-')).length >= service.config.lookups.extractorConcurrency, 'the burst never took the slots');
     const sentAt = Date.now();
     const single = await timed(() => call('POST', '/api/v2/download', { key: other.apiKey, json: { url: watch('other-single') } }));
     assert.equal(single.value.status, 200);
@@ -77,7 +77,7 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
     const singleStarted = extractor.startedAt.get(watch('other-single')) ?? Infinity;
     const overtaking = [...extractor.startedAt].filter(([url, at]) => url.includes('burst-') && at >= sentAt && at < singleStarted);
     // So it waited about one lookup, where a queue in arrival order made it wait for ten.
-    assert.ok(overtaking.length <= service.config.extractorConcurrency, `${overtaking.length} of the burst's lookups started first`);
+    assert.ok(overtaking.length <= service.config.lookups.extractorConcurrency, `${overtaking.length} of the burst's lookups started first`);
 
     const answers = await Promise.all(burst);
     const refused = answers.filter(({ value }) => value.status === 429);

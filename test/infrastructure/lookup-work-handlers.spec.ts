@@ -9,7 +9,7 @@ describe('lookup work consumers', () => {
     const container = { resolve: () => ({}) } as unknown as Container;
     const bounds = Object.fromEntries(Object.entries(lookupsFeature.work).map(([kind, handler]) => [kind, handler(container, config).maxDeliver]));
     // One delivery a minute at the longest error backoff: the bound must outlast the reconciler's limit.
-    const deliveriesWithinLimit = config.pendingLookupLimitMs / 60_000;
+    const deliveriesWithinLimit = config.jobs.pendingLookupLimitMs / 60_000;
     for (const kind of ['info', 'client-download']) assert.ok(bounds[kind] > deliveriesWithinLimit, `${kind} allows ${bounds[kind]} deliveries`);
   });
 });

@@ -74,7 +74,7 @@ for (const embedded of [false, true]) describe(`read models: download jobs and a
 
   it('resumes after a restart without applying anything twice, and a rebuild equals the live tables', async () => {
     const container = service.service.container;
-    const options = { db, store: container.resolve<EventStore>(TOKENS.eventStore), connectionString: service.config.databaseUrl, acquireLock: container.resolve<Storage>(TOKENS.storage).acquireLock, logger: container.resolve<Logger>(TOKENS.logger) };
+    const options = { db, store: container.resolve<EventStore>(TOKENS.eventStore), connectionString: service.config.storage.databaseUrl, acquireLock: container.resolve<Storage>(TOKENS.storage).acquireLock, logger: container.resolve<Logger>(TOKENS.logger) };
     const { accountId } = await service.createAccount();
     await runJob(accountId, 'job-before-stop1', 'complete');
     await service.settle();

@@ -64,7 +64,7 @@ export async function startTestService(
     ...options.env,
   });
   const roles = new Set<Role>(options.roles ?? ['api', 'projector', 'worker']);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.observability.logLevel);
   const service = await startService(config, roles, logger, options.overrides);
   const url = service.url ?? '';
   const settle = async () => {
@@ -110,10 +110,10 @@ async function freePort(): Promise<number> {
 
 async function deleteStream(config: Config): Promise<void> {
   const { connect } = await import('nats');
-  const nc = await connect({ servers: config.natsUrl });
+  const nc = await connect({ servers: config.queue.natsUrl });
   try {
     const jsm = await nc.jetstreamManager();
-    await jsm.streams.delete(config.natsStreamName).catch(() => false);
+    await jsm.streams.delete(config.queue.natsStreamName).catch(() => false);
   } finally {
     await nc.close();
   }

@@ -43,7 +43,8 @@ describe('moving an embedded installation to a PostgreSQL server', function () {
     await embedded.createAccount({ planId: 'free', name: 'Second' });
     const before = (await everything(embedded.service.container.resolve<EventStore>(TOKENS.eventStore))).map(portable);
     const me = (await apiClient(embedded.url)('GET', '/api/v2/me', { key: apiKey })).body;
-    const { embeddedDataDir, masterKeyFile } = embedded.config;
+    const { embeddedDataDir } = embedded.config.storage;
+    const { masterKeyFile } = embedded.config.security;
     embeddedDataRoot = path.dirname(embeddedDataDir);
     // Stopped without deleting its directory: stop() of the test service would remove it.
     await embedded.service.stop();

@@ -8,11 +8,11 @@ import path from 'node:path';
 describe('configuration', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
-    assert.equal(config.port, 8080);
-    assert.equal(config.eventStoreUrl, null);
-    assert.deepEqual(config.shortHosts, ['youtu.be']);
-    assert.ok(config.videoHosts.includes('www.youtube.com'));
-    assert.deepEqual(config.webhookAllowHosts, []);
+    assert.equal(config.http.port, 8080);
+    assert.equal(config.storage.eventStoreUrl, null);
+    assert.deepEqual(config.platforms.shortHosts, ['youtu.be']);
+    assert.ok(config.platforms.videoHosts.includes('www.youtube.com'));
+    assert.deepEqual(config.webhooks.webhookAllowHosts, []);
   });
 
   it('stops start-up with a message naming the bad setting', () => {
@@ -27,19 +27,19 @@ describe('configuration', () => {
 
   it('cuts off slow clients by default: 30 s for a request, 10 s for its headers', () => {
     const config = loadConfig({});
-    assert.equal(config.httpRequestTimeoutMs, 30_000);
-    assert.equal(config.httpHeadersTimeoutMs, 10_000);
+    assert.equal(config.http.httpRequestTimeoutMs, 30_000);
+    assert.equal(config.http.httpHeadersTimeoutMs, 10_000);
   });
 
   it('selects EventStoreDB for esdb:// and kurrentdb:// URLs', () => {
-    assert.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStoreUrl, 'esdb://localhost:2113?tls=false');
-    assert.equal(loadConfig({ EVENTSTORE_URL: 'kurrentdb://localhost:2113' }).eventStoreUrl, 'kurrentdb://localhost:2113');
+    assert.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).storage.eventStoreUrl, 'esdb://localhost:2113?tls=false');
+    assert.equal(loadConfig({ EVENTSTORE_URL: 'kurrentdb://localhost:2113' }).storage.eventStoreUrl, 'kurrentdb://localhost:2113');
   });
 
   it('runs embedded, under the data directory, unless a server URL is set', () => {
     const embedded = loadConfig({ DATA_DIR: '/srv/vds' });
     assert.equal(embedded.mode, 'embedded');
-    assert.equal(embedded.embeddedDataDir, path.join('/srv/vds', 'embedded'));
+    assert.equal(embedded.storage.embeddedDataDir, path.join('/srv/vds', 'embedded'));
     for (const name of ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL']) {
       const value = name === 'EVENTSTORE_URL' ? 'esdb://localhost:2113' : name === 'NATS_URL' ? 'nats://127.0.0.1:4222' : 'postgres://db/vds';
       assert.equal(loadConfig({ [name]: value }).mode, 'server', name);

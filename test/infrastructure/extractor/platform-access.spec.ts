@@ -144,7 +144,7 @@ describe('platform access controls', () => {
         PLATFORM_BOT_CHECK_BACKOFF_SECONDS: '2',
       });
       const metrics = new Registry();
-      const { extractor } = await createYtDlpExtractor(config, createLogger('silent'), metrics);
+      const { extractor } = await createYtDlpExtractor(config.extractor, createLogger('silent'), metrics);
       await assert.rejects(extractor.probe(platform.watchUrl('bot-x1')), (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR' && /not a bot/.test(error.details ?? ''));
       const exported = await metrics.metrics();
       assert.match(exported, /platform_bot_checks_total\{platform="127.0.0.1"\} 1/);

@@ -357,9 +357,9 @@ describe('WarmExtractor', function () {
     const asTheServiceDoes = (env: Record<string, string>) => {
       const config = loadConfig({ YT_DLP_PATH: YT_DLP, FFMPEG_PATH: FFMPEG, YT_DLP_PYTHONPATH: platform.pluginPath, ...env });
       const metrics = new Registry();
-      const setup = createYtDlpExtractor(config, silent, metrics);
+      const setup = createYtDlpExtractor(config.extractor, silent, metrics);
       const commandLine = new CommandLineStandIn();
-      const extractor = new WarmExtractor(commandLine, { ...warmExtractorOptions(config, setup, silent), processes: 1 });
+      const extractor = new WarmExtractor(commandLine, { ...warmExtractorOptions(config.extractor, setup, silent), processes: 1 });
       closing.push(extractor);
       return { extractor, commandLine, metrics };
     };

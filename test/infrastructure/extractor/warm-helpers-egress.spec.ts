@@ -35,9 +35,9 @@ describe('warm helpers go through the egress proxy', function () {
 
   function helpers(env: Record<string, string>) {
     const config = loadConfig({ YT_DLP_PATH: YT_DLP, FFMPEG_PATH: FFMPEG, YT_DLP_PYTHONPATH: platform.pluginPath, ...env });
-    const setup = createYtDlpExtractor(config, silent, new Registry());
+    const setup = createYtDlpExtractor(config.extractor, silent, new Registry());
     // Not spread: the options' proxy is read when a helper starts, once the egress proxy listens.
-    const extractor = new WarmExtractor(noCommandLine, Object.assign(warmExtractorOptions(config, setup, silent), { processes: 1 }));
+    const extractor = new WarmExtractor(noCommandLine, Object.assign(warmExtractorOptions(config.extractor, setup, silent), { processes: 1 }));
     closing.push(extractor, setup.egress);
     const allowed: EgressEvent[] = [];
     const refused: EgressEvent[] = [];

@@ -54,7 +54,7 @@ const noCommandLine: Extractor = {
 describe('the options each yt-dlp version gets, as the service composes them', () => {
   async function argumentsGiven(version: string): Promise<string> {
     const config = loadConfig({ YT_DLP_PATH: await echoingYtDlp(version), YT_DLP_EXTRACTOR_ARGS: 'youtube:player_client=default,mweb' });
-    const setup = createYtDlpExtractor(config, createLogger('silent'), new Registry());
+    const setup = createYtDlpExtractor(config.extractor, createLogger('silent'), new Registry());
     await setup.detected;
     return (await setup.extractor.probe('https://www.youtube.com/watch?v=abc')).title;
   }
@@ -75,8 +75,8 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     const argumentsGiven = async (version: string) => {
       const config = loadConfig({ YT_DLP_PATH: await echoingYtDlp(version), YT_DLP_EXTRACTOR_ARGS: 'youtube:player_client=default,mweb' });
       const logger = createLogger('silent');
-      const setup = createYtDlpExtractor(config, logger, new Registry());
-      const warm = new WarmExtractor(noCommandLine, { ...warmExtractorOptions(config, setup, logger), python, script });
+      const setup = createYtDlpExtractor(config.extractor, logger, new Registry());
+      const warm = new WarmExtractor(noCommandLine, { ...warmExtractorOptions(config.extractor, setup, logger), python, script });
       try {
         return (await warm.probe('https://www.youtube.com/watch?v=abc')).title;
       } finally {
@@ -94,7 +94,7 @@ describe('the options each yt-dlp version gets, as the service composes them', (
 
   it('asks a yt-dlp replaced on disk for its version again before running it, and passes the new version its options', async () => {
     const program = await echoingYtDlp('2023.03.04');
-    const setup = createYtDlpExtractor(loadConfig({ YT_DLP_PATH: program }), createLogger('silent'), new Registry());
+    const setup = createYtDlpExtractor(loadConfig({ YT_DLP_PATH: program }).extractor, createLogger('silent'), new Registry());
     await setup.detected;
     const probe = async () => (await setup.extractor.probe('https://www.youtube.com/watch?v=abc')).title;
     assert.ok(!(await probe()).includes('--js-runtimes'));
@@ -112,9 +112,9 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     const program = await echoingYtDlp('2023.03.04');
     const config = loadConfig({ YT_DLP_PATH: program });
     const logger = createLogger('silent');
-    const setup = createYtDlpExtractor(config, logger, new Registry());
+    const setup = createYtDlpExtractor(config.extractor, logger, new Registry());
     const python = (await pythonOfYtDlp(process.env.YT_DLP_PATH ?? installedYtDlpPath())) ?? ['python3'];
-    const warm = new WarmExtractor(noCommandLine, { ...warmExtractorOptions(config, setup, logger), python, script: await echoingHelper() });
+    const warm = new WarmExtractor(noCommandLine, { ...warmExtractorOptions(config.extractor, setup, logger), python, script: await echoingHelper() });
     try {
       const probe = async () => (await warm.probe('https://www.youtube.com/watch?v=abc')).title;
       assert.ok(!(await probe()).includes('--js-runtimes'));
@@ -136,7 +136,7 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     // The update comes with other options (--ignore-config first), so the stand-in looks at every argument.
     await writeFile(program, `#!/bin/sh\ndir=$(dirname "$0")\ncase " $* " in\n  *" --version "*) cat "$dir/version" ;;\n  *" --update-to "*) ${update} ;;\nesac\n`);
     await chmod(program, 0o755);
-    const setup = createYtDlpExtractor(loadConfig({ YT_DLP_PATH: program, YT_DLP_UPDATE: 'stable' }), createLogger('silent'), new Registry());
+    const setup = createYtDlpExtractor(loadConfig({ YT_DLP_PATH: program, YT_DLP_UPDATE: 'stable' }).extractor, createLogger('silent'), new Registry());
     await setup.detected;
     assert.equal(await setup.installation(), 0);
     assert.equal(await setup.selfUpdate?.updateOnce(), true);

@@ -23,7 +23,7 @@ describe('processes starting together on a database that does not exist yet', fu
 
   it('all start: one creates the database, one migrates at a time, and none fails on the other\'s work', async () => {
     const config = loadConfig({ DATABASE_URL: url.toString(), NATS_URL: 'nats://127.0.0.1:4222', DATABASE_POOL_SIZE: '2' });
-    const starts = await Promise.allSettled(Array.from({ length: 8 }, () => openStorage(config)));
+    const starts = await Promise.allSettled(Array.from({ length: 8 }, () => openStorage(config.storage, config.mode)));
     const opened = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
     try {
       const failures = starts.flatMap((start) => (start.status === 'rejected' ? [String((start.reason as Error).message)] : []));

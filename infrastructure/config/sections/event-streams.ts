@@ -1,0 +1,27 @@
+import { type ConfigSection, integer } from '../variable.js';
+
+/** Open event streams (GET /download/{jobId}/events) per API key and per API process, and the heartbeat between comments. */
+export interface EventStreamSettings {
+  eventStreamsPerKey: number;
+  eventStreamsMax: number;
+  eventStreamHeartbeatMs: number;
+}
+
+const EVENT_STREAMS_PER_KEY = integer(
+  'EVENT_STREAMS_PER_KEY',
+  20,
+  [1, 100_000],
+  'open `GET /download/{jobId}/events` streams per API key; beyond it, `429` at once (see [Watching jobs](#watching-jobs-progress-live-status-and-listings))',
+);
+const EVENT_STREAMS_MAX = integer('EVENT_STREAMS_MAX', 2_000, [1, 100_000], 'the same per API process');
+const EVENT_STREAM_HEARTBEAT_MS = integer('EVENT_STREAM_HEARTBEAT_MS', 15_000, [100, 600_000], 'the `: ping` comment sent on every open event stream this often, so proxies keep quiet streams open');
+
+export const eventStreamsSection: ConfigSection<EventStreamSettings> = {
+  title: 'Event streams',
+  variables: [EVENT_STREAMS_PER_KEY, EVENT_STREAMS_MAX, EVENT_STREAM_HEARTBEAT_MS],
+  load: (env) => ({
+    eventStreamsPerKey: EVENT_STREAMS_PER_KEY.read(env),
+    eventStreamsMax: EVENT_STREAMS_MAX.read(env),
+    eventStreamHeartbeatMs: EVENT_STREAM_HEARTBEAT_MS.read(env),
+  }),
+};

@@ -1,0 +1,27 @@
+import { type ConfigSection, integer, text } from '../variable.js';
+
+export interface QueueSettings {
+  natsUrl: string;
+  natsStreamName: string;
+  workAckWaitMs: number;
+}
+
+const NATS_URL = text(
+  'NATS_URL',
+  'nats://127.0.0.1:4222',
+  'the JetStream work queue; setting it selects server mode',
+  'unset (embedded mode); in server mode `nats://127.0.0.1:4222`',
+);
+const NATS_STREAM = text('NATS_STREAM', 'VDS_WORK', 'the work queue\'s stream (its subjects are `$NATS_STREAM.<kind>`)');
+const WORK_ACK_WAIT_MS = integer(
+  'WORK_ACK_WAIT_MS',
+  60_000,
+  [1_000, 3_600_000],
+  'a message whose worker reports no progress this long is redelivered (that worker stops); keep it above the longest silent step, such as ffmpeg post-processing a large file; at least `WEBHOOK_TIMEOUT_MS` + 2000, as a webhook attempt sends no heartbeat',
+);
+
+export const queueSection: ConfigSection<QueueSettings> = {
+  title: 'Work queue',
+  variables: [NATS_URL, NATS_STREAM, WORK_ACK_WAIT_MS],
+  load: (env) => ({ natsUrl: NATS_URL.read(env), natsStreamName: NATS_STREAM.read(env), workAckWaitMs: WORK_ACK_WAIT_MS.read(env) }),
+};
