@@ -29,7 +29,7 @@ import { TOKENS } from './composition/tokens.js';
  */
 export async function createContainer(config: Config, logger: Logger, overrides: Overrides = {}): Promise<{ container: Container; close: () => Promise<void> }> {
   const container = Container.create();
-  const storage = await openStorage(config);
+  const storage = await openStorage(config.storage, config.mode);
   registerResources(container, storage, config, logger, overrides);
   const extractors = registerExtractors(container, config, logger, overrides);
   for (const feature of FEATURES) feature.register?.({ container, config, logger, overrides });
@@ -43,11 +43,10 @@ export async function createContainer(config: Config, logger: Logger, overrides:
 }
 
 function registerResources(c: Container, storage: Storage, config: Config, logger: Logger, overrides: Overrides): void {
-  const masterKey = loadMasterKey(config.masterKey, config.masterKeyFile);
-  if (masterKey.generated) logger.warn({ file: config.masterKeyFile }, 'no MASTER_KEY set: generated a development master key');
+  const masterKey = loadMasterKey(config.security.masterKey, config.security.masterKeyFile);
+  if (masterKey.generated) logger.warn({ file: config.security.masterKeyFile }, 'no MASTER_KEY set: generated a development master key');
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
-  c.value(TOKENS.config, config);
   c.value(TOKENS.logger, logger);
   c.value(TOKENS.clock, overrides.clock ?? new SystemClock());
   c.value(TOKENS.ids, new RandomIds());
@@ -56,25 +55,25 @@ function registerResources(c: Container, storage: Storage, config: Config, logge
   c.value(TOKENS.database, storage.database);
   c.value(TOKENS.metrics, metrics);
   c.value(TOKENS.anomalies, new MetricAnomalies(metrics, logger));
-  c.value(TOKENS.planCatalog, loadPlanCatalog(config.planCatalogFile));
+  c.value(TOKENS.planCatalog, loadPlanCatalog(config.accounts.planCatalogFile));
   c.value(TOKENS.apiKeySecrets, new ApiKeyCrypto(deriveKey(masterKey.key, 'api-key-encryption')));
-  c.value(TOKENS.downloadLinks, new SignedDownloadLinks(deriveKey(masterKey.key, 'download-links'), config.publicBaseUrl, config.downloadLinkTtlSeconds, config.fileRetentionSeconds));
-  c.value(TOKENS.fileStore, createFileStore(config));
-  c.value(TOKENS.workDirs, new TemporaryWorkDirs(config.workDir));
+  c.value(TOKENS.downloadLinks, new SignedDownloadLinks(deriveKey(masterKey.key, 'download-links'), config.http.publicBaseUrl, config.retention.downloadLinkTtlSeconds, config.retention.fileRetentionSeconds));
+  c.value(TOKENS.fileStore, createFileStore(config.storage));
+  c.value(TOKENS.workDirs, new TemporaryWorkDirs(config.storage.workDir));
   c.value(TOKENS.progressReports, { report: () => undefined } satisfies ProgressReports);
 }
 
 /** Made when first needed, so the command-line tools never run yt-dlp. */
 function registerExtractors(c: Container, config: Config, logger: Logger, overrides: Overrides): { close(): Promise<void> } {
   let ytDlpSetup: YtDlpSetup | null = null;
-  c.singleton(TOKENS.ytDlp, () => (ytDlpSetup = overrides.extractor === undefined ? createYtDlpExtractor(config, logger, c.resolve(TOKENS.metrics)) : null));
+  c.singleton(TOKENS.ytDlp, () => (ytDlpSetup = overrides.extractor === undefined ? createYtDlpExtractor(config.extractor, logger, c.resolve(TOKENS.metrics)) : null));
   // Helpers start on the first lookup, or when a role that looks videos up starts them; CLIs never do.
   let warmExtractor: WarmExtractor | null = null;
   c.singleton(TOKENS.warmExtractor, () => {
     const ytDlp = c.resolve(TOKENS.ytDlp);
     if (ytDlp === null || !warmHelpersFit(config)) return null;
-    const extractedInfo = config.extractedInfoTtlSeconds > 0 ? new PostgresExtractedInfoCache(c.resolve(TOKENS.database), config.extractedInfoTtlSeconds * 1000) : undefined;
-    warmExtractor = new WarmExtractor(ytDlp.extractor, warmExtractorOptions(config, ytDlp, logger, extractedInfo));
+    const extractedInfo = config.extractor.extractedInfoTtlSeconds > 0 ? new PostgresExtractedInfoCache(c.resolve(TOKENS.database), config.extractor.extractedInfoTtlSeconds * 1000) : undefined;
+    warmExtractor = new WarmExtractor(ytDlp.extractor, warmExtractorOptions(config.extractor, ytDlp, logger, extractedInfo));
     return warmExtractor;
   });
   c.singleton(TOKENS.extractor, () => overrides.extractor ?? c.resolve(TOKENS.warmExtractor) ?? commandLineExtractor(c.resolve(TOKENS.ytDlp)));
@@ -96,8 +95,8 @@ function commandLineExtractor(ytDlp: YtDlpSetup | null): YtDlpSetup['extractor']
  * platform, need the command line's per-run rotation and cookie write-back, so lookups then run there.
  */
 function warmHelpersFit(config: Config): boolean {
-  if (config.warmExtractorProcesses === 0) return false;
-  const { cookies, proxies } = config.platformAccess;
+  if (config.extractor.warmExtractorProcesses === 0) return false;
+  const { cookies, proxies } = config.extractor.platformAccess;
   const single = (pools: Readonly<Record<string, readonly string[]>>) => Object.entries(pools).every(([platform, pool]) => platform === '*' && pool.length <= 1);
   return single(cookies) && single(proxies);
 }

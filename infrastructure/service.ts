@@ -48,7 +48,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
   try {
     await (roles.has('api') || roles.has('worker') ? container.resolve(TOKENS.ytDlp)?.detected : undefined);
     const storage = container.resolve(TOKENS.storage);
-    const processorOptions = { db: storage.database, store: storage.eventStore, connectionString: config.databaseUrl, acquireLock: storage.acquireLock, logger };
+    const processorOptions = { db: storage.database, store: storage.eventStore, connectionString: config.storage.databaseUrl, acquireLock: storage.acquireLock, logger };
     queue = await openQueue(container, config, roles, processorOptions);
     const context: RoleContext = { container, config, logger, overrides, queue, processorOptions };
     const projector = roles.has('projector') ? await startProjectorRole(context) : null;
@@ -63,7 +63,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
     if (apiRole !== null) api.add('api', () => apiRole.stop());
     if (config.mode === 'embedded') {
       // Only this process may open the embedded database, so the CLIs reach it through here.
-      const endpoint = await startAdminEndpoint({ directory: config.embeddedDataDir, container, logger });
+      const endpoint = await startAdminEndpoint({ directory: config.storage.embeddedDataDir, container, logger });
       others.add('admin endpoint', () => endpoint.stop());
     }
     let stopping: Promise<void> | null = null;
@@ -78,8 +78,8 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
 async function openQueue(container: Container, config: Config, roles: ReadonlySet<Role>, processorOptions: CheckpointedProcessorOptions): Promise<WorkQueue> {
   const { logger } = processorOptions;
   const settings = {
-    natsUrl: config.mode === 'embedded' ? null : config.natsUrl,
-    natsStream: config.natsStreamName,
+    natsUrl: config.mode === 'embedded' ? null : config.queue.natsUrl,
+    natsStream: config.queue.natsStreamName,
     subjects: WORK_KINDS.map((kind) => workSubject(config, kind)),
     connectionName: `video-download-service:${[...roles].join('+')}`,
   };

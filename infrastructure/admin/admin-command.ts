@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import type { Container } from '../composition/container.js';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
 import type { AccountReadModel } from '../../application/ports/read-models.js';
-import type { ApiKeySecrets } from '../../application/ports/api-key-secrets.js';
 import { ADD_ON_IDS, type AddOnId, FEATURE_IDS, type FeatureId, PLAN_IDS, type PlanId } from '../../domain/account/plan.js';
 import { DomainError } from '../../domain/errors.js';
 import { TOKENS } from '../composition/tokens.js';
@@ -61,8 +60,8 @@ async function run(args: string[], container: Container, io: CliOutput): Promise
     }),
   );
   const admin = container.resolve(AccountAdministration);
-  const readModel = container.resolve<AccountReadModel>(TOKENS.accountReadModel);
-  const secrets = container.resolve<ApiKeySecrets>(TOKENS.apiKeySecrets);
+  const readModel = container.resolve(TOKENS.accountReadModel);
+  const secrets = container.resolve(TOKENS.apiKeySecrets);
   const account = () => required(values.account, '--account');
   let output: unknown;
   switch (command) {

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ReplayAccountLedger, type AuditReport, type RunningBalances } from '../../application/audit/replay-account-ledger.js';
 import { ReadWebhookDeliveryHistory, type WebhookDeliveryHistory } from '../../application/audit/webhook-delivery-history.js';
-import type { EventStore } from '../../application/ports/event-store.js';
 import type { Container } from '../composition/container.js';
 import { TOKENS } from '../composition/tokens.js';
 import type { CliOutput } from './cli-command.js';
@@ -39,7 +38,7 @@ export async function auditCommand(args: string[], container: Container, io: Cli
 }
 
 async function printDeliveryHistory(jobId: string, json: boolean, container: Container, io: CliOutput): Promise<number> {
-  const history = await new ReadWebhookDeliveryHistory(container.resolve<EventStore>(TOKENS.eventStore)).execute(jobId);
+  const history = await new ReadWebhookDeliveryHistory(container.resolve(TOKENS.eventStore)).execute(jobId);
   if (history === null) {
     io.err(`No job stream for ${jobId}\n`);
     return 2;

@@ -16,7 +16,6 @@ import type { PlanCatalog } from '../../application/ports/plan-catalog.js';
 import type { AccountReadModel, DownloadJobReadModel } from '../../application/ports/read-models.js';
 import type { WorkDirs } from '../../application/ports/work-dirs.js';
 import type { WorkQueue } from '../../application/ports/work-queue.js';
-import type { Config } from '../config/config.js';
 import type { YtDlpSetup } from '../extractor/create-yt-dlp-extractor.js';
 import type { WarmExtractor } from '../extractor/warm/warm-extractor.js';
 import type { SignedDownloadLinks } from '../files/signed-download-links.js';
@@ -26,7 +25,6 @@ import { token } from './token.js';
 
 /** Tokens of the ports and resources that several features share; a feature's own tokens live with it. */
 export const TOKENS = {
-  config: token<Config>('Config'),
   logger: token<Logger>('Logger'),
   clock: token<Clock>('Clock'),
   ids: token<IdGenerator>('IdGenerator'),

@@ -27,7 +27,7 @@ export const accountsFeature = {
   projections: [accountsProjection],
   api: ({ container, config }) => {
     // Revocations reach every API process through LISTEN: a connection of its own on a server, PGlite's own listeners embedded.
-    const revocations = config.apiKeyCacheTtlSeconds > 0 ? container.resolve(keyRevocations) : null;
+    const revocations = config.security.apiKeyCacheTtlSeconds > 0 ? container.resolve(keyRevocations) : null;
     return {
       apiRouters: [accountRoutes({ getAccount: container.resolve(GetAccount) })],
       start: async () => revocations?.start(),
@@ -41,22 +41,22 @@ function registerAccounts({ container: c, config, logger }: FeatureContext): voi
   c.singleton(TOKENS.accountCommands, () =>
     new CommandHandler(storage.eventStore, accountDecider, ACCOUNT_CATEGORY, c.resolve(TOKENS.ids), {
       // Account streams never end: a busy account adds about 150,000 events a month.
-      snapshots: config.accountSnapshotAfterEvents === 0 ? undefined : {
+      snapshots: config.accounts.accountSnapshotAfterEvents === 0 ? undefined : {
         store: new PostgresSnapshotStore(storage.database),
         version: ACCOUNT_STATE_VERSION,
-        afterEvents: config.accountSnapshotAfterEvents,
+        afterEvents: config.accounts.accountSnapshotAfterEvents,
         onError: (error, stream) => logger.warn({ err: error, stream }, 'Account snapshot could not be read or stored; folding from the first event'),
       },
     }),
   );
   c.value(TOKENS.accountReadModel, new PostgresAccountReadModel(storage.database, storage.reads));
-  c.value(TOKENS.accountReadProgress, new PostgresAccountReadProgress(storage.reads, storage.eventStore, config.readYourWritesWaitMs));
+  c.value(TOKENS.accountReadProgress, new PostgresAccountReadProgress(storage.reads, storage.eventStore, config.accounts.readYourWritesWaitMs));
   c.singleton(ChargeVisibility, () => new ChargeVisibility(c.resolve(TOKENS.accountReadProgress)));
   c.singleton(AccountAdministration, () =>
     new AccountAdministration(c.resolve(TOKENS.accountCommands), c.resolve(TOKENS.planCatalog), c.resolve(TOKENS.apiKeySecrets), c.resolve(TOKENS.ids), c.resolve(TOKENS.clock)),
   );
   // Keys are cached only while the api role listens for revocations; until then every request looks its key up.
-  c.singleton(keyCache, () => new RevocableKeyCache(c.resolve(TOKENS.accountReadModel), { ttlMs: config.apiKeyCacheTtlSeconds * 1000, maxEntries: 10_000 }));
+  c.singleton(keyCache, () => new RevocableKeyCache(c.resolve(TOKENS.accountReadModel), { ttlMs: config.security.apiKeyCacheTtlSeconds * 1000, maxEntries: 10_000 }));
   c.singleton(keyRevocations, () => {
     const cache = c.resolve(keyCache);
     return storage.listen(API_KEY_REVOCATIONS_CHANNEL, { onNotification: (keyId) => cache.evict(keyId), onListening: () => cache.trust(), onLost: () => cache.distrust() });

@@ -9,7 +9,7 @@ export const channelListingFeature = {
   register: ({ container: c, config }) =>
     c.singleton(ListChannel, () =>
       new ListChannel(c.resolve(TOKENS.accountCommands), c.resolve(TOKENS.extractor), c.resolve(TOKENS.ids), c.resolve(TOKENS.clock),
-        { perAccount: config.channelListingsPerAccount, overall: config.channelListingsMax }, c.resolve(TOKENS.accountReadProgress)),
+        { perAccount: config.lookups.channelListingsPerAccount, overall: config.lookups.channelListingsMax }, c.resolve(TOKENS.accountReadProgress)),
     ),
   api: ({ container: c, validation, urls }) => ({ apiRouters: [listChannelRoutes({ listChannel: c.resolve(ListChannel), validation, urls })] }),
 } satisfies FeatureModule;

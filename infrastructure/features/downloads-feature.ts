@@ -35,7 +35,7 @@ export const downloadsFeature = {
   register: registerDownloads,
   projections: [downloadJobsProjection],
   work: {
-    download: (c, config) => ({ handle: (message, delivery) => c.resolve(RunDownload).handle(message, delivery), concurrency: config.workerConcurrency, maxDeliver: MAX_DELIVER }),
+    download: (c, config) => ({ handle: (message, delivery) => c.resolve(RunDownload).handle(message, delivery), concurrency: config.jobs.workerConcurrency, maxDeliver: MAX_DELIVER }),
     billing: (c) => ({ handle: (message) => c.resolve(SettleDownloadBilling).handle(message), concurrency: 4, maxDeliver: MAX_DELIVER }),
     reservation: (c) => ({ handle: (message) => c.resolve(ReleaseOrphanedReservation).handle(message), concurrency: 2, maxDeliver: MAX_DELIVER }),
   },
@@ -63,7 +63,7 @@ export const downloadsFeature = {
     return [{ start: () => void (listening = c.resolve(TOKENS.jobCancellations).listen((jobId) => running.cancel(jobId))), stop: async () => listening?.stop() }];
   },
   leaderLoops: ({ container: c, config, logger }) => [
-    new PeriodicTask('reconcile pending downloads', config.reconcileIntervalMs, () => c.resolve(ReconcilePendingDownloads).runOnce(), logger),
+    new PeriodicTask('reconcile pending downloads', config.jobs.reconcileIntervalMs, () => c.resolve(ReconcilePendingDownloads).runOnce(), logger),
   ],
 } satisfies FeatureModule;
 
@@ -75,11 +75,11 @@ function registerDownloads({ container: c, config, logger }: FeatureContext): vo
   c.singleton(TOKENS.downloadJobCommands, () => new CommandHandler(eventStore, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, c.resolve(TOKENS.ids)));
   c.value(TOKENS.downloadJobReadModel, new PostgresDownloadJobReadModel(reads));
   c.singleton(VideoLookup, () => new VideoLookup(c.resolve(TOKENS.extractor), {
-    ttlMs: config.metadataCacheTtlSeconds * 1000,
+    ttlMs: config.lookups.metadataCacheTtlSeconds * 1000,
     maxEntries: 1000,
-    concurrency: config.extractorConcurrency,
-    maxPerRequester: config.lookupQueuePerAccount,
-    maxWaiting: config.lookupQueueMax,
+    concurrency: config.lookups.extractorConcurrency,
+    maxPerRequester: config.lookups.lookupQueuePerAccount,
+    maxWaiting: config.lookups.lookupQueueMax,
   }));
   c.singleton(SubmitDownload, () => new SubmitDownload(accounts(), jobs(), c.resolve(VideoLookup), c.resolve(TOKENS.ids), clock()));
   // Finished jobs' views are kept only while the api role listens for the read model's changes.
@@ -92,15 +92,15 @@ function registerDownloads({ container: c, config, logger }: FeatureContext): vo
   c.singleton(RunningDownloads, () => new RunningDownloads());
   c.singleton(RunDownload, () =>
     new RunDownload(jobs(), c.resolve(TOKENS.extractor), c.resolve(TOKENS.fileStore), c.resolve(TOKENS.workDirs), clock(), logger, {
-      maxAttempts: config.downloadMaxAttempts,
-      retryBaseDelayMs: config.downloadRetryBaseMs,
-      retryMaxDelayMs: Math.max(config.downloadRetryBaseMs, 5 * 60_000),
+      maxAttempts: config.jobs.downloadMaxAttempts,
+      retryBaseDelayMs: config.jobs.downloadRetryBaseMs,
+      retryMaxDelayMs: Math.max(config.jobs.downloadRetryBaseMs, 5 * 60_000),
     }, c.resolve(RunningDownloads), c.resolve(TOKENS.progressReports)),
   );
   c.singleton(SettleDownloadBilling, () => new SettleDownloadBilling(jobs(), accounts(), clock(), eventStore, c.resolve(TOKENS.anomalies)));
-  c.singleton(ReleaseOrphanedReservation, () => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.reservationGraceMs));
+  c.singleton(ReleaseOrphanedReservation, () => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.jobs.reservationGraceMs));
   c.singleton(ReconcilePendingDownloads, () =>
     new ReconcilePendingDownloads(eventStore, jobs(), accounts(), new PostgresPendingDownloadAccounts(database), c.resolve(SettleDownloadBilling), c.resolve(ReleaseOrphanedReservation),
-      clock(), logger, config.pendingDownloadLimitMs, c.isRegistered(TOKENS.jobCancellations) ? c.resolve(TOKENS.jobCancellations) : null),
+      clock(), logger, config.jobs.pendingDownloadLimitMs, c.isRegistered(TOKENS.jobCancellations) ? c.resolve(TOKENS.jobCancellations) : null),
   );
 }

@@ -53,10 +53,10 @@ export const lookupsFeature = {
   },
   projections: [lookupJobsProjection],
   work: {
-    info: (c, config) => ({ handle: (message, delivery) => c.resolve(LOOKUP_TOKENS.runInfoJob).handle(message, delivery), concurrency: config.workerConcurrency, maxDeliver: MAX_DELIVER }),
+    info: (c, config) => ({ handle: (message, delivery) => c.resolve(LOOKUP_TOKENS.runInfoJob).handle(message, delivery), concurrency: config.jobs.workerConcurrency, maxDeliver: MAX_DELIVER }),
     'client-download': (c, config) => ({
       handle: (message, delivery) => c.resolve(LOOKUP_TOKENS.runClientDownloadJob).handle(message, delivery),
-      concurrency: config.workerConcurrency,
+      concurrency: config.jobs.workerConcurrency,
       maxDeliver: MAX_DELIVER,
     }),
     'lookup-reservation': (c) => ({ handle: (message) => c.resolve(ReleaseOrphanedLookup).handle(message), concurrency: 2, maxDeliver: MAX_DELIVER }),
@@ -77,7 +77,7 @@ export const lookupsFeature = {
     return [new PeriodicTask('sweep expired lookup jobs', 60_000, () => expired.sweep(), logger)];
   },
   leaderLoops: ({ container: c, config, logger }) => [
-    new PeriodicTask('reconcile pending lookups', config.reconcileIntervalMs, () => c.resolve(ReconcilePendingLookups).runOnce(), logger),
+    new PeriodicTask('reconcile pending lookups', config.jobs.reconcileIntervalMs, () => c.resolve(ReconcilePendingLookups).runOnce(), logger),
   ],
 } satisfies FeatureModule;
 
@@ -99,7 +99,7 @@ function registerLookupJobs({ container: c, config }: FeatureContext): void {
         { type: 'RequestInfo', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, videoUrl: job.details.videoUrl, includeAudioTracks: job.details.includeAudioTracks, expiresAt: job.expiresAt, now: job.now } },
         context,
       ),
-    ids(), clock(), config.infoJobTtlSeconds * 1000),
+    ids(), clock(), config.lookups.infoJobTtlSeconds * 1000),
   );
   c.singleton(LOOKUP_TOKENS.submitClientDownload, () =>
     new SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>('client_download', accounts(), (job, context) =>
@@ -108,7 +108,7 @@ function registerLookupJobs({ container: c, config }: FeatureContext): void {
         { type: 'RequestClientDownload', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, canonicalUrl: job.details.canonicalUrl, platform: job.details.platform, expiresAt: job.expiresAt, now: job.now } },
         context,
       ),
-    ids(), clock(), config.clientDownloadJobTtlSeconds * 1000),
+    ids(), clock(), config.lookups.clientDownloadJobTtlSeconds * 1000),
   );
   c.singleton(LOOKUP_TOKENS.getInfoJob, () =>
     new GetLookupJob('info', readModel(), async (jobId) => lookupJobViewFromState('info', (await infoJobs().load(jobId)).state), clock(), c.resolve(ChargeVisibility)),
@@ -124,9 +124,9 @@ function registerLookupProcesses({ container: c, config, logger }: FeatureContex
   const accounts = () => c.resolve(TOKENS.accountCommands);
   const settle = () => c.resolve(LOOKUP_TOKENS.settleLookupBilling);
   const retry: LookupRetryOptions = {
-    maxAttempts: config.downloadMaxAttempts,
-    retryBaseDelayMs: config.downloadRetryBaseMs,
-    retryMaxDelayMs: Math.max(config.downloadRetryBaseMs, 5 * 60_000),
+    maxAttempts: config.jobs.downloadMaxAttempts,
+    retryBaseDelayMs: config.jobs.downloadRetryBaseMs,
+    retryMaxDelayMs: Math.max(config.jobs.downloadRetryBaseMs, 5 * 60_000),
   };
   c.singleton(LOOKUP_TOKENS.settleLookupBilling, () => new SettleLookupBilling(accounts(), clock(), eventStore, c.resolve(TOKENS.anomalies)));
   c.singleton(LOOKUP_TOKENS.runInfoJob, () => new RunLookupJob<VideoInfo>('info lookup', lookupSteps(c).info, settle(), clock(), logger, retry));
@@ -134,11 +134,11 @@ function registerLookupProcesses({ container: c, config, logger }: FeatureContex
     new RunLookupJob<ClientDownloadInfo>('client-download lookup', lookupSteps(c).client_download, settle(), clock(), logger, retry),
   );
   c.singleton(ReleaseOrphanedLookup, () =>
-    new ReleaseOrphanedLookup(accounts(), clock(), { graceMs: config.reservationGraceMs, listingTimeoutMs: config.channelListingTimeoutSeconds * 1000, jobs: lookupSteps(c) }),
+    new ReleaseOrphanedLookup(accounts(), clock(), { graceMs: config.jobs.reservationGraceMs, listingTimeoutMs: config.lookups.channelListingTimeoutSeconds * 1000, jobs: lookupSteps(c) }),
   );
   c.singleton(ReconcilePendingLookups, () =>
     new ReconcilePendingLookups(
-      eventStore, new PostgresPendingLookupAccounts(database), lookupSteps(c), accounts(), settle(), c.resolve(ReleaseOrphanedLookup), clock(), logger, config.pendingLookupLimitMs,
+      eventStore, new PostgresPendingLookupAccounts(database), lookupSteps(c), accounts(), settle(), c.resolve(ReleaseOrphanedLookup), clock(), logger, config.jobs.pendingLookupLimitMs,
     ),
   );
 }

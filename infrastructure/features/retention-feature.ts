@@ -6,5 +6,5 @@ import { createFileSweeper } from '../retention/create-file-sweeper.js';
 export const retentionFeature = {
   name: 'retention',
   projections: [deletedFilesProjection],
-  sweeperLoops: ({ container, config, logger }) => (config.fileRetentionSeconds > 0 ? [createFileSweeper(container, config, logger)] : []),
+  sweeperLoops: ({ container, config, logger }) => (config.retention.fileRetentionSeconds > 0 ? [createFileSweeper(container, config.retention, config.storage, logger)] : []),
 } satisfies FeatureModule;

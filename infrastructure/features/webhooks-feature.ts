@@ -10,7 +10,7 @@ export const webhooksFeature = {
   register: ({ container: c, config, logger, overrides }) =>
     c.singleton(DeliverWebhook, () => {
       const { eventStore, database } = c.resolve(TOKENS.storage);
-      return createDeliverWebhook(config, {
+      return createDeliverWebhook(config.webhooks, {
         store: eventStore, db: database, logger, metrics: c.resolve(TOKENS.metrics), jobs: c.resolve(TOKENS.downloadJobCommands), clock: c.resolve(TOKENS.clock), ids: c.resolve(TOKENS.ids),
         links: c.resolve(TOKENS.downloadLinks), secrets: c.resolve(TOKENS.apiKeySecrets), resolveHost: overrides.webhookResolver, charges: c.resolve(ChargeVisibility),
       });
@@ -18,6 +18,6 @@ export const webhooksFeature = {
   work: {
     // Each attempt comes back as a delayed redelivery of the one message, so it needs many deliveries.
     // Twice the sending slots are taken from the queue: the rest wait their account's turn (WebhookShares).
-    webhook: (c, config) => ({ handle: (message, delivery) => c.resolve(DeliverWebhook).handle(message, delivery), concurrency: 2 * config.webhookConcurrency, maxDeliver: 10_000 }),
+    webhook: (c, config) => ({ handle: (message, delivery) => c.resolve(DeliverWebhook).handle(message, delivery), concurrency: 2 * config.webhooks.webhookConcurrency, maxDeliver: 10_000 }),
   },
 } satisfies FeatureModule;

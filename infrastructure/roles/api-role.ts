@@ -35,19 +35,19 @@ export async function startApiRole(context: RoleContext): Promise<ApiRole> {
     const app = createHttpApp({
       logger,
       metrics: container.resolve(TOKENS.metrics),
-      legacyApiPrefixes: config.legacyApiPrefixes,
-      bodyLimitBytes: config.bodyLimitBytes,
-      requestLogSamplePercent: config.requestLogSamplePercent,
+      legacyApiPrefixes: config.http.legacyApiPrefixes,
+      bodyLimitBytes: config.http.bodyLimitBytes,
+      requestLogSamplePercent: config.observability.requestLogSamplePercent,
       authenticate: container.resolve(Authenticate),
       openApiDocument,
-      afterAuthentication: requestRateLimit(new CheckRequestRate(await rateLimitStore(context), config.rateLimits)),
+      afterAuthentication: requestRateLimit(new CheckRequestRate(await rateLimitStore(context), config.rateLimits.limits)),
       apiRouters: features.flatMap((part) => part.apiRouters ?? []),
       publicRouters: [
         ...features.flatMap((part) => part.publicRouters ?? []),
         operationsRoutes({ mode: config.mode, metrics: container.resolve(TOKENS.metrics), details: () => ({ ytDlp: ytDlp?.version() ?? null }), ...readiness(context) }),
       ],
     });
-    const server = await listen(app.callback(), config.host, config.port, { requestTimeout: config.httpRequestTimeoutMs, headersTimeout: config.httpHeadersTimeoutMs });
+    const server = await listen(app.callback(), config.http.host, config.http.port, { requestTimeout: config.http.httpRequestTimeoutMs, headersTimeout: config.http.httpHeadersTimeoutMs });
     const url = baseUrl(server);
     logger.info({ url }, 'API listening');
     return {
@@ -55,7 +55,7 @@ export async function startApiRole(context: RoleContext): Promise<ApiRole> {
       // The HTTP server stops first, so no new work arrives while the rest winds down.
       stop: async () => {
         for (const part of features) part.closeStreams?.();
-        await closeServer(server, config.shutdownTimeoutMs);
+        await closeServer(server, config.http.shutdownTimeoutMs);
         await parts.stopAll();
       },
     };
@@ -63,7 +63,7 @@ export async function startApiRole(context: RoleContext): Promise<ApiRole> {
 }
 
 async function startFeatureParts(context: RoleContext, parts: Stoppables): Promise<ApiPart[]> {
-  const apiContext = { ...context, validation: new RequestValidation(), urls: new UrlPolicies(context.config) };
+  const apiContext = { ...context, validation: new RequestValidation(), urls: new UrlPolicies(context.config.platforms, context.config.webhooks) };
   const features = FEATURES.map((feature) => ({ name: feature.name, part: feature.api?.(apiContext) ?? {} }));
   for (const { name, part } of features) {
     await part.start?.();
@@ -76,5 +76,5 @@ async function startFeatureParts(context: RoleContext, parts: Stoppables): Promi
 /** Embedded, one process serves every request, so its memory is the shared store. */
 async function rateLimitStore({ container, config }: RoleContext) {
   if (config.mode === 'embedded') return new MemoryRateLimitStore();
-  return new LeasedRateLimitStore(await PostgresRateLimitStore.open(container.resolve(TOKENS.database)), config.rateLimitLeasePercent / 100);
+  return new LeasedRateLimitStore(await PostgresRateLimitStore.open(container.resolve(TOKENS.database)), config.rateLimits.leasePercent / 100);
 }

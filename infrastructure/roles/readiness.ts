@@ -9,9 +9,9 @@ export function readiness({ container, config, queue }: RoleContext) {
   const db = container.resolve(TOKENS.database);
   const store = container.resolve(TOKENS.eventStore);
   // Stalls are measured on the PostgreSQL event store; EventStoreDB's order does not wait on transactions, nor PGlite's single session.
-  const stalls = config.mode === 'server' && config.eventStoreUrl === null ? new StallMonitor(db, [...PROJECTIONS.map((projection) => projection.name), RELAY_NAME]) : null;
+  const stalls = config.mode === 'server' && config.storage.eventStoreUrl === null ? new StallMonitor(db, [...PROJECTIONS.map((projection) => projection.name), RELAY_NAME]) : null;
   stalls?.register(container.resolve(TOKENS.metrics));
-  const lagWithinLimit = async () => Object.values((await stalls?.processorLagSeconds()) ?? {}).every((lag) => lag * 1000 <= config.readyMaxLagMs);
+  const lagWithinLimit = async () => Object.values((await stalls?.processorLagSeconds()) ?? {}).every((lag) => lag * 1000 <= config.observability.readyMaxLagMs);
   return {
     readinessChecks: {
       postgres: async () => (await db.raw('select 1')) !== undefined,

@@ -10,7 +10,7 @@ export function workConsumers({ container, config, queue }: RoleContext): WorkCo
   return WORK_KINDS.map((kind) => {
     const spec = WORK_HANDLERS[kind](container, config);
     const subject = workSubject(config, kind);
-    return queue.consumer({ subject, ackWaitMs: config.workAckWaitMs, concurrency: spec.concurrency, maxDeliver: spec.maxDeliver, handler: adapt(spec) });
+    return queue.consumer({ subject, ackWaitMs: config.queue.workAckWaitMs, concurrency: spec.concurrency, maxDeliver: spec.maxDeliver, handler: adapt(spec) });
   });
 }
 

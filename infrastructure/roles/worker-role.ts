@@ -39,7 +39,7 @@ export async function startWorkerRole(context: RoleContext): Promise<WorkerRole>
     // Side by side: each stop waits for its pulls to expire and its handlers to drain, seconds that would add up in turn.
     parts.add('work consumers', async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
     // One worker process of the deployment records dead letters and reconciles; the others stand by.
-    const lock = new PostgresExclusiveLock({ connectionString: config.databaseUrl, key: 'worker:background-loops', logger, acquireLock: context.processorOptions.acquireLock });
+    const lock = new PostgresExclusiveLock({ connectionString: config.storage.databaseUrl, key: 'worker:background-loops', logger, acquireLock: context.processorOptions.acquireLock });
     const background = new LeaderOnly('worker background loops', lock, () => startLeaderLoops(context), logger);
     background.start();
     parts.add('worker background loops', () => background.stop());
