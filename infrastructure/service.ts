@@ -74,7 +74,7 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
   }
 }
 
-/** The work queue every role shares, registered with what it carries besides work: cancellations and progress. */
+/** The work queue every role shares, registered in the container with the cancellations it broadcasts. */
 async function openQueue(container: Container, config: Config, roles: ReadonlySet<Role>, processorOptions: CheckpointedProcessorOptions): Promise<WorkQueue> {
   const { logger } = processorOptions;
   const settings = {
