@@ -92,7 +92,7 @@ export function createYtDlpExtractor(settings: ExtractorSettings, logger: Logger
     ffmpegPath: settings.ffmpegPath,
     ffprobePath: settings.ffprobePath,
     pythonPath: settings.ytDlpPythonPath,
-    socketTimeoutSeconds: settings.extractorTimeoutSeconds,
+    socketTimeoutSeconds: settings.socketTimeoutSeconds,
     access,
     extraArgs,
     versionArguments,

@@ -10,7 +10,7 @@ import { HttpError } from './http-error.js';
 export class UrlPolicies {
   constructor(
     private readonly platforms: PlatformSettings,
-    private readonly webhooks: Pick<WebhookSettings, 'webhookAllowHosts'>,
+    private readonly webhooks: Pick<WebhookSettings, 'allowHosts'>,
   ) {}
 
   /** The URL as submitted and the video's canonical URL. */
@@ -41,7 +41,7 @@ export class UrlPolicies {
   }
 
   checkWebhookUrl(url: string): void {
-    const result = checkWebhookUrl(url, { allowHosts: this.webhooks.webhookAllowHosts });
+    const result = checkWebhookUrl(url, { allowHosts: this.webhooks.allowHosts });
     if (!result.ok) throw new HttpError(400, result.reason);
   }
 }

@@ -329,7 +329,7 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     // finish their pulls, which takes seconds on a busy machine).
     const longWaitMs = 30_000;
     await worker.stop();
-    worker = await startService({ ...service.config, webhooks: { ...service.config.webhooks, webhookRetryScheduleMs: [SCHEDULE[0], longWaitMs, ...SCHEDULE.slice(2)] } }, new Set(['worker']), createLogger(service.config.observability.logLevel), overrides);
+    worker = await startService({ ...service.config, webhooks: { ...service.config.webhooks, retryScheduleMs: [SCHEDULE[0], longWaitMs, ...SCHEDULE.slice(2)] } }, new Set(['worker']), createLogger(service.config.observability.logLevel), overrides);
     let second: RunningService | null = null;
     try {
       const target = await receiver((n) => ({ status: n <= 2 ? 500 : 200 }));

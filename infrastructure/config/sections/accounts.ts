@@ -3,7 +3,7 @@ import { type ConfigSection, integer, optional } from '../variable.js';
 export interface AccountSettings {
   planCatalogFile: string | undefined;
   /** A command that folds this many account events stores the state it reached; 0 folds every account from its first event. */
-  accountSnapshotAfterEvents: number;
+  snapshotAfterEvents: number;
   /** How long an answer waits for the accounts read model to show what it charged or released (read-your-writes for /me). */
   readYourWritesWaitMs: number;
 }
@@ -27,7 +27,7 @@ export const accountsSection: ConfigSection<AccountSettings> = {
   variables: [PLAN_CATALOG_FILE, ACCOUNT_SNAPSHOT_AFTER_EVENTS, READ_YOUR_WRITES_WAIT_MS],
   load: (env) => ({
     planCatalogFile: PLAN_CATALOG_FILE.read(env),
-    accountSnapshotAfterEvents: ACCOUNT_SNAPSHOT_AFTER_EVENTS.read(env),
+    snapshotAfterEvents: ACCOUNT_SNAPSHOT_AFTER_EVENTS.read(env),
     readYourWritesWaitMs: READ_YOUR_WRITES_WAIT_MS.read(env),
   }),
 };

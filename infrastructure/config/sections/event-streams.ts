@@ -2,9 +2,9 @@ import { type ConfigSection, integer } from '../variable.js';
 
 /** Open event streams (GET /download/{jobId}/events) per API key and per API process, and the heartbeat between comments. */
 export interface EventStreamSettings {
-  eventStreamsPerKey: number;
-  eventStreamsMax: number;
-  eventStreamHeartbeatMs: number;
+  perKey: number;
+  max: number;
+  heartbeatMs: number;
 }
 
 const EVENT_STREAMS_PER_KEY = integer(
@@ -20,8 +20,8 @@ export const eventStreamsSection: ConfigSection<EventStreamSettings> = {
   title: 'Event streams',
   variables: [EVENT_STREAMS_PER_KEY, EVENT_STREAMS_MAX, EVENT_STREAM_HEARTBEAT_MS],
   load: (env) => ({
-    eventStreamsPerKey: EVENT_STREAMS_PER_KEY.read(env),
-    eventStreamsMax: EVENT_STREAMS_MAX.read(env),
-    eventStreamHeartbeatMs: EVENT_STREAM_HEARTBEAT_MS.read(env),
+    perKey: EVENT_STREAMS_PER_KEY.read(env),
+    max: EVENT_STREAMS_MAX.read(env),
+    heartbeatMs: EVENT_STREAM_HEARTBEAT_MS.read(env),
   }),
 };

@@ -9,7 +9,7 @@ export interface ExtractorSettings {
   ffmpegPath: string;
   ffprobePath: string;
   ytDlpPythonPath: string | undefined;
-  extractorTimeoutSeconds: number;
+  socketTimeoutSeconds: number;
   /** Targets (`host` or `host:port`) yt-dlp and ffmpeg may reach whatever address they resolve to (see infrastructure/egress). */
   egressAllow: string[];
   warmExtractorProcesses: number;
@@ -82,7 +82,7 @@ export const extractorSection: ConfigSection<ExtractorSettings> = {
     ffmpegPath: FFMPEG_PATH.read(env),
     ffprobePath: FFPROBE_PATH.read(env),
     ytDlpPythonPath: YT_DLP_PYTHONPATH.read(env),
-    extractorTimeoutSeconds: EXTRACTOR_SOCKET_TIMEOUT_SECONDS.read(env),
+    socketTimeoutSeconds: EXTRACTOR_SOCKET_TIMEOUT_SECONDS.read(env),
     egressAllow: EGRESS_ALLOW.read(env),
     warmExtractorProcesses: WARM_EXTRACTOR_PROCESSES.read(env),
     ytDlpSpareProcesses: YT_DLP_SPARE_PROCESSES.read(env),

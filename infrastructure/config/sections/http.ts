@@ -8,8 +8,8 @@ export interface HttpSettings {
   publicBaseUrl: string;
   legacyApiPrefixes: string[];
   bodyLimitBytes: number;
-  httpRequestTimeoutMs: number;
-  httpHeadersTimeoutMs: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
   shutdownTimeoutMs: number;
 }
 
@@ -47,9 +47,9 @@ export const httpSection: ConfigSection<HttpSettings> = {
 };
 
 /** Node refuses a headers timeout longer than the whole request's. */
-function timeouts(env: EnvReader): Pick<HttpSettings, 'httpRequestTimeoutMs' | 'httpHeadersTimeoutMs'> {
-  const httpRequestTimeoutMs = HTTP_REQUEST_TIMEOUT_MS.read(env);
-  const httpHeadersTimeoutMs = HTTP_HEADERS_TIMEOUT_MS.read(env);
-  if (httpHeadersTimeoutMs > httpRequestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs})`);
-  return { httpRequestTimeoutMs, httpHeadersTimeoutMs };
+function timeouts(env: EnvReader): Pick<HttpSettings, 'requestTimeoutMs' | 'headersTimeoutMs'> {
+  const requestTimeoutMs = HTTP_REQUEST_TIMEOUT_MS.read(env);
+  const headersTimeoutMs = HTTP_HEADERS_TIMEOUT_MS.read(env);
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  return { requestTimeoutMs, headersTimeoutMs };
 }

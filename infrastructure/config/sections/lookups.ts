@@ -3,8 +3,8 @@ import { type ConfigSection, integer } from '../variable.js';
 export interface LookupSettings {
   metadataCacheTtlSeconds: number;
   extractorConcurrency: number;
-  lookupQueuePerAccount: number;
-  lookupQueueMax: number;
+  queuePerAccount: number;
+  queueMax: number;
   infoJobTtlSeconds: number;
   clientDownloadJobTtlSeconds: number;
   channelListingTimeoutSeconds: number;
@@ -42,8 +42,8 @@ export const lookupsSection: ConfigSection<LookupSettings> = {
   load: (env) => ({
     metadataCacheTtlSeconds: METADATA_CACHE_TTL_SECONDS.read(env),
     extractorConcurrency: EXTRACTOR_CONCURRENCY.read(env),
-    lookupQueuePerAccount: LOOKUP_QUEUE_PER_ACCOUNT.read(env),
-    lookupQueueMax: LOOKUP_QUEUE_MAX.read(env),
+    queuePerAccount: LOOKUP_QUEUE_PER_ACCOUNT.read(env),
+    queueMax: LOOKUP_QUEUE_MAX.read(env),
     infoJobTtlSeconds: INFO_JOB_TTL_SECONDS.read(env),
     clientDownloadJobTtlSeconds: CLIENT_DOWNLOAD_JOB_TTL_SECONDS.read(env),
     channelListingTimeoutSeconds: CHANNEL_LISTING_TIMEOUT_SECONDS.read(env),

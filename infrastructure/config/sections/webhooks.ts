@@ -2,13 +2,13 @@ import { ConfigError } from '../config-error.js';
 import { type ConfigSection, custom, integer, list } from '../variable.js';
 
 export interface WebhookSettings {
-  webhookAllowHosts: string[];
-  webhookTimeoutMs: number;
+  allowHosts: string[];
+  timeoutMs: number;
   /** The nine waits between the ten attempts. */
-  webhookRetryScheduleMs: number[];
-  webhookConcurrency: number;
+  retryScheduleMs: number[];
+  concurrency: number;
   /** Webhook attempts of one account sent or waiting at once per worker process. */
-  webhookConcurrencyPerAccount: number;
+  concurrencyPerAccount: number;
 }
 
 /** The spec's waits between webhook attempts: 30 s, 1, 2, 4, 8, 16, 32, 64 and 128 min. */
@@ -45,10 +45,10 @@ export const webhooksSection: ConfigSection<WebhookSettings> = {
   title: 'Webhooks',
   variables: [WEBHOOK_ALLOW_HOSTS, WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_SCHEDULE_MS, WEBHOOK_CONCURRENCY, WEBHOOK_CONCURRENCY_PER_ACCOUNT],
   load: (env) => ({
-    webhookAllowHosts: WEBHOOK_ALLOW_HOSTS.read(env),
-    webhookTimeoutMs: WEBHOOK_TIMEOUT_MS.read(env),
-    webhookRetryScheduleMs: WEBHOOK_RETRY_SCHEDULE_MS.read(env),
-    webhookConcurrency: WEBHOOK_CONCURRENCY.read(env),
-    webhookConcurrencyPerAccount: WEBHOOK_CONCURRENCY_PER_ACCOUNT.read(env),
+    allowHosts: WEBHOOK_ALLOW_HOSTS.read(env),
+    timeoutMs: WEBHOOK_TIMEOUT_MS.read(env),
+    retryScheduleMs: WEBHOOK_RETRY_SCHEDULE_MS.read(env),
+    concurrency: WEBHOOK_CONCURRENCY.read(env),
+    concurrencyPerAccount: WEBHOOK_CONCURRENCY_PER_ACCOUNT.read(env),
   }),
 };

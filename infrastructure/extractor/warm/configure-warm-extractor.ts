@@ -25,7 +25,7 @@ export function warmExtractorOptions(
     get proxy() {
       return ytDlp.egress.proxyUrlNow(settings.platformAccess.proxies['*']?.[0]);
     },
-    socketTimeoutSeconds: settings.extractorTimeoutSeconds,
+    socketTimeoutSeconds: settings.socketTimeoutSeconds,
     versionArguments: ytDlp.versionArguments,
     installation: ytDlp.installation,
     versionDetected: ytDlp.detected,

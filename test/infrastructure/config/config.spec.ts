@@ -12,7 +12,7 @@ describe('configuration', () => {
     assert.equal(config.storage.eventStoreUrl, null);
     assert.deepEqual(config.platforms.shortHosts, ['youtu.be']);
     assert.ok(config.platforms.videoHosts.includes('www.youtube.com'));
-    assert.deepEqual(config.webhooks.webhookAllowHosts, []);
+    assert.deepEqual(config.webhooks.allowHosts, []);
   });
 
   it('stops start-up with a message naming the bad setting', () => {
@@ -27,8 +27,8 @@ describe('configuration', () => {
 
   it('cuts off slow clients by default: 30 s for a request, 10 s for its headers', () => {
     const config = loadConfig({});
-    assert.equal(config.http.httpRequestTimeoutMs, 30_000);
-    assert.equal(config.http.httpHeadersTimeoutMs, 10_000);
+    assert.equal(config.http.requestTimeoutMs, 30_000);
+    assert.equal(config.http.headersTimeoutMs, 10_000);
   });
 
   it('selects EventStoreDB for esdb:// and kurrentdb:// URLs', () => {
