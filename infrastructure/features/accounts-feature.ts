@@ -41,10 +41,10 @@ function registerAccounts({ container: c, config, logger }: FeatureContext): voi
   c.singleton(TOKENS.accountCommands, () =>
     new CommandHandler(storage.eventStore, accountDecider, ACCOUNT_CATEGORY, c.resolve(TOKENS.ids), {
       // Account streams never end: a busy account adds about 150,000 events a month.
-      snapshots: config.accounts.accountSnapshotAfterEvents === 0 ? undefined : {
+      snapshots: config.accounts.snapshotAfterEvents === 0 ? undefined : {
         store: new PostgresSnapshotStore(storage.database),
         version: ACCOUNT_STATE_VERSION,
-        afterEvents: config.accounts.accountSnapshotAfterEvents,
+        afterEvents: config.accounts.snapshotAfterEvents,
         onError: (error, stream) => logger.warn({ err: error, stream }, 'Account snapshot could not be read or stored; folding from the first event'),
       },
     }),

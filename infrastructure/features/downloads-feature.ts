@@ -78,8 +78,8 @@ function registerDownloads({ container: c, config, logger }: FeatureContext): vo
     ttlMs: config.lookups.metadataCacheTtlSeconds * 1000,
     maxEntries: 1000,
     concurrency: config.lookups.extractorConcurrency,
-    maxPerRequester: config.lookups.lookupQueuePerAccount,
-    maxWaiting: config.lookups.lookupQueueMax,
+    maxPerRequester: config.lookups.queuePerAccount,
+    maxWaiting: config.lookups.queueMax,
   }));
   c.singleton(SubmitDownload, () => new SubmitDownload(accounts(), jobs(), c.resolve(VideoLookup), c.resolve(TOKENS.ids), clock()));
   // Finished jobs' views are kept only while the api role listens for the read model's changes.

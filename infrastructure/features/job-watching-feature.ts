@@ -31,7 +31,7 @@ export const jobWatchingFeature = {
   api: ({ container: c, config, validation }) => {
     const hub = c.resolve(JobStatusHub);
     const render = statusRenderer(c);
-    const connections = new EventStreamConnections({ perKey: config.eventStreams.eventStreamsPerKey, max: config.eventStreams.eventStreamsMax, heartbeatMs: config.eventStreams.eventStreamHeartbeatMs });
+    const connections = new EventStreamConnections({ perKey: config.eventStreams.perKey, max: config.eventStreams.max, heartbeatMs: config.eventStreams.heartbeatMs });
     return {
       apiRouters: [
         downloadListRoutes({

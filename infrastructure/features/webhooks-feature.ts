@@ -18,6 +18,6 @@ export const webhooksFeature = {
   work: {
     // Each attempt comes back as a delayed redelivery of the one message, so it needs many deliveries.
     // Twice the sending slots are taken from the queue: the rest wait their account's turn (WebhookShares).
-    webhook: (c, config) => ({ handle: (message, delivery) => c.resolve(DeliverWebhook).handle(message, delivery), concurrency: 2 * config.webhooks.webhookConcurrency, maxDeliver: 10_000 }),
+    webhook: (c, config) => ({ handle: (message, delivery) => c.resolve(DeliverWebhook).handle(message, delivery), concurrency: 2 * config.webhooks.concurrency, maxDeliver: 10_000 }),
   },
 } satisfies FeatureModule;

@@ -47,7 +47,7 @@ export async function startApiRole(context: RoleContext): Promise<ApiRole> {
         operationsRoutes({ mode: config.mode, metrics: container.resolve(TOKENS.metrics), details: () => ({ ytDlp: ytDlp?.version() ?? null }), ...readiness(context) }),
       ],
     });
-    const server = await listen(app.callback(), config.http.host, config.http.port, { requestTimeout: config.http.httpRequestTimeoutMs, headersTimeout: config.http.httpHeadersTimeoutMs });
+    const server = await listen(app.callback(), config.http.host, config.http.port, { requestTimeout: config.http.requestTimeoutMs, headersTimeout: config.http.headersTimeoutMs });
     const url = baseUrl(server);
     logger.info({ url }, 'API listening');
     return {
