@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
-import type { DependencyContainer } from 'tsyringe';
+import type { Container } from '../infrastructure/composition/container.js';
 import { AccountAdministration } from '../application/accounts/account-administration.js';
 import type { DownloadJobCommandHandler } from '../application/downloads/download-job-commands.js';
 import type { EventStore } from '../application/ports/event-store.js';
-import { TOKENS, createContainer } from '../infrastructure/container.js';
+import { TOKENS } from '../infrastructure/composition/tokens.js';
+import { createContainer } from '../infrastructure/create-container.js';
 import { createLogger } from '../infrastructure/observability/create-logger.js';
 import type { ServiceProcess } from './service-process.js';
 
@@ -14,7 +15,7 @@ import type { ServiceProcess } from './service-process.js';
  */
 export class Driver {
   private constructor(
-    readonly container: DependencyContainer,
+    readonly container: Container,
     private readonly service: ServiceProcess,
     private readonly closeContainer: () => Promise<void>,
   ) {}

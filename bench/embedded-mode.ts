@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import type { AccountCommandHandler } from '../application/accounts/account-commands.js';
 import type { DownloadJobCommandHandler } from '../application/downloads/download-job-commands.js';
-import { TOKENS } from '../infrastructure/container.js';
+import { TOKENS } from '../infrastructure/composition/tokens.js';
 import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../test/fixtures/platform/fixture-platform.js';
 import { startTestService } from '../test/support/test-service.js';
 import { ms, timeSequentially } from './time-sequentially.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DownloadLinks } from '../application/ports/download-links.js';
 import type { FileStore } from '../application/ports/file-store.js';
-import { TOKENS } from '../infrastructure/container.js';
+import { TOKENS } from '../infrastructure/composition/tokens.js';
 import type { Driver } from './driver.js';
 import type { ServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SubmitDownloadInput } from './submit-download.js';
+import type { SubmitDownloadInput } from './submit-download-input.js';
 
 /**
  * What makes two submissions the same request for an Idempotency-Key: every

@@ -5,7 +5,6 @@ import { rememberedSubmission } from '../../domain/account/idempotency.js';
 import type { AccountState } from '../../domain/account/state.js';
 import { JobAbandonedError, RuleViolationError } from '../../domain/errors.js';
 import { hasNoDownloadOptOut } from '../../domain/no-download-opt-out.js';
-import type { MediaFormat } from '../../domain/media-format.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import { ExtractorUnavailableError, SubmissionsBusyError, VideoNotDownloadableError } from '../errors.js';
 import type { Clock } from '../ports/clock.js';
@@ -13,24 +12,10 @@ import { ExtractionError, type VideoMetadata } from '../ports/extractor.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { DownloadJobCommandHandler } from './download-job-commands.js';
 import { submissionHash } from './submission-hash.js';
+import type { SubmitDownloadInput } from './submit-download-input.js';
 import { LookupQueueFullError, type VideoLookup } from './video-lookup.js';
 
-export interface SubmitDownloadInput {
-  accountId: string;
-  /** As the client sent it (already checked against the platform's URL forms); the job reports it back. */
-  url: string;
-  /** The video's one canonical URL, which the extractor and the metadata cache see. */
-  videoUrl: string;
-  format: MediaFormat;
-  startTime?: number;
-  endTime?: number;
-  language?: string;
-  /** Already checked against the webhook URL policy. */
-  webhookUrl?: string;
-  correlationId?: string;
-  /** A repeat within retention with the same request gets the first answer; with another request, IdempotencyKeyReusedError. */
-  idempotencyKey?: string;
-}
+export type { SubmitDownloadInput } from './submit-download-input.js';
 
 export interface SubmitDownloadOutput {
   jobId: string;

@@ -1,8 +1,21 @@
 import type { RecordedEvent } from '../ports/event-store.js';
 
+/** The work each event type sets off; events of any other type set off none. A new kind of work is a line here. */
+const WORK_OF_EVENT = {
+  DownloadRequested: ['download'],
+  // The terminal event does not say whether the job has a webhookUrl; the webhook worker reads the stream and acks at once when not.
+  DownloadCompleted: ['billing', 'webhook'],
+  DownloadFailed: ['billing', 'webhook'],
+  DownloadReserved: ['reservation'],
+  InfoRequested: ['info'],
+  ClientDownloadRequested: ['client-download'],
+  LookupReserved: ['lookup-reservation'],
+} as const;
+type RoutedEventType = keyof typeof WORK_OF_EVENT;
+
 /** The kinds of work that follow events; the queue adapter turns each into a subject of its own. */
-export const WORK_KINDS = ['download', 'billing', 'reservation', 'webhook', 'info', 'client-download', 'lookup-reservation'] as const;
-export type WorkKind = (typeof WORK_KINDS)[number];
+export type WorkKind = (typeof WORK_OF_EVENT)[RoutedEventType][number];
+export const WORK_KINDS: readonly WorkKind[] = [...new Set(Object.values(WORK_OF_EVENT).flat())];
 
 export interface JobMessage {
   jobId: string;
@@ -21,18 +34,15 @@ export interface WorkMessage {
 }
 
 /** The only event types that set off work, so the relay need not read the others. */
-export const ROUTED_EVENT_TYPES = [
-  'DownloadRequested',
-  'DownloadCompleted',
-  'DownloadFailed',
-  'DownloadReserved',
-  'InfoRequested',
-  'ClientDownloadRequested',
-  'LookupReserved',
-] as const;
+export const ROUTED_EVENT_TYPES = Object.keys(WORK_OF_EVENT).filter(isRouted);
 
-/** The work each recorded event sets off. Everything not listed sets off none. */
+function isRouted(type: string): type is RoutedEventType {
+  return Object.hasOwn(WORK_OF_EVENT, type);
+}
+
+/** The work a recorded event sets off, with the job it is for. */
 export function routeEventToWork(event: RecordedEvent): WorkMessage[] {
+  if (!isRouted(event.type)) return [];
   const data = event.data as Partial<JobMessage> & { lookupId?: unknown };
   // A lookup's reservation names its job (or listing) as lookupId.
   const jobId = data.jobId ?? data.lookupId;
@@ -46,22 +56,5 @@ export function routeEventToWork(event: RecordedEvent): WorkMessage[] {
     eventId: event.id,
     ...(typeof correlationId === 'string' ? { correlationId } : {}),
   };
-  switch (event.type) {
-    case 'DownloadRequested':
-      return [{ kind: 'download', payload }];
-    case 'DownloadCompleted':
-    case 'DownloadFailed':
-      // The terminal event does not say whether the job has a webhookUrl; the webhook worker reads the stream and acks at once when not.
-      return [{ kind: 'billing', payload }, { kind: 'webhook', payload }];
-    case 'DownloadReserved':
-      return [{ kind: 'reservation', payload }];
-    case 'InfoRequested':
-      return [{ kind: 'info', payload }];
-    case 'ClientDownloadRequested':
-      return [{ kind: 'client-download', payload }];
-    case 'LookupReserved':
-      return [{ kind: 'lookup-reservation', payload }];
-    default:
-      return [];
-  }
+  return WORK_OF_EVENT[event.type].map((kind) => ({ kind, payload }));
 }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ADMIN_USAGE, adminCommand } from './admin-command.js';
+import { ADMIN_USAGE, adminCommand } from '../admin/admin-command.js';
 import { runCliProcess } from './run-cli.js';
 
 /** `npm run --silent admin -- <command> [options]`; `--help` lists the commands without opening anything. */

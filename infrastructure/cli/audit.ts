@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { auditCommand } from './audit-command.js';
+import { auditCommand } from '../admin/audit-command.js';
 import { runCliProcess } from './run-cli.js';
 
 /** `npm run --silent audit -- <accountId> [--json]`. */

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { moveToServer } from '../embedded/move-to-server.js';
+import { moveToServer } from './move-embedded-to-server.js';
 import { createLogger } from '../observability/create-logger.js';
 
 const USAGE = `Usage: npm run --silent move-to-server -- <postgres://…>

@@ -1,12 +1,10 @@
 import 'reflect-metadata';
-import type { Knex } from 'knex';
-import type { EventStore } from '../../application/ports/event-store.js';
 import { rebuildProjections } from '../../projections/rebuild.js';
 import { loadConfig } from '../config/config.js';
-import { TOKENS, createContainer } from '../container.js';
+import { TOKENS } from '../composition/tokens.js';
+import { createContainer } from '../create-container.js';
 import { createLogger } from '../observability/create-logger.js';
-import { PROJECTIONS } from '../service.js';
-import type { Storage } from '../storage/open-storage.js';
+import { PROJECTIONS } from '../features/features.js';
 
 /**
  * `npm run rebuild-projections`: replays the event store into new copies of
@@ -18,10 +16,10 @@ async function main(): Promise<void> {
   const { container, close } = await createContainer(config, logger);
   try {
     await rebuildProjections(PROJECTIONS, {
-      db: container.resolve<Knex>(TOKENS.database),
-      store: container.resolve<EventStore>(TOKENS.eventStore),
+      db: container.resolve(TOKENS.database),
+      store: container.resolve(TOKENS.eventStore),
       connectionString: config.storage.databaseUrl,
-      acquireLock: container.resolve<Storage>(TOKENS.storage).acquireLock,
+      acquireLock: container.resolve(TOKENS.storage).acquireLock,
       logger,
     });
   } finally {

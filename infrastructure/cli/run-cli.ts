@@ -1,10 +1,10 @@
 import type { Role } from '../config/config.js';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { createContainer } from '../container.js';
-import { findAdminEndpoint, runThroughAdminEndpoint } from './admin-endpoint-client.js';
+import { createContainer } from '../create-container.js';
+import { findAdminEndpoint, runThroughAdminEndpoint } from '../admin/admin-endpoint-client.js';
 import { createLogger } from '../observability/create-logger.js';
 import { startService } from '../service.js';
-import type { CliCommand, CliOutput } from './cli-command.js';
+import type { CliCommand, CliOutput } from '../admin/cli-command.js';
 
 const terminal: CliOutput = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 

@@ -1,5 +1,6 @@
 import type { Logger } from '../../application/ports/logger.js';
 import { sleep } from '../../projections/sleep.js';
+import { BackgroundLoop } from '../system/background-loop.js';
 import { type ExclusiveGate, GateBusyError } from './exclusive-gate.js';
 import { runProcess } from './run-process.js';
 import { type YtDlpVersion, detectYtDlpVersion } from './yt-dlp-version.js';
@@ -17,10 +18,7 @@ const DEFAULT_DRAIN_WAIT_MS = 120_000;
  * it waits at most `drainWaitMs` (default 2 min) and otherwise tries again at
  * the next interval.
  */
-export class YtDlpSelfUpdate {
-  private stopController: AbortController | null = null;
-  private loop: Promise<void> | null = null;
-
+export class YtDlpSelfUpdate extends BackgroundLoop {
   constructor(
     private readonly options: {
       ytDlpPath: string;
@@ -32,19 +30,8 @@ export class YtDlpSelfUpdate {
       onVersion: (version: YtDlpVersion) => void;
       drainWaitMs?: number;
     },
-  ) {}
-
-  start(): void {
-    if (this.loop !== null) return;
-    const stop = new AbortController();
-    this.stopController = stop;
-    this.loop = this.run(stop.signal);
-  }
-
-  async stop(): Promise<void> {
-    this.stopController?.abort();
-    await this.loop;
-    this.loop = null;
+  ) {
+    super();
   }
 
   /** One update; false when this installation cannot update itself. Put off (true) when downloads kept running. */
@@ -70,7 +57,7 @@ export class YtDlpSelfUpdate {
     });
   }
 
-  private async run(stop: AbortSignal): Promise<void> {
+  protected async run(stop: AbortSignal): Promise<void> {
     while (!stop.aborted) {
       await sleep(this.options.intervalMs, stop);
       if (stop.aborted) return;

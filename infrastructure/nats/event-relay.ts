@@ -1,6 +1,7 @@
 import type { JetStreamClient } from 'nats';
 import type { Checkpoint, EventFilter, RecordedEvent } from '../../application/ports/event-store.js';
 import type { EventRoute, RelayedMessage, WorkRelay } from '../../application/ports/work-queue.js';
+import { relayMessageId } from '../work-queue/relay-message-id.js';
 import { CheckpointedProcessor, type CheckpointedProcessorOptions, type WaitOptions } from '../../projections/checkpointed-processor.js';
 
 export type { EventRoute, RelayedMessage };
@@ -70,9 +71,4 @@ export class EventRelay implements WorkRelay {
   waitUntilCaughtUp(target: Checkpoint | null = null, options?: WaitOptions): Promise<void> {
     return this.processor.waitUntilCaughtUp(target, options);
   }
-}
-
-/** The event's id when it sets off one message, so the msgID is the eventId; `<id>:<index>` when several. */
-export function relayMessageId(event: RecordedEvent, index: number, count: number): string {
-  return count === 1 ? event.id : `${event.id}:${index}`;
 }

@@ -1,3 +1,4 @@
+import { NotifiedCache } from '../../application/notified-cache.js';
 import type { ApiKeyOwner } from '../../application/ports/read-models.js';
 
 export interface ApiKeyOwners {
@@ -22,53 +23,38 @@ export interface RevocableKeyCacheOptions {
  * it may have read the key just before its revocation.
  */
 export class RevocableKeyCache implements ApiKeyOwners {
-  private readonly entries = new Map<string, { owner: ApiKeyOwner; expiresAt: number }>();
-  private trusted = false;
-  /** Moves on at every eviction and change of trust; a lookup stores its answer only if it did not move meanwhile. */
-  private generation = 0;
+  private readonly cache: NotifiedCache<{ owner: ApiKeyOwner; expiresAt: number }>;
   private readonly now: () => number;
 
   constructor(
     private readonly source: ApiKeyOwners,
     private readonly options: RevocableKeyCacheOptions,
   ) {
+    this.cache = new NotifiedCache(options.maxEntries);
     this.now = options.now ?? Date.now;
   }
 
   async findActiveKey(keyHash: string): Promise<ApiKeyOwner | null> {
-    if (this.trusted) {
-      const entry = this.entries.get(keyHash);
-      if (entry !== undefined) {
-        if (entry.expiresAt > this.now()) return entry.owner;
-        this.entries.delete(keyHash);
-      }
+    const entry = this.cache.get(keyHash);
+    if (entry !== undefined) {
+      if (entry.expiresAt > this.now()) return entry.owner;
+      this.cache.drop(keyHash);
     }
-    const generation = this.generation;
+    const ticket = this.cache.ticket();
     const owner = await this.source.findActiveKey(keyHash);
-    if (owner !== null && this.trusted && generation === this.generation && this.options.ttlMs > 0) this.remember(keyHash, owner);
+    if (owner !== null && this.options.ttlMs > 0) this.cache.remember(keyHash, { owner, expiresAt: this.now() + this.options.ttlMs }, ticket);
     return owner;
   }
 
   evict(keyId: string): void {
-    this.generation += 1;
-    for (const [keyHash, entry] of this.entries) if (entry.owner.keyId === keyId) this.entries.delete(keyHash);
+    this.cache.forgetWhere((entry) => entry.owner.keyId === keyId);
   }
 
-  /** Revocations are being reported from now on. What was cached before may have missed some, so it goes. */
   trust(): void {
-    this.generation += 1;
-    this.entries.clear();
-    this.trusted = true;
+    this.cache.trust();
   }
 
   distrust(): void {
-    this.generation += 1;
-    this.trusted = false;
-    this.entries.clear();
-  }
-
-  private remember(keyHash: string, owner: ApiKeyOwner): void {
-    this.entries.set(keyHash, { owner, expiresAt: this.now() + this.options.ttlMs });
-    if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.cache.distrust();
   }
 }

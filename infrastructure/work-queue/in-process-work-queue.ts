@@ -4,11 +4,11 @@ import type { RecordedEvent } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { Broadcast, WorkConsumer, WorkConsumerOptions, WorkQueue, WorkRelay, WorkRelayOptions } from '../../application/ports/work-queue.js';
 import { CheckpointedProcessor, type CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
-import { relayMessageId } from '../nats/event-relay.js';
 import { ensureDeadLetterTable } from '../postgres/dead-letter-table.js';
 import { WakeSignal } from '../system/wake-signal.js';
 import { inProcessBroadcast } from './in-process-broadcast.js';
 import { InProcessWorkConsumer } from './in-process-work-consumer.js';
+import { relayMessageId } from './relay-message-id.js';
 import { WORK_QUEUE_TABLE, ensureWorkQueueTable } from './work-queue-schema.js';
 
 export interface InProcessWorkQueueOptions {

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EgressEvent } from '../../infrastructure/egress/egress-proxy.js';
-import { TOKENS } from '../../infrastructure/container.js';
-import type { YtDlpSetup } from '../../infrastructure/extractor/create-yt-dlp-extractor.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type CanaryServer, startCanaryServer } from '../support/canary-server.js';
@@ -39,7 +38,9 @@ describe('end to end: the egress rule for yt-dlp and ffmpeg', function () {
       // The platform and the redirector are allowed; the canary, another loopback port, is on no list.
       env: { ...env, PHOTO_SHARING_HOSTS: `${env.PHOTO_SHARING_HOSTS},${redirector.host}`, EGRESS_ALLOW: `${env.EGRESS_ALLOW},${redirector.host}`, DOWNLOAD_MAX_ATTEMPTS: '3', DOWNLOAD_RETRY_BASE_MS: '200' },
     });
-    const egress = service.service.container.resolve<YtDlpSetup>(TOKENS.ytDlp).egress;
+    const ytDlp = service.service.container.resolve(TOKENS.ytDlp);
+    assert.ok(ytDlp !== null, 'the service runs yt-dlp');
+    const egress = ytDlp.egress;
     egress.on('allowed', (event: EgressEvent) => allowed.push(event));
     egress.on('refused', (event: EgressEvent) => refused.push(event));
     call = apiClient(service.url);

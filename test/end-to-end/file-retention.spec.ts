@@ -5,7 +5,7 @@ import path from 'node:path';
 import { attemptFileKey } from '../../application/downloads/job-file-keys.js';
 import type { EventStore } from '../../application/ports/event-store.js';
 import type { FileStore } from '../../application/ports/file-store.js';
-import { TOKENS } from '../../infrastructure/container.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
 import { createFileSweeper } from '../../infrastructure/retention/create-file-sweeper.js';
 import type { FileSweeper } from '../../infrastructure/retention/file-sweeper.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AccountCommandHandler } from '../../application/accounts/account-commands.js';
-import { TOKENS } from '../../infrastructure/container.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import type { Clock } from '../../application/ports/clock.js';
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
-import { TOKENS } from '../../infrastructure/container.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { ExpiredLookupJobsSweeper } from '../../infrastructure/postgres/expired-lookup-jobs-sweeper.js';
 import {
   FIXTURE_BIG_CHANNEL,
@@ -157,7 +157,7 @@ describe('end to end: video info, channel listing and client-download links', fu
         const expired = await call('GET', `/api/v2/info/${jobId}`, { key: owner.apiKey });
         assert.equal(expired.status, 404);
         assert.match(expired.body.error, /not found/);
-        assert.ok((await new ExpiredLookupJobsSweeper(db, clock, { warn() {} } as never).sweep()) >= 1);
+        assert.ok((await new ExpiredLookupJobsSweeper(db, clock).sweep()) >= 1);
         assert.deepEqual(await db('lookup_jobs').where({ kind: 'info', job_id: jobId }), []);
         assert.equal((await call('GET', `/api/v2/info/${jobId}`, { key: owner.apiKey })).status, 404, 'the stream no longer answers for an expired job');
       } finally {

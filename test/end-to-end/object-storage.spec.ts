@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FileStore } from '../../application/ports/file-store.js';
-import { TOKENS } from '../../infrastructure/container.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { S3FileStore } from '../../infrastructure/files/s3-file-store.js';
 import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';

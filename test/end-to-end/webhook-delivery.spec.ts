@@ -8,7 +8,7 @@ import type { Clock } from '../../application/ports/clock.js';
 import type { EventStore, RecordedEvent } from '../../application/ports/event-store.js';
 import { type DownloadMediaRequest, ExtractionError, type Extractor } from '../../application/ports/extractor.js';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
-import { TOKENS } from '../../infrastructure/container.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { openApiDocument } from '../../infrastructure/http/openapi/document.js';
 import { OpenApiSchemas, jsonPointer } from '../../infrastructure/http/openapi/openapi-ajv.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';

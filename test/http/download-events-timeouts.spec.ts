@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
-import { TOKENS } from '../../infrastructure/container.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { EventStreamClient } from '../support/event-stream-client.js';
 import { InstantExtractor } from '../support/instant-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { EventStore } from '../../application/ports/event-store.js';
-import { TOKENS } from '../../infrastructure/container.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { assertMatchesOpenApi } from '../../infrastructure/http/openapi/response-validator.js';
 import { apiClient } from '../support/api-client.js';
 import { ControlledExtractor } from '../support/controlled-extractor.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { AccountCommandHandler } from '../../application/accounts/account-commands.js';
-import { TOKENS } from '../../infrastructure/container.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { apiClient } from '../support/api-client.js';
 import { InstantExtractor } from '../support/instant-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import type { EventStore } from '../../application/ports/event-store.js';
-import { TOKENS } from '../../infrastructure/container.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { PostgresEventStore } from '../../infrastructure/event-store/postgres/postgres-event-store.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
@@ -60,7 +60,8 @@ describe('stalls of the event store are visible', function () {
     const db = service.service.container.resolve<Knex>(TOKENS.database);
     const { rows } = await db.raw<{ rows: Array<{ idle_in_transaction_session_timeout: string }> }>('SHOW idle_in_transaction_session_timeout');
     assert.equal(rows[0].idle_in_transaction_session_timeout, '10s');
-    const store = service.service.container.resolve<PostgresEventStore>(TOKENS.eventStore);
+    const store = service.service.container.resolve(TOKENS.eventStore);
+    assert.ok(store instanceof PostgresEventStore);
     const pool = (store as unknown as { pool: pg.Pool }).pool;
     const shown = await pool.query<{ idle_in_transaction_session_timeout: string }>('SHOW idle_in_transaction_session_timeout');
     assert.equal(shown.rows[0].idle_in_transaction_session_timeout, '10s');

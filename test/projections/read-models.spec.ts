@@ -6,8 +6,8 @@ import { ReplayAccountLedger } from '../../application/audit/replay-account-ledg
 import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
 import type { EventStore } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
-import { TOKENS } from '../../infrastructure/container.js';
-import { PROJECTIONS } from '../../infrastructure/service.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
+import { PROJECTIONS } from '../../infrastructure/features/features.js';
 import type { Storage } from '../../infrastructure/storage/open-storage.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { rebuildProjections } from '../../projections/rebuild.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
 import type { AddOnId, PlanId } from '../../domain/account/plan.js';
 import { type Config, type Role, loadConfig } from '../../infrastructure/config/config.js';
-import type { Overrides } from '../../infrastructure/container.js';
+import type { Overrides } from '../../infrastructure/composition/overrides.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
 import { type RunningService, startService } from '../../infrastructure/service.js';
 import { type TestDatabase, createTestDatabase } from './postgres.js';

@@ -7,7 +7,7 @@ import { AccountAdministration } from '../../../application/accounts/account-adm
 import { ReplayAccountLedger } from '../../../application/audit/replay-account-ledger.js';
 import { ReadWebhookDeliveryHistory } from '../../../application/audit/webhook-delivery-history.js';
 import type { EventStore } from '../../../application/ports/event-store.js';
-import { TOKENS } from '../../../infrastructure/container.js';
+import { TOKENS } from '../../../infrastructure/composition/tokens.js';
 import {
   FIXTURE_CLIENT_DOWNLOAD_PATHS,
   FIXTURE_DUBBED,

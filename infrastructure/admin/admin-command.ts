@@ -1,11 +1,10 @@
 import { parseArgs } from 'node:util';
-import type { DependencyContainer } from 'tsyringe';
+import type { Container } from '../composition/container.js';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
 import type { AccountReadModel } from '../../application/ports/read-models.js';
-import type { ApiKeySecrets } from '../../application/ports/api-key-secrets.js';
 import { ADD_ON_IDS, type AddOnId, FEATURE_IDS, type FeatureId, PLAN_IDS, type PlanId } from '../../domain/account/plan.js';
 import { DomainError } from '../../domain/errors.js';
-import { TOKENS } from '../container.js';
+import { TOKENS } from '../composition/tokens.js';
 import type { CliOutput } from './cli-command.js';
 
 export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
@@ -25,7 +24,7 @@ Commands (each prints JSON on stdout):
 class UsageError extends Error {}
 
 /** `npm run admin -- <command> …`, run against a composed service: exit 0, 2 for bad input or a refused command, 1 for a failure. */
-export async function adminCommand(args: string[], container: DependencyContainer, io: CliOutput): Promise<number> {
+export async function adminCommand(args: string[], container: Container, io: CliOutput): Promise<number> {
   if (args.length === 0) {
     io.err(`${ADMIN_USAGE}\n`);
     return 2;
@@ -41,7 +40,7 @@ export async function adminCommand(args: string[], container: DependencyContaine
   }
 }
 
-async function run(args: string[], container: DependencyContainer, io: CliOutput): Promise<unknown> {
+async function run(args: string[], container: Container, io: CliOutput): Promise<unknown> {
   const [command, ...rest] = args;
   const { values } = reportedAsUsage(() =>
     parseArgs({
@@ -61,8 +60,8 @@ async function run(args: string[], container: DependencyContainer, io: CliOutput
     }),
   );
   const admin = container.resolve(AccountAdministration);
-  const readModel = container.resolve<AccountReadModel>(TOKENS.accountReadModel);
-  const secrets = container.resolve<ApiKeySecrets>(TOKENS.apiKeySecrets);
+  const readModel = container.resolve(TOKENS.accountReadModel);
+  const secrets = container.resolve(TOKENS.apiKeySecrets);
   const account = () => required(values.account, '--account');
   let output: unknown;
   switch (command) {

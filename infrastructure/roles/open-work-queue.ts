@@ -2,7 +2,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { WorkQueue } from '../../application/ports/work-queue.js';
 import type { CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
 import { JetStreamWorkQueue } from '../nats/jetstream-work-queue.js';
-import { InProcessWorkQueue } from './in-process-work-queue.js';
+import { InProcessWorkQueue } from '../work-queue/in-process-work-queue.js';
 
 export interface WorkQueueSettings {
   /** JetStream when set; otherwise the in-process queue in the service's own database. */

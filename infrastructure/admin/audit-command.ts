@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ReplayAccountLedger, type AuditReport, type RunningBalances } from '../../application/audit/replay-account-ledger.js';
 import { ReadWebhookDeliveryHistory, type WebhookDeliveryHistory } from '../../application/audit/webhook-delivery-history.js';
-import type { EventStore } from '../../application/ports/event-store.js';
-import type { DependencyContainer } from 'tsyringe';
-import { TOKENS } from '../container.js';
+import type { Container } from '../composition/container.js';
+import { TOKENS } from '../composition/tokens.js';
 import type { CliOutput } from './cli-command.js';
 
 const USAGE = 'Usage: npm run --silent audit -- <accountId> [--json]\n' +
@@ -16,7 +15,7 @@ const USAGE = 'Usage: npm run --silent audit -- <accountId> [--json]\n' +
  * `npm run audit -- <accountId> [--json]` against a composed service: exit 0 when the balances agree, 1 when not, 2 for
  * no such account or bad usage; `--job <jobId>` prints a job's webhook delivery history instead.
  */
-export async function auditCommand(args: string[], container: DependencyContainer, io: CliOutput): Promise<number> {
+export async function auditCommand(args: string[], container: Container, io: CliOutput): Promise<number> {
   let parsed: { values: { json?: boolean; help?: boolean; job?: string }; positionals: string[] };
   try {
     parsed = parseArgs({ args, options: { json: { type: 'boolean' }, help: { type: 'boolean' }, job: { type: 'string' } }, allowPositionals: true });
@@ -38,8 +37,8 @@ export async function auditCommand(args: string[], container: DependencyContaine
   return report.differences.length === 0 ? 0 : 1;
 }
 
-async function printDeliveryHistory(jobId: string, json: boolean, container: DependencyContainer, io: CliOutput): Promise<number> {
-  const history = await new ReadWebhookDeliveryHistory(container.resolve<EventStore>(TOKENS.eventStore)).execute(jobId);
+async function printDeliveryHistory(jobId: string, json: boolean, container: Container, io: CliOutput): Promise<number> {
+  const history = await new ReadWebhookDeliveryHistory(container.resolve(TOKENS.eventStore)).execute(jobId);
   if (history === null) {
     io.err(`No job stream for ${jobId}\n`);
     return 2;

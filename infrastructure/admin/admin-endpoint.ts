@@ -3,7 +3,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { DependencyContainer } from 'tsyringe';
+import type { Container } from '../composition/container.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { adminCommand } from './admin-command.js';
 import { auditCommand } from './audit-command.js';
@@ -41,7 +41,7 @@ const MAX_BODY_BYTES = 64 * 1024;
  * token written with the address in the data directory, so only a user who
  * can read that directory can use it.
  */
-export async function startAdminEndpoint(options: { directory: string; container: DependencyContainer; logger: Logger }): Promise<{ stop(): Promise<void> }> {
+export async function startAdminEndpoint(options: { directory: string; container: Container; logger: Logger }): Promise<{ stop(): Promise<void> }> {
   const token = randomBytes(32).toString('hex');
   const server = createServer((request, response) => {
     handle(request, response, token, options.container).catch((error: unknown) => {
@@ -68,7 +68,7 @@ export async function startAdminEndpoint(options: { directory: string; container
   };
 }
 
-async function handle(request: IncomingMessage, response: ServerResponse, token: string, container: DependencyContainer): Promise<void> {
+async function handle(request: IncomingMessage, response: ServerResponse, token: string, container: Container): Promise<void> {
   if (request.method !== 'POST' || request.url !== '/cli') return answer(response, 404, { error: 'Not found' });
   if (!hasToken(request.headers.authorization, token)) return answer(response, 401, { error: 'Missing or wrong admin token' });
   const body = await readBody(request);

@@ -7,7 +7,7 @@ import { PostgresEventStore } from '../event-store/postgres/postgres-event-store
 import { createKnex } from '../postgres/create-knex.js';
 import { ensureDatabase } from '../postgres/ensure-database.js';
 import { migrateReadModels } from '../postgres/read-model-schema.js';
-import { PROJECTIONS } from '../service.js';
+import { PROJECTIONS } from '../features/features.js';
 import { openEmbeddedStorage } from '../storage/open-storage.js';
 
 export interface MoveReport {

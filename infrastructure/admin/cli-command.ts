@@ -1,4 +1,4 @@
-import type { DependencyContainer } from 'tsyringe';
+import type { Container } from '../composition/container.js';
 
 /** Where a command writes: the terminal when run locally, the HTTP answer when the embedded service runs it. */
 export interface CliOutput {
@@ -7,4 +7,4 @@ export interface CliOutput {
 }
 
 /** A CLI's work against a composed service; resolves to the process exit code. */
-export type CliCommand = (args: string[], container: DependencyContainer, io: CliOutput) => Promise<number>;
+export type CliCommand = (args: string[], container: Container, io: CliOutput) => Promise<number>;

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { container } from 'tsyringe';
 import type { Logger } from '../../../application/ports/logger.js';
-import { ADMIN_ENDPOINT_FILE, type AdminEndpointAddress, startAdminEndpoint } from '../../../infrastructure/cli/admin-endpoint.js';
+import { Container } from '../../../infrastructure/composition/container.js';
+import { ADMIN_ENDPOINT_FILE, type AdminEndpointAddress, startAdminEndpoint } from '../../../infrastructure/admin/admin-endpoint.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -15,7 +15,7 @@ describe('embedded admin endpoint', () => {
 
   before(async () => {
     directory = await mkdtemp(path.join(tmpdir(), 'vds-admin-'));
-    endpoint = await startAdminEndpoint({ directory, container: container.createChildContainer(), logger: silent });
+    endpoint = await startAdminEndpoint({ directory, container: Container.create(), logger: silent });
     address = JSON.parse(await readFile(path.join(directory, ADMIN_ENDPOINT_FILE), 'utf8'));
   });
   after(async () => {

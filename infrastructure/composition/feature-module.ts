@@ -1,0 +1,73 @@
+import type Router from '@koa/router';
+import type { Logger } from '../../application/ports/logger.js';
+import type { JobMessage, WorkKind } from '../../application/processes/work-routing.js';
+import type { Delivery, WorkOutcome } from '../../application/processes/work-outcome.js';
+import type { Projection } from '../../projections/projection.js';
+import type { Config } from '../config/config.js';
+import type { RequestValidation } from '../http/request-validation.js';
+import type { UrlPolicies } from '../http/url-policies.js';
+import type { Container } from './container.js';
+import type { Overrides } from './overrides.js';
+
+export interface FeatureContext {
+  container: Container;
+  config: Config;
+  logger: Logger;
+  overrides: Overrides;
+}
+
+/** Something a role runs in the background until it stops. */
+export interface Loop {
+  start(): void | Promise<void>;
+  stop(): void | Promise<void>;
+}
+
+/** How the worker role consumes one kind of work. */
+export interface WorkHandlerSpec {
+  handle(message: JobMessage, delivery: Delivery): Promise<WorkOutcome>;
+  concurrency: number;
+  /** Deliveries before the queue gives a message up as a dead letter. */
+  maxDeliver: number;
+}
+
+export type WorkHandlerFactory = (container: Container, config: Config) => WorkHandlerSpec;
+
+export interface ApiContext extends FeatureContext {
+  validation: RequestValidation;
+  urls: UrlPolicies;
+}
+
+/** A feature's share of the api role. */
+export interface ApiPart {
+  /** Behind bearer authentication, under every API prefix. */
+  apiRouters?: Router[];
+  /** Outside the API prefixes. */
+  publicRouters?: Router[];
+  /** Before the server listens. */
+  start?(): Promise<void>;
+  /** Ends long-lived responses, which would otherwise hold the server's shutdown up. */
+  closeStreams?(): void;
+  /** After the server has closed. */
+  stop?(): Promise<void>;
+}
+
+/**
+ * One feature's part in every role: what it registers, projects, consumes and serves.
+ * A new feature is its own folders and one line in FEATURES (features.ts).
+ */
+export interface FeatureModule {
+  readonly name: string;
+  register?(context: FeatureContext): void;
+  readonly projections?: readonly Projection[];
+  /** The work kinds this feature consumes; WORK_HANDLERS must cover every WorkKind. */
+  readonly work?: Partial<Record<WorkKind, WorkHandlerFactory>>;
+  api?(context: ApiContext): ApiPart;
+  /** In every projector process. */
+  projectorLoops?(context: FeatureContext): Loop[];
+  /** In every worker process. */
+  workerLoops?(context: FeatureContext): Loop[];
+  /** In one worker process of the deployment at a time. */
+  leaderLoops?(context: FeatureContext): Loop[];
+  /** In the sweeper role. */
+  sweeperLoops?(context: FeatureContext): Loop[];
+}

@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import type { Registry } from 'prom-client';
+import type { AccountCommandHandler } from '../../application/accounts/account-commands.js';
+import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
+import type { AccountReadProgress } from '../../application/ports/account-read-progress.js';
+import type { Anomalies } from '../../application/ports/anomalies.js';
+import type { ApiKeySecrets } from '../../application/ports/api-key-secrets.js';
+import type { Clock } from '../../application/ports/clock.js';
+import type { ProgressReports } from '../../application/ports/download-progress.js';
+import type { EventStore } from '../../application/ports/event-store.js';
+import type { Extractor } from '../../application/ports/extractor.js';
+import type { FileStore } from '../../application/ports/file-store.js';
+import type { IdGenerator } from '../../application/ports/id-generator.js';
+import type { Logger } from '../../application/ports/logger.js';
+import type { PlanCatalog } from '../../application/ports/plan-catalog.js';
+import type { AccountReadModel, DownloadJobReadModel } from '../../application/ports/read-models.js';
+import type { WorkDirs } from '../../application/ports/work-dirs.js';
+import type { WorkQueue } from '../../application/ports/work-queue.js';
+import type { YtDlpSetup } from '../extractor/create-yt-dlp-extractor.js';
+import type { WarmExtractor } from '../extractor/warm/warm-extractor.js';
+import type { SignedDownloadLinks } from '../files/signed-download-links.js';
+import type { Storage } from '../storage/open-storage.js';
+import type { BroadcastJobCancellations } from '../work-queue/broadcast-job-cancellations.js';
+import { token } from './token.js';
+
+/** Tokens of the ports and resources that several features share; a feature's own tokens live with it. */
+export const TOKENS = {
+  logger: token<Logger>('Logger'),
+  clock: token<Clock>('Clock'),
+  ids: token<IdGenerator>('IdGenerator'),
+  eventStore: token<EventStore>('EventStore'),
+  database: token<Knex>('Database'),
+  storage: token<Storage>('Storage'),
+  metrics: token<Registry>('MetricsRegistry'),
+  anomalies: token<Anomalies>('Anomalies'),
+  planCatalog: token<PlanCatalog>('PlanCatalog'),
+  apiKeySecrets: token<ApiKeySecrets>('ApiKeySecrets'),
+  downloadLinks: token<SignedDownloadLinks>('DownloadLinks'),
+  fileStore: token<FileStore>('FileStore'),
+  workDirs: token<WorkDirs>('WorkDirs'),
+  extractor: token<Extractor>('Extractor'),
+  /** The yt-dlp setup (version, self-update), or null when a test replaced the extractor. */
+  ytDlp: token<YtDlpSetup | null>('YtDlpSetup'),
+  warmExtractor: token<WarmExtractor | null>('WarmExtractor'),
+  accountCommands: token<AccountCommandHandler>('AccountCommandHandler'),
+  downloadJobCommands: token<DownloadJobCommandHandler>('DownloadJobCommandHandler'),
+  accountReadModel: token<AccountReadModel>('AccountReadModel'),
+  accountReadProgress: token<AccountReadProgress>('AccountReadProgress'),
+  downloadJobReadModel: token<DownloadJobReadModel>('DownloadJobReadModel'),
+  /** Registered by the service once its work queue is open. */
+  workQueue: token<WorkQueue>('WorkQueue'),
+  /** Registered by the service once its work queue is open. */
+  jobCancellations: token<BroadcastJobCancellations>('JobCancellations'),
+  /** Workers' progress reports; the worker role replaces the default, which drops them, once its queue is open. */
+  progressReports: token<ProgressReports>('ProgressReports'),
+} as const;

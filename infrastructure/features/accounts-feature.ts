@@ -1,0 +1,67 @@
+import { AccountAdministration } from '../../application/accounts/account-administration.js';
+import { Authenticate } from '../../application/accounts/authenticate.js';
+import { ChargeVisibility } from '../../application/accounts/charge-visibility.js';
+import { GetAccount } from '../../application/accounts/get-account.js';
+import { ReplayAccountLedger } from '../../application/audit/replay-account-ledger.js';
+import { CommandHandler } from '../../application/command-handler.js';
+import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
+import { ACCOUNT_STATE_VERSION } from '../../domain/account/state-version.js';
+import { API_KEY_REVOCATIONS_CHANNEL, accountsProjection } from '../../projections/accounts-projection.js';
+import type { FeatureContext, FeatureModule } from '../composition/feature-module.js';
+import { token } from '../composition/token.js';
+import { TOKENS } from '../composition/tokens.js';
+import { accountRoutes } from '../http/routes/account-routes.js';
+import { PostgresAccountReadModel } from '../postgres/postgres-account-read-model.js';
+import { PostgresAccountReadProgress } from '../postgres/postgres-account-read-progress.js';
+import { RevocableKeyCache } from '../security/revocable-key-cache.js';
+import { PostgresSnapshotStore } from '../snapshots/postgres-snapshot-store.js';
+import type { ChannelSubscription } from '../storage/open-storage.js';
+
+const keyCache = token<RevocableKeyCache>('RevocableKeyCache');
+const keyRevocations = token<ChannelSubscription>('KeyRevocationListener');
+
+/** Accounts, their keys, plans and ledgers: /me, authentication, the admin and audit commands. */
+export const accountsFeature = {
+  name: 'accounts',
+  register: registerAccounts,
+  projections: [accountsProjection],
+  api: ({ container, config }) => {
+    // Revocations reach every API process through LISTEN: a connection of its own on a server, PGlite's own listeners embedded.
+    const revocations = config.security.apiKeyCacheTtlSeconds > 0 ? container.resolve(keyRevocations) : null;
+    return {
+      apiRouters: [accountRoutes({ getAccount: container.resolve(GetAccount) })],
+      start: async () => revocations?.start(),
+      stop: async () => revocations?.close(),
+    };
+  },
+} satisfies FeatureModule;
+
+function registerAccounts({ container: c, config, logger }: FeatureContext): void {
+  const storage = c.resolve(TOKENS.storage);
+  c.singleton(TOKENS.accountCommands, () =>
+    new CommandHandler(storage.eventStore, accountDecider, ACCOUNT_CATEGORY, c.resolve(TOKENS.ids), {
+      // Account streams never end: a busy account adds about 150,000 events a month.
+      snapshots: config.accounts.snapshotAfterEvents === 0 ? undefined : {
+        store: new PostgresSnapshotStore(storage.database),
+        version: ACCOUNT_STATE_VERSION,
+        afterEvents: config.accounts.snapshotAfterEvents,
+        onError: (error, stream) => logger.warn({ err: error, stream }, 'Account snapshot could not be read or stored; folding from the first event'),
+      },
+    }),
+  );
+  c.value(TOKENS.accountReadModel, new PostgresAccountReadModel(storage.database, storage.reads));
+  c.value(TOKENS.accountReadProgress, new PostgresAccountReadProgress(storage.reads, storage.eventStore, config.accounts.readYourWritesWaitMs));
+  c.singleton(ChargeVisibility, () => new ChargeVisibility(c.resolve(TOKENS.accountReadProgress)));
+  c.singleton(AccountAdministration, () =>
+    new AccountAdministration(c.resolve(TOKENS.accountCommands), c.resolve(TOKENS.planCatalog), c.resolve(TOKENS.apiKeySecrets), c.resolve(TOKENS.ids), c.resolve(TOKENS.clock)),
+  );
+  // Keys are cached only while the api role listens for revocations; until then every request looks its key up.
+  c.singleton(keyCache, () => new RevocableKeyCache(c.resolve(TOKENS.accountReadModel), { ttlMs: config.security.apiKeyCacheTtlSeconds * 1000, maxEntries: 10_000 }));
+  c.singleton(keyRevocations, () => {
+    const cache = c.resolve(keyCache);
+    return storage.listen(API_KEY_REVOCATIONS_CHANNEL, { onNotification: (keyId) => cache.evict(keyId), onListening: () => cache.trust(), onLost: () => cache.distrust() });
+  });
+  c.singleton(Authenticate, () => new Authenticate(c.resolve(keyCache), c.resolve(TOKENS.apiKeySecrets)));
+  c.singleton(GetAccount, () => new GetAccount(c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)));
+  c.singleton(ReplayAccountLedger, () => new ReplayAccountLedger(storage.eventStore, c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)));
+}

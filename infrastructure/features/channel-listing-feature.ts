@@ -1,0 +1,19 @@
+import { ListChannel } from '../../application/lookups/list-channel.js';
+import type { FeatureModule } from '../composition/feature-module.js';
+import { TOKENS } from '../composition/tokens.js';
+import { listChannelRoutes } from '../http/routes/list-channel-routes.js';
+
+/** A channel's videos, listed while the client waits; its reservation is released with the lookups'. */
+export const channelListingFeature = {
+  name: 'channel listing',
+  register: ({ container: c, config }) =>
+    c.singleton(ListChannel, () =>
+      new ListChannel(c.resolve(TOKENS.accountCommands), c.resolve(TOKENS.extractor), c.resolve(TOKENS.ids), c.resolve(TOKENS.clock),
+        {
+          perAccount: config.lookups.channelListingsPerAccount,
+          overall: config.lookups.channelListingsMax,
+          listingTimeoutMs: config.lookups.channelListingTimeoutSeconds * 1000,
+        }, c.resolve(TOKENS.accountReadProgress)),
+    ),
+  api: ({ container: c, validation, urls }) => ({ apiRouters: [listChannelRoutes({ listChannel: c.resolve(ListChannel), validation, urls })] }),
+} satisfies FeatureModule;

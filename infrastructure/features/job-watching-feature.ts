@@ -1,0 +1,56 @@
+import { ChargeVisibility } from '../../application/accounts/charge-visibility.js';
+import { ReadWebhookDeliveryHistory } from '../../application/audit/webhook-delivery-history.js';
+import { ListDownloadJobs } from '../../application/downloads/list-download-jobs.js';
+import { ListWebhookAttempts } from '../../application/downloads/list-webhook-attempts.js';
+import type { DownloadProgress } from '../../application/ports/download-progress.js';
+import type { DownloadJobView } from '../../application/ports/read-models.js';
+import type { Container } from '../composition/container.js';
+import type { FeatureModule } from '../composition/feature-module.js';
+import { TOKENS } from '../composition/tokens.js';
+import { downloadEventsRoutes } from '../http/routes/download-events-routes.js';
+import { downloadListRoutes } from '../http/routes/download-list-routes.js';
+import { downloadStatusBody } from '../http/routes/download-status-body.js';
+import { webhookAttemptsRoutes } from '../http/routes/webhook-attempts-routes.js';
+import { EventStreamConnections } from '../http/sse/event-stream-connections.js';
+import { JobStatusHub } from '../live/job-status-hub.js';
+
+/** An account watching its jobs: the list, live status (with the workers' progress) and webhook history. */
+export const jobWatchingFeature = {
+  name: 'job watching',
+  register: ({ container: c, logger }) =>
+    c.singleton(JobStatusHub, () =>
+      new JobStatusHub({
+        store: c.resolve(TOKENS.eventStore),
+        jobs: c.resolve(TOKENS.downloadJobCommands),
+        progressChannel: c.resolve(TOKENS.workQueue).broadcast('progress'),
+        render: statusRenderer(c),
+        logger,
+        charges: c.resolve(ChargeVisibility),
+      }),
+    ),
+  api: ({ container: c, config, validation }) => {
+    const hub = c.resolve(JobStatusHub);
+    const render = statusRenderer(c);
+    const connections = new EventStreamConnections({ perKey: config.eventStreams.perKey, max: config.eventStreams.max, heartbeatMs: config.eventStreams.heartbeatMs });
+    return {
+      apiRouters: [
+        downloadListRoutes({
+          listDownloadJobs: new ListDownloadJobs(c.resolve(TOKENS.downloadJobReadModel), c.resolve(ChargeVisibility)),
+          statusBody: (view) => render(view, view.status === 'IN_PROGRESS' ? hub.progress.of(view.jobId) : undefined),
+          validation,
+        }),
+        downloadEventsRoutes({ hub, connections, validation }),
+        webhookAttemptsRoutes({ listWebhookAttempts: new ListWebhookAttempts(new ReadWebhookDeliveryHistory(c.resolve(TOKENS.eventStore))), validation }),
+      ],
+      start: () => hub.start(),
+      closeStreams: () => connections.closeAll(),
+      stop: () => hub.stop(),
+    };
+  },
+} satisfies FeatureModule;
+
+function statusRenderer(c: Container) {
+  const links = c.resolve(TOKENS.downloadLinks);
+  const clock = c.resolve(TOKENS.clock);
+  return (view: DownloadJobView, progress?: DownloadProgress) => downloadStatusBody(view, links, clock.now(), progress);
+}

@@ -1,0 +1,10 @@
+import type { WorkQueue } from '../../application/ports/work-queue.js';
+import type { CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
+import type { FeatureContext } from '../composition/feature-module.js';
+
+/** What every role starts from: the container, and the work queue the service opened for it. */
+export interface RoleContext extends FeatureContext {
+  queue: WorkQueue;
+  /** For checkpointed processors: projections, the relay. */
+  processorOptions: CheckpointedProcessorOptions;
+}
