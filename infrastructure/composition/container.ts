@@ -3,6 +3,7 @@ import { Token } from './token.js';
 
 /** A class registered by itself: use cases and processes. */
 // As tsyringe's own (unexported) constructor type: each class's parameters differ.
+// biome-ignore lint/suspicious/noExplicitAny: a constructor of any parameters, which unknown[] would not accept
 export type ClassKey<T> = new (...args: any[]) => T;
 export type Key<T> = Token<T> | ClassKey<T>;
 

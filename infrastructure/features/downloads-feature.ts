@@ -60,7 +60,10 @@ export const downloadsFeature = {
   workerLoops: ({ container: c }) => {
     let listening: { stop(): Promise<void> } | null = null;
     const running = c.resolve(RunningDownloads);
-    return [{ start: () => void (listening = c.resolve(TOKENS.jobCancellations).listen((jobId) => running.cancel(jobId))), stop: async () => listening?.stop() }];
+    const start = () => {
+      listening = c.resolve(TOKENS.jobCancellations).listen((jobId) => running.cancel(jobId));
+    };
+    return [{ start, stop: async () => listening?.stop() }];
   },
   leaderLoops: ({ container: c, config, logger }) => [
     new PeriodicTask('reconcile pending downloads', config.jobs.reconcileIntervalMs, () => c.resolve(ReconcilePendingDownloads).runOnce(), logger),

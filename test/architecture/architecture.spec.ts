@@ -10,8 +10,10 @@ const ROOT = path.resolve(__dirname, '../../..');
 const LAYERS = ['domain', 'application', 'projections', 'infrastructure'];
 
 /**
- * The folders of `infrastructure/`, lowest first: a folder may import from its own tier and lower ones. `*.ts` stands
- * for the composition files directly in `infrastructure/`; entry points and roles come last.
+ * The folders of `infrastructure/`, lowest first: a folder may import from its own tier and lower ones. Adapters come
+ * first, then the composition (typed tokens and container), the features that register on it, the roles that start
+ * them, the admin commands, the files directly in `infrastructure/` (`*.ts`: the service and its container) and last
+ * the command-line entry points.
  */
 const INFRASTRUCTURE_ORDER = [
   ['system', 'security', 'media', 'config'],
@@ -22,8 +24,12 @@ const INFRASTRUCTURE_ORDER = [
   ['embedded'],
   ['storage'],
   ['retention'],
+  ['composition'],
+  ['features'],
+  ['roles'],
+  ['admin'],
   ['*.ts'],
-  ['cli', 'roles'],
+  ['cli'],
 ];
 
 const MAX_UPWARD_INFRASTRUCTURE_IMPORTS = 3;

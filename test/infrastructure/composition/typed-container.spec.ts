@@ -16,7 +16,10 @@ describe('the typed container', () => {
     const now = new Date('2026-01-01T00:00:00Z');
     let made = 0;
     container.value(clock, { now: () => now });
-    container.singleton(Counter, () => ((made += 1), new Counter()));
+    container.singleton(Counter, () => {
+      made += 1;
+      return new Counter();
+    });
     assert.equal(made, 0);
     assert.equal(container.resolve(clock).now(), now);
     assert.equal(container.resolve(Counter), container.resolve(Counter));
