@@ -11,7 +11,11 @@ export const BEAT_EVERY_MS = 250;
  * `everyMs` until it settles, so the queue keeps the message with a handler
  * that waits (its turn, a back-off) or works without reporting progress.
  */
-export async function beatWhile<T>(work: Promise<T>, beat: (() => void) | undefined, everyMs = BEAT_EVERY_MS): Promise<T> {
+export async function beatWhile<T>(
+  work: Promise<T>,
+  beat: (() => void) | undefined,
+  everyMs = BEAT_EVERY_MS,
+): Promise<T> {
   if (beat === undefined) return work;
   beat();
   const timer = setInterval(beat, everyMs);

@@ -66,15 +66,23 @@ export class CommandHandler<Command extends { type: string }, Event extends Doma
     const snapshot = await this.readSnapshot(stream);
     // Read from the snapshot's own event: finding it there proves the snapshot belongs to this history.
     const recorded = snapshot === null ? [] : await this.store.readStream(stream, { fromRevision: snapshot.revision });
-    const fromSnapshot = snapshot !== null && recorded[0]?.id === snapshot.lastEventId && recorded[0].revision === snapshot.revision;
+    const fromSnapshot =
+      snapshot !== null && recorded[0]?.id === snapshot.lastEventId && recorded[0].revision === snapshot.revision;
     const toFold = fromSnapshot ? recorded.slice(1) : await this.store.readStream(stream);
     let state = fromSnapshot ? (snapshot.state as State) : this.decider.initialState();
-    for (const event of toFold) state = this.decider.evolve(state, { type: event.type, data: event.data } as unknown as Event);
+    for (const event of toFold)
+      state = this.decider.evolve(state, { type: event.type, data: event.data } as unknown as Event);
     const last = toFold.at(-1);
     const revision = last?.revision ?? (fromSnapshot ? snapshot.revision : -1);
     const policy = this.options.snapshots;
     if (policy !== undefined && last !== undefined && toFold.length >= policy.afterEvents) {
-      await this.writeSnapshot(policy, { streamName: stream, revision, lastEventId: last.id, version: policy.version, state });
+      await this.writeSnapshot(policy, {
+        streamName: stream,
+        revision,
+        lastEventId: last.id,
+        version: policy.version,
+        state,
+      });
     }
     return { state, revision };
   }
@@ -103,7 +111,11 @@ export class CommandHandler<Command extends { type: string }, Event extends Doma
     return this.mutex.run(id, () => this.handleWithRetries(id, command, context));
   }
 
-  private async handleWithRetries(id: string, command: Command, context: CommandContext): Promise<CommandResult<Event, State>> {
+  private async handleWithRetries(
+    id: string,
+    command: Command,
+    context: CommandContext,
+  ): Promise<CommandResult<Event, State>> {
     const stream = streamName(this.category, id);
     for (let attempt = 0; ; attempt += 1) {
       const { state, revision } = await this.load(id);
@@ -117,10 +129,19 @@ export class CommandHandler<Command extends { type: string }, Event extends Doma
       try {
         const result = await this.store.appendToStream(
           stream,
-          events.map((event) => ({ id: this.ids.next(), type: event.type, data: event.data as Record<string, unknown>, metadata })),
+          events.map((event) => ({
+            id: this.ids.next(),
+            type: event.type,
+            data: event.data as Record<string, unknown>,
+            metadata,
+          })),
           { expectedRevision: revision < 0 ? 'no_stream' : revision },
         );
-        return { events, state: events.reduce((s, e) => this.decider.evolve(s, e), state), revision: result.nextExpectedRevision };
+        return {
+          events,
+          state: events.reduce((s, e) => this.decider.evolve(s, e), state),
+          revision: result.nextExpectedRevision,
+        };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= this.retry.maxRetries) throw error;
         await sleep(backoff(this.retry, attempt));

@@ -1,7 +1,11 @@
 import type { DownloadErrorCode } from '../domain/download-error-code.js';
 
 /** Every kind of refusal a use case raises beyond the domain's own; the HTTP layer gives each kind its status code. */
-export type ApplicationErrorKind = 'video_not_downloadable' | 'extractor_unavailable' | 'submissions_busy' | 'listings_busy';
+export type ApplicationErrorKind =
+  | 'video_not_downloadable'
+  | 'extractor_unavailable'
+  | 'submissions_busy'
+  | 'listings_busy';
 
 /** A use case's refusal, named by its kind rather than by a transport's status code. */
 export abstract class ApplicationError extends Error {

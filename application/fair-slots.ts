@@ -1,7 +1,9 @@
 /** Raised at once, instead of queueing, when a requester or everyone already has as much waiting as allowed. */
 export class SlotsFullError extends Error {
   constructor(readonly scope: 'requester' | 'everyone') {
-    super(scope === 'requester' ? 'Too much work of this requester is already waiting' : 'Too much work is already waiting');
+    super(
+      scope === 'requester' ? 'Too much work of this requester is already waiting' : 'Too much work is already waiting',
+    );
     this.name = 'SlotsFullError';
   }
 }
@@ -70,7 +72,8 @@ export class FairSlots {
   private release(): void {
     let chosen: [string, Array<() => void>] | undefined;
     for (const entry of this.waiting) {
-      if (chosen === undefined || (this.runningPer.get(entry[0]) ?? 0) < (this.runningPer.get(chosen[0]) ?? 0)) chosen = entry;
+      if (chosen === undefined || (this.runningPer.get(entry[0]) ?? 0) < (this.runningPer.get(chosen[0]) ?? 0))
+        chosen = entry;
     }
     if (chosen === undefined) {
       this.running -= 1;

@@ -7,7 +7,12 @@ import type { WorkConsumerOptions, WorkHandler, WorkItem, WorkResult } from './p
  * asked for on the last allowed delivery becomes a termination, since no
  * delivery would follow it.
  */
-export async function runWorkHandler(handler: WorkHandler, item: WorkItem, errorRetry: WorkConsumerOptions['errorRetry'], log: Logger): Promise<WorkResult> {
+export async function runWorkHandler(
+  handler: WorkHandler,
+  item: WorkItem,
+  errorRetry: WorkConsumerOptions['errorRetry'],
+  log: Logger,
+): Promise<WorkResult> {
   let result: WorkResult;
   try {
     result = await handler(item);

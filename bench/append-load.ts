@@ -22,15 +22,33 @@ async function main(): Promise<void> {
     const wait = started + (i * 1000) / rate - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const jobId = randomUUID();
-    const data = { jobId, accountId, url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 't', duration: 6, maxFileSizeBytes: 1e9, requestedAt: new Date().toISOString() };
+    const data = {
+      jobId,
+      accountId,
+      url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      format: 'audio',
+      startTime: null,
+      endTime: null,
+      language: null,
+      webhookUrl: null,
+      title: 't',
+      duration: 6,
+      maxFileSizeBytes: 1e9,
+      requestedAt: new Date().toISOString(),
+    };
     appends.push(
-      store.appendToStream(`download-${jobId}`, [{ id: randomUUID(), type: 'DownloadRequested', data }], { expectedRevision: 'no_stream' }).then(
-        () => void process.stdout.write(`appended ${jobId} ${(performance.timeOrigin + performance.now()).toFixed(3)}\n`),
-        (error: unknown) => {
-          failures += 1;
-          firstFailure ||= error instanceof Error ? error.message : String(error);
-        },
-      ),
+      store
+        .appendToStream(`download-${jobId}`, [{ id: randomUUID(), type: 'DownloadRequested', data }], {
+          expectedRevision: 'no_stream',
+        })
+        .then(
+          () =>
+            void process.stdout.write(`appended ${jobId} ${(performance.timeOrigin + performance.now()).toFixed(3)}\n`),
+          (error: unknown) => {
+            failures += 1;
+            firstFailure ||= error instanceof Error ? error.message : String(error);
+          },
+        ),
     );
   }
   await Promise.all(appends);

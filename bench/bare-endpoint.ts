@@ -21,7 +21,11 @@ export async function startBareEndpoint(connectionString: string, poolSize: numb
   const app = new Koa();
   const router = new Router();
   router.get('/download/:jobId', async (ctx) => {
-    const result = await pool.query({ name: 'bare-job-by-id', text: 'SELECT * FROM download_jobs WHERE job_id = $1', values: [ctx.params.jobId] });
+    const result = await pool.query({
+      name: 'bare-job-by-id',
+      text: 'SELECT * FROM download_jobs WHERE job_id = $1',
+      values: [ctx.params.jobId],
+    });
     if (result.rows.length === 0) ctx.status = 404;
     else ctx.body = result.rows[0];
   });

@@ -30,7 +30,8 @@ export async function compareUnderLoad(
       [subject, subjectRounds],
     ];
     if (round % 2 === 1) order.reverse();
-    for (const [target, results] of order) results.push(await loadWithWrk({ ...target, ...settings, durationSeconds: load.durationSeconds }));
+    for (const [target, results] of order)
+      results.push(await loadWithWrk({ ...target, ...settings, durationSeconds: load.durationSeconds }));
   }
   const subjectMedian = median(subjectRounds);
   const baselineMedian = median(baselineRounds);
@@ -47,7 +48,12 @@ function median(results: LoadResult[]): LoadResult {
   const byThroughput = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[middle];
   const byP99 = [...results].sort((a, b) => a.p99 - b.p99)[middle];
   const byP50 = [...results].sort((a, b) => a.p50 - b.p50)[middle];
-  return { requestsPerSecond: byThroughput.requestsPerSecond, p50: byP50.p50, p99: byP99.p99, requests: byThroughput.requests };
+  return {
+    requestsPerSecond: byThroughput.requestsPerSecond,
+    p50: byP50.p50,
+    p99: byP99.p99,
+    requests: byThroughput.requests,
+  };
 }
 
 export function describeLoad(result: LoadResult): string {

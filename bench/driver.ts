@@ -38,9 +38,17 @@ export class Driver {
   }
 
   /** Opens an account and waits until the service accepts its key. */
-  async openAccount(planId: 'custom' | 'starter' = 'custom'): Promise<{ accountId: string; apiKey: string; keyId: string }> {
-    const created = await this.container.resolve(AccountAdministration).openAccount({ name: 'Bench', email: 'bench@example.com', planId, addOns: [] });
-    await waitFor(async () => (await fetch(`${this.service.api}/me`, { headers: { Authorization: `Bearer ${created.apiKey}` } })).status === 200);
+  async openAccount(
+    planId: 'custom' | 'starter' = 'custom',
+  ): Promise<{ accountId: string; apiKey: string; keyId: string }> {
+    const created = await this.container
+      .resolve(AccountAdministration)
+      .openAccount({ name: 'Bench', email: 'bench@example.com', planId, addOns: [] });
+    await waitFor(
+      async () =>
+        (await fetch(`${this.service.api}/me`, { headers: { Authorization: `Bearer ${created.apiKey}` } })).status ===
+        200,
+    );
     return { accountId: created.accountId, apiKey: created.apiKey, keyId: created.keyId };
   }
 
@@ -49,13 +57,38 @@ export class Driver {
     const now = () => new Date().toISOString();
     await this.jobs.handle(jobId, {
       type: 'SubmitDownload',
-      data: { jobId, accountId, url, format: '720', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'Bench video: a title of ordinary length', duration: 213, maxFileSizeBytes: 2e9, now: now() },
+      data: {
+        jobId,
+        accountId,
+        url,
+        format: '720',
+        startTime: null,
+        endTime: null,
+        language: null,
+        webhookUrl: null,
+        title: 'Bench video: a title of ordinary length',
+        duration: 213,
+        maxFileSizeBytes: 2e9,
+        now: now(),
+      },
     });
     if (status === 'COMPLETED') {
-      await this.jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: 'bench-lease', messageId: 'm1', now: now() } });
+      await this.jobs.handle(jobId, {
+        type: 'StartJob',
+        data: { jobId, leaseId: 'bench-lease', messageId: 'm1', now: now() },
+      });
       await this.jobs.handle(jobId, {
         type: 'CompleteJob',
-        data: { jobId, fileKey: `${jobId}/media.mp4`, fileSize: 48_123_456, actualFormat: '720', mimeType: 'video/mp4', fileExtension: 'mp4', leaseId: 'bench-lease', now: now() },
+        data: {
+          jobId,
+          fileKey: `${jobId}/media.mp4`,
+          fileSize: 48_123_456,
+          actualFormat: '720',
+          mimeType: 'video/mp4',
+          fileExtension: 'mp4',
+          leaseId: 'bench-lease',
+          now: now(),
+        },
       });
     }
     await waitFor(async () => (await this.db('download_jobs').where({ job_id: jobId, status }).first()) !== undefined);

@@ -8,7 +8,12 @@ import type { Knex } from 'knex';
 import type { AccountCommandHandler } from '../application/accounts/account-commands.js';
 import type { DownloadJobCommandHandler } from '../application/downloads/download-job-commands.js';
 import { TOKENS } from '../infrastructure/composition/tokens.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../test/fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  serviceEnvFor,
+  startFixturePlatform,
+} from '../test/fixtures/platform/fixture-platform.js';
 import { startTestService } from '../test/support/test-service.js';
 import { ms, timeSequentially } from './time-sequentially.js';
 
@@ -54,12 +59,19 @@ async function main(): Promise<void> {
 }
 
 async function measureMode(platform: FixturePlatform, embedded: boolean): Promise<ModeFigures> {
-  const service = await startTestService({ label: 'bench_modes', embedded, env: serviceEnvFor(platform), roles: ['api', 'projector'] });
+  const service = await startTestService({
+    label: 'bench_modes',
+    embedded,
+    env: serviceEnvFor(platform),
+    roles: ['api', 'projector'],
+  });
   try {
     const { apiKey, accountId } = await service.createAccount({ planId: 'custom' });
     const videoUrl = platform.watchUrl(FIXTURE_VIDEOS.clip.id);
 
-    const submitted = await run(process.execPath, [__filename, '--submit-load', service.api, apiKey, videoUrl], { env: process.env });
+    const submitted = await run(process.execPath, [__filename, '--submit-load', service.api, apiKey, videoUrl], {
+      env: process.env,
+    });
     const submit = JSON.parse(submitted.stdout) as { p50: number; p99: number; jobId: string };
 
     await service.settle();
@@ -72,13 +84,30 @@ async function measureMode(platform: FixturePlatform, embedded: boolean): Promis
     for (let i = 0; i < 100; i += 1) {
       const jobId = `bench-lag-${i}-${Date.now()}`;
       // A pending limit of its own: the submits above already hold 61 of the API's 100.
-      await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 1000, now: new Date().toISOString() } });
+      await accounts.handle(accountId, {
+        type: 'ReserveDownload',
+        data: { jobId, pendingLimit: 1000, now: new Date().toISOString() },
+      });
       await jobs.handle(jobId, {
         type: 'SubmitDownload',
-        data: { jobId, accountId, url: videoUrl, format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 't', duration: 6, maxFileSizeBytes: 1e9, now: new Date().toISOString() },
+        data: {
+          jobId,
+          accountId,
+          url: videoUrl,
+          format: 'audio',
+          startTime: null,
+          endTime: null,
+          language: null,
+          webhookUrl: null,
+          title: 't',
+          duration: 6,
+          maxFileSizeBytes: 1e9,
+          now: new Date().toISOString(),
+        },
       });
       const appended = performance.now();
-      while ((await db('download_jobs').where('job_id', jobId).first()) === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
+      while ((await db('download_jobs').where('job_id', jobId).first()) === undefined)
+        await new Promise((resolve) => setTimeout(resolve, 1));
       lags.push(performance.now() - appended);
     }
     lags.sort((a, b) => a - b);
@@ -93,7 +122,11 @@ async function submitLoad(api: string, apiKey: string, videoUrl: string): Promis
   const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
   let jobId = '';
   const submitOnce = async () => {
-    const response = await fetch(`${api}/download`, { method: 'POST', headers, body: JSON.stringify({ url: videoUrl }) });
+    const response = await fetch(`${api}/download`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: videoUrl }),
+    });
     if (response.status !== 200) throw new Error(`POST /download answered ${response.status}`);
     jobId = ((await response.json()) as { jobId: string }).jobId;
   };

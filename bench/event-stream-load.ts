@@ -24,38 +24,42 @@ function main(): void {
     }
   };
   const openStream = (jobId: string) => {
-    const request = http.get(`${api}/download/${jobId}/events`, { agent, headers: { Authorization: `Bearer ${apiKey}`, Accept: 'text/event-stream' } }, (response) => {
-      if (response.statusCode !== 200) {
-        refused += 1;
-        process.stderr.write(`stream of ${jobId} refused with ${response.statusCode}\n`);
-        response.resume();
-        finishOne();
-        return;
-      }
-      let buffer = '';
-      let events = 0;
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        buffer += chunk;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block.split('\n').find((line) => line.startsWith('data: '));
-          if (data === undefined) continue;
-          events += 1;
-          if (events === 1) {
-            opened += 1;
-            if (opened === total) process.stdout.write(`open ${opened}\n`);
-            continue;
-          }
-          const arrived = performance.timeOrigin + performance.now();
-          const { status } = JSON.parse(data.slice(6)) as { status: string };
-          process.stdout.write(`event ${jobId} ${status} ${arrived.toFixed(3)}\n`);
+    const request = http.get(
+      `${api}/download/${jobId}/events`,
+      { agent, headers: { Authorization: `Bearer ${apiKey}`, Accept: 'text/event-stream' } },
+      (response) => {
+        if (response.statusCode !== 200) {
+          refused += 1;
+          process.stderr.write(`stream of ${jobId} refused with ${response.statusCode}\n`);
+          response.resume();
+          finishOne();
+          return;
         }
-      });
-      response.on('end', finishOne);
-      response.on('error', finishOne);
-    });
+        let buffer = '';
+        let events = 0;
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = block.split('\n').find((line) => line.startsWith('data: '));
+            if (data === undefined) continue;
+            events += 1;
+            if (events === 1) {
+              opened += 1;
+              if (opened === total) process.stdout.write(`open ${opened}\n`);
+              continue;
+            }
+            const arrived = performance.timeOrigin + performance.now();
+            const { status } = JSON.parse(data.slice(6)) as { status: string };
+            process.stdout.write(`event ${jobId} ${status} ${arrived.toFixed(3)}\n`);
+          }
+        });
+        response.on('end', finishOne);
+        response.on('error', finishOne);
+      },
+    );
     request.on('error', (error) => {
       process.stderr.write(`stream of ${jobId} failed: ${error.message}\n`);
       refused += 1;

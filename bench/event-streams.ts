@@ -21,7 +21,12 @@ const TARGET_P99_MS = 100;
  * event. Memory is the service process's resident set before the streams
  * open and once they all have their first event, divided by the streams.
  */
-export async function benchEventStreams(service: ServiceProcess, driver: Driver, url: string, options: { streams: number; jobs: number; label: string }): Promise<void> {
+export async function benchEventStreams(
+  service: ServiceProcess,
+  driver: Driver,
+  url: string,
+  options: { streams: number; jobs: number; label: string },
+): Promise<void> {
   const { accountId, apiKey } = await driver.openAccount();
   const jobIds: string[] = [];
   for (let i = 0; i < options.jobs; i += 1) {
@@ -34,7 +39,11 @@ export async function benchEventStreams(service: ServiceProcess, driver: Driver,
   const rssBefore = await residentBytes(service.pid);
 
   const perJob = Math.ceil(options.streams / options.jobs);
-  const load = spawn(process.execPath, [path.join(__dirname, 'event-stream-load.js'), service.api, apiKey, String(perJob), ...jobIds], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const load = spawn(
+    process.execPath,
+    [path.join(__dirname, 'event-stream-load.js'), service.api, apiKey, String(perJob), ...jobIds],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const killOnExit = () => load.kill('SIGKILL');
   process.once('exit', killOnExit);
   const arrivals = new Map<string, number[]>();
@@ -46,25 +55,37 @@ export async function benchEventStreams(service: ServiceProcess, driver: Driver,
     const [kind, jobId, status, at] = line.split(' ');
     if (kind === 'open') allOpen();
     else if (kind === 'done') summary = line;
-    else if (kind === 'event' && status === 'IN_PROGRESS') arrivals.set(jobId, [...(arrivals.get(jobId) ?? []), Number(at)]);
+    else if (kind === 'event' && status === 'IN_PROGRESS')
+      arrivals.set(jobId, [...(arrivals.get(jobId) ?? []), Number(at)]);
   });
-  await Promise.race([opened, ended.then(() => Promise.reject(new Error(`the load process ended before every stream opened: ${summary}`)))]);
+  await Promise.race([
+    opened,
+    ended.then(() => Promise.reject(new Error(`the load process ended before every stream opened: ${summary}`))),
+  ]);
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const rssOpen = await residentBytes(service.pid);
 
   const lags: number[] = [];
   const now = () => new Date().toISOString();
   for (const jobId of jobIds) {
-    await driver.jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: 'bench-lease', messageId: 'bench', now: now() } });
+    await driver.jobs.handle(jobId, {
+      type: 'StartJob',
+      data: { jobId, leaseId: 'bench-lease', messageId: 'bench', now: now() },
+    });
     const appendedAt = performance.timeOrigin + performance.now();
     const deadline = Date.now() + 10_000;
-    while ((arrivals.get(jobId)?.length ?? 0) < perJob && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    while ((arrivals.get(jobId)?.length ?? 0) < perJob && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     for (const at of arrivals.get(jobId) ?? []) lags.push(at - appendedAt);
     // Spaced, so each change is measured on its own rather than queued behind the last.
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const missing = perJob * jobIds.length - lags.length;
-  for (const jobId of jobIds) await driver.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: null, reason: 'bench over', now: now(), leaseId: 'bench-lease' } });
+  for (const jobId of jobIds)
+    await driver.jobs.handle(jobId, {
+      type: 'FailJob',
+      data: { jobId, errorCode: null, reason: 'bench over', now: now(), leaseId: 'bench-lease' },
+    });
   await ended;
   process.off('exit', killOnExit);
 
@@ -81,8 +102,12 @@ export async function benchEventStreams(service: ServiceProcess, driver: Driver,
 
 async function warmUp(service: ServiceProcess, apiKey: string, jobId: string): Promise<void> {
   const controller = new AbortController();
-  const response = await fetch(`${service.api}/download/${jobId}/events`, { headers: { Authorization: `Bearer ${apiKey}` }, signal: controller.signal });
-  if (response.status !== 200) throw new Error(`the event stream answered ${response.status}: ${await response.text()}`);
+  const response = await fetch(`${service.api}/download/${jobId}/events`, {
+    headers: { Authorization: `Bearer ${apiKey}` },
+    signal: controller.signal,
+  });
+  if (response.status !== 200)
+    throw new Error(`the event stream answered ${response.status}: ${await response.text()}`);
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   await reader.read();
   controller.abort();

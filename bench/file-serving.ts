@@ -21,11 +21,17 @@ export async function benchFileServing(service: ServiceProcess, driver: Driver):
     await writeFile(big, Buffer.alloc(0));
     await truncate(big, size);
     await files.put('bench/big.bin', big);
-    const link = links.linkFor({ jobId: 'bench', fileKey: 'bench/big.bin', filename: 'big.bin', completedAt: new Date().toISOString() }, new Date());
+    const link = links.linkFor(
+      { jobId: 'bench', fileKey: 'bench/big.bin', filename: 'big.bin', completedAt: new Date().toISOString() },
+      new Date(),
+    );
     const before = await rssOf(service.pid);
     let peak = before;
     const sampler = setInterval(() => {
-      rssOf(service.pid).then((rss) => (peak = Math.max(peak, rss)), () => undefined);
+      rssOf(service.pid).then(
+        (rss) => (peak = Math.max(peak, rss)),
+        () => undefined,
+      );
     }, 20);
     const { ms } = await timedProcess('curl', ['-sS', '-f', '-o', '/dev/null', link]);
     clearInterval(sampler);

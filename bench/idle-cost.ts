@@ -74,7 +74,12 @@ async function startIdleService(embedded: boolean): Promise<Idle> {
     MASTER_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'info',
   };
-  if (database !== null) Object.assign(env, { DATABASE_URL: database.url, NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_STREAM: stream });
+  if (database !== null)
+    Object.assign(env, {
+      DATABASE_URL: database.url,
+      NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      NATS_STREAM: stream,
+    });
   const inherited = { ...process.env };
   // The embedded mode is the one with none of the server URLs set.
   for (const name of ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL', 'NATS_STREAM']) delete inherited[name];
@@ -111,7 +116,10 @@ async function startIdleService(embedded: boolean): Promise<Idle> {
 type Ticks = Map<number, number>;
 
 /** utime + stime per pid: the service, its live descendants, and the PostgreSQL backends connected to its database. */
-async function cpuTicks(pid: number, database: TestDatabase | null): Promise<{ service: Ticks; children: Ticks; postgres: Ticks }> {
+async function cpuTicks(
+  pid: number,
+  database: TestDatabase | null,
+): Promise<{ service: Ticks; children: Ticks; postgres: Ticks }> {
   const service = await ticksOfEach([pid]);
   const children = await ticksOfEach(await descendants(pid));
   const postgres = await ticksOfEach(database === null ? [] : await backendsOf(database));
@@ -164,10 +172,14 @@ async function descendants(root: number): Promise<number[]> {
 
 /** The backends serving the service's database (our own probe's connection is to another database, so it is never counted). */
 async function backendsOf(database: TestDatabase): Promise<number[]> {
-  const client = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+  const client = new pg.Client({
+    connectionString: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  });
   await client.connect();
   try {
-    const result = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database.name]);
+    const result = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [
+      database.name,
+    ]);
     return result.rows.map((row) => row.pid);
   } finally {
     await client.end();

@@ -16,7 +16,11 @@ export interface JobStages {
 }
 
 /** The stages of a finished job; `submittedAt` and `answeredAt` are wall-clock times around POST /download, `visibleAt` that of the first COMPLETED poll. */
-export async function jobStages(store: EventStore, jobId: string, times: { submitMs: number; answeredAt: number; visibleAt: number }): Promise<JobStages> {
+export async function jobStages(
+  store: EventStore,
+  jobId: string,
+  times: { submitMs: number; answeredAt: number; visibleAt: number },
+): Promise<JobStages> {
   const events = await store.readStream(streamName(DOWNLOAD_JOB_CATEGORY, jobId));
   const at = (type: string, field: string) => {
     const event = [...events].reverse().find((candidate) => candidate.type === type);
@@ -25,7 +29,12 @@ export async function jobStages(store: EventStore, jobId: string, times: { submi
   };
   const started = at('DownloadStarted', 'startedAt');
   const completed = at('DownloadCompleted', 'completedAt');
-  return { submit: times.submitMs, queuedToStarted: started - times.answeredAt, run: completed - started, completionVisible: times.visibleAt - completed };
+  return {
+    submit: times.submitMs,
+    queuedToStarted: started - times.answeredAt,
+    run: completed - started,
+    completionVisible: times.visibleAt - completed,
+  };
 }
 
 /** `submit 25, queued->started 40, run 500, completion visible 12` (medians). */

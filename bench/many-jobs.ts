@@ -30,7 +30,14 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
   const service = await startServiceProcess({
     label: 'bench_many',
     roles: ['api', 'projector', 'worker'],
-    env: { ...env, WORKER_CONCURRENCY: concurrency, YT_DLP_SPARE_PROCESSES: concurrency, DOWNLOAD_RETRY_BASE_MS: '0', RATE_LIMIT_KEY_PER_SECOND: '0', RATE_LIMIT_ACCOUNT_PER_SECOND: '0' },
+    env: {
+      ...env,
+      WORKER_CONCURRENCY: concurrency,
+      YT_DLP_SPARE_PROCESSES: concurrency,
+      DOWNLOAD_RETRY_BASE_MS: '0',
+      RATE_LIMIT_KEY_PER_SECOND: '0',
+      RATE_LIMIT_ACCOUNT_PER_SECOND: '0',
+    },
   });
   const driver = await Driver.open(service);
   const scratch = await mkdtemp(path.join(tmpdir(), 'bench-many-'));
@@ -38,8 +45,13 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
     const { apiKey } = await driver.openAccount();
     const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
     const submit = async () => {
-      const answer = await fetch(`${service.api}/download`, { method: 'POST', headers, body: JSON.stringify({ url: videoUrl, format: 'audio' }) });
-      if (answer.status !== 200) throw new Error(`a bench submission answered ${answer.status}: ${await answer.text()}`);
+      const answer = await fetch(`${service.api}/download`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: videoUrl, format: 'audio' }),
+      });
+      if (answer.status !== 200)
+        throw new Error(`a bench submission answered ${answer.status}: ${await answer.text()}`);
       return ((await answer.json()) as { jobId: string }).jobId;
     };
     const completed = async (jobId: string) => {
@@ -65,11 +77,22 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
     const serviceMs = performance.now() - started;
     const serviceCpuSeconds = cpuSeconds(service.pid) - serviceCpu;
 
-    const ytDlpEnv = { ...process.env, PYTHONPATH: [env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
+    const ytDlpEnv = {
+      ...process.env,
+      PYTHONPATH: [env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
+    };
     const handCpu = cpuSeconds('self');
     const handStarted = performance.now();
     for (let index = 0; index < count; index += 1) {
-      const args = ['--ignore-config', '--no-cache-dir', ...buildDownloadArguments({ url: videoUrl, format: 'audio', outputTemplate: path.join(scratch, String(index), 'media.%(ext)s') })];
+      const args = [
+        '--ignore-config',
+        '--no-cache-dir',
+        ...buildDownloadArguments({
+          url: videoUrl,
+          format: 'audio',
+          outputTemplate: path.join(scratch, String(index), 'media.%(ext)s'),
+        }),
+      ];
       await timedProcess(service.config.extractor.ytDlpPath, args, ytDlpEnv);
     }
     const handMs = performance.now() - handStarted;

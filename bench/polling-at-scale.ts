@@ -10,7 +10,12 @@ import { LOAD, QUICK } from './settings.js';
  * read model, against the same service code over a read model holding only
  * the polled job: two service processes, loaded alternately by wrk.
  */
-export async function benchPollingAtScale(small: ServiceProcess, smallDriver: Driver, videoUrl: string, env: Record<string, string>): Promise<void> {
+export async function benchPollingAtScale(
+  small: ServiceProcess,
+  smallDriver: Driver,
+  videoUrl: string,
+  env: Record<string, string>,
+): Promise<void> {
   const rows = Number(process.env.BENCH_JOB_ROWS ?? (QUICK ? 100_000 : 1_000_000));
   const large = await startServiceProcess({ label: 'bench_1m', roles: ['api', 'projector'], env });
   const largeDriver = await Driver.open(large);
@@ -27,7 +32,13 @@ export async function benchPollingAtScale(small: ServiceProcess, smallDriver: Dr
     await seedDownloadJobRows(largeDriver.db, rows, largeTarget.accountId);
     const seeded = ((performance.now() - seeding) / 1000).toFixed(1);
     const comparison = await compareUnderLoad(largeTarget, smallTarget, LOAD);
-    console.log(describeComparison(`polling with ${rows.toLocaleString('en')} jobs in the read model (seeded in ${seeded} s)`, 'with one job', comparison));
+    console.log(
+      describeComparison(
+        `polling with ${rows.toLocaleString('en')} jobs in the read model (seeded in ${seeded} s)`,
+        'with one job',
+        comparison,
+      ),
+    );
   } finally {
     await largeDriver.close();
     await large.stop();

@@ -29,9 +29,19 @@ export async function benchProjectionLag(service: ServiceProcess, driver: Driver
   const lookups: number[] = [];
   let summary = '';
   const countFrom = performance.timeOrigin + performance.now() + WARM_UP_SECONDS * 1000;
-  const load = spawn(process.execPath, [path.join(__dirname, 'append-load.js'), service.config.storage.databaseUrl, accountId, String(RATE_PER_SECOND), String(seconds + WARM_UP_SECONDS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const load = spawn(
+    process.execPath,
+    [
+      path.join(__dirname, 'append-load.js'),
+      service.config.storage.databaseUrl,
+      accountId,
+      String(RATE_PER_SECOND),
+      String(seconds + WARM_UP_SECONDS),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const killOnExit = () => load.kill('SIGKILL');
   process.once('exit', killOnExit);
   let appending = true;
@@ -49,7 +59,11 @@ export async function benchProjectionLag(service: ServiceProcess, driver: Driver
       continue;
     }
     const started = performance.now();
-    const { rows } = await watcher.query<{ job_id: string }>({ name: 'lag-watch', text: 'SELECT job_id FROM download_jobs WHERE job_id = ANY($1)', values: [ids] });
+    const { rows } = await watcher.query<{ job_id: string }>({
+      name: 'lag-watch',
+      text: 'SELECT job_id FROM download_jobs WHERE job_id = ANY($1)',
+      values: [ids],
+    });
     const now = performance.timeOrigin + performance.now();
     lookups.push(performance.now() - started);
     for (const { job_id: jobId } of rows) {

@@ -35,20 +35,28 @@ export async function benchReplay(): Promise<void> {
   const totalEvents = Number(process.env.BENCH_EVENTS ?? (QUICK ? 100_000 : 1_000_000));
   const accountEvents = Math.round(totalEvents / 10);
   const database = await createTestDatabase('bench_replay');
-  const config = loadConfig({ DATABASE_URL: database.url, MASTER_KEY: randomBytes(32).toString('hex'), WARM_EXTRACTOR_PROCESSES: '0' });
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    WARM_EXTRACTOR_PROCESSES: '0',
+  });
   const { container, close } = await createContainer(config, createLogger('silent'));
   const raw = new pg.Client({ connectionString: database.url });
   await raw.connect();
   try {
     const db = container.resolve<Knex>(TOKENS.database);
     const store = container.resolve<EventStore>(TOKENS.eventStore);
-    const { accountId } = await container.resolve(AccountAdministration).openAccount({ name: 'Busy', email: 'busy@example.com', planId: 'custom', addOns: [] });
+    const { accountId } = await container
+      .resolve(AccountAdministration)
+      .openAccount({ name: 'Busy', email: 'busy@example.com', planId: 'custom', addOns: [] });
     const seeding = performance.now();
     await seedAccountHistory(db, accountId, accountEvents);
     await seedJobStreams(db, Math.round((totalEvents - accountEvents) / 3), accountId);
     await db.raw('VACUUM ANALYZE es_events');
     const [{ count }] = (await db('es_events').count<{ count: string }[]>('* as count')) as Array<{ count: string }>;
-    console.log(`replay: store of ${Number(count).toLocaleString('en')} events (${accountEvents.toLocaleString('en')} on one account) seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+    console.log(
+      `replay: store of ${Number(count).toLocaleString('en')} events (${accountEvents.toLocaleString('en')} on one account) seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+    );
 
     const line = (label: string, port: { events: number; ms: number }, baseline: { events: number; ms: number }) => {
       const rate = (result: { events: number; ms: number }) => (result.events / result.ms) * 1000;
@@ -67,9 +75,18 @@ export async function benchReplay(): Promise<void> {
     );
     const stream = `account-${accountId}`;
     const streamPort = await timed(async () => (await store.readStream(stream)).length);
-    const streamRaw = await timed(async () => (await raw.query('SELECT * FROM es_events WHERE stream_name = $1 ORDER BY stream_revision', [stream])).rowCount ?? 0);
+    const streamRaw = await timed(
+      async () =>
+        (await raw.query('SELECT * FROM es_events WHERE stream_name = $1 ORDER BY stream_revision', [stream]))
+          .rowCount ?? 0,
+    );
     line("one account's stream", streamPort, streamRaw);
-    const withoutSnapshots = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, container.resolve<IdGenerator>(TOKENS.ids));
+    const withoutSnapshots = new CommandHandler(
+      store,
+      accountDecider,
+      ACCOUNT_CATEGORY,
+      container.resolve<IdGenerator>(TOKENS.ids),
+    );
     const fold = await timed(async () => (await withoutSnapshots.load(accountId)).revision + 1);
     console.log(
       `account fold without snapshots (what each command on the account paid before them): ${fold.events.toLocaleString('en')} events in ${fold.ms.toFixed(0)} ms; ` +
@@ -78,12 +95,21 @@ export async function benchReplay(): Promise<void> {
     // The service's own handler: its first load folds everything once and stores the state; later commands start from it.
     const accounts = container.resolve<AccountCommandHandler>(TOKENS.accountCommands);
     await accounts.load(accountId);
-    const command = (jobId: string) => ({ type: 'ReserveDownload' as const, data: { jobId, pendingLimit: 100, now: new Date().toISOString() } });
-    const release = (jobId: string) => ({ type: 'ReleaseDownload' as const, data: { jobId, now: new Date().toISOString() } });
+    const command = (jobId: string) => ({
+      type: 'ReserveDownload' as const,
+      data: { jobId, pendingLimit: 100, now: new Date().toISOString() },
+    });
+    const release = (jobId: string) => ({
+      type: 'ReleaseDownload' as const,
+      data: { jobId, now: new Date().toISOString() },
+    });
     const snapshotted: number[] = [];
     const plain: number[] = [];
     for (let round = 0; round < 5; round += 1) {
-      for (const [handler, times] of [[accounts, snapshotted], [withoutSnapshots, plain]] as const) {
+      for (const [handler, times] of [
+        [accounts, snapshotted],
+        [withoutSnapshots, plain],
+      ] as const) {
         const jobId = randomUUID();
         const started = performance.now();
         await handler.handle(accountId, command(jobId));
@@ -99,7 +125,13 @@ export async function benchReplay(): Promise<void> {
 
     // What `npm run rebuild-projections` does: every read model replayed into new tables, then swapped in.
     const rebuild = await timed(async () => {
-      await rebuildProjections(PROJECTIONS, { db, store, connectionString: database.url, acquireLock: container.resolve<Storage>(TOKENS.storage).acquireLock, logger: createLogger('silent') });
+      await rebuildProjections(PROJECTIONS, {
+        db,
+        store,
+        connectionString: database.url,
+        acquireLock: container.resolve<Storage>(TOKENS.storage).acquireLock,
+        logger: createLogger('silent'),
+      });
       return wholeStoreRaw.events;
     });
     console.log(

@@ -25,7 +25,12 @@ async function main(): Promise<void> {
   const platform = await startFixturePlatform();
   // One key polls at thousands of requests a second here, far past the default request rate limits: they are off,
   // and a second service process measures polling with them counted (at limits the load never reaches).
-  const env = { ...serviceEnvFor(platform), METADATA_CACHE_TTL_SECONDS: '0', RATE_LIMIT_KEY_PER_SECOND: '0', RATE_LIMIT_ACCOUNT_PER_SECOND: '0' };
+  const env = {
+    ...serviceEnvFor(platform),
+    METADATA_CACHE_TTL_SECONDS: '0',
+    RATE_LIMIT_KEY_PER_SECOND: '0',
+    RATE_LIMIT_ACCOUNT_PER_SECOND: '0',
+  };
   const service = await startServiceProcess({ label: 'bench', roles: ['api', 'projector'], env });
   const driver = await Driver.open(service);
   try {
@@ -33,21 +38,33 @@ async function main(): Promise<void> {
     if (only.has('submit')) await benchSubmit(service, driver, url);
     if (only.has('polling')) {
       await benchPolling(service, driver, url);
-      await withService({ ...env, RATE_LIMIT_KEY_PER_SECOND: '100000', RATE_LIMIT_ACCOUNT_PER_SECOND: '100000' }, (limited, limitedDriver) =>
-        benchPolling(limited, limitedDriver, url, ' with request rate limits counted'),
+      await withService(
+        { ...env, RATE_LIMIT_KEY_PER_SECOND: '100000', RATE_LIMIT_ACCOUNT_PER_SECOND: '100000' },
+        (limited, limitedDriver) => benchPolling(limited, limitedDriver, url, ' with request rate limits counted'),
       );
     }
     if (only.has('file-serving')) await benchFileServing(service, driver);
     if (only.has('projection-lag')) await benchProjectionLag(service, driver);
     if (only.has('polling-at-scale')) await benchPollingAtScale(service, driver, url, env);
-    if (only.has('whole-job')) await benchWholeJob(serviceEnvFor(platform), (format) => platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id));
+    if (only.has('whole-job'))
+      await benchWholeJob(serviceEnvFor(platform), (format) =>
+        platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id),
+      );
     if (only.has('many-jobs')) await benchManyJobs(serviceEnvFor(platform), platform.watchUrl(FIXTURE_VIDEOS.clip.id));
     if (only.has('replay')) await benchReplay();
     if (only.has('event-streams')) {
       // One key opens every stream: the per-key and per-process limits are raised past the load.
       const streamsEnv = { ...env, EVENT_STREAMS_PER_KEY: '5000', EVENT_STREAMS_MAX: '5000' };
-      await withService(streamsEnv, (streams, streamsDriver) => benchEventStreams(streams, streamsDriver, url, { streams: 20, jobs: 20, label: ' (baseline: one stream per job)' }));
-      await withService(streamsEnv, (streams, streamsDriver) => benchEventStreams(streams, streamsDriver, url, { streams: QUICK ? 200 : 1_000, jobs: 20, label: '' }));
+      await withService(streamsEnv, (streams, streamsDriver) =>
+        benchEventStreams(streams, streamsDriver, url, {
+          streams: 20,
+          jobs: 20,
+          label: ' (baseline: one stream per job)',
+        }),
+      );
+      await withService(streamsEnv, (streams, streamsDriver) =>
+        benchEventStreams(streams, streamsDriver, url, { streams: QUICK ? 200 : 1_000, jobs: 20, label: '' }),
+      );
     }
     if (only.has('idle-cost')) await benchIdleCost();
   } finally {
@@ -57,7 +74,10 @@ async function main(): Promise<void> {
   }
 }
 
-async function withService(env: Record<string, string>, work: (service: ServiceProcess, driver: Driver) => Promise<void>): Promise<void> {
+async function withService(
+  env: Record<string, string>,
+  work: (service: ServiceProcess, driver: Driver) => Promise<void>,
+): Promise<void> {
   const service = await startServiceProcess({ label: 'bench_variant', roles: ['api', 'projector'], env });
   const driver = await Driver.open(service);
   try {

@@ -38,7 +38,9 @@ export async function seedJobStreams(db: Knex, jobs: number, accountId: string, 
 /** A busy account's history: `count` more events (reservations and charges, alternating) on its stream. */
 export async function seedAccountHistory(db: Knex, accountId: string, count: number, batch = 10_000): Promise<void> {
   const stream = `account-${accountId}`;
-  const { revision } = (await db('es_streams').where('stream_name', stream).first<{ revision: string }>()) as { revision: string };
+  const { revision } = (await db('es_streams').where('stream_name', stream).first<{ revision: string }>()) as {
+    revision: string;
+  };
   const start = Number(revision) + 1;
   for (let first = 0; first < count; first += batch) {
     const last = Math.min(count, first + batch) - 1;
@@ -54,7 +56,9 @@ export async function seedAccountHistory(db: Knex, accountId: string, count: num
       [stream, start, accountId, accountId, first, last],
     );
   }
-  await db('es_streams').where('stream_name', stream).update({ revision: start + count - 1 });
+  await db('es_streams')
+    .where('stream_name', stream)
+    .update({ revision: start + count - 1 });
 }
 
 /** One million (or `rows`) polling rows written straight into the read model. */

@@ -27,7 +27,12 @@ export interface ServiceProcess {
  * given roles), production log level, logs written to a file, on a throwaway
  * database and NATS stream. The bench process only drives it.
  */
-export async function startServiceProcess(options: { roles: string[]; env?: Record<string, string>; label: string; nodeArgs?: string[] }): Promise<ServiceProcess> {
+export async function startServiceProcess(options: {
+  roles: string[];
+  env?: Record<string, string>;
+  label: string;
+  nodeArgs?: string[];
+}): Promise<ServiceProcess> {
   const database = await createTestDatabase(options.label);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-service-'));
   const port = await freePort();
@@ -44,10 +49,14 @@ export async function startServiceProcess(options: { roles: string[]; env?: Reco
     ...options.env,
   };
   const log = createWriteStream(path.join(dataDir, 'service.log'));
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN, ...options.roles.flatMap((role) => ['--role', role])], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), MAIN, ...options.roles.flatMap((role) => ['--role', role])],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout?.pipe(log);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

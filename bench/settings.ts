@@ -9,7 +9,18 @@ export const LOAD = {
   warmupSeconds: QUICK ? 1 : 3,
 };
 
-const BENCHMARKS = ['submit', 'polling', 'file-serving', 'projection-lag', 'polling-at-scale', 'whole-job', 'many-jobs', 'replay', 'event-streams', 'idle-cost'] as const;
+const BENCHMARKS = [
+  'submit',
+  'polling',
+  'file-serving',
+  'projection-lag',
+  'polling-at-scale',
+  'whole-job',
+  'many-jobs',
+  'replay',
+  'event-streams',
+  'idle-cost',
+] as const;
 export type Benchmark = (typeof BENCHMARKS)[number];
 
 /** `npm run bench -- --only replay,projection-lag` (or BENCH_ONLY): run just those, to iterate on one figure. */

@@ -12,15 +12,38 @@ import { curlRequest, percentile, timedProcess } from './timed-process.js';
 export async function benchSubmit(service: ServiceProcess, driver: Driver, videoUrl: string): Promise<void> {
   const { apiKey } = await driver.openAccount();
   const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
-  const env = { ...process.env, PYTHONPATH: [service.env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
+  const env = {
+    ...process.env,
+    PYTHONPATH: [service.env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
+  };
   const samples = QUICK ? 3 : 7;
   const cold: number[] = [];
   const submit: number[] = [];
   // The first submission warms whatever the service keeps warm; it is not counted.
-  await curlRequest(`${service.api}/download`, { method: 'POST', headers, body: JSON.stringify({ url: videoUrl, format: 'audio' }) });
+  await curlRequest(`${service.api}/download`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url: videoUrl, format: 'audio' }),
+  });
   for (let i = 0; i < samples; i += 1) {
-    cold.push((await timedProcess(service.config.extractor.ytDlpPath, ['-J', '--ignore-config', '--no-cache-dir', '--no-playlist', '--', videoUrl], env)).ms);
-    submit.push((await curlRequest(`${service.api}/download`, { method: 'POST', headers, body: JSON.stringify({ url: videoUrl, format: 'audio' }) })).ms);
+    cold.push(
+      (
+        await timedProcess(
+          service.config.extractor.ytDlpPath,
+          ['-J', '--ignore-config', '--no-cache-dir', '--no-playlist', '--', videoUrl],
+          env,
+        )
+      ).ms,
+    );
+    submit.push(
+      (
+        await curlRequest(`${service.api}/download`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ url: videoUrl, format: 'audio' }),
+        })
+      ).ms,
+    );
   }
   const ratio = percentile(submit, 0.5) / percentile(cold, 0.5);
   console.log(

@@ -3,7 +3,10 @@
  * operations (a submission, say), not load. Load comes from wrk in a process
  * of its own (see wrk.ts).
  */
-export async function timeSequentially(total: number, request: () => Promise<void>): Promise<{ p50: number; p99: number }> {
+export async function timeSequentially(
+  total: number,
+  request: () => Promise<void>,
+): Promise<{ p50: number; p99: number }> {
   const latencies: number[] = [];
   for (let done = 0; done < total; done++) {
     const started = performance.now();

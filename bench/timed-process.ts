@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
 
 /** Runs a program to its end; its wall time in milliseconds, its stdout, and a failure when it exits non-zero. */
-export function timedProcess(command: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string }> {
+export function timedProcess(
+  command: string,
+  args: readonly string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<{ ms: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(command, args, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -23,7 +27,10 @@ export function timedProcess(command: string, args: readonly string[], env?: Nod
  * own, from before connecting to the last byte, so curl's start-up is not
  * counted. A status other than 2xx fails.
  */
-export async function curlRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ ms: number; body: string }> {
+export async function curlRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ ms: number; body: string }> {
   const args = ['-sS', '-o', '-', '-w', '\n%{http_code} %{time_total}', '-X', options.method ?? 'GET'];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   if (options.body !== undefined) args.push('--data-binary', options.body);

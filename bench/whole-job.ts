@@ -18,7 +18,10 @@ const FORMATS: MediaFormat[] = ['audio', 'audio-mp3', '720'];
  * download options the service uses, run by hand in an empty directory.
  * Alternating, per format.
  */
-export async function benchWholeJob(env: Record<string, string>, videoUrl: (format: MediaFormat) => string): Promise<void> {
+export async function benchWholeJob(
+  env: Record<string, string>,
+  videoUrl: (format: MediaFormat) => string,
+): Promise<void> {
   const samples = QUICK ? 2 : 5;
   // The bench polls every 10 ms, past the default request rate limits: they are off here, and every poll must answer 200.
   const service = await startServiceProcess({
@@ -31,16 +34,24 @@ export async function benchWholeJob(env: Record<string, string>, videoUrl: (form
   try {
     const { apiKey } = await driver.openAccount();
     const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
-    const ytDlpEnv = { ...process.env, PYTHONPATH: [env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
+    const ytDlpEnv = {
+      ...process.env,
+      PYTHONPATH: [env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
+    };
     const stages: JobStages[] = [];
     const job = async (format: MediaFormat) => {
       const started = performance.now();
-      const { body, ms: submitMs } = await curlRequest(`${service.api}/download`, { method: 'POST', headers, body: JSON.stringify({ url: videoUrl(format), format }) });
+      const { body, ms: submitMs } = await curlRequest(`${service.api}/download`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: videoUrl(format), format }),
+      });
       const answeredAt = Date.now();
       const { jobId } = JSON.parse(body) as { jobId: string };
       for (;;) {
         const poll = await fetch(`${service.api}/download/${jobId}`, { headers });
-        if (poll.status !== 200) throw new Error(`a poll of the bench job ${jobId} answered ${poll.status}: its timing would be meaningless`);
+        if (poll.status !== 200)
+          throw new Error(`a poll of the bench job ${jobId} answered ${poll.status}: its timing would be meaningless`);
         const { status } = (await poll.json()) as { status: string };
         if (status === 'COMPLETED') {
           const ms = performance.now() - started;
@@ -53,11 +64,16 @@ export async function benchWholeJob(env: Record<string, string>, videoUrl: (form
     };
     const byHand = async (format: MediaFormat, round: number) => {
       const dir = path.join(scratch, `${format}-${round}`);
-      const args = ['--ignore-config', '--no-cache-dir', ...buildDownloadArguments({ url: videoUrl(format), format, outputTemplate: path.join(dir, 'media.%(ext)s') })];
+      const args = [
+        '--ignore-config',
+        '--no-cache-dir',
+        ...buildDownloadArguments({ url: videoUrl(format), format, outputTemplate: path.join(dir, 'media.%(ext)s') }),
+      ];
       return (await timedProcess(service.config.extractor.ytDlpPath, args, ytDlpEnv)).ms;
     };
     // What every cold yt-dlp run pays before it does anything: Python's start-up and yt_dlp's import.
-    const startUp = async () => (await timedProcess(service.config.extractor.ytDlpPath, ['--ignore-config', '--version'], ytDlpEnv)).ms;
+    const startUp = async () =>
+      (await timedProcess(service.config.extractor.ytDlpPath, ['--ignore-config', '--version'], ytDlpEnv)).ms;
     for (const format of FORMATS) {
       // One of each first, so neither side pays for a cold cache of the fixture's media.
       await job(format);
@@ -75,7 +91,9 @@ export async function benchWholeJob(env: Record<string, string>, videoUrl: (form
         `whole job (${format}, ${samples} each): submit to COMPLETED p50 ${percentile(jobs, 0.5).toFixed(0)} ms; ` +
           `the same yt-dlp command by hand p50 ${percentile(hand, 0.5).toFixed(0)} ms; ratio ${(percentile(jobs, 0.5) / percentile(hand, 0.5)).toFixed(2)}`,
       );
-      console.log(`  stages (p50): ${describeStages(stages)}; yt-dlp's start-up alone (--version) p50 ${percentile(startUps, 0.5).toFixed(0)} ms`);
+      console.log(
+        `  stages (p50): ${describeStages(stages)}; yt-dlp's start-up alone (--version) p50 ${percentile(startUps, 0.5).toFixed(0)} ms`,
+      );
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

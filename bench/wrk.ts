@@ -51,31 +51,56 @@ end
 export async function loadWithWrk(options: LoadOptions): Promise<LoadResult> {
   const preflight = await fetch(options.url, { headers: options.headers });
   await preflight.arrayBuffer();
-  if (preflight.status < 200 || preflight.status > 299) throw new LoadAnswerError(options.url, `answered ${preflight.status} before the load`);
+  if (preflight.status < 200 || preflight.status > 299)
+    throw new LoadAnswerError(options.url, `answered ${preflight.status} before the load`);
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-wrk-'));
   try {
     const script = path.join(dir, 'summary.lua');
     await writeFile(script, SUMMARY_SCRIPT);
-    const args = ['-t', String(options.threads), '-c', String(options.connections), '-d', `${options.durationSeconds}s`, '--timeout', '5s', '-s', script];
+    const args = [
+      '-t',
+      String(options.threads),
+      '-c',
+      String(options.connections),
+      '-d',
+      `${options.durationSeconds}s`,
+      '--timeout',
+      '5s',
+      '-s',
+      script,
+    ];
     for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
     args.push(options.url);
     let stdout: string;
     try {
       ({ stdout } = await run('wrk', args, { maxBuffer: 1024 * 1024 }));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('wrk is not installed: run `npm run setup` or `apt-get install -y wrk`');
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new Error('wrk is not installed: run `npm run setup` or `apt-get install -y wrk`');
       throw error;
     }
     const line = stdout.split('\n').find((candidate) => candidate.startsWith('WRK_SUMMARY '));
     if (line === undefined) throw new Error(`wrk printed no summary:\n${stdout}`);
-    const summary = JSON.parse(line.slice('WRK_SUMMARY '.length)) as Record<'requests' | 'durationUs' | 'p50' | 'p99' | 'connect' | 'read' | 'write' | 'status' | 'timeout', number>;
-    if (summary.status > 0) throw new LoadAnswerError(options.url, `${summary.status} of ${summary.requests} answers were not 2xx`);
+    const summary = JSON.parse(line.slice('WRK_SUMMARY '.length)) as Record<
+      'requests' | 'durationUs' | 'p50' | 'p99' | 'connect' | 'read' | 'write' | 'status' | 'timeout',
+      number
+    >;
+    if (summary.status > 0)
+      throw new LoadAnswerError(options.url, `${summary.status} of ${summary.requests} answers were not 2xx`);
     const socketErrors = summary.connect + summary.read + summary.write + summary.timeout;
     if (socketErrors > 0) {
-      throw new LoadAnswerError(options.url, `socket errors: connect ${summary.connect}, read ${summary.read}, write ${summary.write}, timeout ${summary.timeout}`);
+      throw new LoadAnswerError(
+        options.url,
+        `socket errors: connect ${summary.connect}, read ${summary.read}, write ${summary.write}, timeout ${summary.timeout}`,
+      );
     }
     if (summary.requests === 0) throw new LoadAnswerError(options.url, 'no request completed');
-    return { requestsPerSecond: summary.requests / (summary.durationUs / 1e6), p50: summary.p50 / 1000, p99: summary.p99 / 1000, requests: summary.requests };
+    return {
+      requestsPerSecond: summary.requests / (summary.durationUs / 1e6),
+      p50: summary.p50 / 1000,
+      p99: summary.p99 / 1000,
+      requests: summary.requests,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

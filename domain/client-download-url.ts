@@ -1,4 +1,11 @@
-import { DEFAULT_SHORT_HOSTS, DEFAULT_VIDEO_HOSTS, DEFAULT_VIDEO_URL_SCHEMES, parseAbsoluteUrl, parseVideoUrl, pathSegments } from './video-url.js';
+import {
+  DEFAULT_SHORT_HOSTS,
+  DEFAULT_VIDEO_HOSTS,
+  DEFAULT_VIDEO_URL_SCHEMES,
+  parseAbsoluteUrl,
+  parseVideoUrl,
+  pathSegments,
+} from './video-url.js';
 
 export type ClientDownloadPlatform = 'video-platform' | 'photo-sharing' | 'short-video' | 'social-network';
 
@@ -22,8 +29,14 @@ export interface ClientDownloadUrlRules {
 export const DEFAULT_CLIENT_DOWNLOAD_HOSTS: ClientDownloadUrlRules = {
   videoPlatform: { hosts: DEFAULT_VIDEO_HOSTS, shortHosts: DEFAULT_SHORT_HOSTS },
   photoSharing: { hosts: ['www.instagram.com', 'instagram.com'] },
-  shortVideo: { hosts: ['www.tiktok.com', 'tiktok.com', 'm.tiktok.com'], shortHosts: ['vm.tiktok.com', 'vt.tiktok.com'] },
-  socialNetwork: { hosts: ['www.facebook.com', 'facebook.com', 'm.facebook.com', 'web.facebook.com'], shortHosts: ['fb.watch'] },
+  shortVideo: {
+    hosts: ['www.tiktok.com', 'tiktok.com', 'm.tiktok.com'],
+    shortHosts: ['vm.tiktok.com', 'vt.tiktok.com'],
+  },
+  socialNetwork: {
+    hosts: ['www.facebook.com', 'facebook.com', 'm.facebook.com', 'web.facebook.com'],
+    shortHosts: ['fb.watch'],
+  },
 };
 
 export type ClientDownloadUrlResult =
@@ -61,7 +74,10 @@ type Match = { id: string; shortLink: boolean; query?: string } | null;
  */
 export function parseClientDownloadUrl(input: string, rules: ClientDownloadUrlRules): ClientDownloadUrlResult {
   const schemes = (rules.schemes ?? DEFAULT_VIDEO_URL_SCHEMES).map((scheme) => scheme.toLowerCase());
-  const refuse = (problem: string): ClientDownloadUrlResult => ({ ok: false, reason: `${acceptedForms(rules, schemes[0] ?? 'https')} (${problem})` });
+  const refuse = (problem: string): ClientDownloadUrlResult => ({
+    ok: false,
+    reason: `${acceptedForms(rules, schemes[0] ?? 'https')} (${problem})`,
+  });
 
   const parsed = parseAbsoluteUrl(input);
   if (typeof parsed === 'string') return refuse(parsed);
@@ -75,8 +91,21 @@ export function parseClientDownloadUrl(input: string, rules: ClientDownloadUrlRu
 
   if (on(rules.videoPlatform.hosts) || on(rules.videoPlatform.shortHosts)) {
     knownHost = true;
-    const video = parseVideoUrl(input, { videoHosts: rules.videoPlatform.hosts, shortHosts: rules.videoPlatform.shortHosts, schemes, allowShorts: true });
-    if (video.ok) return { ok: true, platform: 'video-platform', id: video.videoId, shortLink: false, url: input, canonicalUrl: video.canonicalUrl };
+    const video = parseVideoUrl(input, {
+      videoHosts: rules.videoPlatform.hosts,
+      shortHosts: rules.videoPlatform.shortHosts,
+      schemes,
+      allowShorts: true,
+    });
+    if (video.ok)
+      return {
+        ok: true,
+        platform: 'video-platform',
+        id: video.videoId,
+        shortLink: false,
+        url: input,
+        canonicalUrl: video.canonicalUrl,
+      };
   }
   const candidates: Array<[ClientDownloadPlatform, readonly string[], () => Match]> = [
     ['photo-sharing', rules.photoSharing.hosts, () => photoSharingMatch(segments)],
@@ -91,10 +120,20 @@ export function parseClientDownloadUrl(input: string, rules: ClientDownloadUrlRu
     const found = match();
     if (found !== null) {
       const { query, ...match } = found;
-      return { ok: true, platform, ...match, url: input, canonicalUrl: `${parsed.protocol}//${host}${parsed.pathname}${query ?? ''}` };
+      return {
+        ok: true,
+        platform,
+        ...match,
+        url: input,
+        canonicalUrl: `${parsed.protocol}//${host}${parsed.pathname}${query ?? ''}`,
+      };
     }
   }
-  return refuse(knownHost ? `${parsed.pathname}${parsed.search} is not a video link this service supports` : `${host} is not a supported host`);
+  return refuse(
+    knownHost
+      ? `${parsed.pathname}${parsed.search} is not a video link this service supports`
+      : `${host} is not a supported host`,
+  );
 }
 
 /** `/p/<id>`, `/reel/<id>`, `/reels/<id>`, `/tv/<id>`. */
@@ -120,9 +159,11 @@ function shortLinkMatch(segments: string[]): Match {
  */
 function socialNetworkMatch(segments: string[], url: URL): Match {
   const last = segments.length - 1;
-  if (last >= 1 && SOCIAL_NETWORK_KINDS.has(segments[last - 1]) && ID.test(segments[last])) return { id: segments[last], shortLink: false };
+  if (last >= 1 && SOCIAL_NETWORK_KINDS.has(segments[last - 1]) && ID.test(segments[last]))
+    return { id: segments[last], shortLink: false };
   const watched = url.searchParams.get('v');
-  if (segments[last] === 'watch' && watched !== null && ID.test(watched)) return { id: watched, shortLink: false, query: `?v=${watched}` };
+  if (segments[last] === 'watch' && watched !== null && ID.test(watched))
+    return { id: watched, shortLink: false, query: `?v=${watched}` };
   return null;
 }
 

@@ -4,5 +4,11 @@
  * `#nodownload`, in any case.
  */
 export function hasNoDownloadOptOut(tags: readonly string[]): boolean {
-  return tags.some((tag) => tag.toLowerCase().replace(/^#/, '').replace(/[\s_-]/g, '') === 'nodownload');
+  return tags.some(
+    (tag) =>
+      tag
+        .toLowerCase()
+        .replace(/^#/, '')
+        .replace(/[\s_-]/g, '') === 'nodownload',
+  );
 }

@@ -1,5 +1,10 @@
 /** The video platform's own hosts; deployments and tests configure others. */
-export const DEFAULT_VIDEO_HOSTS: readonly string[] = ['www.youtube.com', 'youtube.com', 'm.youtube.com', 'music.youtube.com'];
+export const DEFAULT_VIDEO_HOSTS: readonly string[] = [
+  'www.youtube.com',
+  'youtube.com',
+  'm.youtube.com',
+  'music.youtube.com',
+];
 export const DEFAULT_SHORT_HOSTS: readonly string[] = ['youtu.be'];
 export const DEFAULT_VIDEO_URL_SCHEMES: readonly string[] = ['https'];
 
@@ -33,7 +38,13 @@ const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Longer URLs are refused before anything else reads them (the platform itself answers such requests with errors). */
 export const MAX_URL_LENGTH = 2048;
 
-const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443', 'ftp:': '21' };
+const DEFAULT_PORTS: Readonly<Record<string, string>> = {
+  'http:': '80',
+  'https:': '443',
+  'ws:': '80',
+  'wss:': '443',
+  'ftp:': '21',
+};
 
 /**
  * Recognises the video platform's URL forms on the configured hosts. A
@@ -43,7 +54,10 @@ export function parseVideoUrl(input: string, rules: VideoUrlRules): VideoUrlResu
   const schemes = (rules.schemes ?? DEFAULT_VIDEO_URL_SCHEMES).map((scheme) => scheme.toLowerCase());
   const videoHosts = rules.videoHosts.map((host) => host.toLowerCase());
   const shortHosts = rules.shortHosts.map((host) => host.toLowerCase());
-  const refuse = (problem: string): VideoUrlResult => ({ ok: false, reason: `${acceptedForms(videoHosts, shortHosts, schemes[0] ?? 'https', rules.allowShorts === true)} (${problem})` });
+  const refuse = (problem: string): VideoUrlResult => ({
+    ok: false,
+    reason: `${acceptedForms(videoHosts, shortHosts, schemes[0] ?? 'https', rules.allowShorts === true)} (${problem})`,
+  });
 
   const parsed = parseAbsoluteUrl(input);
   if (typeof parsed === 'string') return refuse(parsed);
@@ -69,12 +83,19 @@ export function parseVideoUrl(input: string, rules: VideoUrlRules): VideoUrlResu
   }
   if (match === undefined) return refuse(`${parsed.pathname} is not a video path`);
   if (match.id === null || match.id === '') return refuse('the video id is missing');
-  if (match.form === 'watch' && parsed.searchParams.getAll('v').length > 1) return refuse('the video id is given more than once');
+  if (match.form === 'watch' && parsed.searchParams.getAll('v').length > 1)
+    return refuse('the video id is given more than once');
   if (!VIDEO_ID.test(match.id)) return refuse('the video id is malformed');
 
   const canonicalHost = videoHosts[0] ?? host;
   const canonicalScheme = schemes[0] ?? scheme;
-  return { ok: true, videoId: match.id, url: input, canonicalUrl: `${canonicalScheme}://${canonicalHost}/watch?v=${match.id}`, form: match.form };
+  return {
+    ok: true,
+    videoId: match.id,
+    url: input,
+    canonicalUrl: `${canonicalScheme}://${canonicalHost}/watch?v=${match.id}`,
+    form: match.form,
+  };
 }
 
 /**
@@ -99,8 +120,10 @@ export function parseAbsoluteUrl(input: string): URL | string {
   if (authority === undefined) return 'it must begin with <scheme>://<host>';
   const written = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(authority.slice(authority.lastIndexOf('@') + 1));
   const port = written?.[2];
-  const plainPort = port === undefined || port === parsed.port || (parsed.port === '' && port === DEFAULT_PORTS[parsed.protocol]);
-  if (written === null || written[1].toLowerCase() !== parsed.hostname || !plainPort) return 'its host is not written in its plain form';
+  const plainPort =
+    port === undefined || port === parsed.port || (parsed.port === '' && port === DEFAULT_PORTS[parsed.protocol]);
+  if (written === null || written[1].toLowerCase() !== parsed.hostname || !plainPort)
+    return 'its host is not written in its plain form';
   return parsed;
 }
 
@@ -114,7 +137,12 @@ export function pathSegments(pathname: string): string[] | null {
   return segments.some((segment) => segment === '') ? null : segments;
 }
 
-function acceptedForms(videoHosts: readonly string[], shortHosts: readonly string[], scheme: string, allowShorts: boolean): string {
+function acceptedForms(
+  videoHosts: readonly string[],
+  shortHosts: readonly string[],
+  scheme: string,
+  allowShorts: boolean,
+): string {
   const forms: string[] = [];
   const videoHost = videoHosts[0];
   if (videoHost !== undefined) forms.push(`${scheme}://${videoHost}/watch?v=<id>`);

@@ -27,7 +27,11 @@ import { TOKENS } from './composition/tokens.js';
  * feature registers its own. Resources that need I/O to start (the database, the event
  * store) are opened here; `close` releases them.
  */
-export async function createContainer(config: Config, logger: Logger, overrides: Overrides = {}): Promise<{ container: Container; close: () => Promise<void> }> {
+export async function createContainer(
+  config: Config,
+  logger: Logger,
+  overrides: Overrides = {},
+): Promise<{ container: Container; close: () => Promise<void> }> {
   const container = Container.create();
   const storage = await openStorage(config.storage, config.mode);
   registerResources(container, storage, config, logger, overrides);
@@ -44,7 +48,8 @@ export async function createContainer(config: Config, logger: Logger, overrides:
 
 function registerResources(c: Container, storage: Storage, config: Config, logger: Logger, overrides: Overrides): void {
   const masterKey = loadMasterKey(config.security.masterKey, config.security.masterKeyFile);
-  if (masterKey.generated) logger.warn({ file: config.security.masterKeyFile }, 'no MASTER_KEY set: generated a development master key');
+  if (masterKey.generated)
+    logger.warn({ file: config.security.masterKeyFile }, 'no MASTER_KEY set: generated a development master key');
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   c.value(TOKENS.logger, logger);
@@ -57,26 +62,55 @@ function registerResources(c: Container, storage: Storage, config: Config, logge
   c.value(TOKENS.anomalies, new MetricAnomalies(metrics, logger));
   c.value(TOKENS.planCatalog, loadPlanCatalog(config.accounts.planCatalogFile));
   c.value(TOKENS.apiKeySecrets, new ApiKeyCrypto(deriveKey(masterKey.key, 'api-key-encryption')));
-  c.value(TOKENS.downloadLinks, new SignedDownloadLinks(deriveKey(masterKey.key, 'download-links'), config.http.publicBaseUrl, config.retention.downloadLinkTtlSeconds, config.retention.fileRetentionSeconds));
+  c.value(
+    TOKENS.downloadLinks,
+    new SignedDownloadLinks(
+      deriveKey(masterKey.key, 'download-links'),
+      config.http.publicBaseUrl,
+      config.retention.downloadLinkTtlSeconds,
+      config.retention.fileRetentionSeconds,
+    ),
+  );
   c.value(TOKENS.fileStore, createFileStore(config.storage));
   c.value(TOKENS.workDirs, new TemporaryWorkDirs(config.storage.workDir));
   c.value(TOKENS.progressReports, { report: () => undefined } satisfies ProgressReports);
 }
 
 /** Made when first needed, so the command-line tools never run yt-dlp. */
-function registerExtractors(c: Container, config: Config, logger: Logger, overrides: Overrides): { close(): Promise<void> } {
+function registerExtractors(
+  c: Container,
+  config: Config,
+  logger: Logger,
+  overrides: Overrides,
+): { close(): Promise<void> } {
   let ytDlpSetup: YtDlpSetup | null = null;
-  c.singleton(TOKENS.ytDlp, () => (ytDlpSetup = overrides.extractor === undefined ? createYtDlpExtractor(config.extractor, logger, c.resolve(TOKENS.metrics)) : null));
+  c.singleton(
+    TOKENS.ytDlp,
+    () =>
+      (ytDlpSetup =
+        overrides.extractor === undefined
+          ? createYtDlpExtractor(config.extractor, logger, c.resolve(TOKENS.metrics))
+          : null),
+  );
   // Helpers start on the first lookup, or when a role that looks videos up starts them; CLIs never do.
   let warmExtractor: WarmExtractor | null = null;
   c.singleton(TOKENS.warmExtractor, () => {
     const ytDlp = c.resolve(TOKENS.ytDlp);
     if (ytDlp === null || !warmHelpersFit(config)) return null;
-    const extractedInfo = config.extractor.extractedInfoTtlSeconds > 0 ? new PostgresExtractedInfoCache(c.resolve(TOKENS.database), config.extractor.extractedInfoTtlSeconds * 1000) : undefined;
-    warmExtractor = new WarmExtractor(ytDlp.extractor, warmExtractorOptions(config.extractor, ytDlp, logger, extractedInfo));
+    const extractedInfo =
+      config.extractor.extractedInfoTtlSeconds > 0
+        ? new PostgresExtractedInfoCache(c.resolve(TOKENS.database), config.extractor.extractedInfoTtlSeconds * 1000)
+        : undefined;
+    warmExtractor = new WarmExtractor(
+      ytDlp.extractor,
+      warmExtractorOptions(config.extractor, ytDlp, logger, extractedInfo),
+    );
     return warmExtractor;
   });
-  c.singleton(TOKENS.extractor, () => overrides.extractor ?? c.resolve(TOKENS.warmExtractor) ?? commandLineExtractor(c.resolve(TOKENS.ytDlp)));
+  c.singleton(
+    TOKENS.extractor,
+    () => overrides.extractor ?? c.resolve(TOKENS.warmExtractor) ?? commandLineExtractor(c.resolve(TOKENS.ytDlp)),
+  );
   return {
     async close() {
       await warmExtractor?.close();
@@ -97,6 +131,7 @@ function commandLineExtractor(ytDlp: YtDlpSetup | null): YtDlpSetup['extractor']
 function warmHelpersFit(config: Config): boolean {
   if (config.extractor.warmExtractorProcesses === 0) return false;
   const { cookies, proxies } = config.extractor.platformAccess;
-  const single = (pools: Readonly<Record<string, readonly string[]>>) => Object.entries(pools).every(([platform, pool]) => platform === '*' && pool.length <= 1);
+  const single = (pools: Readonly<Record<string, readonly string[]>>) =>
+    Object.entries(pools).every(([platform, pool]) => platform === '*' && pool.length <= 1);
   return single(cookies) && single(proxies);
 }

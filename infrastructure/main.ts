@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { role: { type: 'string', multiple: true } }, strict: true });
   const roles = new Set<Role>();
   for (const role of values.role ?? ROLES) {
-    if (!(ROLES as readonly string[]).includes(role)) throw new Error(`--role must be one of: ${ROLES.join(', ')} (got "${role}")`);
+    if (!(ROLES as readonly string[]).includes(role))
+      throw new Error(`--role must be one of: ${ROLES.join(', ')} (got "${role}")`);
     roles.add(role as Role);
   }
   const config = loadConfig();

@@ -33,7 +33,12 @@ export interface RunningService {
  * to the work queue and the work consumers), `sweeper` (retention). Each role can run in its own
  * processes; locks keep one projector and one relay active.
  */
-export async function startService(config: Config, roles: ReadonlySet<Role>, logger: Logger, overrides: Overrides = {}): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  roles: ReadonlySet<Role>,
+  logger: Logger,
+  overrides: Overrides = {},
+): Promise<RunningService> {
   const { container, close } = await createContainer(config, logger, overrides);
   // Stopped in this order: the API first, so no new work arrives while the rest winds down.
   const api = new Stoppables(logger);
@@ -48,7 +53,13 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
   try {
     await (roles.has('api') || roles.has('worker') ? container.resolve(TOKENS.ytDlp)?.detected : undefined);
     const storage = container.resolve(TOKENS.storage);
-    const processorOptions = { db: storage.database, store: storage.eventStore, connectionString: config.storage.databaseUrl, acquireLock: storage.acquireLock, logger };
+    const processorOptions = {
+      db: storage.database,
+      store: storage.eventStore,
+      connectionString: config.storage.databaseUrl,
+      acquireLock: storage.acquireLock,
+      logger,
+    };
     queue = await openQueue(container, config, roles, processorOptions);
     const context: RoleContext = { container, config, logger, overrides, queue, processorOptions };
     const projector = roles.has('projector') ? await startProjectorRole(context) : null;
@@ -67,7 +78,13 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
       others.add('admin endpoint', () => endpoint.stop());
     }
     let stopping: Promise<void> | null = null;
-    return { url: apiRole?.url ?? null, container, projections: projector?.projections ?? null, relay: worker?.relay ?? null, stop: () => (stopping ??= stopAll()) };
+    return {
+      url: apiRole?.url ?? null,
+      container,
+      projections: projector?.projections ?? null,
+      relay: worker?.relay ?? null,
+      stop: () => (stopping ??= stopAll()),
+    };
   } catch (error) {
     await stopAll();
     throw error;
@@ -75,7 +92,12 @@ export async function startService(config: Config, roles: ReadonlySet<Role>, log
 }
 
 /** The work queue every role shares, registered in the container with the cancellations it broadcasts. */
-async function openQueue(container: Container, config: Config, roles: ReadonlySet<Role>, processorOptions: CheckpointedProcessorOptions): Promise<WorkQueue> {
+async function openQueue(
+  container: Container,
+  config: Config,
+  roles: ReadonlySet<Role>,
+  processorOptions: CheckpointedProcessorOptions,
+): Promise<WorkQueue> {
   const { logger } = processorOptions;
   const settings = {
     natsUrl: config.mode === 'embedded' ? null : config.queue.natsUrl,
@@ -84,7 +106,10 @@ async function openQueue(container: Container, config: Config, roles: ReadonlySe
     connectionName: `video-download-service:${[...roles].join('+')}`,
   };
   const queue = await openWorkQueue(settings, processorOptions, logger);
-  logger.info({ mode: config.mode, storage: container.resolve(TOKENS.storage).description, workQueue: queue.kind }, `Running in ${config.mode} mode`);
+  logger.info(
+    { mode: config.mode, storage: container.resolve(TOKENS.storage).description, workQueue: queue.kind },
+    `Running in ${config.mode} mode`,
+  );
   container.value(TOKENS.workQueue, queue);
   container.value(TOKENS.jobCancellations, new BroadcastJobCancellations(queue.broadcast('cancellations'), logger));
   return queue;

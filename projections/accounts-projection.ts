@@ -27,7 +27,10 @@ export const accountsProjection: Projection = {
 
 async function applyToAccount(trx: Knex.Transaction, events: RecordedEvent[]): Promise<void> {
   const accountId = String(events[0].data.accountId);
-  const row = await trx('accounts').where('account_id', accountId).forUpdate().first<{ state: AccountState; last_revision: number } | undefined>();
+  const row = await trx('accounts')
+    .where('account_id', accountId)
+    .forUpdate()
+    .first<{ state: AccountState; last_revision: number } | undefined>();
   let state = row?.state ?? accountDecider.initialState();
   let lastRevision = row?.last_revision ?? -1;
   for (const recorded of events) {
@@ -56,11 +59,21 @@ async function applyToApiKeys(trx: Knex.Transaction, event: AccountEvent): Promi
   if (event.type === 'ApiKeyIssued') {
     const d = event.data;
     await trx('api_keys')
-      .insert({ key_hash: d.keyHash, key_id: d.keyId, account_id: d.accountId, key_prefix: d.keyPrefix, encrypted_key: d.encryptedKey, issued_at: d.issuedAt })
+      .insert({
+        key_hash: d.keyHash,
+        key_id: d.keyId,
+        account_id: d.accountId,
+        key_prefix: d.keyPrefix,
+        encrypted_key: d.encryptedKey,
+        issued_at: d.issuedAt,
+      })
       .onConflict('key_hash')
       .ignore();
   } else if (event.type === 'ApiKeyRevoked') {
-    await trx('api_keys').where('key_id', event.data.keyId).whereNull('revoked_at').update({ revoked_at: event.data.revokedAt });
+    await trx('api_keys')
+      .where('key_id', event.data.keyId)
+      .whereNull('revoked_at')
+      .update({ revoked_at: event.data.revokedAt });
     // Delivered when this batch commits, i.e. when the revocation becomes visible: API processes evict the key from their caches.
     await trx.raw('SELECT pg_notify(?, ?)', [API_KEY_REVOCATIONS_CHANNEL, event.data.keyId]);
   }

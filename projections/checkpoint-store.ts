@@ -29,7 +29,12 @@ export async function readCheckpoint(db: Knex, name: string): Promise<Checkpoint
  * Moves the checkpoint only if it still is `expected`, so two instances that
  * both believe they are active can never both commit the same batch.
  */
-export async function compareAndSetCheckpoint(trx: Knex.Transaction, name: string, expected: Checkpoint | null, next: Checkpoint): Promise<void> {
+export async function compareAndSetCheckpoint(
+  trx: Knex.Transaction,
+  name: string,
+  expected: Checkpoint | null,
+  next: Checkpoint,
+): Promise<void> {
   const updated = await trx.raw<{ rowCount: number }>(
     `UPDATE ${CHECKPOINT_TABLE} SET checkpoint = ?, updated_at = now() WHERE name = ? AND checkpoint IS NOT DISTINCT FROM ?`,
     [next, name, expected],

@@ -137,7 +137,10 @@ export class CheckpointedProcessor {
       } catch (error) {
         failures += 1;
         const delayMs = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** (failures - 1));
-        logger.error({ processor: this.name, failures, delayMs, err: error }, 'Processor failed; restarting from its stored checkpoint');
+        logger.error(
+          { processor: this.name, failures, delayMs, err: error },
+          'Processor failed; restarting from its stored checkpoint',
+        );
         await sleep(delayMs, stop);
       } finally {
         this.active = false;
@@ -151,7 +154,11 @@ export class CheckpointedProcessor {
     while (!halt.aborted) {
       let checkpoint = await loadCheckpoint(db, this.name);
       logger.info({ processor: this.name, checkpoint }, 'Processing from checkpoint');
-      const subscription = store.subscribeToAll({ after: checkpoint, filter: this.handler.filter, batchSize: this.options.batchSize ?? 100 });
+      const subscription = store.subscribeToAll({
+        after: checkpoint,
+        filter: this.handler.filter,
+        batchSize: this.options.batchSize ?? 100,
+      });
       this.subscription = subscription;
       // Ends a subscription that is waiting for new events; a batch in hand still commits.
       const close = () => void subscription.close().catch(() => undefined);
@@ -160,7 +167,12 @@ export class CheckpointedProcessor {
       let commits: Promise<unknown> = Promise.resolve();
       const commit = (events: Parameters<typeof commitBatchWithRetries>[3], next: Checkpoint) => {
         const run = commits.then(async () => {
-          const committed = await commitBatchWithRetries(db, this.handler, checkpoint, events, { logger, retry: this.options.retry, signal: halt, next });
+          const committed = await commitBatchWithRetries(db, this.handler, checkpoint, events, {
+            logger,
+            retry: this.options.retry,
+            signal: halt,
+            next,
+          });
           if (committed !== null) {
             checkpoint = committed;
             for (const listener of [...this.commitListeners]) listener();
@@ -180,7 +192,12 @@ export class CheckpointedProcessor {
         pendingWatermark = null;
         if (next === null || halt.aborted) return;
         watermarkStoredAt = Date.now();
-        commit([], next).catch((error: unknown) => logger.warn({ processor: this.name, err: error }, 'Could not store the scanned position; the next batch will'));
+        commit([], next).catch((error: unknown) =>
+          logger.warn(
+            { processor: this.name, err: error },
+            'Could not store the scanned position; the next batch will',
+          ),
+        );
       };
       try {
         for await (const { events, scannedTo } of subscription) {
@@ -205,7 +222,10 @@ export class CheckpointedProcessor {
       } catch (error) {
         if (halt.aborted) return;
         if (!(error instanceof CheckpointConflictError)) throw error;
-        logger.warn({ processor: this.name, expected: error.expected }, 'Checkpoint moved under this instance; restarting from the stored one');
+        logger.warn(
+          { processor: this.name, expected: error.expected },
+          'Checkpoint moved under this instance; restarting from the stored one',
+        );
       } finally {
         if (trailingTimer !== null) clearTimeout(trailingTimer);
         halt.removeEventListener('abort', close);

@@ -56,7 +56,14 @@ export async function commitBatchWithRetries(
       if (error instanceof CheckpointConflictError) throw error;
       const delayMs = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** (attempt - 1));
       options.logger.error(
-        { processor: handler.name, attempt, delayMs, firstEventId: events[0]?.id, lastEventId: events[events.length - 1]?.id, err: error },
+        {
+          processor: handler.name,
+          attempt,
+          delayMs,
+          firstEventId: events[0]?.id,
+          lastEventId: events[events.length - 1]?.id,
+          err: error,
+        },
         'Batch failed; retrying it',
       );
       if (options.signal?.aborted) return null;

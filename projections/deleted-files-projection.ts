@@ -13,7 +13,10 @@ export const deletedFilesProjection: Projection = {
   async apply(trx: Knex.Transaction, events: RecordedEvent[]): Promise<void> {
     for (const recorded of events) {
       const { jobId, accountId, deletedAt } = recorded.data as (FileDeleted | FailedJobFilesDeleted)['data'];
-      await trx('deleted_files').insert({ job_id: jobId, account_id: accountId, deleted_at: deletedAt }).onConflict('job_id').ignore();
+      await trx('deleted_files')
+        .insert({ job_id: jobId, account_id: accountId, deleted_at: deletedAt })
+        .onConflict('job_id')
+        .ignore();
       // A poll shows no deletion today, but API processes keep finished jobs' views: they forget this one.
       await announceDownloadJobViewChange(trx, jobId);
     }

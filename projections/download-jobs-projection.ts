@@ -62,10 +62,22 @@ function changesOf(event: DownloadJobEvent): Record<string, unknown> | null {
       return { status: 'IN_PROGRESS', started_at: event.data.startedAt };
     case 'DownloadCompleted': {
       const d = event.data;
-      return { status: 'COMPLETED', actual_format: d.actualFormat, file_key: d.fileKey, file_size: d.fileSize, file_extension: d.fileExtension, completed_at: d.completedAt };
+      return {
+        status: 'COMPLETED',
+        actual_format: d.actualFormat,
+        file_key: d.fileKey,
+        file_size: d.fileSize,
+        file_extension: d.fileExtension,
+        completed_at: d.completedAt,
+      };
     }
     case 'DownloadFailed':
-      return { status: 'FAILED', error_code: event.data.errorCode, failure_reason: event.data.reason, completed_at: event.data.failedAt };
+      return {
+        status: 'FAILED',
+        error_code: event.data.errorCode,
+        failure_reason: event.data.reason,
+        completed_at: event.data.failedAt,
+      };
     default:
       return null;
   }
@@ -78,13 +90,17 @@ function asEvent(recorded: RecordedEvent): DownloadJobEvent {
 function foldIntoRow(row: Record<string, unknown>, recorded: RecordedEvent): void {
   const changes = changesOf(asEvent(recorded));
   if (changes === null) return;
-  Object.assign(row, changes, { started_at: row.started_at ?? changes.started_at ?? null, last_revision: recorded.revision });
+  Object.assign(row, changes, {
+    started_at: row.started_at ?? changes.started_at ?? null,
+    last_revision: recorded.revision,
+  });
 }
 
 async function applyOne(trx: Knex.Transaction, recorded: RecordedEvent): Promise<void> {
   const changes = changesOf(asEvent(recorded));
   if (changes === null) return;
-  if (changes.started_at !== undefined) changes.started_at = trx.raw('coalesce(started_at, ?)', [changes.started_at as string]);
+  if (changes.started_at !== undefined)
+    changes.started_at = trx.raw('coalesce(started_at, ?)', [changes.started_at as string]);
   await trx('download_jobs')
     .where('job_id', String(recorded.data.jobId))
     .andWhere('last_revision', '<', recorded.revision)

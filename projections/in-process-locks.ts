@@ -18,7 +18,11 @@ export function inProcessLocks(): AcquireLock {
         held.add(options.key);
         return release(held, options.key);
       }
-      if (!waitingLogged) options.logger.info({ lock: options.key }, 'Lock held by another processor of this process; waiting to take over');
+      if (!waitingLogged)
+        options.logger.info(
+          { lock: options.key },
+          'Lock held by another processor of this process; waiting to take over',
+        );
       waitingLogged = true;
       await sleep(Math.min(options.retryMs ?? 500, Math.max(0, deadline - Date.now())), options.signal);
     }

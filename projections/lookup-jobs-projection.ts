@@ -2,7 +2,12 @@ import type { Knex } from 'knex';
 import type { RecordedEvent } from '../application/ports/event-store.js';
 import type { LookupJobKind } from '../application/lookups/lookup-job-view.js';
 import { CLIENT_DOWNLOAD_JOB, CLIENT_DOWNLOAD_JOB_EVENT_TYPES } from '../domain/lookup-job/client-download-job.js';
-import type { LookupJobEvent, LookupJobFailed, LookupJobRequested, LookupJobSucceeded } from '../domain/lookup-job/events.js';
+import type {
+  LookupJobEvent,
+  LookupJobFailed,
+  LookupJobRequested,
+  LookupJobSucceeded,
+} from '../domain/lookup-job/events.js';
 import { INFO_JOB, INFO_JOB_EVENT_TYPES } from '../domain/lookup-job/info-job.js';
 import { type LookupJobEventTypes, lookupJobEventTypes } from '../domain/lookup-job/names.js';
 import type { Projection } from './projection.js';
@@ -15,7 +20,10 @@ import type { Projection } from './projection.js';
  */
 export const lookupJobsProjection: Projection = {
   name: 'lookup_jobs',
-  filter: { eventTypes: [...INFO_JOB_EVENT_TYPES, ...CLIENT_DOWNLOAD_JOB_EVENT_TYPES], streamPrefixes: [`${INFO_JOB.category}-`, `${CLIENT_DOWNLOAD_JOB.category}-`] },
+  filter: {
+    eventTypes: [...INFO_JOB_EVENT_TYPES, ...CLIENT_DOWNLOAD_JOB_EVENT_TYPES],
+    streamPrefixes: [`${INFO_JOB.category}-`, `${CLIENT_DOWNLOAD_JOB.category}-`],
+  },
   tables: ['lookup_jobs'],
   async apply(trx: Knex.Transaction, events: RecordedEvent[]): Promise<void> {
     for (const recorded of events) await applyOne(trx, recorded);
@@ -43,13 +51,25 @@ async function applyOne(trx: Knex.Transaction, recorded: RecordedEvent): Promise
     case types.requested: {
       const d = (event as LookupJobRequested<string, unknown>).data;
       await trx('lookup_jobs')
-        .insert({ kind, job_id: d.jobId, account_id: d.accountId, status: 'pending', url: d.url, created_at: d.requestedAt, expires_at: d.expiresAt, last_revision: revision })
+        .insert({
+          kind,
+          job_id: d.jobId,
+          account_id: d.accountId,
+          status: 'pending',
+          url: d.url,
+          created_at: d.requestedAt,
+          expires_at: d.expiresAt,
+          last_revision: revision,
+        })
         .onConflict(['kind', 'job_id'])
         .ignore();
       return;
     }
     case types.succeeded:
-      await update({ status: 'success', result: JSON.stringify((event as LookupJobSucceeded<string, unknown>).data.result) });
+      await update({
+        status: 'success',
+        result: JSON.stringify((event as LookupJobSucceeded<string, unknown>).data.result),
+      });
       return;
     case types.failed: {
       const { error, errorCode } = (event as LookupJobFailed<string>).data;

@@ -1,5 +1,9 @@
 import type { Checkpoint } from '../application/ports/event-store.js';
-import { CheckpointedProcessor, type CheckpointedProcessorOptions, type WaitOptions } from './checkpointed-processor.js';
+import {
+  CheckpointedProcessor,
+  type CheckpointedProcessorOptions,
+  type WaitOptions,
+} from './checkpointed-processor.js';
 import type { Projection } from './projection.js';
 
 export type ProjectionRunnerOptions = CheckpointedProcessorOptions;
@@ -41,7 +45,10 @@ export class ProjectionRunner {
    * CheckpointedProcessor.waitUntilCaughtUp); for read-your-writes, pass the
    * position an append returned.
    */
-  async waitUntilCaughtUp(target: Checkpoint | null = null, options: WaitOptions & { projections?: readonly string[] } = {}): Promise<void> {
+  async waitUntilCaughtUp(
+    target: Checkpoint | null = null,
+    options: WaitOptions & { projections?: readonly string[] } = {},
+  ): Promise<void> {
     const names = options.projections ?? [...this.processors.keys()];
     await Promise.all(
       names.map((name) => {

@@ -48,7 +48,13 @@ export async function rebuildProjections(projections: readonly Projection[], opt
   if (new Set(names).size !== names.length) throw new Error(`Projection names repeat: ${names.join(', ')}`);
   const tables = [...new Set(projections.flatMap((projection) => projection.tables))];
   await ensureCheckpointTable(db);
-  const lock = await (options.acquireLock ?? acquireSessionLock)({ connectionString: options.connectionString, key: REBUILD_LOCK, logger, timeoutMs: options.lockTimeoutMs ?? 30_000, signal: options.signal });
+  const lock = await (options.acquireLock ?? acquireSessionLock)({
+    connectionString: options.connectionString,
+    key: REBUILD_LOCK,
+    logger,
+    timeoutMs: options.lockTimeoutMs ?? 30_000,
+    signal: options.signal,
+  });
   if (lock === null) {
     options.signal?.throwIfAborted();
     throw new ProjectionBusyError(names.join(', '));
@@ -56,7 +62,8 @@ export async function rebuildProjections(projections: readonly Projection[], opt
   const schema = `rebuild_${randomBytes(6).toString('hex')}`;
   try {
     await db.raw('CREATE SCHEMA ??', [schema]);
-    for (const table of [...tables, CHECKPOINT_TABLE]) await db.raw('CREATE TABLE ?? (LIKE ?? INCLUDING ALL)', [`${schema}.${table}`, `public.${table}`]);
+    for (const table of [...tables, CHECKPOINT_TABLE])
+      await db.raw('CREATE TABLE ?? (LIKE ?? INCLUDING ALL)', [`${schema}.${table}`, `public.${table}`]);
     const halt = AbortSignal.any([lock.lost, ...(options.signal ? [options.signal] : [])]);
     for (const projection of projections) await replay(projection, schema, options, halt);
     await swapIn(db, schema, tables, names);
@@ -72,7 +79,12 @@ export async function rebuildProjections(projections: readonly Projection[], opt
  * own code fills the new tables and checkpoints. A transaction-local setting, rather than connections of their own,
  * works alike on a server and on PGlite's single connection.
  */
-async function replay(projection: Projection, schema: string, options: RebuildOptions, halt: AbortSignal): Promise<void> {
+async function replay(
+  projection: Projection,
+  schema: string,
+  options: RebuildOptions,
+  halt: AbortSignal,
+): Promise<void> {
   const { db, store, logger } = options;
   const building: Projection = {
     ...projection,
@@ -86,9 +98,17 @@ async function replay(projection: Projection, schema: string, options: RebuildOp
   let replayed = 0;
   for (;;) {
     halt.throwIfAborted();
-    const events = await store.readAll({ after: checkpoint, filter: projection.filter, maxCount: options.batchSize ?? 500 });
+    const events = await store.readAll({
+      after: checkpoint,
+      filter: projection.filter,
+      maxCount: options.batchSize ?? 500,
+    });
     if (events.length === 0) break;
-    const committed = await commitBatchWithRetries(db, building, checkpoint, events, { logger, retry: options.retry, signal: halt });
+    const committed = await commitBatchWithRetries(db, building, checkpoint, events, {
+      logger,
+      retry: options.retry,
+      signal: halt,
+    });
     // Only a lost lock or the caller's signal leaves a batch uncommitted.
     if (committed === null) throw halt.reason;
     checkpoint = committed;
@@ -100,14 +120,20 @@ async function replay(projection: Projection, schema: string, options: RebuildOp
 /** One transaction: the built tables take the live ones' places (and their index names), and the live checkpoints take the built ones' values. */
 async function swapIn(db: Knex, schema: string, tables: readonly string[], names: readonly string[]): Promise<void> {
   await db.transaction(async (trx) => {
-    if (tables.length > 0) await trx.raw(`LOCK TABLE ${tables.map(() => '??').join(', ')} IN ACCESS EXCLUSIVE MODE`, tables.map((table) => `public.${table}`));
+    if (tables.length > 0)
+      await trx.raw(
+        `LOCK TABLE ${tables.map(() => '??').join(', ')} IN ACCESS EXCLUSIVE MODE`,
+        tables.map((table) => `public.${table}`),
+      );
     for (const table of tables) {
       const renames = await indexRenames(trx, schema, table);
       await trx.raw('DROP TABLE ??', [`public.${table}`]);
       await trx.raw('ALTER TABLE ?? SET SCHEMA public', [`${schema}.${table}`]);
       for (const [built, live] of renames) await trx.raw('ALTER INDEX ?? RENAME TO ??', [`public.${built}`, live]);
     }
-    const built = await trx(`${schema}.${CHECKPOINT_TABLE}`).whereIn('name', names).select<Array<{ name: string; checkpoint: string | null }>>('name', 'checkpoint');
+    const built = await trx(`${schema}.${CHECKPOINT_TABLE}`)
+      .whereIn('name', names)
+      .select<Array<{ name: string; checkpoint: string | null }>>('name', 'checkpoint');
     for (const { name, checkpoint } of built) {
       await trx(CHECKPOINT_TABLE).insert({ name, checkpoint, updated_at: trx.fn.now() }).onConflict('name').merge();
     }
@@ -124,7 +150,13 @@ async function indexRenames(trx: Knex.Transaction, schema: string, table: string
       [schemaName, table],
     );
     // "CREATE UNIQUE INDEX name ON schema.table USING btree (col)" -> "UNIQUE|USING btree (col)"
-    return rows.map((row) => ({ name: row.indexname, shape: row.indexdef.replace(/^CREATE (UNIQUE )?INDEX \S+ ON \S+ /, (_, unique: string | undefined) => `${unique ?? ''}|`) }));
+    return rows.map((row) => ({
+      name: row.indexname,
+      shape: row.indexdef.replace(
+        /^CREATE (UNIQUE )?INDEX \S+ ON \S+ /,
+        (_, unique: string | undefined) => `${unique ?? ''}|`,
+      ),
+    }));
   };
   const live = await definitions('public');
   const renames: Array<[string, string]> = [];

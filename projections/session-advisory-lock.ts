@@ -45,7 +45,10 @@ export async function acquireSessionLock(options: AcquireLockOptions): Promise<H
     while (!options.signal?.aborted && Date.now() <= deadline) {
       try {
         client ??= await connect(options.connectionString, key, options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
-        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);
+        const { rows } = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+          [key],
+        );
         if (rows[0]?.locked === true) {
           const held = holdLock(client, key, logger, options.probeMs ?? 5_000);
           client = null;

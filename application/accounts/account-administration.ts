@@ -21,11 +21,23 @@ export class AccountAdministration {
     private readonly clock: Clock,
   ) {}
 
-  async openAccount(input: { name: string; email: string; planId: PlanId; addOns: AddOnId[] }): Promise<{ accountId: string } & IssuedKey> {
+  async openAccount(input: {
+    name: string;
+    email: string;
+    planId: PlanId;
+    addOns: AddOnId[];
+  }): Promise<{ accountId: string } & IssuedKey> {
     const accountId = this.ids.next();
     await this.accounts.handle(accountId, {
       type: 'OpenAccount',
-      data: { accountId, name: input.name, email: input.email, plan: this.plans[input.planId], addOns: input.addOns, now: this.now() },
+      data: {
+        accountId,
+        name: input.name,
+        email: input.email,
+        plan: this.plans[input.planId],
+        addOns: input.addOns,
+        now: this.now(),
+      },
     });
     return { accountId, ...(await this.issueKey(accountId)) };
   }
@@ -35,7 +47,13 @@ export class AccountAdministration {
     const { key, keyPrefix } = this.secrets.generate();
     await this.accounts.handle(accountId, {
       type: 'IssueApiKey',
-      data: { keyId, keyPrefix, keyHash: this.secrets.hash(key), encryptedKey: this.secrets.encrypt(key), now: this.now() },
+      data: {
+        keyId,
+        keyPrefix,
+        keyHash: this.secrets.hash(key),
+        encryptedKey: this.secrets.encrypt(key),
+        now: this.now(),
+      },
     });
     return { keyId, apiKey: key };
   }
@@ -49,15 +67,24 @@ export class AccountAdministration {
   }
 
   async scheduleCancellation(accountId: string): Promise<void> {
-    await this.accounts.handle(accountId, { type: 'ScheduleCancellation', data: { fallbackPlan: this.plans.free, now: this.now() } });
+    await this.accounts.handle(accountId, {
+      type: 'ScheduleCancellation',
+      data: { fallbackPlan: this.plans.free, now: this.now() },
+    });
   }
 
   async setAddOn(accountId: string, addOn: AddOnId, enabled: boolean): Promise<void> {
-    await this.accounts.handle(accountId, { type: enabled ? 'EnableAddOn' : 'DisableAddOn', data: { addOn, now: this.now() } });
+    await this.accounts.handle(accountId, {
+      type: enabled ? 'EnableAddOn' : 'DisableAddOn',
+      data: { addOn, now: this.now() },
+    });
   }
 
   async grantExtraUnits(accountId: string, feature: FeatureId, units: number, reason?: string): Promise<void> {
-    await this.accounts.handle(accountId, { type: 'GrantExtraUnits', data: { feature, units, reason, now: this.now() } });
+    await this.accounts.handle(accountId, {
+      type: 'GrantExtraUnits',
+      data: { feature, units, reason, now: this.now() },
+    });
   }
 
   private now(): string {

@@ -1,4 +1,9 @@
-import { accountBalances, type FeatureBalance, featureBalance, visibleFeatures } from '../../domain/account/balances.js';
+import {
+  accountBalances,
+  type FeatureBalance,
+  featureBalance,
+  visibleFeatures,
+} from '../../domain/account/balances.js';
 import { accountDecider } from '../../domain/account/decider.js';
 import type { AccountEvent } from '../../domain/account/events.js';
 import type { LookupFeature } from '../../domain/account/lookups.js';
@@ -10,8 +15,25 @@ import type { EventStore } from '../ports/event-store.js';
 import type { AccountReadModel } from '../ports/read-models.js';
 
 export type LedgerEntry =
-  | { kind: 'charge'; at: string; revision: number; jobId: string; fileSizeBytes: number; bandwidthMb: number; downloads: number; balances: RunningBalances }
-  | { kind: 'period'; at: string; revision: number; planId: string; periodStart: string; periodEnd: string | null; balances: RunningBalances }
+  | {
+      kind: 'charge';
+      at: string;
+      revision: number;
+      jobId: string;
+      fileSizeBytes: number;
+      bandwidthMb: number;
+      downloads: number;
+      balances: RunningBalances;
+    }
+  | {
+      kind: 'period';
+      at: string;
+      revision: number;
+      planId: string;
+      periodStart: string;
+      periodEnd: string | null;
+      balances: RunningBalances;
+    }
   | { kind: 'grant'; at: string; revision: number; feature: FeatureId; units: number; balances: RunningBalances }
   | {
       kind: 'lookup-charge';
@@ -66,7 +88,14 @@ export class ReplayAccountLedger {
     const replayed = accountBalances(state, now);
     const view = await this.readModel.get(accountId);
     const readModel = view === null ? null : accountBalances(view.state, now);
-    return { accountId, events: recorded.length, entries, replayed, readModel, differences: compare(replayed, readModel) };
+    return {
+      accountId,
+      events: recorded.length,
+      entries,
+      replayed,
+      readModel,
+      differences: compare(replayed, readModel),
+    };
   }
 }
 
@@ -78,15 +107,38 @@ function ledgerEntry(event: AccountEvent, revision: number, state: AccountState)
       return { kind: 'charge', at: chargedAt, revision, jobId, fileSizeBytes, bandwidthMb, downloads, balances };
     }
     case 'PlanChanged':
-      return { kind: 'period', at: event.data.changedAt, revision, planId: event.data.plan.id, periodStart: event.data.periodStart, periodEnd: event.data.periodEnd, balances };
+      return {
+        kind: 'period',
+        at: event.data.changedAt,
+        revision,
+        planId: event.data.plan.id,
+        periodStart: event.data.periodStart,
+        periodEnd: event.data.periodEnd,
+        balances,
+      };
     case 'BillingPeriodRenewed':
-      return { kind: 'period', at: event.data.periodStart, revision, planId: state.plan?.id ?? 'unknown', periodStart: event.data.periodStart, periodEnd: event.data.periodEnd, balances };
+      return {
+        kind: 'period',
+        at: event.data.periodStart,
+        revision,
+        planId: state.plan?.id ?? 'unknown',
+        periodStart: event.data.periodStart,
+        periodEnd: event.data.periodEnd,
+        balances,
+      };
     case 'LookupCharged': {
       const { feature, lookupId, subject, units, chargedAt } = event.data;
       return { kind: 'lookup-charge', at: chargedAt, revision, feature, lookupId, subject, units, balances };
     }
     case 'ExtraUnitsGranted':
-      return { kind: 'grant', at: event.data.grantedAt, revision, feature: event.data.feature, units: event.data.units, balances };
+      return {
+        kind: 'grant',
+        at: event.data.grantedAt,
+        revision,
+        feature: event.data.feature,
+        units: event.data.units,
+        balances,
+      };
     default:
       return null;
   }
@@ -101,7 +153,10 @@ function runningBalances(state: AccountState): RunningBalances {
   return result;
 }
 
-function compare(replayed: Partial<Record<FeatureId, FeatureBalance>>, readModel: Partial<Record<FeatureId, FeatureBalance>> | null): string[] {
+function compare(
+  replayed: Partial<Record<FeatureId, FeatureBalance>>,
+  readModel: Partial<Record<FeatureId, FeatureBalance>> | null,
+): string[] {
   if (readModel === null) return ['the read model has no such account'];
   const differences: string[] = [];
   const features = new Set([...Object.keys(replayed), ...Object.keys(readModel)] as FeatureId[]);
@@ -113,7 +168,8 @@ function compare(replayed: Partial<Record<FeatureId, FeatureBalance>>, readModel
       continue;
     }
     for (const field of ['granted', 'used', 'remaining', 'unlimited', 'resetsAt'] as const) {
-      if (a[field] !== b[field]) differences.push(`${feature}.${field}: replay ${String(a[field])}, read model ${String(b[field])}`);
+      if (a[field] !== b[field])
+        differences.push(`${feature}.${field}: replay ${String(a[field])}, read model ${String(b[field])}`);
     }
   }
   return differences;

@@ -75,13 +75,26 @@ function applyDeliveryEvent(history: WebhookDeliveryHistory, event: WebhookDeliv
       });
       return;
     case 'WebhookAttemptSucceeded':
-      Object.assign(entry(event.data.attempt) ?? {}, { outcome: 'acknowledged', statusCode: event.data.statusCode, durationMs: event.data.durationMs, finishedAt: event.data.finishedAt });
+      Object.assign(entry(event.data.attempt) ?? {}, {
+        outcome: 'acknowledged',
+        statusCode: event.data.statusCode,
+        durationMs: event.data.durationMs,
+        finishedAt: event.data.finishedAt,
+      });
       history.result = 'acknowledged';
       history.endedAt = event.data.finishedAt;
       return;
     case 'WebhookAttemptFailed': {
       const { statusCode, errorClass, detail, durationMs, finishedAt, nextDelayMs } = event.data;
-      Object.assign(entry(event.data.attempt) ?? {}, { outcome: 'failed', statusCode, errorClass, detail, durationMs, finishedAt, nextDelayMs });
+      Object.assign(entry(event.data.attempt) ?? {}, {
+        outcome: 'failed',
+        statusCode,
+        errorClass,
+        detail,
+        durationMs,
+        finishedAt,
+        nextDelayMs,
+      });
       return;
     }
     case 'WebhookDeliveryStopped':

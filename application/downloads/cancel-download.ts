@@ -40,7 +40,14 @@ export class CancelDownload {
    */
   private async failJob(jobId: string, correlationId: string) {
     try {
-      return await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: null, reason: CANCELLED_REASON, now: this.clock.now().toISOString() } }, { correlationId });
+      return await this.jobs.handle(
+        jobId,
+        {
+          type: 'FailJob',
+          data: { jobId, errorCode: null, reason: CANCELLED_REASON, now: this.clock.now().toISOString() },
+        },
+        { correlationId },
+      );
     } catch (error) {
       if (!(error instanceof InvalidTransitionError)) throw error;
       const { state } = await this.jobs.load(jobId);

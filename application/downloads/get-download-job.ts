@@ -29,7 +29,8 @@ export class GetDownloadJob {
     if (view === null || view.accountId !== accountId) return null;
     const finished = view.status === 'COMPLETED' || view.status === 'FAILED';
     if (!finished) return view;
-    if (this.charges !== null && !(await this.charges.isVisible(accountId, jobId))) return downloadJobBeforeSettlement(view);
+    if (this.charges !== null && !(await this.charges.isVisible(accountId, jobId)))
+      return downloadJobBeforeSettlement(view);
     // Only the read model's rows are kept: its change notifications are what forget them.
     if (stored !== null) this.settledViews?.remember(view, ticket);
     return view;

@@ -23,11 +23,19 @@ export class ListDownloadJobs {
     private readonly charges: ChargeVisibility | null = null,
   ) {}
 
-  async execute(input: { accountId: string; status?: DownloadJobStatus; limit: number; after?: DownloadJobListPosition }): Promise<DownloadJobPage> {
+  async execute(input: {
+    accountId: string;
+    status?: DownloadJobStatus;
+    limit: number;
+    after?: DownloadJobListPosition;
+  }): Promise<DownloadJobPage> {
     const rows = await this.readModel.list({ ...input, limit: input.limit + 1 });
     const page = rows.slice(0, input.limit);
     const last = page.at(-1);
-    const nextCursor = rows.length > input.limit && last !== undefined ? encodeJobListCursor({ createdAt: last.createdAt, jobId: last.jobId }) : null;
+    const nextCursor =
+      rows.length > input.limit && last !== undefined
+        ? encodeJobListCursor({ createdAt: last.createdAt, jobId: last.jobId })
+        : null;
     const shown = await Promise.all(page.map((view) => this.asSettled(view)));
     return { jobs: shown.filter((view) => input.status === undefined || view.status === input.status), nextCursor };
   }

@@ -27,7 +27,10 @@ export class ListWebhookAttempts {
       statusCode: entry.statusCode,
       error: entry.errorClass === null || entry.errorClass === 'http_status' ? null : entry.errorClass,
       durationMs: Math.max(0, Math.round(entry.durationMs ?? 0)),
-      nextAttemptAt: entry.nextDelayMs === null || entry.finishedAt === null ? null : new Date(Date.parse(entry.finishedAt) + entry.nextDelayMs).toISOString(),
+      nextAttemptAt:
+        entry.nextDelayMs === null || entry.finishedAt === null
+          ? null
+          : new Date(Date.parse(entry.finishedAt) + entry.nextDelayMs).toISOString(),
     }));
   }
 }

@@ -7,6 +7,13 @@ import type { SubmitDownloadInput } from './submit-download-input.js';
  * fields counted as null, so a retry that spells a default differently still matches.
  */
 export function submissionHash(input: SubmitDownloadInput): string {
-  const request = [input.videoUrl, input.format, input.startTime ?? null, input.endTime ?? null, input.language ?? null, input.webhookUrl ?? null];
+  const request = [
+    input.videoUrl,
+    input.format,
+    input.startTime ?? null,
+    input.endTime ?? null,
+    input.language ?? null,
+    input.webhookUrl ?? null,
+  ];
   return createHash('sha256').update(JSON.stringify(request)).digest('hex');
 }

@@ -52,8 +52,14 @@ export class SubmitDownload {
       throw new RuleViolationError('endTime must be greater than startTime');
     }
     const jobId = this.ids.next();
-    const idempotency = input.idempotencyKey === undefined ? undefined : { key: input.idempotencyKey, requestHash: submissionHash(input) };
-    const reserve = (): ReserveDownload => ({ type: 'ReserveDownload', data: { jobId, pendingLimit: PENDING_DOWNLOADS_LIMIT, now: this.now(), idempotency } });
+    const idempotency =
+      input.idempotencyKey === undefined
+        ? undefined
+        : { key: input.idempotencyKey, requestHash: submissionHash(input) };
+    const reserve = (): ReserveDownload => ({
+      type: 'ReserveDownload',
+      data: { jobId, pendingLimit: PENDING_DOWNLOADS_LIMIT, now: this.now(), idempotency },
+    });
     const { state: account } = await this.accounts.load(input.accountId);
     // Taken after the await and added to with none in between: a set fetched before it could have been dropped from
     // the map meanwhile (emptied by another admission's end), and what was added to it then counted for nobody.
@@ -64,13 +70,15 @@ export class SubmitDownload {
       // would, and the key-reuse error; a repeat of a remembered request is answered as the first one was.
       const pendingJobs = [...new Set([...account.pendingJobs, ...admitting])];
       const dryRun = decideAccount(reserve(), { ...account, pendingJobs });
-      if (dryRun.length === 0 && idempotency !== undefined) return await this.answerAgain(account, idempotency.key, null, input);
+      if (dryRun.length === 0 && idempotency !== undefined)
+        return await this.answerAgain(account, idempotency.key, null, input);
       admitting.add(jobId);
       return await this.admit(jobId, input, pendingJobs.length, reserve, idempotency?.key);
     } finally {
       admitting.delete(jobId);
       // Only this set: once it was emptied and dropped, the map may hold a newer one, with admissions under way.
-      if (admitting.size === 0 && this.admitting.get(input.accountId) === admitting) this.admitting.delete(input.accountId);
+      if (admitting.size === 0 && this.admitting.get(input.accountId) === admitting)
+        this.admitting.delete(input.accountId);
     }
   }
 
@@ -87,13 +95,20 @@ export class SubmitDownload {
     const context = { correlationId: input.correlationId ?? jobId };
     const reservation = await this.accounts.handle(input.accountId, reserve(), context);
     // A concurrent repeat reserved first; the account stream decided which one won.
-    if (reservation.events.length === 0 && idempotencyKey !== undefined) return this.answerAgain(reservation.state, idempotencyKey, video, input);
+    if (reservation.events.length === 0 && idempotencyKey !== undefined)
+      return this.answerAgain(reservation.state, idempotencyKey, video, input);
     await this.createJob(jobId, input, video, reservation.state, context);
     return queuedAnswer(jobId, video);
   }
 
   /** Writes the job's stream; a repeat for the same job id changes nothing, and one after the orphan releaser abandoned it throws JobAbandonedError. */
-  private async createJob(jobId: string, input: SubmitDownloadInput, video: VideoMetadata, account: AccountState, context: { correlationId: string }): Promise<void> {
+  private async createJob(
+    jobId: string,
+    input: SubmitDownloadInput,
+    video: VideoMetadata,
+    account: AccountState,
+    context: { correlationId: string },
+  ): Promise<void> {
     const maxFileSizeMb = account.plan?.maxFileSizeMb ?? 0;
     await this.jobs.handle(
       jobId,
@@ -125,7 +140,12 @@ export class SubmitDownload {
    * the remembered id and the same request: the job stream decides against the orphan releaser, so the answer names a job
    * that exists, or JobAbandonedError tells the client to submit again.
    */
-  private async answerAgain(account: AccountState, key: string, video: VideoMetadata | null, input: SubmitDownloadInput): Promise<SubmitDownloadOutput> {
+  private async answerAgain(
+    account: AccountState,
+    key: string,
+    video: VideoMetadata | null,
+    input: SubmitDownloadInput,
+  ): Promise<SubmitDownloadOutput> {
     const remembered = rememberedSubmission(account, key, Date.parse(this.now()));
     if (remembered === null) throw new Error(`Idempotency-Key ${key} is not remembered`);
     const jobId = remembered.jobId;
@@ -142,12 +162,20 @@ export class SubmitDownload {
     try {
       return await this.videos.lookup(input.videoUrl, input.accountId);
     } catch (error) {
-      if (error instanceof LookupQueueFullError) throw new SubmissionsBusyError(error.scope, error.retryAfterSeconds, pendingNow, PENDING_DOWNLOADS_LIMIT);
+      if (error instanceof LookupQueueFullError)
+        throw new SubmissionsBusyError(error.scope, error.retryAfterSeconds, pendingNow, PENDING_DOWNLOADS_LIMIT);
       if (error instanceof ExtractionError && error.code !== null && error.code !== 'NETWORK_ERROR') {
-        throw new VideoNotDownloadableError(error.code, `The video cannot be downloaded: ${error.message}`, error.details);
+        throw new VideoNotDownloadableError(
+          error.code,
+          `The video cannot be downloaded: ${error.message}`,
+          error.details,
+        );
       }
       const details = error instanceof ExtractionError ? (error.details ?? error.message) : undefined;
-      throw new ExtractorUnavailableError('The video platform could not be reached; retry after a short backoff', details);
+      throw new ExtractorUnavailableError(
+        'The video platform could not be reached; retry after a short backoff',
+        details,
+      );
     }
   }
 
@@ -168,10 +196,16 @@ function queuedAnswer(jobId: string, video: { title: string; duration: number })
 
 function checkDownloadable(video: VideoMetadata, input: SubmitDownloadInput): void {
   if (video.liveStatus === 'is_live') {
-    throw new VideoNotDownloadableError('LIVE_STREAM_IN_PROGRESS', 'The live stream is still in progress; submit it again after it ends');
+    throw new VideoNotDownloadableError(
+      'LIVE_STREAM_IN_PROGRESS',
+      'The live stream is still in progress; submit it again after it ends',
+    );
   }
   if (video.liveStatus === 'is_upcoming') {
-    throw new VideoNotDownloadableError('VIDEO_PREMIERE', 'The video has not aired yet; submit it again after it starts');
+    throw new VideoNotDownloadableError(
+      'VIDEO_PREMIERE',
+      'The video has not aired yet; submit it again after it starts',
+    );
   }
   if (hasNoDownloadOptOut(video.tags)) {
     throw new VideoNotDownloadableError('NO_DOWNLOAD_OPT_OUT', 'The creator opted out of downloads for this video');

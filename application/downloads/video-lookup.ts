@@ -20,7 +20,11 @@ export class LookupQueueFullError extends Error {
     readonly scope: 'requester' | 'everyone',
     readonly retryAfterSeconds: number,
   ) {
-    super(scope === 'requester' ? 'Too many video lookups of this account are under way' : 'Too many video lookups are under way');
+    super(
+      scope === 'requester'
+        ? 'Too many video lookups of this account are under way'
+        : 'Too many video lookups are under way',
+    );
     this.name = 'LookupQueueFullError';
   }
 }
@@ -48,7 +52,11 @@ export class VideoLookup {
     private readonly options: VideoLookupOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.slots = new FairSlots({ concurrency: options.concurrency, maxPerRequester: options.maxPerRequester, maxWaiting: options.maxWaiting });
+    this.slots = new FairSlots({
+      concurrency: options.concurrency,
+      maxPerRequester: options.maxPerRequester,
+      maxWaiting: options.maxWaiting,
+    });
   }
 
   /** `canonicalUrl` must be the one spelling of the video; `requester` (an account) is whose turn the lookup takes. */
@@ -78,7 +86,8 @@ export class VideoLookup {
         }
       });
     } catch (error) {
-      if (error instanceof SlotsFullError) throw new LookupQueueFullError(error.scope, Math.max(1, Math.ceil(this.averageMs / 1000)));
+      if (error instanceof SlotsFullError)
+        throw new LookupQueueFullError(error.scope, Math.max(1, Math.ceil(this.averageMs / 1000)));
       throw error;
     }
   }

@@ -22,7 +22,8 @@ export class GetLookupJob {
     const view = (await this.readModel.get(this.kind, jobId)) ?? (await this.loadFromStream(jobId));
     if (view === null || view.accountId !== accountId) return null;
     if (Date.parse(view.expiresAt) <= this.clock.now().getTime()) return null;
-    if (view.status === 'pending' || this.charges === null || (await this.charges.isVisible(accountId, jobId))) return view;
+    if (view.status === 'pending' || this.charges === null || (await this.charges.isVisible(accountId, jobId)))
+      return view;
     return lookupJobBeforeSettlement(view);
   }
 }

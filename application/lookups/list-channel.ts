@@ -65,7 +65,8 @@ export class ListChannel {
         }
       });
     } catch (error) {
-      if (error instanceof SlotsFullError) throw new ListingsBusyError(error.scope, Math.max(1, Math.ceil(this.averageMs / 1000)));
+      if (error instanceof SlotsFullError)
+        throw new ListingsBusyError(error.scope, Math.max(1, Math.ceil(this.averageMs / 1000)));
       throw error;
     }
   }
@@ -76,12 +77,18 @@ export class ListChannel {
     const units = channelListUnits(input.maxVideos);
     await this.accounts.handle(
       input.accountId,
-      { type: 'ReserveLookup', data: { lookupId, feature: 'channel_list', units, subject: input.channelUrl, now: this.now() } },
+      {
+        type: 'ReserveLookup',
+        data: { lookupId, feature: 'channel_list', units, subject: input.channelUrl, now: this.now() },
+      },
       context,
     );
     let listing: ChannelListing;
     try {
-      const signal = AbortSignal.any([AbortSignal.timeout(this.bounds.listingTimeoutMs), ...(input.signal === undefined ? [] : [input.signal])]);
+      const signal = AbortSignal.any([
+        AbortSignal.timeout(this.bounds.listingTimeoutMs),
+        ...(input.signal === undefined ? [] : [input.signal]),
+      ]);
       listing = await this.extractor.listChannel(input.channelUrl, { maxVideos: input.maxVideos, signal });
     } catch (error) {
       await this.settle(input, { type: 'ReleaseLookup', data: { lookupId, now: this.now() } }, context);
@@ -93,8 +100,16 @@ export class ListChannel {
   }
 
   /** Charges or releases the reservation, through a short outage, then waits (bounded) until `GET /me` shows it. */
-  private async settle(input: ListChannelInput, command: ChargeLookup | ReleaseLookup, context: { correlationId: string }): Promise<void> {
-    const settled = await retryThroughOutage(() => this.accounts.handle(input.accountId, command, context), this.settleRetry, input.signal);
+  private async settle(
+    input: ListChannelInput,
+    command: ChargeLookup | ReleaseLookup,
+    context: { correlationId: string },
+  ): Promise<void> {
+    const settled = await retryThroughOutage(
+      () => this.accounts.handle(input.accountId, command, context),
+      this.settleRetry,
+      input.signal,
+    );
     await this.readProgress?.waitForRevision(input.accountId, settled.revision);
   }
 

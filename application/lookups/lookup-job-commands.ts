@@ -16,4 +16,8 @@ export type LookupJobCommandHandler<Name extends string, Details, Result> = Comm
 export type InfoJobCommandHandler = LookupJobCommandHandler<'Info', InfoJobDetails, VideoInfo>;
 
 /** The command handler of `clientdownload-<jobId>` streams. */
-export type ClientDownloadJobCommandHandler = LookupJobCommandHandler<'ClientDownload', ClientDownloadJobDetails, ClientDownloadInfo>;
+export type ClientDownloadJobCommandHandler = LookupJobCommandHandler<
+  'ClientDownload',
+  ClientDownloadJobDetails,
+  ClientDownloadInfo
+>;

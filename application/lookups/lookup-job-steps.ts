@@ -12,11 +12,28 @@ export type LookupJobStreamStatus = LookupJobStatus | 'none' | 'abandoned';
 /** What the processes need of one kind of lookup job (info, client download), whose commands differ only in name. */
 export interface LookupJobSteps<Result> {
   /** The job's status, its failed attempts and, while pending, the extractor call that answers it. */
-  load(jobId: string): Promise<{ status: LookupJobStreamStatus; failedAttempts: number; lookUp: (signal?: AbortSignal) => Promise<Result> }>;
+  load(jobId: string): Promise<{
+    status: LookupJobStreamStatus;
+    failedAttempts: number;
+    lookUp: (signal?: AbortSignal) => Promise<Result>;
+  }>;
   complete(jobId: string, result: Result, now: string, context: CommandContext): Promise<LookupJobStatus>;
-  fail(jobId: string, error: string, errorCode: DownloadErrorCode | null, now: string, context: CommandContext): Promise<LookupJobStatus>;
+  fail(
+    jobId: string,
+    error: string,
+    errorCode: DownloadErrorCode | null,
+    now: string,
+    context: CommandContext,
+  ): Promise<LookupJobStatus>;
   /** Spends the job's attempt number `attempt`, once however often it is reported. */
-  recordAttemptFailure(jobId: string, attempt: number, error: string, errorCode: DownloadErrorCode | null, now: string, context: CommandContext): Promise<void>;
+  recordAttemptFailure(
+    jobId: string,
+    attempt: number,
+    error: string,
+    errorCode: DownloadErrorCode | null,
+    now: string,
+    context: CommandContext,
+  ): Promise<void>;
   /** Closes a stream that was never written; answers the stream's status afterwards. */
   abandon(jobId: string, accountId: string, now: string, context: CommandContext): Promise<LookupJobStreamStatus>;
 }
@@ -45,16 +62,23 @@ export function lookupJobSteps<Name extends string, Details, Result>(
       };
     },
     async complete(jobId, result, now, context) {
-      return (await jobs.handle(jobId, { type: commands.complete, data: { jobId, result, now } }, context)).state.status as 'success';
+      return (await jobs.handle(jobId, { type: commands.complete, data: { jobId, result, now } }, context)).state
+        .status as 'success';
     },
     async fail(jobId, error, errorCode, now, context) {
-      return (await jobs.handle(jobId, { type: commands.fail, data: { jobId, error, errorCode, now } }, context)).state.status as 'failed';
+      return (await jobs.handle(jobId, { type: commands.fail, data: { jobId, error, errorCode, now } }, context)).state
+        .status as 'failed';
     },
     async recordAttemptFailure(jobId, attempt, error, errorCode, now, context) {
-      await jobs.handle(jobId, { type: commands.recordAttemptFailure, data: { jobId, attempt, error, errorCode, now } }, context);
+      await jobs.handle(
+        jobId,
+        { type: commands.recordAttemptFailure, data: { jobId, attempt, error, errorCode, now } },
+        context,
+      );
     },
     async abandon(jobId, accountId, now, context) {
-      return (await jobs.handle(jobId, { type: commands.abandon, data: { jobId, accountId, now } }, context)).state.status;
+      return (await jobs.handle(jobId, { type: commands.abandon, data: { jobId, accountId, now } }, context)).state
+        .status;
     },
   };
 }

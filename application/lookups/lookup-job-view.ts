@@ -25,7 +25,10 @@ export interface LookupJobReadModel {
 }
 
 /** The polling view of a job folded straight from its stream. */
-export function lookupJobViewFromState(kind: LookupJobKind, state: LookupJobState<unknown, unknown>): LookupJobView | null {
+export function lookupJobViewFromState(
+  kind: LookupJobKind,
+  state: LookupJobState<unknown, unknown>,
+): LookupJobView | null {
   if (state.status === 'none' || state.status === 'abandoned') return null;
   const { request } = state;
   return {

@@ -20,7 +20,11 @@ export const LISTING_SETTLE_RETRY: OutageRetryPolicy = { withinMs: 20_000, initi
  * thrown. A refusal by the domain is final at once. `step` must be idempotent: an append whose answer was lost may
  * have committed, and the attempt after it must then change nothing.
  */
-export async function retryThroughOutage<T>(step: () => Promise<T>, policy: OutageRetryPolicy, signal?: AbortSignal): Promise<T> {
+export async function retryThroughOutage<T>(
+  step: () => Promise<T>,
+  policy: OutageRetryPolicy,
+  signal?: AbortSignal,
+): Promise<T> {
   const deadline = Date.now() + policy.withinMs;
   for (let attempt = 0; ; attempt += 1) {
     try {

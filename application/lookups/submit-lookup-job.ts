@@ -20,23 +20,41 @@ export class SubmitLookupJob<Details> {
   constructor(
     private readonly feature: LookupFeature,
     private readonly accounts: AccountCommandHandler,
-    private readonly createJob: (job: { jobId: string; accountId: string; url: string; details: Details; now: string; expiresAt: string }, context: { correlationId: string }) => Promise<unknown>,
+    private readonly createJob: (
+      job: { jobId: string; accountId: string; url: string; details: Details; now: string; expiresAt: string },
+      context: { correlationId: string },
+    ) => Promise<unknown>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly lifetimeMs: number,
   ) {}
 
-  async execute(input: { accountId: string; url: string; details: Details; correlationId?: string }): Promise<SubmittedLookupJob> {
+  async execute(input: {
+    accountId: string;
+    url: string;
+    details: Details;
+    correlationId?: string;
+  }): Promise<SubmittedLookupJob> {
     const jobId = this.ids.next();
     const context = { correlationId: input.correlationId ?? jobId };
     const now = this.clock.now();
     await this.accounts.handle(
       input.accountId,
-      { type: 'ReserveLookup', data: { lookupId: jobId, feature: this.feature, units: 1, subject: input.url, now: now.toISOString() } },
+      {
+        type: 'ReserveLookup',
+        data: { lookupId: jobId, feature: this.feature, units: 1, subject: input.url, now: now.toISOString() },
+      },
       context,
     );
     await this.createJob(
-      { jobId, accountId: input.accountId, url: input.url, details: input.details, now: now.toISOString(), expiresAt: new Date(now.getTime() + this.lifetimeMs).toISOString() },
+      {
+        jobId,
+        accountId: input.accountId,
+        url: input.url,
+        details: input.details,
+        now: now.toISOString(),
+        expiresAt: new Date(now.getTime() + this.lifetimeMs).toISOString(),
+      },
       context,
     );
     return { jobId, status: 'pending' };

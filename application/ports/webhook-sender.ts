@@ -16,7 +16,12 @@ export interface WebhookRequest {
 
 export type WebhookResponse =
   | { kind: 'response'; statusCode: number; durationMs: number }
-  | { kind: 'error'; errorClass: Exclude<WebhookErrorClass, 'http_status' | 'no_signing_key' | 'interrupted'>; detail: string; durationMs: number };
+  | {
+      kind: 'error';
+      errorClass: Exclude<WebhookErrorClass, 'http_status' | 'no_signing_key' | 'interrupted'>;
+      detail: string;
+      durationMs: number;
+    };
 
 /**
  * Sends one signed `download.finished` POST (signed at send time) and says

@@ -63,7 +63,10 @@ export class DeliverWebhook {
     this.claimGraceMs = options.claimGraceMs ?? 5_000;
   }
 
-  async handle(message: JobMessage, delivery: Partial<Pick<Delivery, 'signal' | 'heartbeat'>> = {}): Promise<WorkOutcome> {
+  async handle(
+    message: JobMessage,
+    delivery: Partial<Pick<Delivery, 'signal' | 'heartbeat'>> = {},
+  ): Promise<WorkOutcome> {
     const { jobId } = message;
     const context = workContext(message);
     // Each pass either ends, waits, or records something, so a few passes always settle.
@@ -76,7 +79,15 @@ export class DeliverWebhook {
         if (now.getTime() < deadline) return { kind: 'retry', afterMs: deadline - now.getTime() + 100 };
         const abandoned = await this.deliveries.handle(
           jobId,
-          { type: 'AbandonWebhookAttempt', data: { jobId, attempt: state.inFlight.attempt, now: now.toISOString(), retryDelaysMs: this.options.retryDelaysMs } },
+          {
+            type: 'AbandonWebhookAttempt',
+            data: {
+              jobId,
+              attempt: state.inFlight.attempt,
+              now: now.toISOString(),
+              retryDelaysMs: this.options.retryDelaysMs,
+            },
+          },
           context,
         );
         this.report(abandoned.events, state);
@@ -85,8 +96,16 @@ export class DeliverWebhook {
       const dueAt = state.nextAttemptAt === null ? Date.parse(state.terminal.at) : Date.parse(state.nextAttemptAt);
       if (now.getTime() < dueAt) return { kind: 'retry', afterMs: dueAt - now.getTime() };
       // A receiver that reads the account on news of the job must find its charge: the first attempt waits until /me shows it.
-      if (state.attempts === 0 && state.job !== null && this.options.chargeVisible !== undefined && !(await this.options.chargeVisible(state.job.accountId, jobId))) {
-        return { kind: 'retry', afterMs: Math.min(CHARGE_RECHECK_MS.max, Math.max(CHARGE_RECHECK_MS.min, (now.getTime() - dueAt) / 10)) };
+      if (
+        state.attempts === 0 &&
+        state.job !== null &&
+        this.options.chargeVisible !== undefined &&
+        !(await this.options.chargeVisible(state.job.accountId, jobId))
+      ) {
+        return {
+          kind: 'retry',
+          afterMs: Math.min(CHARGE_RECHECK_MS.max, Math.max(CHARGE_RECHECK_MS.min, (now.getTime() - dueAt) / 10)),
+        };
       }
 
       const send = () => this.claimAndSend(state, dueAt, context, delivery.signal);
@@ -100,7 +119,12 @@ export class DeliverWebhook {
   }
 
   /** Claims the due attempt, sends it and records its outcome; false when another worker claimed it first. */
-  private async claimAndSend(state: WebhookDeliveryState, dueAt: number, context: ReturnType<typeof workContext>, signal: AbortSignal | undefined): Promise<boolean> {
+  private async claimAndSend(
+    state: WebhookDeliveryState,
+    dueAt: number,
+    context: ReturnType<typeof workContext>,
+    signal: AbortSignal | undefined,
+  ): Promise<boolean> {
     const { jobId } = state.job as { jobId: string };
     // A turn waited for may come after the queue handed the message elsewhere: leave the attempt to that delivery.
     if (signal?.aborted === true) return false;
@@ -111,7 +135,16 @@ export class DeliverWebhook {
     const deadline = new Date(now.getTime() + this.options.timeoutMs + this.claimGraceMs);
     const claim = await this.deliveries.handle(
       jobId,
-      { type: 'StartWebhookAttempt', data: { jobId, attempt, workerId: this.options.workerId, now: now.toISOString(), deadline: deadline.toISOString() } },
+      {
+        type: 'StartWebhookAttempt',
+        data: {
+          jobId,
+          attempt,
+          workerId: this.options.workerId,
+          now: now.toISOString(),
+          deadline: deadline.toISOString(),
+        },
+      },
       context,
     );
     // Another worker claimed it first: look at the stream again rather than send it too.
@@ -121,7 +154,17 @@ export class DeliverWebhook {
     const { result, durationMs } = await this.attempt(state, prepared, attempt, deadline, signal);
     const recorded = await this.deliveries.handle(
       jobId,
-      { type: 'RecordWebhookAttemptOutcome', data: { jobId, attempt, result, durationMs, now: this.clock.now().toISOString(), retryDelaysMs: this.options.retryDelaysMs } },
+      {
+        type: 'RecordWebhookAttemptOutcome',
+        data: {
+          jobId,
+          attempt,
+          result,
+          durationMs,
+          now: this.clock.now().toISOString(),
+          retryDelaysMs: this.options.retryDelaysMs,
+        },
+      },
       context,
     );
     this.report(recorded.events, state);
@@ -147,12 +190,28 @@ export class DeliverWebhook {
   ): Promise<{ result: WebhookAttemptResult; durationMs: number }> {
     const job = state.job as { jobId: string; accountId: string; webhookUrl: string };
     if (signingKey === null) {
-      return { result: { kind: 'failed', statusCode: null, errorClass: 'no_signing_key', detail: 'the account has no active API key to sign with' }, durationMs: 0 };
+      return {
+        result: {
+          kind: 'failed',
+          statusCode: null,
+          errorClass: 'no_signing_key',
+          detail: 'the account has no active API key to sign with',
+        },
+        durationMs: 0,
+      };
     }
     const now = this.clock.now();
     const timeoutMs = Math.min(this.options.timeoutMs, deadline.getTime() - RECORDING_MARGIN_MS - now.getTime());
     if (timeoutMs <= 0) {
-      return { result: { kind: 'failed', statusCode: null, errorClass: 'other', detail: 'the claim ran out before the request was sent' }, durationMs: 0 };
+      return {
+        result: {
+          kind: 'failed',
+          statusCode: null,
+          errorClass: 'other',
+          detail: 'the claim ran out before the request was sent',
+        },
+        durationMs: 0,
+      };
     }
     const response = await this.sender.send({
       url: job.webhookUrl,
@@ -164,7 +223,11 @@ export class DeliverWebhook {
       timeoutMs,
       signal,
     });
-    if (response.kind === 'error') return { result: { kind: 'failed', statusCode: null, errorClass: response.errorClass, detail: response.detail }, durationMs: response.durationMs };
+    if (response.kind === 'error')
+      return {
+        result: { kind: 'failed', statusCode: null, errorClass: response.errorClass, detail: response.detail },
+        durationMs: response.durationMs,
+      };
     const { statusCode, durationMs } = response;
     if (statusCode >= 200 && statusCode < 300) return { result: { kind: 'acknowledged', statusCode }, durationMs };
     return { result: { kind: 'failed', statusCode, errorClass: 'http_status', detail: null }, durationMs };
@@ -179,7 +242,10 @@ export class DeliverWebhook {
         case 'WebhookAttemptSucceeded':
           this.metrics.attemptFinished('acknowledged', event.data.durationMs);
           this.metrics.deliveryFinished('acknowledged', Date.parse(event.data.finishedAt) - terminalAt);
-          log.info({ attempt: event.data.attempt, statusCode: event.data.statusCode, durationMs: event.data.durationMs }, 'webhook delivered');
+          log.info(
+            { attempt: event.data.attempt, statusCode: event.data.statusCode, durationMs: event.data.durationMs },
+            'webhook delivered',
+          );
           break;
         case 'WebhookAttemptFailed': {
           const { attempt, statusCode, errorClass, detail, durationMs, nextDelayMs } = event.data;

@@ -24,14 +24,20 @@ export type LookupAttempt<T> =
  * down) says nothing about the video: the error is thrown, so the message is
  * delivered again and no attempt is spent.
  */
-export async function attemptLookup<T>(work: () => Promise<T>, attempt: number, options: LookupRetryOptions, signal?: AbortSignal): Promise<LookupAttempt<T>> {
+export async function attemptLookup<T>(
+  work: () => Promise<T>,
+  attempt: number,
+  options: LookupRetryOptions,
+  signal?: AbortSignal,
+): Promise<LookupAttempt<T>> {
   try {
     return { kind: 'success', value: await work() };
   } catch (error) {
     if (signal?.aborted === true) throw error;
     const errorCode = error instanceof ExtractionError ? error.code : null;
     const message = error instanceof ExtractionError ? error.message : 'The lookup failed on the service side';
-    if ((errorCode !== null && isFinalErrorCode(errorCode)) || attempt >= options.maxAttempts) return { kind: 'failed', error: message, errorCode };
+    if ((errorCode !== null && isFinalErrorCode(errorCode)) || attempt >= options.maxAttempts)
+      return { kind: 'failed', error: message, errorCode };
     const afterMs = Math.min(options.retryMaxDelayMs, options.retryBaseDelayMs * 2 ** (attempt - 1));
     return { kind: 'retry', afterMs, error: error instanceof Error ? error.message : String(error), errorCode };
   }

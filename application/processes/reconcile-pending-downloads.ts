@@ -46,14 +46,21 @@ export class ReconcilePendingDownloads {
         } else {
           if (state.status === 'IN_QUEUE' || state.status === 'IN_PROGRESS') {
             const reason = `Not finished within ${Math.round(this.pendingLimitMs / 1000)} s of its submission`;
-            const failed = await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: 'NETWORK_ERROR', reason, now: this.now() } }, { correlationId: jobId });
+            const failed = await this.jobs.handle(
+              jobId,
+              { type: 'FailJob', data: { jobId, errorCode: 'NETWORK_ERROR', reason, now: this.now() } },
+              { correlationId: jobId },
+            );
             if (failed.events.length > 0) await this.cancellations?.announce(jobId);
             summary.failedJobs += 1;
           }
           await this.settle.handle(message);
         }
         summary.settledReservations += 1;
-        this.logger.warn({ accountId, jobId, reservedAt, jobStatus: state.status }, 'reconciled an overdue reservation');
+        this.logger.warn(
+          { accountId, jobId, reservedAt, jobStatus: state.status },
+          'reconciled an overdue reservation',
+        );
       }
     }
     return summary;
@@ -63,9 +70,14 @@ export class ReconcilePendingDownloads {
   private async overdueReservations(accountId: string): Promise<Array<[string, string]>> {
     const { state } = await this.accounts.load(accountId);
     if (state.pendingJobs.length === 0) return [];
-    const reserved = await reservationTimes(this.store, accountId, state.pendingJobs, { type: 'DownloadReserved', idField: 'jobId' });
+    const reserved = await reservationTimes(this.store, accountId, state.pendingJobs, {
+      type: 'DownloadReserved',
+      idField: 'jobId',
+    });
     const cutoff = this.clock.now().getTime() - this.pendingLimitMs;
-    return [...reserved].filter(([, reservedAt]) => Date.parse(reservedAt) <= cutoff).sort(([, a], [, b]) => Date.parse(a) - Date.parse(b));
+    return [...reserved]
+      .filter(([, reservedAt]) => Date.parse(reservedAt) <= cutoff)
+      .sort(([, a], [, b]) => Date.parse(a) - Date.parse(b));
   }
 
   private now(): string {

@@ -51,20 +51,32 @@ export class ReconcilePendingLookups {
         let jobStatus: LookupJobStreamStatus | null = null;
         if (feature === 'channel_list') {
           // Settled by its own request, whose time is bounded: the releaser's bound for listings, not the pending limit.
-          if ((await this.releaseOrphan.handle({ jobId: lookupId, accountId, occurredAt: reservedAt })).kind === 'retry') continue;
+          if (
+            (await this.releaseOrphan.handle({ jobId: lookupId, accountId, occurredAt: reservedAt })).kind === 'retry'
+          )
+            continue;
         } else {
           if (Date.parse(reservedAt) > cutoff) continue;
           jobStatus = await this.endJob(accountId, lookupId, feature, reservedAt, summary);
         }
         summary.settledReservations += 1;
-        this.logger.warn({ accountId, lookupId, feature, reservedAt, jobStatus }, 'reconciled an overdue lookup reservation');
+        this.logger.warn(
+          { accountId, lookupId, feature, reservedAt, jobStatus },
+          'reconciled an overdue lookup reservation',
+        );
       }
     }
     return summary;
   }
 
   /** Ends an info or client-download lookup pending past the limit and settles its unit; answers the job's status as found. */
-  private async endJob(accountId: string, lookupId: string, feature: LookupJobFeature, reservedAt: string, summary: ReconcileLookupsSummary): Promise<LookupJobStreamStatus> {
+  private async endJob(
+    accountId: string,
+    lookupId: string,
+    feature: LookupJobFeature,
+    reservedAt: string,
+    summary: ReconcileLookupsSummary,
+  ): Promise<LookupJobStreamStatus> {
     const context = { correlationId: lookupId };
     const jobs = this.jobs[feature];
     const status = (await jobs.load(lookupId)).status;
@@ -82,7 +94,11 @@ export class ReconcilePendingLookups {
   }
 
   /** Fails a pending job; one finished meanwhile keeps the outcome it reached. */
-  private async failJob(jobs: LookupJobSteps<unknown>, jobId: string, context: { correlationId: string }): Promise<LookupJobStreamStatus> {
+  private async failJob(
+    jobs: LookupJobSteps<unknown>,
+    jobId: string,
+    context: { correlationId: string },
+  ): Promise<LookupJobStreamStatus> {
     const reason = `Not finished within ${Math.round(this.pendingLimitMs / 1000)} s of its submission`;
     try {
       return await jobs.fail(jobId, reason, 'NETWORK_ERROR', this.now(), context);
@@ -93,10 +109,17 @@ export class ReconcilePendingLookups {
   }
 
   /** Lookup reservations the account still holds open, with when they were made, oldest first. */
-  private async openReservations(accountId: string): Promise<Array<{ lookupId: string; feature: LookupFeature; reservedAt: string }>> {
+  private async openReservations(
+    accountId: string,
+  ): Promise<Array<{ lookupId: string; feature: LookupFeature; reservedAt: string }>> {
     const pending = (await this.accounts.load(accountId)).state.pendingLookups ?? [];
     if (pending.length === 0) return [];
-    const reserved = await reservationTimes(this.store, accountId, pending.map(({ lookupId }) => lookupId), { type: 'LookupReserved', idField: 'lookupId' });
+    const reserved = await reservationTimes(
+      this.store,
+      accountId,
+      pending.map(({ lookupId }) => lookupId),
+      { type: 'LookupReserved', idField: 'lookupId' },
+    );
     return pending
       .flatMap(({ lookupId, feature }) => {
         const reservedAt = reserved.get(lookupId);

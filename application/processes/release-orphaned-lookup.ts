@@ -47,7 +47,9 @@ export class ReleaseOrphanedLookup {
     const status = jobs === null ? null : (await jobs.load(lookupId)).status;
     if (status !== null && status !== 'none' && status !== 'abandoned') return DONE;
     // A listing's request may still be running, then settling through an outage, for this long after its reservation.
-    const graceMs = this.options.graceMs + (feature === 'channel_list' ? this.options.listingTimeoutMs + LISTING_SETTLE_RETRY.withinMs : 0);
+    const graceMs =
+      this.options.graceMs +
+      (feature === 'channel_list' ? this.options.listingTimeoutMs + LISTING_SETTLE_RETRY.withinMs : 0);
     const waited = this.clock.now().getTime() - Date.parse(message.occurredAt);
     if (status !== 'abandoned' && waited < graceMs) return { kind: 'retry', afterMs: graceMs - waited };
     const context = workContext(message);

@@ -21,10 +21,15 @@ export async function reservationTimes(
   const stream = streamName(ACCOUNT_CATEGORY, accountId);
   let from: number | undefined;
   while (found.size < wanted.size) {
-    const page = await store.readStream(stream, { direction: 'backwards', maxCount: PAGE, ...(from === undefined ? {} : { fromRevision: from }) });
+    const page = await store.readStream(stream, {
+      direction: 'backwards',
+      maxCount: PAGE,
+      ...(from === undefined ? {} : { fromRevision: from }),
+    });
     for (const event of page) {
       const id = event.data[reservation.idField];
-      if (event.type === reservation.type && typeof id === 'string' && wanted.has(id) && !found.has(id)) found.set(id, String(event.data.reservedAt));
+      if (event.type === reservation.type && typeof id === 'string' && wanted.has(id) && !found.has(id))
+        found.set(id, String(event.data.reservedAt));
     }
     const oldest = page.at(-1);
     if (page.length < PAGE || oldest === undefined || oldest.revision === 0) break;

@@ -59,6 +59,30 @@ export class RunDownload {
     }
   }
 
+  /** Takes the job's lease for this delivery: the attempt's number, or null when the job is not to be run here. */
+  private async start(
+    jobId: string,
+    delivery: Delivery,
+    context: ReturnType<typeof workContext>,
+    log: Logger,
+  ): Promise<number | null> {
+    try {
+      const started = await this.jobs.handle(
+        jobId,
+        {
+          type: 'StartJob',
+          data: { jobId, leaseId: delivery.leaseId, messageId: delivery.messageId, now: this.now() },
+        },
+        context,
+      );
+      return started.state.status === 'IN_PROGRESS' ? started.state.attempts : null;
+    } catch (error) {
+      if (!(error instanceof LeaseHeldError)) throw error;
+      log.warn({}, 'another worker holds the job; dropping this duplicate delivery');
+      return null;
+    }
+  }
+
   private async run(message: JobMessage, delivery: Delivery, cancelled: AbortSignal): Promise<WorkOutcome> {
     const { jobId } = message;
     const log = this.logger.child({ jobId, delivery: delivery.attempt, leaseId: delivery.leaseId });
@@ -76,16 +100,8 @@ export class RunDownload {
       await this.removeAttemptFiles(message, log);
       return DONE;
     }
-    let attempt: number;
-    try {
-      const started = await this.jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId, messageId: delivery.messageId, now: this.now() } }, context);
-      if (started.state.status !== 'IN_PROGRESS') return DONE;
-      attempt = started.state.attempts;
-    } catch (error) {
-      if (!(error instanceof LeaseHeldError)) throw error;
-      log.warn({}, 'another worker holds the job; dropping this duplicate delivery');
-      return DONE;
-    }
+    const attempt = await this.start(jobId, delivery, context, log);
+    if (attempt === null) return DONE;
 
     const { request } = state;
     const workDir = await this.workDirs.create(jobId);
@@ -109,7 +125,12 @@ export class RunDownload {
       });
       // A cancellation whose announcement never arrived (or a lapse) is found here, before a file nobody will get is uploaded.
       await this.assertStillHeld(jobId, leaseId);
-      this.progress.report(jobId, { stage: 'storing', downloadedBytes: media.fileSize, totalBytes: media.fileSize, percent: 100 });
+      this.progress.report(jobId, {
+        stage: 'storing',
+        downloadedBytes: media.fileSize,
+        totalBytes: media.fileSize,
+        percent: 100,
+      });
       fileKey = attemptFileKey(request.accountId, jobId, attempt, media.extension);
       const stored = await this.files.put(fileKey, media.filePath, { signal });
       await this.jobs.handle(
@@ -136,7 +157,10 @@ export class RunDownload {
       if (cancelled.aborted || error instanceof InvalidTransitionError) {
         // Cancelled: the job is FAILED already, and no file of any of its attempts will ever be served.
         await this.removeAttemptFiles(message, log);
-        log.info({ reason: error instanceof Error ? error.message : String(error) }, 'download stopped: the job was cancelled');
+        log.info(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'download stopped: the job was cancelled',
+        );
         return DONE;
       }
       if (error instanceof LeaseLostError) {
@@ -151,7 +175,13 @@ export class RunDownload {
     }
   }
 
-  private async afterDownloadError(message: JobMessage, leaseId: string, failedAttempts: number, error: ExtractionError, log: Logger): Promise<WorkOutcome> {
+  private async afterDownloadError(
+    message: JobMessage,
+    leaseId: string,
+    failedAttempts: number,
+    error: ExtractionError,
+    log: Logger,
+  ): Promise<WorkOutcome> {
     const { code, message: reason } = error;
     try {
       if (code !== null && isFinalErrorCode(code)) {
@@ -167,7 +197,11 @@ export class RunDownload {
         return DONE;
       }
       const { jobId } = message;
-      await this.jobs.handle(jobId, { type: 'RecordAttemptFailure', data: { jobId, leaseId, errorCode: code, reason, now: this.now() } }, workContext(message));
+      await this.jobs.handle(
+        jobId,
+        { type: 'RecordAttemptFailure', data: { jobId, leaseId, errorCode: code, reason, now: this.now() } },
+        workContext(message),
+      );
     } catch (failure) {
       if (failure instanceof LeaseLostError) return DONE;
       throw failure;
@@ -181,12 +215,25 @@ export class RunDownload {
   private async assertStillHeld(jobId: string, leaseId: string): Promise<void> {
     const { state } = await this.jobs.load(jobId);
     if (state.status === 'FAILED') throw new InvalidTransitionError(`Download job ${jobId} has ended FAILED`);
-    if (state.status !== 'IN_PROGRESS' || (state.leaseId !== null && state.leaseId !== leaseId)) throw new LeaseLostError(jobId);
+    if (state.status !== 'IN_PROGRESS' || (state.leaseId !== null && state.leaseId !== leaseId))
+      throw new LeaseLostError(jobId);
   }
 
-  private async fail(message: JobMessage, errorCode: ExtractionError['code'], reason: string, leaseId?: string): Promise<void> {
+  private async fail(
+    message: JobMessage,
+    errorCode: ExtractionError['code'],
+    reason: string,
+    leaseId?: string,
+  ): Promise<void> {
     const { jobId } = message;
-    await this.jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode, reason, now: this.now(), ...(leaseId === undefined ? {} : { leaseId }) } }, workContext(message));
+    await this.jobs.handle(
+      jobId,
+      {
+        type: 'FailJob',
+        data: { jobId, errorCode, reason, now: this.now(), ...(leaseId === undefined ? {} : { leaseId }) },
+      },
+      workContext(message),
+    );
   }
 
   /**
@@ -197,7 +244,10 @@ export class RunDownload {
    */
   private async removeAttemptFiles(message: JobMessage, log: Logger, keep?: string): Promise<void> {
     try {
-      const removed = await this.files.removeByPrefix(jobFilesPrefix(message.accountId, message.jobId), keep === undefined ? {} : { except: keep });
+      const removed = await this.files.removeByPrefix(
+        jobFilesPrefix(message.accountId, message.jobId),
+        keep === undefined ? {} : { except: keep },
+      );
       if (removed.length > 0) log.info({ removed }, 'removed the files of attempts that never completed');
     } catch (error) {
       log.warn({ err: error }, 'could not remove the files of other attempts; the retention sweeper will');

@@ -42,13 +42,32 @@ export class RunLookupJob<Result> {
     if (status === 'pending') {
       const attempt =
         job.failedAttempts >= this.options.maxAttempts
-          ? ({ kind: 'failed', error: `Gave up after ${this.options.maxAttempts} failed attempts`, errorCode: 'NETWORK_ERROR' } as const)
+          ? ({
+              kind: 'failed',
+              error: `Gave up after ${this.options.maxAttempts} failed attempts`,
+              errorCode: 'NETWORK_ERROR',
+            } as const)
           : // The extractor bounds a lookup's time (a listing's may well exceed the ack wait), so it beats while it runs.
-            await attemptLookup(() => beatWhile(job.lookUp(delivery.signal), () => delivery.heartbeat()), job.failedAttempts + 1, this.options, delivery.signal);
+            await attemptLookup(
+              () => beatWhile(job.lookUp(delivery.signal), () => delivery.heartbeat()),
+              job.failedAttempts + 1,
+              this.options,
+              delivery.signal,
+            );
       const now = this.clock.now().toISOString();
       if (attempt.kind === 'retry') {
-        await this.steps.recordAttemptFailure(jobId, job.failedAttempts + 1, attempt.error, attempt.errorCode, now, context);
-        this.logger.warn({ jobId, attempt: job.failedAttempts + 1, reason: attempt.error, retryInMs: attempt.afterMs }, `${this.label} failed; retrying`);
+        await this.steps.recordAttemptFailure(
+          jobId,
+          job.failedAttempts + 1,
+          attempt.error,
+          attempt.errorCode,
+          now,
+          context,
+        );
+        this.logger.warn(
+          { jobId, attempt: job.failedAttempts + 1, reason: attempt.error, retryInMs: attempt.afterMs },
+          `${this.label} failed; retrying`,
+        );
         return { kind: 'retry', afterMs: attempt.afterMs };
       }
       status = await this.finish(jobId, () =>
@@ -56,9 +75,13 @@ export class RunLookupJob<Result> {
           ? this.steps.complete(jobId, attempt.value, now, context)
           : this.steps.fail(jobId, attempt.error, attempt.errorCode, now, context),
       );
-      this.logger.info({ jobId, status, errorCode: attempt.kind === 'failed' ? attempt.errorCode : undefined }, `${this.label} finished`);
+      this.logger.info(
+        { jobId, status, errorCode: attempt.kind === 'failed' ? attempt.errorCode : undefined },
+        `${this.label} finished`,
+      );
     }
-    if (status === 'success' || status === 'failed') await this.settle.handle(message.accountId, jobId, status, context);
+    if (status === 'success' || status === 'failed')
+      await this.settle.handle(message.accountId, jobId, status, context);
     return DONE;
   }
 

@@ -35,12 +35,26 @@ export class SettleDownloadBilling {
         { type: 'ChargeBandwidth', data: { jobId: message.jobId, fileSizeBytes: state.result.fileSize, now } },
         context,
       );
-      const chargedBefore = () => wasCharged(this.store, accountId, { chargedType: 'BandwidthCharged', reservedType: 'DownloadReserved', idField: 'jobId', id: message.jobId });
+      const chargedBefore = () =>
+        wasCharged(this.store, accountId, {
+          chargedType: 'BandwidthCharged',
+          reservedType: 'DownloadReserved',
+          idField: 'jobId',
+          id: message.jobId,
+        });
       if (charge.events.length === 0 && !(await chargedBefore())) {
-        this.anomalies.record('charge_without_reservation', { accountId, jobId: message.jobId, fileSize: state.result.fileSize });
+        this.anomalies.record('charge_without_reservation', {
+          accountId,
+          jobId: message.jobId,
+          fileSize: state.result.fileSize,
+        });
       }
     } else if (state.status === 'FAILED') {
-      await this.accounts.handle(state.request.accountId, { type: 'ReleaseDownload', data: { jobId: message.jobId, now } }, context);
+      await this.accounts.handle(
+        state.request.accountId,
+        { type: 'ReleaseDownload', data: { jobId: message.jobId, now } },
+        context,
+      );
     }
     return DONE;
   }

@@ -21,14 +21,25 @@ export class SettleLookupBilling {
     private readonly anomalies: Anomalies,
   ) {}
 
-  async handle(accountId: string, lookupId: string, status: Exclude<LookupJobStatus, 'pending'>, context: CommandContext): Promise<void> {
+  async handle(
+    accountId: string,
+    lookupId: string,
+    status: Exclude<LookupJobStatus, 'pending'>,
+    context: CommandContext,
+  ): Promise<void> {
     const now = this.clock.now().toISOString();
     if (status === 'failed') {
       await this.accounts.handle(accountId, { type: 'ReleaseLookup', data: { lookupId, now } }, context);
       return;
     }
     const charge = await this.accounts.handle(accountId, { type: 'ChargeLookup', data: { lookupId, now } }, context);
-    const chargedBefore = () => wasCharged(this.store, accountId, { chargedType: 'LookupCharged', reservedType: 'LookupReserved', idField: 'lookupId', id: lookupId });
+    const chargedBefore = () =>
+      wasCharged(this.store, accountId, {
+        chargedType: 'LookupCharged',
+        reservedType: 'LookupReserved',
+        idField: 'lookupId',
+        id: lookupId,
+      });
     if (charge.events.length === 0 && !(await chargedBefore())) {
       this.anomalies.record('charge_without_reservation', { accountId, lookupId });
     }

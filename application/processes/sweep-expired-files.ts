@@ -25,7 +25,11 @@ export class SweepExpiredFiles {
     private readonly retention: FileRetentionCommandHandler,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly options: { retentionSeconds: number; batchSize: number; failureBackoffMs?: { baseMs: number; maxMs: number } },
+    private readonly options: {
+      retentionSeconds: number;
+      batchSize: number;
+      failureBackoffMs?: { baseMs: number; maxMs: number };
+    },
   ) {
     this.backoff = new JobBackoff(clock, options.failureBackoffMs ?? { baseMs: 60_000, maxMs: 3_600_000 });
   }
@@ -53,14 +57,24 @@ export class SweepExpiredFiles {
   private async deleteFiles(job: ExpiredFile): Promise<'deleted' | 'recorded already' | 'failed'> {
     try {
       const removed = await this.files.removeByPrefix(jobFilesPrefix(job.accountId, job.jobId));
-      const { events } = await this.retention.handle(job.jobId, { type: 'DeleteFile', data: { jobId: job.jobId, now: this.clock.now().toISOString() } }, { correlationId: job.jobId });
+      const { events } = await this.retention.handle(
+        job.jobId,
+        { type: 'DeleteFile', data: { jobId: job.jobId, now: this.clock.now().toISOString() } },
+        { correlationId: job.jobId },
+      );
       this.backoff.succeeded(job.jobId);
       if (events.length === 0) return 'recorded already';
-      this.logger.info({ jobId: job.jobId, accountId: job.accountId, removed }, events[0].type === 'FileDeleted' ? 'expired file deleted' : 'expired files of a failed job deleted');
+      this.logger.info(
+        { jobId: job.jobId, accountId: job.accountId, removed },
+        events[0].type === 'FileDeleted' ? 'expired file deleted' : 'expired files of a failed job deleted',
+      );
       return 'deleted';
     } catch (error) {
       const retryInMs = this.backoff.failed(job.jobId);
-      this.logger.warn({ err: error, jobId: job.jobId, accountId: job.accountId, retryInMs }, 'could not delete the expired files of a job; trying it again later');
+      this.logger.warn(
+        { err: error, jobId: job.jobId, accountId: job.accountId, retryInMs },
+        'could not delete the expired files of a job; trying it again later',
+      );
       return 'failed';
     }
   }

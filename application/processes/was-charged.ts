@@ -10,11 +10,19 @@ const PAGE = 200;
  * comes before any charge of it: a redelivery, whose charge is recent, reads
  * a page or two instead of the whole history that an account stream grows to.
  */
-export async function wasCharged(store: EventStore, accountId: string, charge: { chargedType: string; reservedType: string; idField: 'jobId' | 'lookupId'; id: string }): Promise<boolean> {
+export async function wasCharged(
+  store: EventStore,
+  accountId: string,
+  charge: { chargedType: string; reservedType: string; idField: 'jobId' | 'lookupId'; id: string },
+): Promise<boolean> {
   const stream = streamName(ACCOUNT_CATEGORY, accountId);
   let from: number | undefined;
   for (;;) {
-    const page = await store.readStream(stream, { direction: 'backwards', maxCount: PAGE, ...(from === undefined ? {} : { fromRevision: from }) });
+    const page = await store.readStream(stream, {
+      direction: 'backwards',
+      maxCount: PAGE,
+      ...(from === undefined ? {} : { fromRevision: from }),
+    });
     for (const event of page) {
       if (event.data[charge.idField] !== charge.id) continue;
       if (event.type === charge.chargedType) return true;

@@ -42,7 +42,10 @@ export class CheckRequestRate {
     if (limits.perAccount > 0) checks.push(this.check('account', `account:${caller.accountId}`, limits.perAccount));
     const decisions = await Promise.all(checks);
     const refused = decisions.find((decision) => !decision.allowed);
-    return refused ?? decisions.reduce((tightest, decision) => (decision.remaining < tightest.remaining ? decision : tightest));
+    return (
+      refused ??
+      decisions.reduce((tightest, decision) => (decision.remaining < tightest.remaining ? decision : tightest))
+    );
   }
 
   private async check(scope: RateDecision['scope'], bucket: string, limit: number): Promise<RateDecision> {

@@ -4,4 +4,8 @@ import type { WebhookDeliveryState } from '../../domain/webhook-delivery/state.j
 import type { CommandHandler } from '../command-handler.js';
 
 /** The webhook delivery's command handler, over the same `download-<jobId>` streams as the job's. */
-export type WebhookDeliveryCommandHandler = CommandHandler<WebhookDeliveryCommand, WebhookDeliveryEvent, WebhookDeliveryState>;
+export type WebhookDeliveryCommandHandler = CommandHandler<
+  WebhookDeliveryCommand,
+  WebhookDeliveryEvent,
+  WebhookDeliveryState
+>;

@@ -37,7 +37,11 @@ export class WebhookShares {
   private readonly accountPutOffMs: number;
 
   constructor(options: WebhookSharesOptions) {
-    this.slots = new FairSlots({ concurrency: options.concurrency, maxPerRequester: options.perAccount, maxWaiting: options.concurrency });
+    this.slots = new FairSlots({
+      concurrency: options.concurrency,
+      maxPerRequester: options.perAccount,
+      maxWaiting: options.concurrency,
+    });
     this.accountPutOffMs = Math.max(PUT_OFF_MS, Math.min(options.attemptTimeoutMs, MAX_ACCOUNT_PUT_OFF_MS));
   }
 

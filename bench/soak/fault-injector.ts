@@ -6,7 +6,14 @@ import { childrenOf, commandLineOf } from './process-tree.js';
 import type { SeededRandom } from './seeded-random.js';
 import type { ServiceFleet } from './service-fleet.js';
 
-export const FAULT_CLASSES = ['kill-worker', 'kill-projector-leader', 'kill-warm-helpers', 'restart-postgres', 'restart-nats', 'platform-429'] as const;
+export const FAULT_CLASSES = [
+  'kill-worker',
+  'kill-projector-leader',
+  'kill-warm-helpers',
+  'restart-postgres',
+  'restart-nats',
+  'platform-429',
+] as const;
 export type FaultClass = (typeof FAULT_CLASSES)[number];
 
 export interface InjectedFault {

@@ -36,7 +36,9 @@ export async function runFaultSchedule(
         entry.recoveredAfterMs = ms;
       }),
     );
-    await sleepUntil(Math.min(window.until, Date.now() + random.between(Math.round(spacingMs * 0.3), Math.round(spacingMs * 0.6))));
+    await sleepUntil(
+      Math.min(window.until, Date.now() + random.between(Math.round(spacingMs * 0.3), Math.round(spacingMs * 0.6))),
+    );
   }
   await Promise.all(measuring);
   return injected;

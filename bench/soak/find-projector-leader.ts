@@ -19,7 +19,9 @@ export async function findProjectorLeader(databaseUrl: string, projectors: Fleet
   } finally {
     await client.end();
   }
-  const inodes = new Set((await Promise.all(ports.map((port) => inodeOfLocalPort(port)))).filter((inode): inode is string => inode !== null));
+  const inodes = new Set(
+    (await Promise.all(ports.map((port) => inodeOfLocalPort(port)))).filter((inode): inode is string => inode !== null),
+  );
   for (const projector of projectors) {
     if (projector.pid === null) continue;
     const owned = await socketInodesOf(projector.pid);

@@ -17,7 +17,11 @@ export interface TrackedJob {
   canary: boolean;
 }
 
-const TERMINAL: Record<JobKind, string[]> = { download: ['COMPLETED', 'FAILED'], info: ['success', 'failed'], 'client-download': ['success', 'failed'] };
+const TERMINAL: Record<JobKind, string[]> = {
+  download: ['COMPLETED', 'FAILED'],
+  info: ['success', 'failed'],
+  'client-download': ['success', 'failed'],
+};
 
 /** What the soak submitted and what became of it, from the client's side. */
 export class JobLedger {

@@ -47,11 +47,13 @@ export class JobPoller {
 
   private async pollAll(): Promise<void> {
     const pending = this.ledger.pending();
-    for (let index = 0; index < pending.length; index += 8) await Promise.all(pending.slice(index, index + 8).map((job) => this.poll(job)));
+    for (let index = 0; index < pending.length; index += 8)
+      await Promise.all(pending.slice(index, index + 8).map((job) => this.poll(job)));
   }
 
   private async poll(job: TrackedJob): Promise<void> {
     const outcome = await this.http.send('GET', `/${job.kind}/${job.jobId}`, { key: job.key });
-    if (outcome.status === 200 && typeof outcome.body?.status === 'string') this.ledger.observe(job, outcome.body.status);
+    if (outcome.status === 200 && typeof outcome.body?.status === 'string')
+      this.ledger.observe(job, outcome.body.status);
   }
 }

@@ -33,7 +33,9 @@ export class OwnNats {
   }
 
   async startAgain(): Promise<void> {
-    const child = spawn(this.binary, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(this.binary, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const log = createWriteStream(this.logFile, { flags: 'a' });
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
@@ -53,6 +55,13 @@ export class OwnNats {
 }
 
 async function findBinary(): Promise<string> {
-  for (const candidate of CANDIDATES) if (await access(candidate).then(() => true, () => false)) return candidate;
+  for (const candidate of CANDIDATES)
+    if (
+      await access(candidate).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   throw new Error('no nats-server found: install it (npm run setup -- --servers)');
 }

@@ -24,7 +24,11 @@ export class OwnPostgres {
     const user = process.getuid?.() === 0 ? await getpwnam('postgres') : null;
     if (user !== null) await chown(root, user.uid, user.gid);
     const server = new OwnPostgres(bin, path.join(root, 'data'), path.join(root, 'server.log'), await freePort());
-    await runCommand(path.join(bin, 'initdb'), ['-D', server.dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'], { asUser: 'postgres' });
+    await runCommand(
+      path.join(bin, 'initdb'),
+      ['-D', server.dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'],
+      { asUser: 'postgres' },
+    );
     await server.startAgain();
     return server;
   }
@@ -37,12 +41,18 @@ export class OwnPostgres {
   async startAgain(): Promise<void> {
     // Many service processes, each with its pools; durability is not what the soak measures, so no fsync.
     const settings = `-p ${this.port} -k ${path.dirname(this.dataDir)} -c listen_addresses=127.0.0.1 -c max_connections=400 -c fsync=off -c full_page_writes=off`;
-    await runCommand(path.join(this.bin, 'pg_ctl'), ['-D', this.dataDir, '-l', this.logFile, '-o', settings, '-w', '-t', '60', 'start'], { asUser: 'postgres' });
+    await runCommand(
+      path.join(this.bin, 'pg_ctl'),
+      ['-D', this.dataDir, '-l', this.logFile, '-o', settings, '-w', '-t', '60', 'start'],
+      { asUser: 'postgres' },
+    );
   }
 
   /** `immediate` is a crash as far as the clients can tell: every connection is cut at once. */
   async stop(mode: 'fast' | 'immediate'): Promise<void> {
-    await runCommand(path.join(this.bin, 'pg_ctl'), ['-D', this.dataDir, '-m', mode, '-w', '-t', '60', 'stop'], { asUser: 'postgres' });
+    await runCommand(path.join(this.bin, 'pg_ctl'), ['-D', this.dataDir, '-m', mode, '-w', '-t', '60', 'stop'], {
+      asUser: 'postgres',
+    });
   }
 
   async stopQuietly(): Promise<void> {
@@ -51,7 +61,10 @@ export class OwnPostgres {
 }
 
 async function postgresBin(): Promise<string> {
-  const versions = (await readdir('/usr/lib/postgresql').catch(() => [] as string[])).sort((a, b) => Number(b) - Number(a));
-  if (versions.length === 0) throw new Error('no PostgreSQL under /usr/lib/postgresql: install the server (npm run setup -- --servers)');
+  const versions = (await readdir('/usr/lib/postgresql').catch(() => [] as string[])).sort(
+    (a, b) => Number(b) - Number(a),
+  );
+  if (versions.length === 0)
+    throw new Error('no PostgreSQL under /usr/lib/postgresql: install the server (npm run setup -- --servers)');
   return path.join('/usr/lib/postgresql', versions[0], 'bin');
 }

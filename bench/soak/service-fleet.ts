@@ -79,7 +79,10 @@ export class ServiceFleet {
         running.expectedExit = true;
         const started = Date.now();
         running.child.kill('SIGTERM');
-        const inTime = await Promise.race([running.exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs))]);
+        const inTime = await Promise.race([
+          running.exited.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs)),
+        ]);
         if (!inTime) {
           running.child.kill('SIGKILL');
           await running.exited;
@@ -91,8 +94,17 @@ export class ServiceFleet {
 
   private async launch(member: FleetMember): Promise<void> {
     member.starts += 1;
-    const env = { ...process.env, ...this.env, ...(member.port === null ? {} : { PORT: String(member.port), PUBLIC_BASE_URL: `http://127.0.0.1:${member.port}` }) };
-    const child = spawn(process.execPath, [MAIN, ...member.roles.flatMap((role) => ['--role', role])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = {
+      ...process.env,
+      ...this.env,
+      ...(member.port === null
+        ? {}
+        : { PORT: String(member.port), PUBLIC_BASE_URL: `http://127.0.0.1:${member.port}` }),
+    };
+    const child = spawn(process.execPath, [MAIN, ...member.roles.flatMap((role) => ['--role', role])], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const log = createWriteStream(path.join(this.logDir, `${member.name}.log`), { flags: 'a' });
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
@@ -116,7 +128,13 @@ export class ServiceFleet {
     this.running.set(member.name, running);
     // A start may wait for the database or NATS while a fault lasts; the supervisor does not wait for ever.
     const deadline = Date.now() + 90_000;
-    while (Date.now() < deadline && child.exitCode === null && child.signalCode === null && !(await this.started(member, child.pid ?? 0))) await new Promise((resolve) => setTimeout(resolve, 200));
+    while (
+      Date.now() < deadline &&
+      child.exitCode === null &&
+      child.signalCode === null &&
+      !(await this.started(member, child.pid ?? 0))
+    )
+      await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
   private async started(member: FleetMember, pid: number): Promise<boolean> {

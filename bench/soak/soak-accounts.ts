@@ -17,7 +17,20 @@ export async function openAccounts(count: number, env: Record<string, string>, h
   for (let index = 1; index <= count; index += 1) {
     const { stdout } = await run(
       process.execPath,
-      [ADMIN, 'create-account', '--name', `Soak ${index}`, '--email', `soak${index}@example.com`, '--plan', 'growth', '--add-on', 'client_download', '--add-on', 'channel_list'],
+      [
+        ADMIN,
+        'create-account',
+        '--name',
+        `Soak ${index}`,
+        '--email',
+        `soak${index}@example.com`,
+        '--plan',
+        'growth',
+        '--add-on',
+        'client_download',
+        '--add-on',
+        'channel_list',
+      ],
       { env: { ...process.env, ...env, LOG_LEVEL: 'silent' } },
     );
     const created = JSON.parse(stdout) as SoakAccount;

@@ -3,7 +3,12 @@ import path from 'node:path';
 import { type FixturePlatform, serviceEnvFor } from '../../test/fixtures/platform/fixture-platform.js';
 
 /** What every process of the fleet (and the CLIs) runs with: short schedules, so a run of minutes sees whole deliveries and recoveries. */
-export function soakEnvironment(options: { databaseUrl: string; natsUrl: string; runDir: string; platform: FixturePlatform }): Record<string, string> {
+export function soakEnvironment(options: {
+  databaseUrl: string;
+  natsUrl: string;
+  runDir: string;
+  platform: FixturePlatform;
+}): Record<string, string> {
   return {
     ...serviceEnvFor(options.platform),
     HOST: '127.0.0.1',

@@ -18,21 +18,32 @@ export function soakFigures(ledger: JobLedger, faults: InjectedFault[], http: So
     const key = `${job.kind}${job.webhook === null ? '' : ` (webhook ${job.webhook})`}${job.cancelled ? ' (cancelled)' : ''}: ${job.status ?? 'never polled'}`;
     outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
   }
-  lines.push(`jobs: ${ledger.jobs.length} (${ledger.jobs.filter((job) => job.canary).length} canaries), channel listings answered: ${[...ledger.listings.values()].reduce((sum, count) => sum + count, 0)}`);
+  lines.push(
+    `jobs: ${ledger.jobs.length} (${ledger.jobs.filter((job) => job.canary).length} canaries), channel listings answered: ${[...ledger.listings.values()].reduce((sum, count) => sum + count, 0)}`,
+  );
   for (const [key, count] of [...outcomes].sort()) lines.push(`  ${key}: ${count}`);
-  if (ledger.refusals.size > 0) lines.push(`refused: ${[...ledger.refusals].map(([key, count]) => `${key} ×${count}`).join(', ')}`);
+  if (ledger.refusals.size > 0)
+    lines.push(`refused: ${[...ledger.refusals].map(([key, count]) => `${key} ×${count}`).join(', ')}`);
   if (ledger.unknownOutcomes.length > 0) lines.push(`submissions never answered: ${ledger.unknownOutcomes.length}`);
-  const terminal = ledger.jobs.filter((job) => job.terminalAt !== null).map((job) => (job.terminalAt as number) - job.submittedAt);
+  const terminal = ledger.jobs
+    .filter((job) => job.terminalAt !== null)
+    .map((job) => (job.terminalAt as number) - job.submittedAt);
   lines.push(`submission to terminal: p50 ${ms(percentile(terminal, 50))}, p99 ${ms(percentile(terminal, 99))}`);
-  lines.push(`requests: ${http.latencies.length}, p50 ${percentile(http.latencies, 50)} ms, p99 ${percentile(http.latencies, 99)} ms, unanswered within the bound: ${http.unanswered.length}`);
+  lines.push(
+    `requests: ${http.latencies.length}, p50 ${percentile(http.latencies, 50)} ms, p99 ${percentile(http.latencies, 99)} ms, unanswered within the bound: ${http.unanswered.length}`,
+  );
   lines.push(`faults injected: ${faults.length}`);
   const byClass = new Map<string, InjectedFault[]>();
   for (const fault of faults) byClass.set(fault.kind, [...(byClass.get(fault.kind) ?? []), fault]);
   for (const [kind, list] of [...byClass].sort()) {
     const recovered = list.flatMap((fault) => (fault.recoveredAfterMs === null ? [] : [fault.recoveredAfterMs]));
-    lines.push(`  ${kind}: ${list.length}, recovery p50 ${ms(percentile(recovered, 50))}, p99 ${ms(percentile(recovered, 99))}${recovered.length < list.length ? `, ${list.length - recovered.length} not recovered` : ''}`);
+    lines.push(
+      `  ${kind}: ${list.length}, recovery p50 ${ms(percentile(recovered, 50))}, p99 ${ms(percentile(recovered, 99))}${recovered.length < list.length ? `, ${list.length - recovered.length} not recovered` : ''}`,
+    );
   }
   const all = faults.flatMap((fault) => (fault.recoveredAfterMs === null ? [] : [fault.recoveredAfterMs]));
-  lines.push(`recovery (fault to a later submission's completion): p50 ${ms(percentile(all, 50))}, p99 ${ms(percentile(all, 99))}`);
+  lines.push(
+    `recovery (fault to a later submission's completion): p50 ${ms(percentile(all, 50))}, p99 ${ms(percentile(all, 99))}`,
+  );
   return lines;
 }

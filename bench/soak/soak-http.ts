@@ -12,13 +12,21 @@ export class SoakHttp {
   constructor(private readonly apis: string[]) {}
 
   /** One request to the next API process in turn. */
-  async send(method: string, path: string, options: { key: string; json?: unknown; headers?: Record<string, string> }): Promise<Outcome> {
+  async send(
+    method: string,
+    path: string,
+    options: { key: string; json?: unknown; headers?: Record<string, string> },
+  ): Promise<Outcome> {
     const api = this.apis[this.turn++ % this.apis.length];
     const started = Date.now();
     try {
       const response = await fetch(`${api}/api/v2${path}`, {
         method,
-        headers: { Authorization: `Bearer ${options.key}`, ...(options.json === undefined ? {} : { 'Content-Type': 'application/json' }), ...options.headers },
+        headers: {
+          Authorization: `Bearer ${options.key}`,
+          ...(options.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...options.headers,
+        },
         body: options.json === undefined ? undefined : JSON.stringify(options.json),
         signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
       });
@@ -34,7 +42,10 @@ export class SoakHttp {
       return { status: response.status, body, ms };
     } catch (error) {
       const ms = Date.now() - started;
-      const reason = error instanceof Error ? `${error.name}: ${(error.cause as Error | undefined)?.message ?? error.message}` : String(error);
+      const reason =
+        error instanceof Error
+          ? `${error.name}: ${(error.cause as Error | undefined)?.message ?? error.message}`
+          : String(error);
       // A refused connection is an API process restarting; no answer within the bound is a hang.
       if (ms >= ANSWER_WITHIN_MS - 50) this.unanswered.push({ at: started, what: `${method} ${path}`, error: reason });
       return { status: null, error: reason, ms };

@@ -14,13 +14,23 @@ export interface SoakOptions {
 export function parseSoakOptions(argv: string[]): SoakOptions {
   const { values } = parseArgs({
     args: argv,
-    options: { seed: { type: 'string' }, duration: { type: 'string' }, short: { type: 'boolean' }, keep: { type: 'boolean' } },
+    options: {
+      seed: { type: 'string' },
+      duration: { type: 'string' },
+      short: { type: 'boolean' },
+      keep: { type: 'boolean' },
+    },
     strict: true,
   });
   const seed = values.seed === undefined ? Math.floor(Math.random() * 1_000_000) : Number(values.seed);
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a whole number, got "${values.seed}"`);
   const durationMs = values.duration !== undefined ? parseDuration(values.duration) : values.short ? 120_000 : 900_000;
-  return { seed, durationMs, quietMs: Math.max(120_000, Math.min(300_000, durationMs / 3)), keep: values.keep === true };
+  return {
+    seed,
+    durationMs,
+    quietMs: Math.max(120_000, Math.min(300_000, durationMs / 3)),
+    keep: values.keep === true,
+  };
 }
 
 function parseDuration(text: string): number {

@@ -37,7 +37,9 @@ async function main(): Promise<number> {
   const runDir = await mkdtemp(path.join(tmpdir(), 'vds-soak-'));
   // The PostgreSQL server runs as its own user and must reach its directory.
   await chmod(runDir, 0o711);
-  console.log(`soak: seed ${options.seed}, ${options.durationMs / 1000} s of load and faults, quiet period up to ${options.quietMs / 1000} s; run directory ${runDir}`);
+  console.log(
+    `soak: seed ${options.seed}, ${options.durationMs / 1000} s of load and faults, quiet period up to ${options.quietMs / 1000} s; run directory ${runDir}`,
+  );
   const cleanup: Array<() => Promise<unknown>> = [];
   const cleanUp = async () => {
     for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
@@ -54,7 +56,11 @@ async function main(): Promise<number> {
   }
 }
 
-async function soak(options: ReturnType<typeof parseSoakOptions>, runDir: string, cleanup: Array<() => Promise<unknown>>): Promise<number> {
+async function soak(
+  options: ReturnType<typeof parseSoakOptions>,
+  runDir: string,
+  cleanup: Array<() => Promise<unknown>>,
+): Promise<number> {
   const postgres = await OwnPostgres.start(runDir);
   cleanup.push(() => postgres.stopQuietly());
   const nats = await OwnNats.start(runDir);
@@ -119,7 +125,10 @@ async function soak(options: ReturnType<typeof parseSoakOptions>, runDir: string
 
 function report(seed: number, faults: InjectedFault[], ledger: JobLedger, http: SoakHttp, broken: string[]): void {
   console.log('\nsoak: faults injected');
-  for (const fault of faults) console.log(`  ${new Date(fault.at).toISOString()} ${fault.kind}: ${fault.detail}; recovered ${fault.recoveredAfterMs === null ? 'never' : `after ${(fault.recoveredAfterMs / 1000).toFixed(1)} s`}`);
+  for (const fault of faults)
+    console.log(
+      `  ${new Date(fault.at).toISOString()} ${fault.kind}: ${fault.detail}; recovered ${fault.recoveredAfterMs === null ? 'never' : `after ${(fault.recoveredAfterMs / 1000).toFixed(1)} s`}`,
+    );
   console.log('\nsoak: figures');
   for (const line of soakFigures(ledger, faults, http)) console.log(`  ${line}`);
   console.log(`\nsoak: ${broken.length} broken invariants (seed ${seed})`);

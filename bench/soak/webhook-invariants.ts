@@ -1,15 +1,27 @@
-import { ReadWebhookDeliveryHistory, type WebhookDeliveryHistory } from '../../application/audit/webhook-delivery-history.js';
+import {
+  ReadWebhookDeliveryHistory,
+  type WebhookDeliveryHistory,
+} from '../../application/audit/webhook-delivery-history.js';
 import { PostgresEventStore } from '../../infrastructure/event-store/postgres/postgres-event-store.js';
 import type { JobLedger, TrackedJob } from './job-ledger.js';
 import type { ReceiverKind, WebhookReceivers } from './webhook-receivers.js';
 
 /** How each receiver's deliveries must end. */
-const EXPECTED: Record<ReceiverKind, WebhookDeliveryHistory['result']> = { ok: 'acknowledged', error: 'gave_up', gone: 'stopped', hang: 'gave_up' };
+const EXPECTED: Record<ReceiverKind, WebhookDeliveryHistory['result']> = {
+  ok: 'acknowledged',
+  error: 'gave_up',
+  gone: 'stopped',
+  hang: 'gave_up',
+};
 /** A retry may start a little before its due time as the two clocks read it, not more. */
 const EARLY_TOLERANCE_MS = 50;
 
 /** Waits until no delivery is pending (bounded), and answers every webhook job's history from the event store. */
-export async function deliveryHistories(databaseUrl: string, ledger: JobLedger, deadline: number): Promise<Map<string, WebhookDeliveryHistory>> {
+export async function deliveryHistories(
+  databaseUrl: string,
+  ledger: JobLedger,
+  deadline: number,
+): Promise<Map<string, WebhookDeliveryHistory>> {
   const store = new PostgresEventStore({ connectionString: databaseUrl, pollIntervalMs: 60_000 });
   const read = new ReadWebhookDeliveryHistory(store);
   const histories = new Map<string, WebhookDeliveryHistory>();
@@ -29,9 +41,14 @@ export async function deliveryHistories(databaseUrl: string, ledger: JobLedger, 
 }
 
 /** Every webhook delivered or given up as its receiver and the schedule say; nothing early, nothing after a 410, nothing past attempt 10. */
-export function checkWebhooks(ledger: JobLedger, histories: Map<string, WebhookDeliveryHistory>, receivers: WebhookReceivers): string[] {
+export function checkWebhooks(
+  ledger: JobLedger,
+  histories: Map<string, WebhookDeliveryHistory>,
+  receivers: WebhookReceivers,
+): string[] {
   const broken: string[] = [];
-  for (const job of ledger.jobs.filter((candidate) => candidate.webhook !== null)) broken.push(...checkOne(job, histories.get(job.jobId), receivers));
+  for (const job of ledger.jobs.filter((candidate) => candidate.webhook !== null))
+    broken.push(...checkOne(job, histories.get(job.jobId), receivers));
   return broken;
 }
 
@@ -40,23 +57,31 @@ function checkOne(job: TrackedJob, history: WebhookDeliveryHistory | undefined, 
   if (history === undefined) return [`${where}: no delivery history`];
   const broken: string[] = [];
   const expected = EXPECTED[job.webhook as ReceiverKind];
-  if (history.result !== expected) broken.push(`${where}: ended ${history.result}, expected ${expected}, after ${history.attempts.length} attempts`);
-  if (expected === 'gave_up' && history.result === 'gave_up' && history.attempts.length !== 10) broken.push(`${where}: gave up after ${history.attempts.length} attempts, not 10`);
+  if (history.result !== expected)
+    broken.push(`${where}: ended ${history.result}, expected ${expected}, after ${history.attempts.length} attempts`);
+  if (expected === 'gave_up' && history.result === 'gave_up' && history.attempts.length !== 10)
+    broken.push(`${where}: gave up after ${history.attempts.length} attempts, not 10`);
   history.attempts.forEach((attempt, index) => {
-    if (attempt.attempt !== index + 1) broken.push(`${where}: attempt ${attempt.attempt} recorded in place ${index + 1}`);
+    if (attempt.attempt !== index + 1)
+      broken.push(`${where}: attempt ${attempt.attempt} recorded in place ${index + 1}`);
     const before = history.attempts[index - 1];
     if (before?.finishedAt != null && before.nextDelayMs !== null) {
       const due = Date.parse(before.finishedAt) + before.nextDelayMs;
-      if (Date.parse(attempt.startedAt) < due - EARLY_TOLERANCE_MS) broken.push(`${where}: attempt ${attempt.attempt} started ${due - Date.parse(attempt.startedAt)} ms early`);
+      if (Date.parse(attempt.startedAt) < due - EARLY_TOLERANCE_MS)
+        broken.push(`${where}: attempt ${attempt.attempt} started ${due - Date.parse(attempt.startedAt)} ms early`);
     }
   });
   const seen = receivers.attemptsFor(job.jobId);
-  if (seen.some((attempt) => attempt.attempt < 1 || attempt.attempt > 10)) broken.push(`${where}: the receiver saw attempts ${seen.map((attempt) => attempt.attempt).join(', ')}`);
+  if (seen.some((attempt) => attempt.attempt < 1 || attempt.attempt > 10))
+    broken.push(`${where}: the receiver saw attempts ${seen.map((attempt) => attempt.attempt).join(', ')}`);
   // A 410 recorded stops delivery. One the worker never recorded (it died after sending) is lost with it, and at least
   // once delivery sends that attempt's successor: only attempts after a recorded 410 are wrong.
   const stopped = history.attempts.find((attempt) => attempt.statusCode === 410);
   if (stopped !== undefined && seen.some((attempt) => attempt.attempt > stopped.attempt))
-    broken.push(`${where}: attempts after the 410 recorded for attempt ${stopped.attempt}: ${seen.map((attempt) => attempt.attempt).join(', ')}`);
-  if (history.result === 'acknowledged' && !seen.some((attempt) => attempt.answered === 200)) broken.push(`${where}: recorded acknowledged but the receiver never answered 200`);
+    broken.push(
+      `${where}: attempts after the 410 recorded for attempt ${stopped.attempt}: ${seen.map((attempt) => attempt.attempt).join(', ')}`,
+    );
+  if (history.result === 'acknowledged' && !seen.some((attempt) => attempt.answered === 200))
+    broken.push(`${where}: recorded acknowledged but the receiver never answered 200`);
   return broken;
 }

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { FIXTURE_CHANNEL, FIXTURE_CLIENT_DOWNLOAD_PATHS, FIXTURE_VIDEOS, type FixturePlatform } from '../../test/fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_CHANNEL,
+  FIXTURE_CLIENT_DOWNLOAD_PATHS,
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+} from '../../test/fixtures/platform/fixture-platform.js';
 import type { JobLedger, TrackedJob } from './job-ledger.js';
 import type { SeededRandom } from './seeded-random.js';
 import type { SoakAccount } from './soak-accounts.js';
@@ -7,7 +12,14 @@ import type { SoakHttp } from './soak-http.js';
 import { RECEIVER_KINDS, type WebhookReceivers } from './webhook-receivers.js';
 
 type Action = 'download' | 'download-webhook' | 'info' | 'client-download' | 'list-channel' | 'cancel';
-const WEIGHTS: Record<Action, number> = { download: 30, 'download-webhook': 25, info: 15, 'client-download': 10, 'list-channel': 5, cancel: 10 };
+const WEIGHTS: Record<Action, number> = {
+  download: 30,
+  'download-webhook': 25,
+  info: 15,
+  'client-download': 10,
+  'list-channel': 5,
+  cancel: 10,
+};
 const VIDEOS = { clip: 60, slow: 15, broken: 10, voice: 15 } as const;
 
 /** Retrying a download with the same Idempotency-Key is safe for this long; then the outcome stays unknown. */
@@ -30,7 +42,9 @@ export class Workload {
     while (Date.now() < until) {
       const action = this.random.weighted(WEIGHTS);
       const account = this.random.pick(this.accounts);
-      const task = this.act(action, account).catch((error: unknown) => console.error(`soak: ${action} failed in the client: ${String(error)}`));
+      const task = this.act(action, account).catch((error: unknown) =>
+        console.error(`soak: ${action} failed in the client: ${String(error)}`),
+      );
       inFlight.add(task);
       void task.finally(() => inFlight.delete(task));
       // An action every 1.75 s on average: what two workers of two slots each keep up with on a small, shared machine,
@@ -42,7 +56,12 @@ export class Workload {
 
   /** A plain download, as the canaries measuring recovery submit it. */
   download(account: SoakAccount, canary: boolean): Promise<TrackedJob | null> {
-    return this.submitDownload(account, { url: this.platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' }, null, canary);
+    return this.submitDownload(
+      account,
+      { url: this.platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' },
+      null,
+      canary,
+    );
   }
 
   private async act(action: Action, account: SoakAccount): Promise<void> {
@@ -51,15 +70,24 @@ export class Workload {
       case 'download-webhook': {
         const video = FIXTURE_VIDEOS[this.random.weighted(VIDEOS)];
         const webhook = action === 'download-webhook' ? this.random.pick(RECEIVER_KINDS) : null;
-        const request = { url: this.platform.watchUrl(video.id), format: this.random.pick(['audio', 'audio', '720']), ...(webhook === null ? {} : { webhookUrl: this.receivers.url(webhook) }) };
+        const request = {
+          url: this.platform.watchUrl(video.id),
+          format: this.random.pick(['audio', 'audio', '720']),
+          ...(webhook === null ? {} : { webhookUrl: this.receivers.url(webhook) }),
+        };
         await this.submitDownload(account, request, webhook, false);
         return;
       }
       case 'info':
-        await this.submitLookup('info', account, { url: this.platform.watchUrl(this.random.pick([FIXTURE_VIDEOS.clip.id, FIXTURE_VIDEOS.voice.id])), includeAudioTracks: this.random.chance(0.3) });
+        await this.submitLookup('info', account, {
+          url: this.platform.watchUrl(this.random.pick([FIXTURE_VIDEOS.clip.id, FIXTURE_VIDEOS.voice.id])),
+          includeAudioTracks: this.random.chance(0.3),
+        });
         return;
       case 'client-download':
-        await this.submitLookup('client-download', account, { url: this.platform.pageUrl(FIXTURE_CLIENT_DOWNLOAD_PATHS['photo sharing /reel'](FIXTURE_VIDEOS.clip.id)) });
+        await this.submitLookup('client-download', account, {
+          url: this.platform.pageUrl(FIXTURE_CLIENT_DOWNLOAD_PATHS['photo sharing /reel'](FIXTURE_VIDEOS.clip.id)),
+        });
         return;
       case 'list-channel':
         await this.listChannel(account);
@@ -70,13 +98,31 @@ export class Workload {
     }
   }
 
-  private async submitDownload(account: SoakAccount, json: Record<string, unknown>, webhook: TrackedJob['webhook'], canary: boolean): Promise<TrackedJob | null> {
+  private async submitDownload(
+    account: SoakAccount,
+    json: Record<string, unknown>,
+    webhook: TrackedJob['webhook'],
+    canary: boolean,
+  ): Promise<TrackedJob | null> {
     const idempotencyKey = randomUUID();
     const deadline = Date.now() + DOWNLOAD_RETRY_MS;
     const submittedAt = Date.now();
     for (;;) {
-      const outcome = await this.http.send('POST', '/download', { key: account.apiKey, json, headers: { 'Idempotency-Key': idempotencyKey } });
-      if (outcome.status === 200) return this.ledger.add({ kind: 'download', jobId: outcome.body.jobId, accountId: account.accountId, key: account.apiKey, webhook, submittedAt, canary });
+      const outcome = await this.http.send('POST', '/download', {
+        key: account.apiKey,
+        json,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+      if (outcome.status === 200)
+        return this.ledger.add({
+          kind: 'download',
+          jobId: outcome.body.jobId,
+          accountId: account.accountId,
+          key: account.apiKey,
+          webhook,
+          submittedAt,
+          canary,
+        });
       // 4xx: refused for good (the pending limit, a paused platform is a 500 below). 5xx and no answer: the same key again.
       if (outcome.status !== null && outcome.status < 500) {
         this.ledger.refused('download', outcome.status);
@@ -91,31 +137,58 @@ export class Workload {
   }
 
   /** Without an idempotency key of their own, a lookup that got no answer is not sent again: its outcome stays unknown. */
-  private async submitLookup(kind: 'info' | 'client-download', account: SoakAccount, json: Record<string, unknown>): Promise<void> {
+  private async submitLookup(
+    kind: 'info' | 'client-download',
+    account: SoakAccount,
+    json: Record<string, unknown>,
+  ): Promise<void> {
     const submittedAt = Date.now();
     const outcome = await this.http.send('POST', `/${kind}`, { key: account.apiKey, json });
     if (outcome.status === 200) {
-      this.ledger.add({ kind, jobId: outcome.body.jobId, accountId: account.accountId, key: account.apiKey, webhook: null, submittedAt, canary: false });
+      this.ledger.add({
+        kind,
+        jobId: outcome.body.jobId,
+        accountId: account.accountId,
+        key: account.apiKey,
+        webhook: null,
+        submittedAt,
+        canary: false,
+      });
       return;
     }
     // A 5xx may come after the reservation was recorded (a database lost mid-request): as unknown as no answer.
-    if (outcome.status === null || outcome.status >= 500) this.ledger.unknownOutcomes.push({ kind, accountId: account.accountId, at: submittedAt });
+    if (outcome.status === null || outcome.status >= 500)
+      this.ledger.unknownOutcomes.push({ kind, accountId: account.accountId, at: submittedAt });
     if (outcome.status !== null) this.ledger.refused(kind, outcome.status);
   }
 
   private async listChannel(account: SoakAccount): Promise<void> {
     const submittedAt = Date.now();
-    const outcome = await this.http.send('POST', '/list-channel', { key: account.apiKey, json: { channelUrl: this.platform.channelUrl(), maxVideos: this.random.between(1, FIXTURE_CHANNEL.videos.length) } });
+    const outcome = await this.http.send('POST', '/list-channel', {
+      key: account.apiKey,
+      json: {
+        channelUrl: this.platform.channelUrl(),
+        maxVideos: this.random.between(1, FIXTURE_CHANNEL.videos.length),
+      },
+    });
     if (outcome.status === 200) {
       this.ledger.listed(account.accountId);
       return;
     }
-    if (outcome.status === null || outcome.status >= 500) this.ledger.unknownOutcomes.push({ kind: 'list-channel', accountId: account.accountId, at: submittedAt });
+    if (outcome.status === null || outcome.status >= 500)
+      this.ledger.unknownOutcomes.push({ kind: 'list-channel', accountId: account.accountId, at: submittedAt });
     if (outcome.status !== null) this.ledger.refused('list-channel', outcome.status);
   }
 
   private async cancel(account: SoakAccount): Promise<void> {
-    const candidates = this.ledger.jobs.filter((job) => job.kind === 'download' && job.accountId === account.accountId && !job.canary && !this.ledger.isTerminal(job) && !job.cancelled);
+    const candidates = this.ledger.jobs.filter(
+      (job) =>
+        job.kind === 'download' &&
+        job.accountId === account.accountId &&
+        !job.canary &&
+        !this.ledger.isTerminal(job) &&
+        !job.cancelled,
+    );
     if (candidates.length === 0) return;
     const job = this.random.pick(candidates);
     const outcome = await this.http.send('DELETE', `/download/${job.jobId}`, { key: account.apiKey });

@@ -14,20 +14,37 @@ const FEATURE_NAMES: Record<string, string> = {
 /** GET /me as the plan's name, its renewal date and one bar per balance. */
 export async function showAccount(api: Api): Promise<Me> {
   const me = await api.request<Me>('GET', '/me');
-  const renewal = me.plan.renewsAt === null ? 'one-off allowance, never renews' : `renews ${formatDate(me.plan.renewsAt)}`;
+  const renewal =
+    me.plan.renewsAt === null ? 'one-off allowance, never renews' : `renews ${formatDate(me.plan.renewsAt)}`;
   const cancel = me.plan.canceledAt === null ? '' : `; cancels ${formatDate(me.plan.canceledAt)}`;
   byId('plan').textContent = `${me.name} (${me.email}) · plan ${me.plan.id}, ${renewal}${cancel}`;
-  byId('balances').replaceChildren(...Object.entries(me.balances).map(([feature, balance]) => balanceItem(feature, balance)));
+  byId('balances').replaceChildren(
+    ...Object.entries(me.balances).map(([feature, balance]) => balanceItem(feature, balance)),
+  );
   return me;
 }
 
 function balanceItem(feature: string, balance: FeatureBalance): HTMLElement {
   const labelId = `balance-${feature}`;
   const name = FEATURE_NAMES[feature] ?? feature;
-  const words = balance.unlimited ? 'unlimited' : `${balance.used} used of ${balance.granted}, ${balance.remaining} left`;
+  const words = balance.unlimited
+    ? 'unlimited'
+    : `${balance.used} used of ${balance.granted}, ${balance.remaining} left`;
   const resets = balance.resetsAt === null ? '' : ` · resets ${formatDate(balance.resetsAt)}`;
   const meter = balance.unlimited
     ? null
-    : el('meter', { min: '0', max: String(Math.max(balance.granted, 1)), value: String(Math.min(balance.used, Math.max(balance.granted, 1))), high: String(balance.granted * 0.9), 'aria-labelledby': labelId });
-  return el('li', { 'data-feature': feature, 'data-used': String(balance.used) }, el('strong', { id: labelId }, name), meter, el('span', {}, words + resets));
+    : el('meter', {
+        min: '0',
+        max: String(Math.max(balance.granted, 1)),
+        value: String(Math.min(balance.used, Math.max(balance.granted, 1))),
+        high: String(balance.granted * 0.9),
+        'aria-labelledby': labelId,
+      });
+  return el(
+    'li',
+    { 'data-feature': feature, 'data-used': String(balance.used) },
+    el('strong', { id: labelId }, name),
+    meter,
+    el('span', {}, words + resets),
+  );
 }

@@ -20,7 +20,12 @@ export class Api {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(API_BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+      response = await fetch(API_BASE + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: 'no-store',
+      });
     } catch {
       throw new ApiError(0, 'The service cannot be reached; check the connection and try again.');
     }

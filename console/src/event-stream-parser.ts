@@ -43,7 +43,10 @@ export class EventStreamParser {
   }
 
   private dispatch(): ServerSentEvent | null {
-    const event = this.data.length === 0 ? null : { id: this.id, event: this.event === '' ? 'message' : this.event, data: this.data.join('\n') };
+    const event =
+      this.data.length === 0
+        ? null
+        : { id: this.id, event: this.event === '' ? 'message' : this.event, data: this.data.join('\n') };
     this.data = [];
     this.event = '';
     return event;

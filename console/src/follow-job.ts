@@ -18,12 +18,19 @@ const RECONNECT_DELAY_MS = 1_000;
 const STREAM_REFUSED_BACKOFF_MS = 30_000;
 let openStreams = 0;
 
-export async function followJob(api: Api, jobId: string, onJob: (job: Job) => void, signal: AbortSignal): Promise<void> {
+export async function followJob(
+  api: Api,
+  jobId: string,
+  onJob: (job: Job) => void,
+  signal: AbortSignal,
+): Promise<void> {
   let lastEventId: string | null = null;
   let streamAllowedAt = 0;
   while (!signal.aborted) {
     const mayStream = openStreams < MAX_STREAMS_PER_TAB && Date.now() >= streamAllowedAt;
-    const outcome: StreamOutcome = mayStream ? await readStream(api, jobId, lastEventId, onJob, signal) : { ended: false, streamed: false, lastEventId };
+    const outcome: StreamOutcome = mayStream
+      ? await readStream(api, jobId, lastEventId, onJob, signal)
+      : { ended: false, streamed: false, lastEventId };
     if (outcome.ended || signal.aborted) return;
     lastEventId = outcome.lastEventId;
     if (mayStream && !outcome.streamed) streamAllowedAt = Date.now() + STREAM_REFUSED_BACKOFF_MS;
@@ -44,11 +51,20 @@ interface StreamOutcome {
   lastEventId: string | null;
 }
 
-async function readStream(api: Api, jobId: string, lastEventId: string | null, onJob: (job: Job) => void, signal: AbortSignal): Promise<StreamOutcome> {
+async function readStream(
+  api: Api,
+  jobId: string,
+  lastEventId: string | null,
+  onJob: (job: Job) => void,
+  signal: AbortSignal,
+): Promise<StreamOutcome> {
   openStreams += 1;
   try {
     const response = await api.openStream(`/download/${encodeURIComponent(jobId)}/events`, lastEventId, signal);
-    const isStream = response.ok && (response.headers.get('Content-Type') ?? '').startsWith('text/event-stream') && response.body !== null;
+    const isStream =
+      response.ok &&
+      (response.headers.get('Content-Type') ?? '').startsWith('text/event-stream') &&
+      response.body !== null;
     if (!isStream) {
       await response.body?.cancel();
       return { ended: false, streamed: false, lastEventId };

@@ -27,7 +27,12 @@ export function formatDuration(seconds: number): string {
   return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
-const STATUS_WORDS: Record<Job['status'], string> = { IN_QUEUE: 'In queue', IN_PROGRESS: 'In progress', COMPLETED: 'Completed', FAILED: 'Failed' };
+const STATUS_WORDS: Record<Job['status'], string> = {
+  IN_QUEUE: 'In queue',
+  IN_PROGRESS: 'In progress',
+  COMPLETED: 'Completed',
+  FAILED: 'Failed',
+};
 
 export function statusWords(job: Job): string {
   return STATUS_WORDS[job.status] ?? job.status;
@@ -38,7 +43,11 @@ export function describeProgress(progress: Progress): string {
   const parts: string[] = [progress.stage];
   if (progress.percent !== undefined) parts[0] += ` ${Math.round(progress.percent)} %`;
   if (progress.downloadedBytes !== undefined) {
-    parts.push(progress.totalBytes !== undefined ? `${formatBytes(progress.downloadedBytes)} of ${formatBytes(progress.totalBytes)}` : formatBytes(progress.downloadedBytes));
+    parts.push(
+      progress.totalBytes !== undefined
+        ? `${formatBytes(progress.downloadedBytes)} of ${formatBytes(progress.totalBytes)}`
+        : formatBytes(progress.downloadedBytes),
+    );
   }
   if (progress.speedBytesPerSecond !== undefined) parts.push(`${formatBytes(progress.speedBytesPerSecond)}/s`);
   if (progress.etaSeconds !== undefined) parts.push(`${formatDuration(progress.etaSeconds)} left`);

@@ -7,8 +7,16 @@ export function jobProgress(job: Job, labelId: string): HTMLElement {
   const bar = el('progress', { max: '100', 'aria-labelledby': labelId, 'data-job-progress': job.jobId });
   const percent = barPercent(job);
   if (percent !== null) bar.value = percent;
-  const words = job.progress !== undefined && !isEnded(job) ? `${statusWords(job)}: ${describeProgress(job.progress)}` : statusWords(job);
-  return el('div', { class: 'progress' }, bar, el('span', { class: `meta status-${job.status}`, id: labelId, 'data-job-status': job.status }, words));
+  const words =
+    job.progress !== undefined && !isEnded(job)
+      ? `${statusWords(job)}: ${describeProgress(job.progress)}`
+      : statusWords(job);
+  return el(
+    'div',
+    { class: 'progress' },
+    bar,
+    el('span', { class: `meta status-${job.status}`, id: labelId, 'data-job-status': job.status }, words),
+  );
 }
 
 function barPercent(job: Job): number | null {

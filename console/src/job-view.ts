@@ -10,7 +10,8 @@ const WEBHOOK_REFRESH_MS = 5_000;
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 /** An attempt still under way has no answer yet (and no next attempt either): the delivery has not ended. */
 const underWay = (attempt: WebhookAttempt) => attempt.statusCode === null && attempt.error === null;
-const deliveryEnded = (last: WebhookAttempt) => isSuccess(last.statusCode) || (!underWay(last) && last.nextAttemptAt === null);
+const deliveryEnded = (last: WebhookAttempt) =>
+  isSuccess(last.statusCode) || (!underWay(last) && last.nextAttemptAt === null);
 
 /** One job: its fields, live progress, download link, webhook history and a cancel button while it is unfinished. */
 export class JobView {
@@ -42,11 +43,16 @@ export class JobView {
     this.render(job);
     void this.watchWebhookAttempts(jobId, signal);
     if (!isTerminal(job)) {
-      void followJob(this.api(), jobId, (update) => {
-        if (signal.aborted) return;
-        this.render(update);
-        if (isTerminal(update)) this.onJobEnded();
-      }, signal);
+      void followJob(
+        this.api(),
+        jobId,
+        (update) => {
+          if (signal.aborted) return;
+          this.render(update);
+          if (isTerminal(update)) this.onJobEnded();
+        },
+        signal,
+      );
     }
   }
 
@@ -62,7 +68,12 @@ export class JobView {
       ['Status', job.status],
       ['Video', el('a', { href: job.url, rel: 'noreferrer noopener', target: '_blank' }, job.url)],
       ['Duration', formatDuration(job.duration)],
-      ['Format', job.actualFormat !== undefined && job.actualFormat !== job.format ? `${job.format} (delivered as ${job.actualFormat})` : job.format],
+      [
+        'Format',
+        job.actualFormat !== undefined && job.actualFormat !== job.format
+          ? `${job.format} (delivered as ${job.actualFormat})`
+          : job.format,
+      ],
       ['Language', job.language ?? 'original audio'],
       ['Submitted', formatDate(job.createdAt)],
       ['Started', formatDate(job.startedAt)],
@@ -72,7 +83,8 @@ export class JobView {
     if (job.errorCode !== undefined) rows.push(['Error', job.errorCode]);
     byId('job-fields').replaceChildren(...rows.flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]));
     const actions: Node[] = [];
-    if (job.downloadUrl !== undefined) actions.push(el('a', { href: job.downloadUrl, download: true, id: 'download-link' }, 'Download the file'));
+    if (job.downloadUrl !== undefined)
+      actions.push(el('a', { href: job.downloadUrl, download: true, id: 'download-link' }, 'Download the file'));
     if (!isTerminal(job)) {
       const cancel = el('button', { type: 'button', class: 'secondary', id: 'cancel-job' }, 'Cancel this job');
       cancel.addEventListener('click', () => void this.cancel(job.jobId, cancel));
@@ -113,9 +125,17 @@ export class JobView {
     const target = byId('webhook-attempts');
     let attempts: WebhookAttempt[];
     try {
-      attempts = (await this.api().request<{ attempts: WebhookAttempt[] }>('GET', `/download/${encodeURIComponent(jobId)}/webhook-attempts`)).attempts;
+      attempts = (
+        await this.api().request<{ attempts: WebhookAttempt[] }>(
+          'GET',
+          `/download/${encodeURIComponent(jobId)}/webhook-attempts`,
+        )
+      ).attempts;
     } catch (error) {
-      if (!signal.aborted) target.replaceChildren(el('p', {}, error instanceof ApiError ? `Not available: ${error.message}` : 'Not available.'));
+      if (!signal.aborted)
+        target.replaceChildren(
+          el('p', {}, error instanceof ApiError ? `Not available: ${error.message}` : 'Not available.'),
+        );
       return null;
     }
     if (signal.aborted) return null;
@@ -123,7 +143,11 @@ export class JobView {
       target.replaceChildren(el('p', {}, 'None: this job has no webhook, or none was due yet.'));
       return attempts;
     }
-    const head = el('tr', {}, ...['#', 'Time', 'Answer', 'Duration', 'Next attempt'].map((name) => el('th', { scope: 'col' }, name)));
+    const head = el(
+      'tr',
+      {},
+      ...['#', 'Time', 'Answer', 'Duration', 'Next attempt'].map((name) => el('th', { scope: 'col' }, name)),
+    );
     const body = attempts.map((attempt) =>
       el(
         'tr',
@@ -135,7 +159,19 @@ export class JobView {
         el('td', {}, formatDate(attempt.nextAttemptAt)),
       ),
     );
-    target.replaceChildren(el('div', { class: 'table-scroll' }, el('table', {}, el('caption', { class: 'hint' }, 'Webhook delivery attempts'), el('thead', {}, head), el('tbody', {}, ...body))));
+    target.replaceChildren(
+      el(
+        'div',
+        { class: 'table-scroll' },
+        el(
+          'table',
+          {},
+          el('caption', { class: 'hint' }, 'Webhook delivery attempts'),
+          el('thead', {}, head),
+          el('tbody', {}, ...body),
+        ),
+      ),
+    );
     return attempts;
   }
 }

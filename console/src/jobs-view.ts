@@ -78,11 +78,16 @@ export class JobsView {
     show(byId('jobs-empty'), false);
     this.render(job);
     if (!isTerminal(job)) {
-      void followJob(this.api(), job.jobId, (update) => {
-        const ended = isTerminal(update);
-        this.render(update);
-        if (ended) this.onJobEnded();
-      }, signal);
+      void followJob(
+        this.api(),
+        job.jobId,
+        (update) => {
+          const ended = isTerminal(update);
+          this.render(update);
+          if (ended) this.onJobEnded();
+        },
+        signal,
+      );
     }
   }
 

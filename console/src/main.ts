@@ -42,7 +42,10 @@ async function signIn(apiKey: string): Promise<boolean> {
   try {
     await showAccount(candidate);
   } catch (error) {
-    byId('api-key-error').textContent = error instanceof ApiError && error.status === 401 ? `That key was refused: ${error.message}` : (error as Error).message;
+    byId('api-key-error').textContent =
+      error instanceof ApiError && error.status === 401
+        ? `That key was refused: ${error.message}`
+        : (error as Error).message;
     byId('api-key').setAttribute('aria-invalid', 'true');
     return false;
   }

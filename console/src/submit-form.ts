@@ -42,7 +42,10 @@ function requestBody(form: HTMLFormElement): Record<string, unknown> {
 }
 
 function showError(error: unknown): void {
-  const message = error instanceof ApiError ? error.message + (error.details === undefined ? '' : ` (${error.details})`) : 'The download could not be submitted.';
+  const message =
+    error instanceof ApiError
+      ? error.message + (error.details === undefined ? '' : ` (${error.details})`)
+      : 'The download could not be submitted.';
   const field = error instanceof ApiError && error.status === 400 ? fieldNamedBy(error.message) : null;
   if (field === null) {
     byId('error-form').textContent = message;

@@ -1,4 +1,12 @@
-import { AddOnNotEnabledError, CreditLimitReachedError, IdempotencyKeyReusedError, InvalidTransitionError, NotFoundError, PendingDownloadsLimitError, RuleViolationError } from '../errors.js';
+import {
+  AddOnNotEnabledError,
+  CreditLimitReachedError,
+  IdempotencyKeyReusedError,
+  InvalidTransitionError,
+  NotFoundError,
+  PendingDownloadsLimitError,
+  RuleViolationError,
+} from '../errors.js';
 import { chargeableMegabytes, MINIMUM_CHARGE_MB } from './bandwidth.js';
 import { addMonthsUtc } from './billing-period.js';
 import { rememberedSubmission } from './idempotency.js';
@@ -20,7 +28,11 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
   return effect.length === 0 ? [] : [...renewals, ...effect];
 }
 
-function decideOnOpenAccount(command: Exclude<AccountCommand, { type: 'OpenAccount' }>, state: AccountState, accountId: string): AccountEvent[] {
+function decideOnOpenAccount(
+  command: Exclude<AccountCommand, { type: 'OpenAccount' }>,
+  state: AccountState,
+  accountId: string,
+): AccountEvent[] {
   const now = command.data.now;
   switch (command.type) {
     case 'ChangePlan':
@@ -33,7 +45,12 @@ function decideOnOpenAccount(command: Exclude<AccountCommand, { type: 'OpenAccou
       return [
         {
           type: 'PlanCancellationScheduled',
-          data: { accountId, cancelAt: new Date(state.periodEnd).toISOString(), fallbackPlan: command.data.fallbackPlan, scheduledAt: now },
+          data: {
+            accountId,
+            cancelAt: new Date(state.periodEnd).toISOString(),
+            fallbackPlan: command.data.fallbackPlan,
+            scheduledAt: now,
+          },
         },
       ];
     }
@@ -51,7 +68,12 @@ function decideOnOpenAccount(command: Exclude<AccountCommand, { type: 'OpenAccou
     case 'GrantExtraUnits': {
       const { feature, units } = command.data;
       if (!Number.isInteger(units) || units <= 0) throw new RuleViolationError('units must be a positive integer');
-      return [{ type: 'ExtraUnitsGranted', data: { accountId, feature, units, reason: command.data.reason ?? null, grantedAt: now } }];
+      return [
+        {
+          type: 'ExtraUnitsGranted',
+          data: { accountId, feature, units, reason: command.data.reason ?? null, grantedAt: now },
+        },
+      ];
     }
     case 'IssueApiKey': {
       const { keyId, keyPrefix, keyHash, encryptedKey } = command.data;
@@ -70,18 +92,31 @@ function decideOnOpenAccount(command: Exclude<AccountCommand, { type: 'OpenAccou
       const { jobId, fileSizeBytes } = command.data;
       // Only a pending job can be charged, so a redelivered charge finds nothing to do.
       if (!state.pendingJobs.includes(jobId)) return [];
-      if (!Number.isInteger(fileSizeBytes) || fileSizeBytes < 0) throw new RuleViolationError('fileSizeBytes must be a non-negative integer');
+      if (!Number.isInteger(fileSizeBytes) || fileSizeBytes < 0)
+        throw new RuleViolationError('fileSizeBytes must be a non-negative integer');
       return [
         {
           type: 'BandwidthCharged',
-          data: { accountId, jobId, fileSizeBytes, bandwidthMb: chargeableMegabytes(fileSizeBytes), downloads: 1, chargedAt: now },
+          data: {
+            accountId,
+            jobId,
+            fileSizeBytes,
+            bandwidthMb: chargeableMegabytes(fileSizeBytes),
+            downloads: 1,
+            chargedAt: now,
+          },
         },
       ];
     }
     case 'ReleaseDownload': {
       const { jobId } = command.data;
       if (!state.pendingJobs.includes(jobId)) return [];
-      return [{ type: 'DownloadReleased', data: { accountId, jobId, releasedAt: now, ...(command.data.abandoned === true ? { abandoned: true } : {}) } }];
+      return [
+        {
+          type: 'DownloadReleased',
+          data: { accountId, jobId, releasedAt: now, ...(command.data.abandoned === true ? { abandoned: true } : {}) },
+        },
+      ];
     }
     case 'ReserveLookup':
       return reserveLookup(state, accountId, command.data);
@@ -90,7 +125,12 @@ function decideOnOpenAccount(command: Exclude<AccountCommand, { type: 'OpenAccou
     case 'ReleaseLookup': {
       const lookup = state.pendingLookups?.find((candidate) => candidate.lookupId === command.data.lookupId);
       if (lookup === undefined) return [];
-      return [{ type: 'LookupReleased', data: { accountId, lookupId: lookup.lookupId, feature: lookup.feature, releasedAt: now } }];
+      return [
+        {
+          type: 'LookupReleased',
+          data: { accountId, lookupId: lookup.lookupId, feature: lookup.feature, releasedAt: now },
+        },
+      ];
     }
     default: {
       const unknown: never = command;
@@ -99,7 +139,10 @@ function decideOnOpenAccount(command: Exclude<AccountCommand, { type: 'OpenAccou
   }
 }
 
-function openAccount(data: Extract<AccountCommand, { type: 'OpenAccount' }>['data'], state: AccountState): AccountEvent[] {
+function openAccount(
+  data: Extract<AccountCommand, { type: 'OpenAccount' }>['data'],
+  state: AccountState,
+): AccountEvent[] {
   if (state.status !== 'none') throw new InvalidTransitionError(`Account ${data.accountId} is already open`);
   if (data.name.trim() === '') throw new RuleViolationError('name must not be empty');
   if (!/^[^@\s]+@[^@\s]+$/.test(data.email)) throw new RuleViolationError('email must be an email address');
@@ -110,9 +153,17 @@ function openAccount(data: Extract<AccountCommand, { type: 'OpenAccount' }>['dat
     { type: 'AccountOpened', data: { accountId, name: data.name, email: data.email, openedAt: now } },
     {
       type: 'PlanChanged',
-      data: { accountId, plan: data.plan, periodStart: now, periodEnd: data.plan.renewsMonthly ? new Date(addMonthsUtc(start, 1)).toISOString() : null, changedAt: now },
+      data: {
+        accountId,
+        plan: data.plan,
+        periodStart: now,
+        periodEnd: data.plan.renewsMonthly ? new Date(addMonthsUtc(start, 1)).toISOString() : null,
+        changedAt: now,
+      },
     },
-    ...[...new Set(data.addOns)].map((addOn): AccountEvent => ({ type: 'AddOnEnabled', data: { accountId, addOn, enabledAt: now } })),
+    ...[...new Set(data.addOns)].map(
+      (addOn): AccountEvent => ({ type: 'AddOnEnabled', data: { accountId, addOn, enabledAt: now } }),
+    ),
   ];
 }
 
@@ -132,7 +183,9 @@ function changePlan(state: AccountState, accountId: string, plan: PlanTerms, now
   const unavailable = state.addOns.filter((addOn) => !plan.addOnsAvailable.includes(addOn));
   return [
     { type: 'PlanChanged', data: { accountId, plan, periodStart, periodEnd, changedAt: now } },
-    ...unavailable.map((addOn): AccountEvent => ({ type: 'AddOnDisabled', data: { accountId, addOn, disabledAt: now } })),
+    ...unavailable.map(
+      (addOn): AccountEvent => ({ type: 'AddOnDisabled', data: { accountId, addOn, disabledAt: now } }),
+    ),
   ];
 }
 
@@ -153,7 +206,8 @@ function reserveDownload(state: AccountState, accountId: string, data: ReserveDo
   if (data.idempotency !== undefined) {
     const earlier = rememberedSubmission(state, data.idempotency.key, Date.parse(data.now));
     if (earlier !== null) {
-      if (earlier.requestHash !== data.idempotency.requestHash) throw new IdempotencyKeyReusedError(data.idempotency.key);
+      if (earlier.requestHash !== data.idempotency.requestHash)
+        throw new IdempotencyKeyReusedError(data.idempotency.key);
       return [];
     }
   }
@@ -166,7 +220,10 @@ function reserveDownload(state: AccountState, accountId: string, data: ReserveDo
     throw new CreditLimitReachedError('bandwidth_mb');
   }
   if (pending >= data.pendingLimit) throw new PendingDownloadsLimitError(pending, data.pendingLimit);
-  const idempotency = data.idempotency === undefined ? {} : { idempotencyKey: data.idempotency.key, requestHash: data.idempotency.requestHash };
+  const idempotency =
+    data.idempotency === undefined
+      ? {}
+      : { idempotencyKey: data.idempotency.key, requestHash: data.idempotency.requestHash };
   return [{ type: 'DownloadReserved', data: { accountId, jobId: data.jobId, reservedAt: data.now, ...idempotency } }];
 }
 
@@ -183,7 +240,12 @@ function reserveLookup(state: AccountState, accountId: string, data: ReserveLook
   if (!Number.isInteger(units) || units < 1) throw new RuleViolationError('units must be a positive integer');
   const held = pending.filter((lookup) => lookup.feature === feature).reduce((sum, lookup) => sum + lookup.units, 0);
   if (!withinAllowance(state, feature, state.usage[feature] + held + units)) throw new CreditLimitReachedError(feature);
-  return [{ type: 'LookupReserved', data: { accountId, lookupId: data.lookupId, feature, units, subject: data.subject, reservedAt: data.now } }];
+  return [
+    {
+      type: 'LookupReserved',
+      data: { accountId, lookupId: data.lookupId, feature, units, subject: data.subject, reservedAt: data.now },
+    },
+  ];
 }
 
 /** Only a pending lookup can be charged, so a repeated charge, or one after the release of a failed lookup, does nothing. */
@@ -195,7 +257,17 @@ function chargeLookup(state: AccountState, accountId: string, data: ChargeLookup
     throw new RuleViolationError(`units must be a whole number from 0 to the ${lookup.units} reserved`);
   }
   return [
-    { type: 'LookupCharged', data: { accountId, lookupId: lookup.lookupId, feature: lookup.feature, units, subject: lookup.subject, chargedAt: data.now } },
+    {
+      type: 'LookupCharged',
+      data: {
+        accountId,
+        lookupId: lookup.lookupId,
+        feature: lookup.feature,
+        units,
+        subject: lookup.subject,
+        chargedAt: data.now,
+      },
+    },
   ];
 }
 

@@ -4,7 +4,10 @@ import type { AddOnId, FeatureId, PlanTerms } from './plan.js';
 
 /** All times are ISO 8601 strings; sizes are bytes or whole megabytes as named. */
 
-export type AccountOpened = DomainEvent<'AccountOpened', { accountId: string; name: string; email: string; openedAt: string }>;
+export type AccountOpened = DomainEvent<
+  'AccountOpened',
+  { accountId: string; name: string; email: string; openedAt: string }
+>;
 
 /** Starts a new billing period under `plan`; `periodEnd` is null for plans that never renew. */
 export type PlanChanged = DomainEvent<
@@ -55,7 +58,10 @@ export type BandwidthCharged = DomainEvent<
 >;
 
 /** A failed (or abandoned, never created) download frees its slot; nothing is charged. */
-export type DownloadReleased = DomainEvent<'DownloadReleased', { accountId: string; jobId: string; releasedAt: string; abandoned?: boolean }>;
+export type DownloadReleased = DomainEvent<
+  'DownloadReleased',
+  { accountId: string; jobId: string; releasedAt: string; abandoned?: boolean }
+>;
 
 /** A lookup (info job, client-download job, channel listing) was admitted and holds `units` until charged or released. */
 export type LookupReserved = DomainEvent<
@@ -70,7 +76,10 @@ export type LookupCharged = DomainEvent<
 >;
 
 /** A failed (or abandoned) lookup frees its reservation; nothing is charged. */
-export type LookupReleased = DomainEvent<'LookupReleased', { accountId: string; lookupId: string; feature: LookupFeature; releasedAt: string }>;
+export type LookupReleased = DomainEvent<
+  'LookupReleased',
+  { accountId: string; lookupId: string; feature: LookupFeature; releasedAt: string }
+>;
 
 export type AccountEvent =
   | AccountOpened

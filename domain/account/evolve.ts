@@ -7,7 +7,13 @@ const ms = (iso: string): number => Date.parse(iso);
 export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
   switch (event.type) {
     case 'AccountOpened':
-      return { ...state, status: 'open', accountId: event.data.accountId, name: event.data.name, email: event.data.email };
+      return {
+        ...state,
+        status: 'open',
+        accountId: event.data.accountId,
+        name: event.data.name,
+        email: event.data.email,
+      };
     case 'PlanChanged': {
       const periodStart = ms(event.data.periodStart);
       const newPeriod = periodStart !== state.periodStart || state.plan === null;
@@ -23,7 +29,14 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       };
     }
     case 'PlanCancellationScheduled':
-      return { ...state, cancellation: { cancelAt: ms(event.data.cancelAt), scheduledAt: ms(event.data.scheduledAt), fallbackPlan: event.data.fallbackPlan } };
+      return {
+        ...state,
+        cancellation: {
+          cancelAt: ms(event.data.cancelAt),
+          scheduledAt: ms(event.data.scheduledAt),
+          fallbackPlan: event.data.fallbackPlan,
+        },
+      };
     case 'BillingPeriodRenewed':
       return {
         ...state,
@@ -33,13 +46,18 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         extraGrants: zeroFeatureCounts(),
       };
     case 'AddOnEnabled':
-      return state.addOns.includes(event.data.addOn) ? state : { ...state, addOns: [...state.addOns, event.data.addOn] };
+      return state.addOns.includes(event.data.addOn)
+        ? state
+        : { ...state, addOns: [...state.addOns, event.data.addOn] };
     case 'AddOnDisabled':
       return { ...state, addOns: state.addOns.filter((addOn) => addOn !== event.data.addOn) };
     case 'ExtraUnitsGranted':
       return {
         ...state,
-        extraGrants: { ...state.extraGrants, [event.data.feature]: state.extraGrants[event.data.feature] + event.data.units },
+        extraGrants: {
+          ...state.extraGrants,
+          [event.data.feature]: state.extraGrants[event.data.feature] + event.data.units,
+        },
       };
     case 'ApiKeyIssued':
       return {
@@ -51,11 +69,27 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         ...state,
         apiKeys: state.apiKeys.map((key) => (key.keyId === event.data.keyId ? { ...key, revoked: true } : key)),
       };
+    default:
+      return evolveUsage(state, event);
+  }
+}
+
+/** Reservations, charges and releases: what the account has used and holds. */
+function evolveUsage(state: AccountState, event: AccountEvent): AccountState {
+  switch (event.type) {
     case 'DownloadReserved': {
       const { jobId, idempotencyKey, requestHash } = event.data;
       const withJob = { ...state, pendingJobs: [...state.pendingJobs, jobId] };
       if (idempotencyKey === undefined || requestHash === undefined) return withJob;
-      return { ...withJob, idempotencyKeys: rememberSubmission(state, { key: idempotencyKey, requestHash, jobId, reservedAt: ms(event.data.reservedAt) }) };
+      return {
+        ...withJob,
+        idempotencyKeys: rememberSubmission(state, {
+          key: idempotencyKey,
+          requestHash,
+          jobId,
+          reservedAt: ms(event.data.reservedAt),
+        }),
+      };
     }
     case 'BandwidthCharged':
       return {
@@ -70,7 +104,11 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
     case 'DownloadReleased': {
       const pendingJobs = state.pendingJobs.filter((jobId) => jobId !== event.data.jobId);
       if (event.data.abandoned !== true) return { ...state, pendingJobs };
-      return { ...state, pendingJobs, idempotencyKeys: (state.idempotencyKeys ?? []).filter((entry) => entry.jobId !== event.data.jobId) };
+      return {
+        ...state,
+        pendingJobs,
+        idempotencyKeys: (state.idempotencyKeys ?? []).filter((entry) => entry.jobId !== event.data.jobId),
+      };
     }
     case 'LookupReserved': {
       const { lookupId, feature, units, subject } = event.data;

@@ -11,6 +11,8 @@ export function rememberedSubmission(state: AccountState, key: string, now: numb
 
 /** The remembered keys once `entry` is added at `now`, dropping those past retention. */
 export function rememberSubmission(state: AccountState, entry: RememberedSubmission): RememberedSubmission[] {
-  const kept = (state.idempotencyKeys ?? []).filter((old) => old.key !== entry.key && old.reservedAt + IDEMPOTENCY_KEY_RETENTION_MS > entry.reservedAt);
+  const kept = (state.idempotencyKeys ?? []).filter(
+    (old) => old.key !== entry.key && old.reservedAt + IDEMPOTENCY_KEY_RETENTION_MS > entry.reservedAt,
+  );
   return [...kept, entry];
 }

@@ -38,7 +38,10 @@ function nextRenewal(state: AccountState, now: number): AccountEvent | null {
     };
   }
   const period = periodContaining(state.periodAnchor, now);
-  return { type: 'BillingPeriodRenewed', data: { accountId, periodStart: iso(period.start), periodEnd: iso(period.end) } };
+  return {
+    type: 'BillingPeriodRenewed',
+    data: { accountId, periodStart: iso(period.start), periodEnd: iso(period.end) },
+  };
 }
 
 /** The state as it stands at `now`, renewals included, without recording anything. */

@@ -2,7 +2,10 @@ import type { DownloadErrorCode } from '../download-error-code.js';
 import type { MediaFormat } from '../media-format.js';
 import type { DownloadRequested } from './events.js';
 
-export type SubmitDownload = { type: 'SubmitDownload'; data: Omit<DownloadRequested['data'], 'requestedAt'> & { now: string } };
+export type SubmitDownload = {
+  type: 'SubmitDownload';
+  data: Omit<DownloadRequested['data'], 'requestedAt'> & { now: string };
+};
 /**
  * Takes the job's lease for a worker's delivery. `messageId` names the queue
  * message, the same on each of its deliveries: another delivery of the
@@ -16,9 +19,21 @@ export type StartJob = { type: 'StartJob'; data: { jobId: string; leaseId: strin
 /** `leaseId`: the worker's; a worker whose lease was taken over cannot complete or fail the job. Absent for operators' commands. */
 export type CompleteJob = {
   type: 'CompleteJob';
-  data: { jobId: string; fileKey: string; fileSize: number; actualFormat: MediaFormat; mimeType: string; fileExtension: string; now: string; leaseId?: string };
+  data: {
+    jobId: string;
+    fileKey: string;
+    fileSize: number;
+    actualFormat: MediaFormat;
+    mimeType: string;
+    fileExtension: string;
+    now: string;
+    leaseId?: string;
+  };
 };
-export type FailJob = { type: 'FailJob'; data: { jobId: string; errorCode: DownloadErrorCode | null; reason: string; now: string; leaseId?: string } };
+export type FailJob = {
+  type: 'FailJob';
+  data: { jobId: string; errorCode: DownloadErrorCode | null; reason: string; now: string; leaseId?: string };
+};
 export type RecordAttemptFailure = {
   type: 'RecordAttemptFailure';
   data: { jobId: string; leaseId: string; errorCode: DownloadErrorCode | null; reason: string; now: string };

@@ -35,13 +35,23 @@ export function decideDownloadJob(command: DownloadJobCommand, state: DownloadJo
         // A lease whose message is not recorded is taken over: a job left held by no one would never finish.
         if (state.leaseMessageId !== null && state.leaseMessageId !== messageId) throw new LeaseHeldError(jobId);
       }
-      return [{ type: 'DownloadStarted', data: { jobId, accountId, attempt: state.attempts + 1, startedAt: now, leaseId, messageId } }];
+      return [
+        {
+          type: 'DownloadStarted',
+          data: { jobId, accountId, attempt: state.attempts + 1, startedAt: now, leaseId, messageId },
+        },
+      ];
     }
     case 'RecordAttemptFailure': {
       if (state.status !== 'IN_PROGRESS' || state.leaseId === null) return [];
       assertHoldsLease(state.leaseId, command.data.leaseId, jobId);
       const { errorCode, reason, now } = command.data;
-      return [{ type: 'DownloadAttemptFailed', data: { jobId, accountId, attempt: state.attempts, errorCode, reason, failedAt: now } }];
+      return [
+        {
+          type: 'DownloadAttemptFailed',
+          data: { jobId, accountId, attempt: state.attempts, errorCode, reason, failedAt: now },
+        },
+      ];
     }
     case 'CompleteJob': {
       if (state.status === 'COMPLETED') {
@@ -49,10 +59,16 @@ export function decideDownloadJob(command: DownloadJobCommand, state: DownloadJo
         assertHoldsLease(state.leaseId, command.data.leaseId, jobId);
         return [];
       }
-      if (state.status !== 'IN_PROGRESS') throw new InvalidTransitionError(`Job ${jobId} is ${state.status} and cannot complete`);
+      if (state.status !== 'IN_PROGRESS')
+        throw new InvalidTransitionError(`Job ${jobId} is ${state.status} and cannot complete`);
       assertHoldsLease(state.leaseId, command.data.leaseId, jobId);
       const { fileKey, fileSize, actualFormat, mimeType, fileExtension, now } = command.data;
-      return [{ type: 'DownloadCompleted', data: { jobId, accountId, fileKey, fileSize, actualFormat, mimeType, fileExtension, completedAt: now } }];
+      return [
+        {
+          type: 'DownloadCompleted',
+          data: { jobId, accountId, fileKey, fileSize, actualFormat, mimeType, fileExtension, completedAt: now },
+        },
+      ];
     }
     case 'FailJob':
       if (state.status === 'FAILED') return [];
@@ -62,7 +78,13 @@ export function decideDownloadJob(command: DownloadJobCommand, state: DownloadJo
       return [
         {
           type: 'DownloadFailed',
-          data: { jobId, accountId, errorCode: command.data.errorCode, reason: command.data.reason, failedAt: command.data.now },
+          data: {
+            jobId,
+            accountId,
+            errorCode: command.data.errorCode,
+            reason: command.data.reason,
+            failedAt: command.data.now,
+          },
         },
       ];
     default: {

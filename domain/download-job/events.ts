@@ -34,12 +34,22 @@ export type DownloadRequested = DomainEvent<
  * delivery, `messageId` the queue message delivered (each absent from events
  * written before it was recorded).
  */
-export type DownloadStarted = DomainEvent<'DownloadStarted', { jobId: string; accountId: string; attempt: number; startedAt: string; leaseId?: string; messageId?: string }>;
+export type DownloadStarted = DomainEvent<
+  'DownloadStarted',
+  { jobId: string; accountId: string; attempt: number; startedAt: string; leaseId?: string; messageId?: string }
+>;
 
 /** An attempt ended in a download error worth retrying; the job waits for its next attempt. */
 export type DownloadAttemptFailed = DomainEvent<
   'DownloadAttemptFailed',
-  { jobId: string; accountId: string; attempt: number; errorCode: DownloadErrorCode | null; reason: string; failedAt: string }
+  {
+    jobId: string;
+    accountId: string;
+    attempt: number;
+    errorCode: DownloadErrorCode | null;
+    reason: string;
+    failedAt: string;
+  }
 >;
 
 /** The file is stored; `fileKey` names it in the file store. */
@@ -68,9 +78,18 @@ export type DownloadFailed = DomainEvent<
  * reservation is released; written only to a stream that does not exist yet,
  * it keeps the late submission from creating the job afterwards.
  */
-export type DownloadAbandoned = DomainEvent<'DownloadAbandoned', { jobId: string; accountId: string; abandonedAt: string }>;
+export type DownloadAbandoned = DomainEvent<
+  'DownloadAbandoned',
+  { jobId: string; accountId: string; abandonedAt: string }
+>;
 
-export type DownloadJobEvent = DownloadRequested | DownloadStarted | DownloadAttemptFailed | DownloadCompleted | DownloadFailed | DownloadAbandoned;
+export type DownloadJobEvent =
+  | DownloadRequested
+  | DownloadStarted
+  | DownloadAttemptFailed
+  | DownloadCompleted
+  | DownloadFailed
+  | DownloadAbandoned;
 
 export const DOWNLOAD_JOB_EVENT_TYPES: readonly DownloadJobEvent['type'][] = [
   'DownloadRequested',

@@ -18,7 +18,9 @@ export function evolveDownloadJob(state: DownloadJobState, event: DownloadJobEve
     };
   }
   if (event.type === 'DownloadAbandoned') {
-    return state.status === 'NONE' ? { status: 'ABANDONED', jobId: event.data.jobId, accountId: event.data.accountId } : state;
+    return state.status === 'NONE'
+      ? { status: 'ABANDONED', jobId: event.data.jobId, accountId: event.data.accountId }
+      : state;
   }
   if (state.status === 'NONE' || state.status === 'ABANDONED') return state;
   switch (event.type) {
@@ -35,10 +37,21 @@ export function evolveDownloadJob(state: DownloadJobState, event: DownloadJobEve
       return { ...state, failedAttempts: (state.failedAttempts ?? 0) + 1, leaseId: null, leaseMessageId: null };
     case 'DownloadCompleted': {
       const { fileKey, fileSize, actualFormat, mimeType, fileExtension, completedAt } = event.data;
-      return { ...state, status: 'COMPLETED', completedAt, result: { fileKey, fileSize, actualFormat, mimeType, fileExtension } };
+      return {
+        ...state,
+        status: 'COMPLETED',
+        completedAt,
+        result: { fileKey, fileSize, actualFormat, mimeType, fileExtension },
+      };
     }
     case 'DownloadFailed':
-      return { ...state, status: 'FAILED', completedAt: event.data.failedAt, errorCode: event.data.errorCode, failureReason: event.data.reason };
+      return {
+        ...state,
+        status: 'FAILED',
+        completedAt: event.data.failedAt,
+        errorCode: event.data.errorCode,
+        failureReason: event.data.reason,
+      };
     default:
       return state;
   }

@@ -20,7 +20,13 @@ export type DownloadJobState =
       /** The queue message whose delivery holds the lease; null when unknown (events before it was recorded). */
       leaseMessageId: string | null;
       completedAt: string | null;
-      result: { fileKey: string; fileSize: number; actualFormat: MediaFormat; mimeType: string; fileExtension: string } | null;
+      result: {
+        fileKey: string;
+        fileSize: number;
+        actualFormat: MediaFormat;
+        mimeType: string;
+        fileExtension: string;
+      } | null;
       errorCode: DownloadErrorCode | null;
       failureReason: string | null;
     };

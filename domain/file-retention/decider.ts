@@ -12,7 +12,12 @@ import type { FailedJobFilesDeleted, FileDeleted } from './events.js';
  */
 export type DeleteFile = { type: 'DeleteFile'; data: { jobId: string; now: string } };
 
-export type FileRetentionEvent = DownloadStarted | DownloadCompleted | DownloadFailed | FileDeleted | FailedJobFilesDeleted;
+export type FileRetentionEvent =
+  | DownloadStarted
+  | DownloadCompleted
+  | DownloadFailed
+  | FileDeleted
+  | FailedJobFilesDeleted;
 
 export type FileRetentionState =
   | { status: 'NO_FILE' }
@@ -27,10 +32,20 @@ export const fileRetentionDecider: Decider<DeleteFile, FileRetentionEvent, FileR
     // Sweepers repeat themselves after a crash: a second deletion is a no-op.
     if (state.status === 'DELETED') return [];
     if (state.status === 'STORED') {
-      return [{ type: 'FileDeleted', data: { jobId: state.jobId, accountId: state.accountId, fileKey: state.fileKey, deletedAt: command.data.now } }];
+      return [
+        {
+          type: 'FileDeleted',
+          data: { jobId: state.jobId, accountId: state.accountId, fileKey: state.fileKey, deletedAt: command.data.now },
+        },
+      ];
     }
     if (state.status === 'FAILED_AFTER_ATTEMPTS') {
-      return [{ type: 'FailedJobFilesDeleted', data: { jobId: state.jobId, accountId: state.accountId, deletedAt: command.data.now } }];
+      return [
+        {
+          type: 'FailedJobFilesDeleted',
+          data: { jobId: state.jobId, accountId: state.accountId, deletedAt: command.data.now },
+        },
+      ];
     }
     // A job still running may store its file yet; one that never started has none.
     throw new InvalidTransitionError(`Job ${command.data.jobId} has no file to delete`);
@@ -38,13 +53,17 @@ export const fileRetentionDecider: Decider<DeleteFile, FileRetentionEvent, FileR
   evolve(state, event) {
     switch (event.type) {
       case 'DownloadStarted':
-        return state.status === 'NO_FILE' ? { status: 'ATTEMPTING', jobId: event.data.jobId, accountId: event.data.accountId } : state;
+        return state.status === 'NO_FILE'
+          ? { status: 'ATTEMPTING', jobId: event.data.jobId, accountId: event.data.accountId }
+          : state;
       case 'DownloadCompleted':
         return state.status === 'NO_FILE' || state.status === 'ATTEMPTING'
           ? { status: 'STORED', jobId: event.data.jobId, accountId: event.data.accountId, fileKey: event.data.fileKey }
           : state;
       case 'DownloadFailed':
-        return state.status === 'ATTEMPTING' ? { status: 'FAILED_AFTER_ATTEMPTS', jobId: state.jobId, accountId: state.accountId } : state;
+        return state.status === 'ATTEMPTING'
+          ? { status: 'FAILED_AFTER_ATTEMPTS', jobId: state.jobId, accountId: state.accountId }
+          : state;
       case 'FileDeleted':
       case 'FailedJobFilesDeleted':
         return { status: 'DELETED' };

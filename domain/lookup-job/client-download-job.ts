@@ -44,7 +44,8 @@ export const CLIENT_DOWNLOAD_JOB: LookupJobKind<'ClientDownload', ClientDownload
   name: 'ClientDownload',
   category: 'clientdownload',
   checkResult(jobId, result) {
-    if (result.downloadLinks.length === 0) throw new InvalidTransitionError(`Job ${jobId} cannot succeed without a download link`);
+    if (result.downloadLinks.length === 0)
+      throw new InvalidTransitionError(`Job ${jobId} cannot succeed without a download link`);
   },
 };
 export const CLIENT_DOWNLOAD_JOB_CATEGORY = CLIENT_DOWNLOAD_JOB.category;
@@ -52,5 +53,11 @@ export const CLIENT_DOWNLOAD_JOB_CATEGORY = CLIENT_DOWNLOAD_JOB.category;
 export type ClientDownloadJobEvent = LookupJobEvent<'ClientDownload', ClientDownloadJobDetails, ClientDownloadInfo>;
 export type ClientDownloadRequested = LookupJobRequested<'ClientDownload', ClientDownloadJobDetails>;
 
-export const clientDownloadJobDecider = lookupJobDecider<'ClientDownload', ClientDownloadJobDetails, ClientDownloadInfo>(CLIENT_DOWNLOAD_JOB);
-export const CLIENT_DOWNLOAD_JOB_EVENT_TYPES: readonly ClientDownloadJobEvent['type'][] = Object.values(lookupJobEventTypes(CLIENT_DOWNLOAD_JOB.name));
+export const clientDownloadJobDecider = lookupJobDecider<
+  'ClientDownload',
+  ClientDownloadJobDetails,
+  ClientDownloadInfo
+>(CLIENT_DOWNLOAD_JOB);
+export const CLIENT_DOWNLOAD_JOB_EVENT_TYPES: readonly ClientDownloadJobEvent['type'][] = Object.values(
+  lookupJobEventTypes(CLIENT_DOWNLOAD_JOB.name),
+);

@@ -5,7 +5,10 @@ export type RequestLookupJob<Name extends string, Details> = {
   type: `Request${Name}`;
   data: Omit<LookupJobRequest, 'requestedAt'> & Details & { now: string };
 };
-export type CompleteLookupJob<Name extends string, Result> = { type: `Complete${Name}`; data: { jobId: string; result: Result; now: string } };
+export type CompleteLookupJob<Name extends string, Result> = {
+  type: `Complete${Name}`;
+  data: { jobId: string; result: Result; now: string };
+};
 export type FailLookupJob<Name extends string> = {
   type: `Fail${Name}`;
   data: { jobId: string; error: string; errorCode: DownloadErrorCode | null; now: string };
@@ -16,7 +19,10 @@ export type RecordLookupJobAttemptFailure<Name extends string> = {
   data: { jobId: string; attempt: number; error: string; errorCode: DownloadErrorCode | null; now: string };
 };
 /** Only a job that was never written can be abandoned. */
-export type AbandonLookupJob<Name extends string> = { type: `Abandon${Name}`; data: { jobId: string; accountId: string; now: string } };
+export type AbandonLookupJob<Name extends string> = {
+  type: `Abandon${Name}`;
+  data: { jobId: string; accountId: string; now: string };
+};
 
 export type LookupJobCommand<Name extends string, Details, Result> =
   | RequestLookupJob<Name, Details>

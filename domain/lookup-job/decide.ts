@@ -1,5 +1,12 @@
 import { InvalidTransitionError, JobAbandonedError, NotFoundError } from '../errors.js';
-import type { AbandonLookupJob, CompleteLookupJob, FailLookupJob, LookupJobCommand, RecordLookupJobAttemptFailure, RequestLookupJob } from './commands.js';
+import type {
+  AbandonLookupJob,
+  CompleteLookupJob,
+  FailLookupJob,
+  LookupJobCommand,
+  RecordLookupJobAttemptFailure,
+  RequestLookupJob,
+} from './commands.js';
 import type { LookupJobEvent, LookupJobRequest } from './events.js';
 import type { LookupJobKind } from './kind.js';
 import { lookupJobCommandTypes, lookupJobEventTypes } from './names.js';
@@ -12,7 +19,9 @@ type Decide<Name extends string, Details, Result> = (
 ) => LookupJobEvent<Name, Details, Result>[];
 
 /** The decisions of one kind of lookup job; its commands are told apart by their names, which carry the kind's. */
-export function decideLookupJob<Name extends string, Details, Result>(kind: LookupJobKind<Name, Result>): Decide<Name, Details, Result> {
+export function decideLookupJob<Name extends string, Details, Result>(
+  kind: LookupJobKind<Name, Result>,
+): Decide<Name, Details, Result> {
   const commands = lookupJobCommandTypes(kind.name);
   const events = lookupJobEventTypes(kind.name);
   return (command, state) => {
@@ -25,7 +34,8 @@ export function decideLookupJob<Name extends string, Details, Result>(kind: Look
     if (command.type === commands.request) {
       const { now, ...request } = (command as RequestLookupJob<Name, Details>).data;
       // Rest and spread of a generic type lose what TypeScript knows of them, though the fields are the request's.
-      if (state.status === 'none') return [{ type: events.requested, data: { ...request, requestedAt: now } as LookupJobRequest & Details }];
+      if (state.status === 'none')
+        return [{ type: events.requested, data: { ...request, requestedAt: now } as LookupJobRequest & Details }];
       if (state.request.jobId === request.jobId) return [];
       throw new InvalidTransitionError(`Job ${request.jobId} already exists`);
     }
@@ -37,7 +47,12 @@ export function decideLookupJob<Name extends string, Details, Result>(kind: Look
         // (two overlapping deliveries of the job, the first of them lapsed).
         const { attempt, error, errorCode, now } = (command as RecordLookupJobAttemptFailure<Name>).data;
         if (state.status !== 'pending' || state.failedAttempts >= attempt) return [];
-        return [{ type: events.attemptFailed, data: { jobId, accountId, attempt: state.failedAttempts + 1, error, errorCode, failedAt: now } }];
+        return [
+          {
+            type: events.attemptFailed,
+            data: { jobId, accountId, attempt: state.failedAttempts + 1, error, errorCode, failedAt: now },
+          },
+        ];
       }
       case commands.complete: {
         const { result, now } = (command as CompleteLookupJob<Name, Result>).data;

@@ -13,7 +13,9 @@ export type LookupJobDecider<Name extends string, Details, Result> = Decider<
 >;
 
 /** The decider of one kind of lookup job (info, client download): the same life, under the kind's names. */
-export function lookupJobDecider<Name extends string, Details, Result>(kind: LookupJobKind<Name, Result>): LookupJobDecider<Name, Details, Result> {
+export function lookupJobDecider<Name extends string, Details, Result>(
+  kind: LookupJobKind<Name, Result>,
+): LookupJobDecider<Name, Details, Result> {
   return {
     decide: decideLookupJob<Name, Details, Result>(kind),
     evolve: evolveLookupJob<Name, Details, Result>(kind),

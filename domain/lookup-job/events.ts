@@ -12,7 +12,10 @@ export interface LookupJobRequest {
 }
 
 /** Admitted (its account reservation is already recorded); kept for polling until `expiresAt`. */
-export type LookupJobRequested<Name extends string, Details> = DomainEvent<`${Name}Requested`, LookupJobRequest & Details>;
+export type LookupJobRequested<Name extends string, Details> = DomainEvent<
+  `${Name}Requested`,
+  LookupJobRequest & Details
+>;
 
 export type LookupJobSucceeded<Name extends string, Result> = DomainEvent<
   `${Name}Succeeded`,
@@ -32,7 +35,14 @@ export type LookupJobFailed<Name extends string> = DomainEvent<
  */
 export type LookupJobAttemptFailed<Name extends string> = DomainEvent<
   `${Name}AttemptFailed`,
-  { jobId: string; accountId: string; attempt: number; error: string; errorCode: DownloadErrorCode | null; failedAt: string }
+  {
+    jobId: string;
+    accountId: string;
+    attempt: number;
+    error: string;
+    errorCode: DownloadErrorCode | null;
+    failedAt: string;
+  }
 >;
 
 /**
@@ -40,7 +50,10 @@ export type LookupJobAttemptFailed<Name extends string> = DomainEvent<
  * reservation is released; written only to a stream that does not exist yet,
  * it keeps the late submission from creating the job afterwards.
  */
-export type LookupJobAbandoned<Name extends string> = DomainEvent<`${Name}Abandoned`, { jobId: string; accountId: string; abandonedAt: string }>;
+export type LookupJobAbandoned<Name extends string> = DomainEvent<
+  `${Name}Abandoned`,
+  { jobId: string; accountId: string; abandonedAt: string }
+>;
 
 export type LookupJobEvent<Name extends string, Details, Result> =
   | LookupJobRequested<Name, Details>

@@ -1,4 +1,10 @@
-import type { LookupJobAbandoned, LookupJobEvent, LookupJobFailed, LookupJobRequested, LookupJobSucceeded } from './events.js';
+import type {
+  LookupJobAbandoned,
+  LookupJobEvent,
+  LookupJobFailed,
+  LookupJobRequested,
+  LookupJobSucceeded,
+} from './events.js';
 import type { LookupJobKind } from './kind.js';
 import { lookupJobEventTypes } from './names.js';
 import type { LookupJobState } from './state.js';
@@ -9,7 +15,9 @@ type Evolve<Name extends string, Details, Result> = (
 ) => LookupJobState<Details, Result>;
 
 /** How one kind of lookup job's events fold; events are told apart by their names, which carry the kind's. */
-export function evolveLookupJob<Name extends string, Details, Result>(kind: LookupJobKind<Name, Result>): Evolve<Name, Details, Result> {
+export function evolveLookupJob<Name extends string, Details, Result>(
+  kind: LookupJobKind<Name, Result>,
+): Evolve<Name, Details, Result> {
   const events = lookupJobEventTypes(kind.name);
   return (state, event) => {
     if (event.type === events.requested) {

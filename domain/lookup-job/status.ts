@@ -8,7 +8,11 @@ export type LookupJobStatus = 'pending' | 'success' | 'failed';
  * deliver at least once, so reaching the state the job is already in is a
  * no-op (false); leaving a final state for the other one is refused.
  */
-export function finishesLookupJob(jobId: string, current: LookupJobStatus, target: Exclude<LookupJobStatus, 'pending'>): boolean {
+export function finishesLookupJob(
+  jobId: string,
+  current: LookupJobStatus,
+  target: Exclude<LookupJobStatus, 'pending'>,
+): boolean {
   if (current === target) return false;
   if (current !== 'pending') throw new InvalidTransitionError(`Job ${jobId} is ${current} and cannot become ${target}`);
   return true;

@@ -13,7 +13,14 @@ export type WebhookAttemptResult =
 /** `retryDelaysMs[n - 1]` is the wait after a failed attempt n (the configured schedule). */
 export type RecordWebhookAttemptOutcome = {
   type: 'RecordWebhookAttemptOutcome';
-  data: { jobId: string; attempt: number; result: WebhookAttemptResult; durationMs: number; now: string; retryDelaysMs: readonly number[] };
+  data: {
+    jobId: string;
+    attempt: number;
+    result: WebhookAttemptResult;
+    durationMs: number;
+    now: string;
+    retryDelaysMs: readonly number[];
+  };
 };
 
 /** Records an attempt whose claim ran out without an outcome (its worker died) as failed. */

@@ -32,7 +32,16 @@ export type WebhookErrorClass =
  */
 export type WebhookAttemptStarted = DomainEvent<
   'WebhookAttemptStarted',
-  { jobId: string; accountId: string; attempt: number; event: WebhookEventName; url: string; workerId: string; startedAt: string; deadline: string }
+  {
+    jobId: string;
+    accountId: string;
+    attempt: number;
+    event: WebhookEventName;
+    url: string;
+    workerId: string;
+    startedAt: string;
+    deadline: string;
+  }
 >;
 
 /** The receiver answered 2xx in time: the delivery is done. */
@@ -60,12 +69,23 @@ export type WebhookAttemptFailed = DomainEvent<
 >;
 
 /** The receiver answered 410 Gone: no further attempt. */
-export type WebhookDeliveryStopped = DomainEvent<'WebhookDeliveryStopped', { jobId: string; accountId: string; attempt: number; statusCode: 410; stoppedAt: string }>;
+export type WebhookDeliveryStopped = DomainEvent<
+  'WebhookDeliveryStopped',
+  { jobId: string; accountId: string; attempt: number; statusCode: 410; stoppedAt: string }
+>;
 
 /** Every attempt failed. */
-export type WebhookDeliveryGaveUp = DomainEvent<'WebhookDeliveryGaveUp', { jobId: string; accountId: string; attempts: number; gaveUpAt: string }>;
+export type WebhookDeliveryGaveUp = DomainEvent<
+  'WebhookDeliveryGaveUp',
+  { jobId: string; accountId: string; attempts: number; gaveUpAt: string }
+>;
 
-export type WebhookDeliveryOwnEvent = WebhookAttemptStarted | WebhookAttemptSucceeded | WebhookAttemptFailed | WebhookDeliveryStopped | WebhookDeliveryGaveUp;
+export type WebhookDeliveryOwnEvent =
+  | WebhookAttemptStarted
+  | WebhookAttemptSucceeded
+  | WebhookAttemptFailed
+  | WebhookDeliveryStopped
+  | WebhookDeliveryGaveUp;
 
 export const WEBHOOK_DELIVERY_EVENT_TYPES: readonly WebhookDeliveryOwnEvent['type'][] = [
   'WebhookAttemptStarted',

@@ -8,11 +8,18 @@ export type WebhookDeliveryEvent = DownloadRequested | DownloadCompleted | Downl
 export function evolveWebhookDelivery(state: WebhookDeliveryState, event: WebhookDeliveryEvent): WebhookDeliveryState {
   switch (event.type) {
     case 'DownloadRequested':
-      return { ...state, job: { jobId: event.data.jobId, accountId: event.data.accountId, webhookUrl: event.data.webhookUrl } };
+      return {
+        ...state,
+        job: { jobId: event.data.jobId, accountId: event.data.accountId, webhookUrl: event.data.webhookUrl },
+      };
     case 'DownloadCompleted':
-      return state.terminal === null ? { ...state, terminal: { event: 'download.completed', at: event.data.completedAt } } : state;
+      return state.terminal === null
+        ? { ...state, terminal: { event: 'download.completed', at: event.data.completedAt } }
+        : state;
     case 'DownloadFailed':
-      return state.terminal === null ? { ...state, terminal: { event: 'download.failed', at: event.data.failedAt } } : state;
+      return state.terminal === null
+        ? { ...state, terminal: { event: 'download.failed', at: event.data.failedAt } }
+        : state;
     case 'WebhookAttemptStarted': {
       const { attempt, workerId, startedAt, deadline } = event.data;
       return { ...state, attempts: attempt, inFlight: { attempt, workerId, startedAt, deadline } };

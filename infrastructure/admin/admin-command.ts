@@ -2,7 +2,14 @@ import { parseArgs } from 'node:util';
 import type { Container } from '../composition/container.js';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
 import type { AccountReadModel } from '../../application/ports/read-models.js';
-import { ADD_ON_IDS, type AddOnId, FEATURE_IDS, type FeatureId, PLAN_IDS, type PlanId } from '../../domain/account/plan.js';
+import {
+  ADD_ON_IDS,
+  type AddOnId,
+  FEATURE_IDS,
+  type FeatureId,
+  PLAN_IDS,
+  type PlanId,
+} from '../../domain/account/plan.js';
 import { DomainError } from '../../domain/errors.js';
 import { TOKENS } from '../composition/tokens.js';
 import type { CliOutput } from './cli-command.js';

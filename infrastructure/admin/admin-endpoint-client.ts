@@ -16,20 +16,29 @@ export async function findAdminEndpoint(directory: string, waitMs = 60_000): Pro
     if (owner === null) return null;
     const address = await readAddress(directory);
     if (address?.pid === owner) return address;
-    if (Date.now() > deadline) throw new Error(`The embedded database in ${directory} is open in process ${owner}, which offers no admin endpoint`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `The embedded database in ${directory} is open in process ${owner}, which offers no admin endpoint`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
 /** Runs a CLI in the service and relays its output; resolves to its exit code. */
-export async function runThroughAdminEndpoint(address: AdminEndpointAddress, tool: string, args: string[], io: CliOutput): Promise<number> {
+export async function runThroughAdminEndpoint(
+  address: AdminEndpointAddress,
+  tool: string,
+  args: string[],
+  io: CliOutput,
+): Promise<number> {
   const response = await fetch(`${address.url}/cli`, {
     method: 'POST',
     headers: { authorization: `Bearer ${address.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ tool, args }),
   });
   const body = (await response.json()) as CliAnswer & { error?: string };
-  if (response.status !== 200) throw new Error(`The service's admin endpoint answered ${response.status}: ${body.error ?? ''}`);
+  if (response.status !== 200)
+    throw new Error(`The service's admin endpoint answered ${response.status}: ${body.error ?? ''}`);
   io.out(body.stdout);
   io.err(body.stderr);
   return body.exitCode;

@@ -10,7 +10,10 @@ import { auditCommand } from './audit-command.js';
 import type { CliCommand } from './cli-command.js';
 
 /** The CLIs the embedded service runs for other processes, which cannot open its database. */
-export const ADMIN_ENDPOINT_COMMANDS: Readonly<Record<string, CliCommand>> = { admin: adminCommand, audit: auditCommand };
+export const ADMIN_ENDPOINT_COMMANDS: Readonly<Record<string, CliCommand>> = {
+  admin: adminCommand,
+  audit: auditCommand,
+};
 
 /** Written beside the database, readable by its owner only: where the endpoint listens and the token it wants. */
 export const ADMIN_ENDPOINT_FILE = 'admin-endpoint.json';
@@ -41,7 +44,11 @@ const MAX_BODY_BYTES = 64 * 1024;
  * token written with the address in the data directory, so only a user who
  * can read that directory can use it.
  */
-export async function startAdminEndpoint(options: { directory: string; container: Container; logger: Logger }): Promise<{ stop(): Promise<void> }> {
+export async function startAdminEndpoint(options: {
+  directory: string;
+  container: Container;
+  logger: Logger;
+}): Promise<{ stop(): Promise<void> }> {
   const token = randomBytes(32).toString('hex');
   const server = createServer((request, response) => {
     handle(request, response, token, options.container).catch((error: unknown) => {
@@ -68,9 +75,15 @@ export async function startAdminEndpoint(options: { directory: string; container
   };
 }
 
-async function handle(request: IncomingMessage, response: ServerResponse, token: string, container: Container): Promise<void> {
+async function handle(
+  request: IncomingMessage,
+  response: ServerResponse,
+  token: string,
+  container: Container,
+): Promise<void> {
   if (request.method !== 'POST' || request.url !== '/cli') return answer(response, 404, { error: 'Not found' });
-  if (!hasToken(request.headers.authorization, token)) return answer(response, 401, { error: 'Missing or wrong admin token' });
+  if (!hasToken(request.headers.authorization, token))
+    return answer(response, 401, { error: 'Missing or wrong admin token' });
   const body = await readBody(request);
   if (body === null) return answer(response, 413, { error: 'Request body too large' });
   let parsed: Partial<CliRequest>;
@@ -80,11 +93,16 @@ async function handle(request: IncomingMessage, response: ServerResponse, token:
     return answer(response, 400, { error: 'Request body must be JSON' });
   }
   const command = typeof parsed.tool === 'string' ? ADMIN_ENDPOINT_COMMANDS[parsed.tool] : undefined;
-  if (command === undefined) return answer(response, 400, { error: `tool must be one of: ${Object.keys(ADMIN_ENDPOINT_COMMANDS).join(', ')}` });
-  if (!Array.isArray(parsed.args) || !parsed.args.every((arg) => typeof arg === 'string')) return answer(response, 400, { error: 'args must be an array of strings' });
+  if (command === undefined)
+    return answer(response, 400, { error: `tool must be one of: ${Object.keys(ADMIN_ENDPOINT_COMMANDS).join(', ')}` });
+  if (!Array.isArray(parsed.args) || !parsed.args.every((arg) => typeof arg === 'string'))
+    return answer(response, 400, { error: 'args must be an array of strings' });
   let stdout = '';
   let stderr = '';
-  const exitCode = await command(parsed.args, container, { out: (text) => (stdout += text), err: (text) => (stderr += text) });
+  const exitCode = await command(parsed.args, container, {
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+  });
   answer(response, 200, { exitCode, stdout, stderr } satisfies CliAnswer);
 }
 

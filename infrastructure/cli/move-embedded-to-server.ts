@@ -36,7 +36,11 @@ const BATCH_SIZE = 500;
  * history; the idempotent deciders absorb the work already done, and work the
  * embedded queue still held is set off again.
  */
-export async function moveToServer(options: { directory: string; databaseUrl: string; logger: Logger }): Promise<MoveReport> {
+export async function moveToServer(options: {
+  directory: string;
+  databaseUrl: string;
+  logger: Logger;
+}): Promise<MoveReport> {
   const { logger } = options;
   const source = await openEmbeddedStorage(options.directory);
   await ensureDatabase(options.databaseUrl);
@@ -49,7 +53,12 @@ export async function moveToServer(options: { directory: string; databaseUrl: st
     const events = await copyEvents(source.database, target, logger);
     const streams = await copyStreams(source.database, target);
     await migrateReadModels(target);
-    await rebuildProjections(PROJECTIONS, { db: target, store: targetStore, connectionString: options.databaseUrl, logger });
+    await rebuildProjections(PROJECTIONS, {
+      db: target,
+      store: targetStore,
+      connectionString: options.databaseUrl,
+      logger,
+    });
     return { events, streams };
   } finally {
     await target.destroy();
@@ -88,7 +97,11 @@ async function copyEvents(source: Knex, target: Knex, logger: Logger): Promise<n
 }
 
 async function copyStreams(source: Knex, target: Knex): Promise<number> {
-  const streams = await source('es_streams').select('stream_name', 'category', source.raw('revision::text AS revision'));
+  const streams = await source('es_streams').select(
+    'stream_name',
+    'category',
+    source.raw('revision::text AS revision'),
+  );
   for (let start = 0; start < streams.length; start += BATCH_SIZE) {
     await target('es_streams').insert(streams.slice(start, start + BATCH_SIZE));
   }

@@ -10,12 +10,21 @@ the service with DATABASE_URL set to that database (and NATS_URL for the work qu
 
 async function main(): Promise<number> {
   const [databaseUrl, ...rest] = process.argv.slice(2);
-  if (databaseUrl === undefined || databaseUrl === '--help' || rest.length > 0 || !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  if (
+    databaseUrl === undefined ||
+    databaseUrl === '--help' ||
+    rest.length > 0 ||
+    !/^postgres(ql)?:\/\//.test(databaseUrl)
+  ) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
   const config = loadConfig();
-  const report = await moveToServer({ directory: config.storage.embeddedDataDir, databaseUrl, logger: createLogger(process.env.LOG_LEVEL ?? 'warn') });
+  const report = await moveToServer({
+    directory: config.storage.embeddedDataDir,
+    databaseUrl,
+    logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),
+  });
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return 0;
 }

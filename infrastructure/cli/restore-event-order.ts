@@ -11,7 +11,10 @@ import { loadConfig } from '../config/config.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (config.storage.eventStoreUrl !== null) throw new Error('EVENTSTORE_URL selects EventStoreDB, whose order does not depend on transaction ids: nothing to do');
+  if (config.storage.eventStoreUrl !== null)
+    throw new Error(
+      'EVENTSTORE_URL selects EventStoreDB, whose order does not depend on transaction ids: nothing to do',
+    );
   const store = new PostgresEventStore({ connectionString: config.storage.databaseUrl, poolSize: 1 });
   try {
     const epoch = await store.startNewOrderEpoch();

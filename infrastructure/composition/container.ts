@@ -1,4 +1,9 @@
-import { type DependencyContainer, type InjectionToken, container as rootContainer, instanceCachingFactory } from 'tsyringe';
+import {
+  type DependencyContainer,
+  type InjectionToken,
+  container as rootContainer,
+  instanceCachingFactory,
+} from 'tsyringe';
 import { Token } from './token.js';
 
 /** A class registered by itself: use cases and processes. */

@@ -1,19 +1,24 @@
 import type { ConfigSection } from './variable.js';
 
-export const TABLE_START = '<!-- config-table:start (written by npm run docs:config from infrastructure/config/sections; edit there) -->';
+export const TABLE_START =
+  '<!-- config-table:start (written by npm run docs:config from infrastructure/config/sections; edit there) -->';
 export const TABLE_END = '<!-- config-table:end -->';
 
 /** The README's configuration table: one table per section, one row per variable. */
 export function renderConfigTable(sections: readonly ConfigSection<unknown>[]): string {
   const cell = (text: string) => text.replaceAll('|', '\\|');
   return sections
-    .map((section) => [
-      `**${section.title}**`,
-      '',
-      '| variable | default | meaning |',
-      '|---|---|---|',
-      ...section.variables.map((variable) => `| \`${variable.name}\` | ${cell(variable.shownDefault)} | ${cell(variable.doc)} |`),
-    ].join('\n'))
+    .map((section) =>
+      [
+        `**${section.title}**`,
+        '',
+        '| variable | default | meaning |',
+        '|---|---|---|',
+        ...section.variables.map(
+          (variable) => `| \`${variable.name}\` | ${cell(variable.shownDefault)} | ${cell(variable.doc)} |`,
+        ),
+      ].join('\n'),
+    )
     .join('\n\n');
 }
 

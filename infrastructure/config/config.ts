@@ -66,9 +66,13 @@ export const CONFIG_SECTIONS: { [Name in SectionName]: ConfigSection<Config[Name
 
 export function loadConfig(env: Env = process.env): Config {
   const read = new EnvReader(env);
-  const sections = Object.fromEntries(Object.entries(CONFIG_SECTIONS).map(([name, section]) => [name, section.load(read)])) as Omit<Config, 'mode'>;
+  const sections = Object.fromEntries(
+    Object.entries(CONFIG_SECTIONS).map(([name, section]) => [name, section.load(read)]),
+  ) as Omit<Config, 'mode'>;
   checkAckWaitCoversWebhookAttempt(sections.queue.workAckWaitMs, sections.webhooks.timeoutMs);
-  const mode = ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL'].some((name) => read.optional(name) !== undefined) ? 'server' : 'embedded';
+  const mode = ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL'].some((name) => read.optional(name) !== undefined)
+    ? 'server'
+    : 'embedded';
   return { mode, ...sections };
 }
 

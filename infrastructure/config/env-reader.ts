@@ -27,7 +27,10 @@ export class EnvReader {
   list(name: string, fallback: string[]): string[] {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
-    return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    return raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
   }
 
   url(name: string, fallback: string): string {
@@ -38,13 +41,15 @@ export class EnvReader {
     } catch {
       throw new ConfigError(name, `must be an absolute http(s) URL, got "${value}"`);
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(name, `must be an http(s) URL, got "${value}"`);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new ConfigError(name, `must be an http(s) URL, got "${value}"`);
     return value;
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const value = this.optional(name) ?? fallback;
-    if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
+    if (!(allowed as readonly string[]).includes(value))
+      throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${value}"`);
     return value as T;
   }
 
@@ -53,7 +58,8 @@ export class EnvReader {
     const result: Record<string, T> = {};
     for (const entry of this.list(name, [])) {
       const separator = entry.indexOf('=');
-      if (separator <= 0 || separator === entry.length - 1) throw new ConfigError(name, `must list platform=value entries (platform * for all), got "${entry}"`);
+      if (separator <= 0 || separator === entry.length - 1)
+        throw new ConfigError(name, `must list platform=value entries (platform * for all), got "${entry}"`);
       result[entry.slice(0, separator).toLowerCase()] = parse(entry.slice(separator + 1));
     }
     return result;

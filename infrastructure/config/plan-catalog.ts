@@ -25,7 +25,13 @@ export const DEFAULT_PLAN_CATALOG: Record<PlanId, PlanTerms> = {
   },
   growth: {
     id: 'growth',
-    allowances: { download_count: 5_000, bandwidth_mb: 500_000, info: 20_000, client_download: 10_000, channel_list: 5_000 },
+    allowances: {
+      download_count: 5_000,
+      bandwidth_mb: 500_000,
+      info: 20_000,
+      client_download: 10_000,
+      channel_list: 5_000,
+    },
     bandwidthOverageMb: 50_000,
     maxFileSizeMb: 4_000,
     addOnsAvailable: ['client_download', 'channel_list'],
@@ -33,7 +39,13 @@ export const DEFAULT_PLAN_CATALOG: Record<PlanId, PlanTerms> = {
   },
   scale: {
     id: 'scale',
-    allowances: { download_count: 50_000, bandwidth_mb: 5_000_000, info: 200_000, client_download: 100_000, channel_list: 50_000 },
+    allowances: {
+      download_count: 50_000,
+      bandwidth_mb: 5_000_000,
+      info: 200_000,
+      client_download: 100_000,
+      channel_list: 50_000,
+    },
     bandwidthOverageMb: 500_000,
     maxFileSizeMb: 8_000,
     addOnsAvailable: ['client_download', 'channel_list'],
@@ -72,13 +84,21 @@ function validatePlanCatalog(value: unknown, source: string): Record<PlanId, Pla
     if (plan.id !== planId) fail(`${planId}.id must be "${planId}"`);
     for (const feature of FEATURE_IDS) {
       const allowance = plan.allowances?.[feature];
-      if (allowance !== 'unlimited' && !(typeof allowance === 'number' && Number.isInteger(allowance) && allowance >= 0)) {
+      if (
+        allowance !== 'unlimited' &&
+        !(typeof allowance === 'number' && Number.isInteger(allowance) && allowance >= 0)
+      ) {
         fail(`${planId}.allowances.${feature} must be a non-negative integer or "unlimited"`);
       }
     }
-    if (!(typeof plan.bandwidthOverageMb === 'number' && plan.bandwidthOverageMb >= 0)) fail(`${planId}.bandwidthOverageMb must be >= 0`);
-    if (!(typeof plan.maxFileSizeMb === 'number' && plan.maxFileSizeMb > 0)) fail(`${planId}.maxFileSizeMb must be > 0`);
-    if (!Array.isArray(plan.addOnsAvailable) || plan.addOnsAvailable.some((a) => !(ADD_ON_IDS as readonly string[]).includes(a))) {
+    if (!(typeof plan.bandwidthOverageMb === 'number' && plan.bandwidthOverageMb >= 0))
+      fail(`${planId}.bandwidthOverageMb must be >= 0`);
+    if (!(typeof plan.maxFileSizeMb === 'number' && plan.maxFileSizeMb > 0))
+      fail(`${planId}.maxFileSizeMb must be > 0`);
+    if (
+      !Array.isArray(plan.addOnsAvailable) ||
+      plan.addOnsAvailable.some((a) => !(ADD_ON_IDS as readonly string[]).includes(a))
+    ) {
       fail(`${planId}.addOnsAvailable must list add-ons from: ${ADD_ON_IDS.join(', ')}`);
     }
     if (typeof plan.renewsMonthly !== 'boolean') fail(`${planId}.renewsMonthly must be true or false`);

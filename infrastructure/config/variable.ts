@@ -17,14 +17,30 @@ export interface ConfigSection<T> {
 
 export const code = (value: string | number): string => `\`${value}\``;
 
-export function integer(name: string, fallback: number, [min, max]: readonly [number, number], doc: string, shownDefault = code(fallback)): Variable<number> {
+export function integer(
+  name: string,
+  fallback: number,
+  [min, max]: readonly [number, number],
+  doc: string,
+  shownDefault = code(fallback),
+): Variable<number> {
   return { name, doc, shownDefault, read: (env) => env.integer(name, fallback, min, max) };
 }
 
 /** A string whose default may depend on other variables (then the README shows `shownDefault`). */
-export function text(name: string, fallback: string | ((env: EnvReader) => string), doc: string, shownDefault?: string): Variable<string> {
+export function text(
+  name: string,
+  fallback: string | ((env: EnvReader) => string),
+  doc: string,
+  shownDefault?: string,
+): Variable<string> {
   const value = (env: EnvReader) => (typeof fallback === 'string' ? fallback : fallback(env));
-  return { name, doc, shownDefault: shownDefault ?? (typeof fallback === 'string' ? code(fallback) : 'derived'), read: (env) => env.optional(name) ?? value(env) };
+  return {
+    name,
+    doc,
+    shownDefault: shownDefault ?? (typeof fallback === 'string' ? code(fallback) : 'derived'),
+    read: (env) => env.optional(name) ?? value(env),
+  };
 }
 
 export function optional(name: string, doc: string, shownDefault = 'unset'): Variable<string | undefined> {
@@ -32,11 +48,27 @@ export function optional(name: string, doc: string, shownDefault = 'unset'): Var
 }
 
 /** Comma-separated. */
-export function list(name: string, fallback: readonly string[], doc: string, shownDefault?: string): Variable<string[]> {
-  return { name, doc, shownDefault: shownDefault ?? (fallback.length === 0 ? 'empty' : code(fallback.join(','))), read: (env) => env.list(name, [...fallback]) };
+export function list(
+  name: string,
+  fallback: readonly string[],
+  doc: string,
+  shownDefault?: string,
+): Variable<string[]> {
+  return {
+    name,
+    doc,
+    shownDefault: shownDefault ?? (fallback.length === 0 ? 'empty' : code(fallback.join(','))),
+    read: (env) => env.list(name, [...fallback]),
+  };
 }
 
-export function choice<T extends string>(name: string, allowed: readonly T[], fallback: T, doc: string, shownDefault = code(fallback)): Variable<T> {
+export function choice<T extends string>(
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+  doc: string,
+  shownDefault = code(fallback),
+): Variable<T> {
   return { name, doc, shownDefault, read: (env) => env.oneOf(name, allowed, fallback) };
 }
 

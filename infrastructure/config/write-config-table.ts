@@ -8,4 +8,6 @@ const readmePath = path.resolve(__dirname, '../../../README.md');
 const readme = readFileSync(readmePath, 'utf8');
 const updated = withConfigTable(readme, renderConfigTable(Object.values(CONFIG_SECTIONS)));
 if (updated !== readme) writeFileSync(readmePath, updated);
-console.log(updated === readme ? 'README.md configuration table is up to date' : 'README.md configuration table rewritten');
+console.log(
+  updated === readme ? 'README.md configuration table is up to date' : 'README.md configuration table rewritten',
+);

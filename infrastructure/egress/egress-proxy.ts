@@ -33,13 +33,20 @@ const REFUSAL_STATUS_LINE = 'HTTP/1.1 403 Forbidden by the egress rule';
 
 /** proxy-chain's server, its refusals worded so the job's error names the egress rule. */
 class EgressServer extends Server {
-  override sendSocketResponse(socket: Parameters<Server['sendSocketResponse']>[0], statusCode = 500, headers = {}, message = ''): void {
+  override sendSocketResponse(
+    socket: Parameters<Server['sendSocketResponse']>[0],
+    statusCode = 500,
+    headers = {},
+    message = '',
+  ): void {
     if (statusCode !== 403 || !message.startsWith(REFUSAL_PREFIX)) {
       super.sendSocketResponse(socket, statusCode, headers, message);
       return;
     }
     const body = Buffer.from(message);
-    socket.end(`${REFUSAL_STATUS_LINE}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${message}`);
+    socket.end(
+      `${REFUSAL_STATUS_LINE}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${message}`,
+    );
   }
 }
 
@@ -65,7 +72,11 @@ export class EgressProxy extends EventEmitter {
   /** Listens on a free loopback port; idempotent. */
   start(): Promise<void> {
     this.started ??= (async () => {
-      const server = new EgressServer({ port: 0, host: '127.0.0.1', prepareRequestFunction: (request) => this.prepare(request) });
+      const server = new EgressServer({
+        port: 0,
+        host: '127.0.0.1',
+        prepareRequestFunction: (request) => this.prepare(request),
+      });
       // A target or client that goes away mid-request is the run's failure, which yt-dlp reports; nothing for the proxy to add.
       server.on('requestFailed', () => undefined);
       await server.listen();
@@ -106,21 +117,41 @@ export class EgressProxy extends EventEmitter {
     return this.upstreams.length - 1;
   }
 
-  private async prepare({ username, password, hostname, port, isHttp, request }: PrepareRequestFunctionOpts): Promise<PrepareRequestFunctionResult> {
+  private async prepare({
+    username,
+    password,
+    hostname,
+    port,
+    isHttp,
+    request,
+  }: PrepareRequestFunctionOpts): Promise<PrepareRequestFunctionResult> {
     if (password !== this.password) return { requestAuthentication: true, failMsg: 'Proxy credentials required' };
-    const upstream = username.startsWith('upstream-') ? this.upstreams[Number(username.slice('upstream-'.length))] : undefined;
+    const upstream = username.startsWith('upstream-')
+      ? this.upstreams[Number(username.slice('upstream-'.length))]
+      : undefined;
     if (username !== 'direct' && upstream === undefined) throw new RequestError('Unknown upstream proxy', 407);
     const target: EgressTarget = { hostname, port };
-    const event: EgressEvent = { target: `${hostname}:${port}`, ...(isHttp ? { url: request.url } : {}), viaUpstream: upstream !== undefined };
+    const event: EgressEvent = {
+      target: `${hostname}:${port}`,
+      ...(isHttp ? { url: request.url } : {}),
+      viaUpstream: upstream !== undefined,
+    };
     let resolved: Resolved[];
     try {
       resolved = await this.resolveAll(hostname);
     } catch {
       resolved = [];
     }
-    const decision = judgeEgress(target, resolved.map((entry) => entry.address), this.options.allow);
+    const decision = judgeEgress(
+      target,
+      resolved.map((entry) => entry.address),
+      this.options.allow,
+    );
     if (!decision.ok) {
-      this.options.logger.warn({ target: event.target, reason: decision.reason }, 'egress refused: the extractor asked for an address outside the egress rule');
+      this.options.logger.warn(
+        { target: event.target, reason: decision.reason },
+        'egress refused: the extractor asked for an address outside the egress rule',
+      );
       this.emit('refused', { ...event, reason: decision.reason });
       throw new RequestError(`${REFUSAL_PREFIX}${decision.reason}`, 403);
     }
@@ -128,28 +159,40 @@ export class EgressProxy extends EventEmitter {
     if (upstream !== undefined) return { upstreamProxyUrl: upstream };
     // Allow-listed targets resolve as usual; any other connects only to the addresses judged above.
     // dns.lookup's type is a set of overloads; pinnedLookup answers the two forms net.connect calls.
-    return decision.allowListed ? {} : { dnsLookup: pinnedLookup(resolved) as unknown as PrepareRequestFunctionResult['dnsLookup'] };
+    return decision.allowListed
+      ? {}
+      : { dnsLookup: pinnedLookup(resolved) as unknown as PrepareRequestFunctionResult['dnsLookup'] };
   }
 
   private async resolveAll(hostname: string): Promise<Resolved[]> {
     const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
     const literal = isIP(bare);
     if (literal !== 0) return [{ address: bare, family: literal }];
-    if (this.options.resolve !== undefined) return (await this.options.resolve(bare)).map((address) => ({ address, family: isIP(address) }));
+    if (this.options.resolve !== undefined)
+      return (await this.options.resolve(bare)).map((address) => ({ address, family: isIP(address) }));
     return new Promise((resolve, reject) => {
-      systemLookup(bare, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+      systemLookup(bare, { all: true, verbatim: true }, (error, addresses) =>
+        error ? reject(error) : resolve(addresses),
+      );
     });
   }
 }
 
 /** A lookup that answers only the addresses already judged, in either of the forms net.connect asks for. */
 function pinnedLookup(addresses: readonly Resolved[]) {
-  return (_hostname: string, options: LookupOptions | number | undefined, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+  return (
+    _hostname: string,
+    options: LookupOptions | number | undefined,
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     const asked = typeof options === 'number' ? options : options?.family;
     const family = asked === 'IPv4' ? 4 : asked === 'IPv6' ? 6 : (asked ?? 0);
     const fitting = family === 0 ? addresses : addresses.filter((entry) => entry.family === family);
     if (typeof options === 'object' && options.all === true) {
-      callback(null, fitting.map((entry) => ({ address: entry.address, family: entry.family })));
+      callback(
+        null,
+        fitting.map((entry) => ({ address: entry.address, family: entry.family })),
+      );
       return;
     }
     const first = fitting[0] ?? addresses[0];

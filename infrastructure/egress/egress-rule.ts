@@ -15,12 +15,20 @@ export interface EgressTarget {
  * the first, means a name cannot slip an internal address in beside a
  * public one; the proxy then connects only to the addresses judged here.
  */
-export function judgeEgress(target: EgressTarget, addresses: readonly string[], allow: readonly string[]): EgressDecision {
+export function judgeEgress(
+  target: EgressTarget,
+  addresses: readonly string[],
+  allow: readonly string[],
+): EgressDecision {
   if (isAllowListed(target, allow)) return { ok: true, allowListed: true };
   if (addresses.length === 0) return { ok: false, reason: `${describe(target)} did not resolve` };
   for (const address of addresses) {
     const range = nonPublicRange(address);
-    if (range !== null) return { ok: false, reason: `${describe(target)} resolves to ${address}, a ${range} address, and is not on EGRESS_ALLOW` };
+    if (range !== null)
+      return {
+        ok: false,
+        reason: `${describe(target)} resolves to ${address}, a ${range} address, and is not on EGRESS_ALLOW`,
+      };
   }
   return { ok: true, allowListed: false };
 }

@@ -15,4 +15,7 @@ const MEMORY_SETTINGS = {
   wal_buffers: '1MB',
 };
 
-export const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, ...Object.entries(MEMORY_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+export const EMBEDDED_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  ...Object.entries(MEMORY_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+];

@@ -28,7 +28,11 @@ export async function openEmbeddedDatabase(directory: string | null): Promise<Em
   }
   const pglite = await PGlite.create(directory ?? undefined, { startParams: EMBEDDED_START_PARAMS });
   // knex-pglite takes an open instance through a connection function; its typings do not describe that form.
-  const db = knex({ client: ClientPgLite, dialect: 'postgres', connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig });
+  const db = knex({
+    client: ClientPgLite,
+    dialect: 'postgres',
+    connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig,
+  });
   return {
     pglite,
     db,

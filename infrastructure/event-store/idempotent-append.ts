@@ -1,4 +1,9 @@
-import { type AppendResult, DuplicateEventError, type EventToAppend, type ExpectedRevision } from '../../application/ports/event-store.js';
+import {
+  type AppendResult,
+  DuplicateEventError,
+  type EventToAppend,
+  type ExpectedRevision,
+} from '../../application/ports/event-store.js';
 
 export interface StoredEventPlace {
   id: string;
@@ -24,8 +29,13 @@ export function repeatedAppendResult(
   const first = places[0];
   const repeats =
     first !== undefined &&
-    places.every((place, index) => place !== undefined && place.streamName === streamName && place.revision === first.revision + index) &&
-    (expected === 'any' || expected === 'stream_exists' || first.revision === (expected === 'no_stream' ? 0 : expected + 1));
+    places.every(
+      (place, index) =>
+        place !== undefined && place.streamName === streamName && place.revision === first.revision + index,
+    ) &&
+    (expected === 'any' ||
+      expected === 'stream_exists' ||
+      first.revision === (expected === 'no_stream' ? 0 : expected + 1));
   if (!repeats) throw new DuplicateEventError(events.find((event) => byId.has(event.id))?.id ?? found[0].id);
   const last = places[places.length - 1] as StoredEventPlace;
   return { nextExpectedRevision: last.revision, position: last.position };

@@ -54,6 +54,9 @@ export function allowedFields(value: Record<string, unknown>, allowed: readonly 
 function thumbnails(value: unknown): unknown[] {
   if (!Array.isArray(value)) return [];
   return value
-    .filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && typeof (item as { url?: unknown }).url === 'string')
+    .filter(
+      (item): item is Record<string, unknown> =>
+        typeof item === 'object' && item !== null && typeof (item as { url?: unknown }).url === 'string',
+    )
     .map((item) => allowedFields(item, THUMBNAIL_FIELDS));
 }

@@ -11,7 +11,12 @@ import type { YtDlpFormat, YtDlpInfo } from './parse-video-metadata.js';
  * estimated as its share of the whole. Without any estimate the request
  * stands.
  */
-export function chooseHeightWithinSize(info: YtDlpInfo, requestedHeight: number, maxBytes: number | undefined, clipSeconds: number | null): number {
+export function chooseHeightWithinSize(
+  info: YtDlpInfo,
+  requestedHeight: number,
+  maxBytes: number | undefined,
+  clipSeconds: number | null,
+): number {
   const candidates = VIDEO_HEIGHTS.map(Number)
     .filter((height) => height <= requestedHeight)
     .sort((a, b) => b - a);
@@ -38,7 +43,10 @@ export function chooseHeightWithinSize(info: YtDlpInfo, requestedHeight: number,
 function largestEstimate(formats: readonly YtDlpFormat[], duration: number | null): number | null {
   let largest: number | null = null;
   for (const format of formats) {
-    const bytes = format.filesize ?? format.filesize_approx ?? (format.tbr != null && duration !== null ? (format.tbr * 1000 * duration) / 8 : null);
+    const bytes =
+      format.filesize ??
+      format.filesize_approx ??
+      (format.tbr != null && duration !== null ? (format.tbr * 1000 * duration) / 8 : null);
     if (bytes !== null && (largest === null || bytes > largest)) largest = bytes;
   }
   return largest;

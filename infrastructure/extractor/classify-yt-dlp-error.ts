@@ -14,18 +14,48 @@ type Needle = string | RegExp;
 const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly Needle[]]> = [
   [
     'NETWORK_ERROR',
-    ['not a bot', 'rate-limited', 'rate limited', "isn't available, try again later", 'http error 429', 'too many requests', 'captcha'],
+    [
+      'not a bot',
+      'rate-limited',
+      'rate limited',
+      "isn't available, try again later",
+      'http error 429',
+      'too many requests',
+      'captcha',
+    ],
   ],
   // The egress rule refused an address the link led to: policy, not a passing fault, so retrying gives the same answer.
   ['VIDEO_UNAVAILABLE', ['forbidden by the egress rule']],
   ['PRIVATE_VIDEO', ['private video', 'video is private']],
   ['MEMBERS_ONLY', ['members-only', 'members only', "channel's members", 'join this channel']],
-  ['PAYMENT_REQUIRED', ['requires payment', 'purchase', 'rent this video', 'rental', 'premium members', 'youtube premium', 'music premium']],
-  ['VIDEO_PREMIERE', ['premieres in', 'premiere will begin', 'live event will begin', 'scheduled to start', 'waiting for scheduled']],
+  [
+    'PAYMENT_REQUIRED',
+    [
+      'requires payment',
+      'purchase',
+      'rent this video',
+      'rental',
+      'premium members',
+      'youtube premium',
+      'music premium',
+    ],
+  ],
+  [
+    'VIDEO_PREMIERE',
+    ['premieres in', 'premiere will begin', 'live event will begin', 'scheduled to start', 'waiting for scheduled'],
+  ],
   ['COPYRIGHTED_MUSIC', ['copyright grounds', 'copyright claim', 'copyright infringement', 'copyrighted']],
   [
     'GEO_RESTRICTED',
-    ['available in your country', 'in your country', 'geo restrict', 'geo-restrict', 'georestrict', 'from your location', 'in your region'],
+    [
+      'available in your country',
+      'in your country',
+      'geo restrict',
+      'geo-restrict',
+      'georestrict',
+      'from your location',
+      'in your region',
+    ],
   ],
   [
     'AGE_RESTRICTED',
@@ -42,8 +72,19 @@ const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly Needle[]]> = [
     ],
   ],
   ['DRM_PROTECTED', [/\bdrm\b/]],
-  ['VIDEO_PROCESSING', ['being processed', 'still processing', 'is processing', 'processing will begin', 'processing this video']],
-  ['FORMAT_UNAVAILABLE', ['requested format is not available', 'requested format not available', 'no video formats found', 'no formats found']],
+  [
+    'VIDEO_PROCESSING',
+    ['being processed', 'still processing', 'is processing', 'processing will begin', 'processing this video'],
+  ],
+  [
+    'FORMAT_UNAVAILABLE',
+    [
+      'requested format is not available',
+      'requested format not available',
+      'no video formats found',
+      'no formats found',
+    ],
+  ],
   [
     'VIDEO_NOT_FOUND',
     [
@@ -107,12 +148,16 @@ export function classifyYtDlpError(stderr: string): ClassifiedError {
   const lines = stderr.split(/\r?\n/).filter((line) => line.trim() !== '');
   const firstError = lines.findIndex((line) => line.startsWith('ERROR:'));
   // An error's explanation can span lines (geo restriction names the countries); warnings are not errors.
-  const relevant = firstError === -1 ? lines.slice(-20).filter((line) => !line.startsWith('WARNING:')) : lines.slice(firstError).filter((line) => !line.startsWith('WARNING:'));
+  const relevant =
+    firstError === -1
+      ? lines.slice(-20).filter((line) => !line.startsWith('WARNING:'))
+      : lines.slice(firstError).filter((line) => !line.startsWith('WARNING:'));
   const lastError = [...relevant].reverse().find((line) => line.startsWith('ERROR:')) ?? relevant.at(-1) ?? '';
   const message = cleanMessage(lastError) || FALLBACK_MESSAGE;
   const haystack = normalise(relevant.join('\n'));
   for (const [code, needles] of RULES) {
-    if (needles.some((needle) => (typeof needle === 'string' ? haystack.includes(needle) : needle.test(haystack)))) return { code, message };
+    if (needles.some((needle) => (typeof needle === 'string' ? haystack.includes(needle) : needle.test(haystack))))
+      return { code, message };
   }
   return { code: null, message };
 }

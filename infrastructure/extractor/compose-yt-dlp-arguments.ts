@@ -22,7 +22,22 @@ export const METADATA_ARGUMENTS: readonly string[] = ['-J', '--no-playlist'];
  * settings whichever path answers it.
  */
 export function composeYtDlpArguments(input: YtDlpArgumentsInput, commandArgs: readonly string[]): string[] {
-  const shared = ['--ignore-config', '--no-cache-dir', '--socket-timeout', String(input.socketTimeoutSeconds ?? 20), '--retries', '3', '--fragment-retries', '3'];
+  const shared = [
+    '--ignore-config',
+    '--no-cache-dir',
+    '--socket-timeout',
+    String(input.socketTimeoutSeconds ?? 20),
+    '--retries',
+    '3',
+    '--fragment-retries',
+    '3',
+  ];
   if (input.ffmpegPath.includes(path.sep)) shared.push('--ffmpeg-location', input.ffmpegPath);
-  return [...shared, ...(input.accessArgs ?? []), ...(input.versionArgs ?? []), ...(input.extraArgs ?? []), ...commandArgs];
+  return [
+    ...shared,
+    ...(input.accessArgs ?? []),
+    ...(input.versionArgs ?? []),
+    ...(input.extraArgs ?? []),
+    ...commandArgs,
+  ];
 }

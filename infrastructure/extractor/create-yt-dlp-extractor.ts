@@ -37,24 +37,23 @@ export interface YtDlpSetup {
  */
 export function createYtDlpExtractor(settings: ExtractorSettings, logger: Logger, metrics: Registry): YtDlpSetup {
   let version: YtDlpVersion = { version: 'unknown', release: null, channel: 'unknown' };
-  const info = new Gauge({ name: 'yt_dlp_info', help: 'The yt-dlp version in use (value 1)', labelNames: ['version', 'channel'], registers: [metrics] });
+  const exportVersion = versionGauge(metrics);
   const show = (current: YtDlpVersion) => {
     version = current;
-    info.reset();
-    info.set({ version: current.version, channel: current.channel }, 1);
+    exportVersion(current);
   };
   const log = logger.child({ ytDlpPath: settings.ytDlpPath });
   const gate = new ExclusiveGate();
-  const egress = new EgressProxy({ allow: settings.egressAllow, logger: logger.child({ component: 'egress' }) });
-  const refusals = new Counter({ name: 'egress_refusals_total', help: 'Requests of yt-dlp or ffmpeg the egress rule refused', registers: [metrics] });
-  egress.on('refused', () => refusals.inc());
-  // yt-dlp (Python) and ffmpeg skip a given proxy for the hosts no_proxy names; nothing may bypass the egress rule.
-  for (const name of ['no_proxy', 'NO_PROXY']) delete process.env[name];
+  const egress = countedEgressProxy(settings, logger, metrics);
   // Taken alone first, so no run starts before the egress proxy listens and the options for its version are known.
   const detected = gate.alone(async () => {
     await egress.start();
     show(await detectYtDlpVersion(settings.ytDlpPath));
-    if (version.release === null) log.warn({ version: version.version }, 'could not tell the yt-dlp version; passing only the options every version understands');
+    if (version.release === null)
+      log.warn(
+        { version: version.version },
+        'could not tell the yt-dlp version; passing only the options every version understands',
+      );
     else log.info({ version: version.version, channel: version.channel }, 'yt-dlp found');
   });
   const access = platformAccess(settings, metrics, log, egress);
@@ -70,7 +69,10 @@ export function createYtDlpExtractor(settings: ExtractorSettings, logger: Logger
         .then((found) => {
           show(found);
           installation += 1;
-          log.info({ version: found.version, channel: found.channel }, 'yt-dlp changed on disk; its options follow the new version');
+          log.info(
+            { version: found.version, channel: found.channel },
+            'yt-dlp changed on disk; its options follow the new version',
+          );
         })
         .finally(() => {
           redetection = null;
@@ -130,22 +132,41 @@ export function createYtDlpExtractor(settings: ExtractorSettings, logger: Logger
 }
 
 /** The access controls, with metrics that say when a platform drew a bot check and how long it is paused. */
-function platformAccess(settings: ExtractorSettings, metrics: Registry, logger: Logger, egress: EgressProxy): PlatformAccess {
-  const botChecks = new Counter({ name: 'platform_bot_checks_total', help: 'Bot checks (and HTTP 429) a platform answered yt-dlp with', labelNames: ['platform'], registers: [metrics] });
-  const access: PlatformAccess = new PlatformAccess(settings.platformAccess, {
-    botCheck: (platform, proxy) => {
-      botChecks.inc({ platform });
-      // The proxy URL may carry credentials: only whether one was used is logged.
-      logger.warn({ platform, viaProxy: proxy !== undefined, backoffSeconds: settings.platformAccess.botCheckBackoffMs / 1000 }, 'platform asked for a bot check; backing off');
+function platformAccess(
+  settings: ExtractorSettings,
+  metrics: Registry,
+  logger: Logger,
+  egress: EgressProxy,
+): PlatformAccess {
+  const botChecks = new Counter({
+    name: 'platform_bot_checks_total',
+    help: 'Bot checks (and HTTP 429) a platform answered yt-dlp with',
+    labelNames: ['platform'],
+    registers: [metrics],
+  });
+  const access: PlatformAccess = new PlatformAccess(
+    settings.platformAccess,
+    {
+      botCheck: (platform, proxy) => {
+        botChecks.inc({ platform });
+        // The proxy URL may carry credentials: only whether one was used is logged.
+        logger.warn(
+          { platform, viaProxy: proxy !== undefined, backoffSeconds: settings.platformAccess.botCheckBackoffMs / 1000 },
+          'platform asked for a bot check; backing off',
+        );
+      },
     },
-  }, Date.now, egress);
+    Date.now,
+    egress,
+  );
   new Gauge({
     name: 'platform_backoff_seconds',
     help: 'Seconds left before this process sends yt-dlp to the platform again after a bot check',
     labelNames: ['platform'],
     registers: [metrics],
     collect() {
-      for (const platform of access.platformsBackedOff()) this.set({ platform }, Math.ceil(access.backoffRemainingMs(platform) / 1000));
+      for (const platform of access.platformsBackedOff())
+        this.set({ platform }, Math.ceil(access.backoffRemainingMs(platform) / 1000));
     },
   });
   return access;
@@ -157,4 +178,32 @@ function changeTimeOf(file: string): number | null {
   } catch {
     return null;
   }
+}
+
+/** The egress proxy every run goes through, its refusals counted in `egress_refusals_total`. */
+function countedEgressProxy(settings: ExtractorSettings, logger: Logger, metrics: Registry): EgressProxy {
+  // yt-dlp (Python) and ffmpeg skip a given proxy for the hosts no_proxy names; nothing may bypass the egress rule.
+  for (const name of ['no_proxy', 'NO_PROXY']) delete process.env[name];
+  const egress = new EgressProxy({ allow: settings.egressAllow, logger: logger.child({ component: 'egress' }) });
+  const refusals = new Counter({
+    name: 'egress_refusals_total',
+    help: 'Requests of yt-dlp or ffmpeg the egress rule refused',
+    registers: [metrics],
+  });
+  egress.on('refused', () => refusals.inc());
+  return egress;
+}
+
+/** Sets `yt_dlp_info` to the version in use. */
+function versionGauge(metrics: Registry): (current: YtDlpVersion) => void {
+  const info = new Gauge({
+    name: 'yt_dlp_info',
+    help: 'The yt-dlp version in use (value 1)',
+    labelNames: ['version', 'channel'],
+    registers: [metrics],
+  });
+  return (current) => {
+    info.reset();
+    info.set({ version: current.version, channel: current.channel }, 1);
+  };
 }

@@ -13,7 +13,11 @@ export function canonicalLanguageTag(tag: string): string {
   return [
     language.toLowerCase(),
     ...subtags.map((subtag) =>
-      subtag.length === 2 ? subtag.toUpperCase() : subtag.length === 4 ? subtag[0].toUpperCase() + subtag.slice(1).toLowerCase() : subtag.toLowerCase(),
+      subtag.length === 2
+        ? subtag.toUpperCase()
+        : subtag.length === 4
+          ? subtag[0].toUpperCase() + subtag.slice(1).toLowerCase()
+          : subtag.toLowerCase(),
     ),
   ].join('-');
 }
@@ -45,7 +49,11 @@ export function formatSelector(format: MediaFormat, language?: string, maxHeight
     return [...audio.map((filter) => `bv*[height<=?${height}]+ba${filter}`), `b[height<=?${height}]`].join('/');
   }
   if (format === 'audio-aac') {
-    return [...audio.flatMap((filter) => [`ba${filter}[ext=m4a]`, `ba${filter}[acodec^=mp4a]`, `ba${filter}`]), 'b[acodec^=mp4a]', 'b'].join('/');
+    return [
+      ...audio.flatMap((filter) => [`ba${filter}[ext=m4a]`, `ba${filter}[acodec^=mp4a]`, `ba${filter}`]),
+      'b[acodec^=mp4a]',
+      'b',
+    ].join('/');
   }
   return [...audio.map((filter) => `ba${filter}`), 'b'].join('/');
 }

@@ -8,7 +8,11 @@ import path from 'node:path';
  * printed, the only `media.*` file left in the work directory is the result.
  * A path outside the work directory is never accepted.
  */
-export async function locateDownloadedFile(workDir: string, printedPaths: readonly string[], baseName: string): Promise<string | null> {
+export async function locateDownloadedFile(
+  workDir: string,
+  printedPaths: readonly string[],
+  baseName: string,
+): Promise<string | null> {
   const root = path.resolve(workDir);
   const printed = printedPaths.at(-1);
   if (printed !== undefined) {
@@ -16,7 +20,9 @@ export async function locateDownloadedFile(workDir: string, printedPaths: readon
     const inside = candidate.startsWith(root + path.sep);
     return inside && (await isFile(candidate)) ? candidate : null;
   }
-  const leftovers = (await readdir(root)).filter((name) => name.startsWith(`${baseName}.`) && !/\.(part|ytdl|temp|json)$/.test(name) && !/\.f[\w-]+\./.test(name));
+  const leftovers = (await readdir(root)).filter(
+    (name) => name.startsWith(`${baseName}.`) && !/\.(part|ytdl|temp|json)$/.test(name) && !/\.f[\w-]+\./.test(name),
+  );
   return leftovers.length === 1 ? path.join(root, leftovers[0]) : null;
 }
 

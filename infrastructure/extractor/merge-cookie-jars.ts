@@ -15,7 +15,8 @@ export function mergeCookieJars(base: string, ours: string, theirs: string): str
   for (const key of before.cookies.keys()) {
     if (!after.cookies.has(key)) merged.cookies.delete(key);
   }
-  const header = merged.header.length > 0 ? merged.header : after.header.length > 0 ? after.header : ['# Netscape HTTP Cookie File'];
+  const header =
+    merged.header.length > 0 ? merged.header : after.header.length > 0 ? after.header : ['# Netscape HTTP Cookie File'];
   return `${[...header, ...merged.cookies.values()].join('\n')}\n`;
 }
 

@@ -11,5 +11,8 @@ export function nameVideoHeight(width: number, height: number): VideoFormat {
   const short = Math.min(width, height);
   const long = Math.max(width, height);
   const ascending = [...VIDEO_HEIGHTS].sort((a, b) => Number(a) - Number(b));
-  return ascending.find((name) => short <= Number(name) && long <= Math.ceil((Number(name) * 16) / 9)) ?? ascending[ascending.length - 1];
+  return (
+    ascending.find((name) => short <= Number(name) && long <= Math.ceil((Number(name) * 16) / 9)) ??
+    ascending[ascending.length - 1]
+  );
 }

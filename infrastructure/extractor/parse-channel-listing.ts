@@ -26,7 +26,15 @@ export function parseChannelListing(output: unknown, maxVideos: number): Channel
       const uploader = text(clean.uploader) ?? text(clean.channel) ?? listingUploader;
       return { ...clean, id: text(clean.id) ?? '', title: text(clean.title) ?? '', url, uploader };
     });
-  return { ...allowedFields(listing, LISTING_EXTRA_FIELDS), id: text(listing.id) ?? channelId, title: text(listing.title) ?? channel, channel, channel_id: channelId, channel_url: channelUrl, entries };
+  return {
+    ...allowedFields(listing, LISTING_EXTRA_FIELDS),
+    id: text(listing.id) ?? channelId,
+    title: text(listing.title) ?? channel,
+    channel,
+    channel_id: channelId,
+    channel_url: channelUrl,
+    entries,
+  };
 }
 
 export function withoutSmuggledData(url: string): string {

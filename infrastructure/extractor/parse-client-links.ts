@@ -37,7 +37,8 @@ export function parseClientLinks(info: YtDlpLinkInfo): MediaLinks {
   });
   const result: MediaLinks = {
     title: String(info.fulltitle ?? info.title ?? ''),
-    duration: typeof info.duration === 'number' && Number.isFinite(info.duration) && info.duration > 0 ? info.duration : 0,
+    duration:
+      typeof info.duration === 'number' && Number.isFinite(info.duration) && info.duration > 0 ? info.duration : 0,
     links: dedupe(links).sort(bestFirst),
   };
   const author = nonEmpty(info.uploader) ?? nonEmpty(info.channel);
@@ -76,7 +77,11 @@ function toLink(format: YtDlpLinkFormat): MediaLink | null {
 function bestFirst(a: MediaLink, b: MediaLink): number {
   if (a.type !== b.type) return a.type === 'video' ? -1 : 1;
   if (a.type === 'video') {
-    return (b.height ?? 0) - (a.height ?? 0) || Number(b.hasAudio) - Number(a.hasAudio) || (b.sizeBytes ?? 0) - (a.sizeBytes ?? 0);
+    return (
+      (b.height ?? 0) - (a.height ?? 0) ||
+      Number(b.hasAudio) - Number(a.hasAudio) ||
+      (b.sizeBytes ?? 0) - (a.sizeBytes ?? 0)
+    );
   }
   return (b.audioBitrate ?? 0) - (a.audioBitrate ?? 0) || (b.sizeBytes ?? 0) - (a.sizeBytes ?? 0);
 }

@@ -29,7 +29,13 @@ export interface YtDlpInfo extends YtDlpFormat {
   formats?: YtDlpFormat[] | null;
 }
 
-const LIVE_STATUSES: readonly string[] = ['not_live', 'is_live', 'is_upcoming', 'was_live', 'post_live'] satisfies LiveStatus[];
+const LIVE_STATUSES: readonly string[] = [
+  'not_live',
+  'is_live',
+  'is_upcoming',
+  'was_live',
+  'post_live',
+] satisfies LiveStatus[];
 
 /** Durations are floats (6.038 for a stream); a millisecond of float noise must not add a whole second. */
 const ROUNDING_SLACK_SECONDS = 0.001;
@@ -53,7 +59,8 @@ function wholeSeconds(duration: number | null | undefined): number {
 }
 
 function liveStatus(info: YtDlpInfo): LiveStatus | null {
-  if (typeof info.live_status === 'string' && LIVE_STATUSES.includes(info.live_status)) return info.live_status as LiveStatus;
+  if (typeof info.live_status === 'string' && LIVE_STATUSES.includes(info.live_status))
+    return info.live_status as LiveStatus;
   return info.is_live === true ? 'is_live' : null;
 }
 
@@ -86,7 +93,9 @@ export function audioTracks(formats: readonly YtDlpFormat[]): AudioTrackInfo[] {
     const [first, second] = ranked;
     if (second === undefined || first[1].preference > second[1].preference) originals = [first[0]];
   }
-  const tracks = [...languages.keys()].map((language): AudioTrackInfo => ({ type: originals.includes(language) ? 'original' : 'dubbed', language }));
+  const tracks = [...languages.keys()].map(
+    (language): AudioTrackInfo => ({ type: originals.includes(language) ? 'original' : 'dubbed', language }),
+  );
   return [...tracks.filter((track) => track.type === 'original'), ...tracks.filter((track) => track.type === 'dubbed')];
 }
 

@@ -144,9 +144,17 @@ export class PlatformAccess {
   }
 
   private async waitOutBackoff(platform: string, options: AdmitOptions): Promise<void> {
-    for (let remaining = this.backoffRemainingMs(platform); remaining > 0; remaining = this.backoffRemainingMs(platform)) {
+    for (
+      let remaining = this.backoffRemainingMs(platform);
+      remaining > 0;
+      remaining = this.backoffRemainingMs(platform)
+    ) {
       if (!options.waitForPlatform) {
-        throw new ExtractionError('NETWORK_ERROR', 'The platform asked for a bot check; requests to it are paused', `Retry in ${Math.ceil(remaining / 1000)} s`);
+        throw new ExtractionError(
+          'NETWORK_ERROR',
+          'The platform asked for a bot check; requests to it are paused',
+          `Retry in ${Math.ceil(remaining / 1000)} s`,
+        );
       }
       await sleep(remaining, options.signal);
       if (options.signal?.aborted === true) throw options.signal.reason;
@@ -211,7 +219,10 @@ export class PlatformAccess {
 
   private recordBotCheck(platform: string, proxy: string | undefined): void {
     const now = this.now();
-    this.backoffUntil.set(platform, Math.max(this.backoffUntil.get(platform) ?? 0, now + this.settings.botCheckBackoffMs));
+    this.backoffUntil.set(
+      platform,
+      Math.max(this.backoffUntil.get(platform) ?? 0, now + this.settings.botCheckBackoffMs),
+    );
     if (proxy !== undefined) this.proxyCoolUntil.set(proxy, now + this.settings.proxyCooldownMs);
     this.observer.botCheck(platform, proxy);
   }
@@ -222,7 +233,10 @@ export class PlatformAccess {
     return turn;
   }
 
-  private async checkOutJar(platform: string, scratchDir: string): Promise<{ source: string; copy: string; base: string } | null> {
+  private async checkOutJar(
+    platform: string,
+    scratchDir: string,
+  ): Promise<{ source: string; copy: string; base: string } | null> {
     const pool = forPlatform(this.settings.cookies, platform) ?? [];
     if (pool.length === 0) return null;
     const source = pool[this.nextTurn(`cookies:${platform}`) % pool.length];

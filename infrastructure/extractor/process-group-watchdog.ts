@@ -8,11 +8,15 @@ import { spawn } from 'node:child_process';
  * `release` (after the group has ended) stops the watchdog without killing.
  */
 export function watchProcessGroup(pgid: number): { release(): void } {
-  const watchdog = spawn('/bin/sh', ['-c', 'read -r _; kill -9 -"$1" 2>/dev/null', 'process-group-watchdog', String(pgid)], {
-    stdio: ['pipe', 'ignore', 'ignore'],
-    // Its own group, so that killing the watched group (timeouts, aborts) leaves it to be released normally.
-    detached: true,
-  });
+  const watchdog = spawn(
+    '/bin/sh',
+    ['-c', 'read -r _; kill -9 -"$1" 2>/dev/null', 'process-group-watchdog', String(pgid)],
+    {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      // Its own group, so that killing the watched group (timeouts, aborts) leaves it to be released normally.
+      detached: true,
+    },
+  );
   // Without /bin/sh the run goes on unguarded, as it did before.
   watchdog.on('error', () => undefined);
   watchdog.stdin?.on('error', () => undefined);

@@ -37,13 +37,26 @@ export class OutputTooLargeError extends Error {
  * with whatever it started (yt-dlp runs ffmpeg), and a watchdog kills the
  * group if this process dies first. Aborting rejects with the signal's reason.
  */
-export function runProcess(command: string, args: readonly string[], options: RunProcessOptions = {}): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: RunProcessOptions = {},
+): Promise<ProcessResult> {
   return superviseProcess(() => spawnProcessGroup(command, args, options), options);
 }
 
 /** The child of runProcess: its own process group, watched. */
-export function spawnProcessGroup(command: string, args: readonly string[], options: Pick<RunProcessOptions, 'cwd' | 'env'>): StartedProcess {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export function spawnProcessGroup(
+  command: string,
+  args: readonly string[],
+  options: Pick<RunProcessOptions, 'cwd' | 'env'>,
+): StartedProcess {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   return { child, watchdog: child.pid === undefined ? null : watchProcessGroup(child.pid) };
 }
 

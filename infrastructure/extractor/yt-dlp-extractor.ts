@@ -28,7 +28,13 @@ import { nameVideoHeight } from './name-video-height.js';
 import type { ExclusiveGate } from './exclusive-gate.js';
 import type { PlatformAccess, RunAccess } from './platform-access.js';
 import { type YtDlpInfo, parseVideoMetadata } from './parse-video-metadata.js';
-import { OutputTooLargeError, type ProcessResult, type RunProcessOptions, spawnProcessGroup, superviseProcess } from './run-process.js';
+import {
+  OutputTooLargeError,
+  type ProcessResult,
+  type RunProcessOptions,
+  spawnProcessGroup,
+  superviseProcess,
+} from './run-process.js';
 import { SpareYtDlpProcesses } from './spare/spare-yt-dlp-processes.js';
 
 export interface YtDlpExtractorOptions {
@@ -83,7 +89,12 @@ export class YtDlpExtractor implements Extractor {
 
   constructor(private readonly options: YtDlpExtractorOptions) {
     this.ffprobePath = options.ffprobePath ?? siblingProgram(options.ffmpegPath, 'ffprobe');
-    this.spares = new SpareYtDlpProcesses({ ytDlpPath: options.ytDlpPath, count: options.spareProcesses ?? 0, env: this.environment(), installation: options.installation });
+    this.spares = new SpareYtDlpProcesses({
+      ytDlpPath: options.ytDlpPath,
+      count: options.spareProcesses ?? 0,
+      env: this.environment(),
+      installation: options.installation,
+    });
   }
 
   async probe(url: string, options: ProbeOptions = {}): Promise<VideoMetadata> {
@@ -93,7 +104,11 @@ export class YtDlpExtractor implements Extractor {
 
   async listChannel(url: string, options: ChannelListingOptions): Promise<ChannelListing> {
     const args = ['--flat-playlist', '-J', '--playlist-end', String(options.maxVideos), '--', url];
-    const result = await this.run(url, args, undefined, { signal: options.signal, timeoutMs: this.options.listingTimeoutMs ?? 300_000, maxStdoutChars: 64 * 1024 * 1024 });
+    const result = await this.run(url, args, undefined, {
+      signal: options.signal,
+      timeoutMs: this.options.listingTimeoutMs ?? 300_000,
+      maxStdoutChars: 64 * 1024 * 1024,
+    });
     if (result.code !== 0 || result.timedOut) throw failure(result);
     let listing: ChannelListing | null = null;
     try {
@@ -101,7 +116,12 @@ export class YtDlpExtractor implements Extractor {
     } catch {
       // Reported below, like any other output that is not a listing.
     }
-    if (listing === null) throw new ExtractionError(null, 'The extractor returned no channel listing', result.stdout.slice(0, MAX_DETAILS_CHARS));
+    if (listing === null)
+      throw new ExtractionError(
+        null,
+        'The extractor returned no channel listing',
+        result.stdout.slice(0, MAX_DETAILS_CHARS),
+      );
     return listing;
   }
 
@@ -109,7 +129,8 @@ export class YtDlpExtractor implements Extractor {
     const { info } = await this.extractInfo(url, options.signal);
     if (info.live_status === 'is_live' || info.is_live === true) throw liveStreamError();
     const links = parseClientLinks(info as YtDlpLinkInfo);
-    if (links.links.length === 0) throw new ExtractionError('FORMAT_UNAVAILABLE', 'The platform offers no direct media link for this video');
+    if (links.links.length === 0)
+      throw new ExtractionError('FORMAT_UNAVAILABLE', 'The platform offers no direct media link for this video');
     return links;
   }
 
@@ -119,7 +140,13 @@ export class YtDlpExtractor implements Extractor {
     let infoJsonFile: string | undefined;
     // The metadata step prints no progress; bounded by probeTimeoutMs, it may still outlast the ack wait, so it beats too.
     if (isVideoFormat(request.format) && request.maxFileSizeBytes !== undefined) {
-      const { info, json } = request.infoJson !== undefined ? { info: JSON.parse(request.infoJson) as YtDlpInfo, json: request.infoJson } : await beatWhile(this.extractInfo(request.url, request.signal, workDir, request.onWaiting), request.onWaiting);
+      const { info, json } =
+        request.infoJson !== undefined
+          ? { info: JSON.parse(request.infoJson) as YtDlpInfo, json: request.infoJson }
+          : await beatWhile(
+              this.extractInfo(request.url, request.signal, workDir, request.onWaiting),
+              request.onWaiting,
+            );
       if (info.live_status === 'is_live' || info.is_live === true) throw liveStreamError();
       const clipSeconds = clipLength(info.duration, request.startTime, request.endTime);
       maxHeight = chooseHeightWithinSize(info, Number(request.format), request.maxFileSizeBytes, clipSeconds);
@@ -161,13 +188,18 @@ export class YtDlpExtractor implements Extractor {
     if (result.code !== 0 || result.timedOut) throw failure(result);
 
     const filePath = await locateDownloadedFile(workDir, printedPaths, MEDIA_BASE_NAME);
-    if (filePath === null) throw new ExtractionError(null, 'The extractor reported no output file', details(result.stderr));
+    if (filePath === null)
+      throw new ExtractionError(null, 'The extractor reported no output file', details(result.stderr));
     let probe: MediaProbe;
     try {
       probe = await probeMediaFile(this.ffprobePath, filePath, { signal: request.signal });
     } catch (error) {
       if (request.signal?.aborted === true) throw error;
-      throw new ExtractionError(null, 'The downloaded file could not be read', error instanceof Error ? error.message : String(error));
+      throw new ExtractionError(
+        null,
+        'The downloaded file could not be read',
+        error instanceof Error ? error.message : String(error),
+      );
     }
     const extension = path.extname(filePath).slice(1).toLowerCase();
     const hasVideo = videoStreams(probe).length > 0;
@@ -181,7 +213,12 @@ export class YtDlpExtractor implements Extractor {
   }
 
   /** `yt-dlp -J`: the parsed metadata and its text, which a download can load again. */
-  private async extractInfo(url: string, signal: AbortSignal | undefined, scratchDir?: string, onWaiting?: () => void): Promise<{ info: YtDlpInfo; json: string }> {
+  private async extractInfo(
+    url: string,
+    signal: AbortSignal | undefined,
+    scratchDir?: string,
+    onWaiting?: () => void,
+  ): Promise<{ info: YtDlpInfo; json: string }> {
     // A lookup without a work directory is one a client waits on: it is refused during a platform back-off rather than held.
     const result = await this.run(
       url,
@@ -196,7 +233,11 @@ export class YtDlpExtractor implements Extractor {
       if (typeof info !== 'object' || info === null) throw new TypeError('not an object');
       return { info, json: result.stdout };
     } catch {
-      throw new ExtractionError(null, 'The extractor returned unreadable metadata', result.stdout.slice(0, MAX_DETAILS_CHARS));
+      throw new ExtractionError(
+        null,
+        'The extractor returned unreadable metadata',
+        result.stdout.slice(0, MAX_DETAILS_CHARS),
+      );
     }
   }
 
@@ -204,7 +245,13 @@ export class YtDlpExtractor implements Extractor {
    * Runs yt-dlp with the options every run shares, and the platform's proxy and cookies copied into `scratchDir` (or a
    * temporary directory). `onWaiting` is called now and then while the run waits for its turn, before yt-dlp starts.
    */
-  private async run(url: string, args: readonly string[], scratchDir: string | undefined, options: RunProcessOptions, onWaiting?: () => void): Promise<ProcessResult> {
+  private async run(
+    url: string,
+    args: readonly string[],
+    scratchDir: string | undefined,
+    options: RunProcessOptions,
+    onWaiting?: () => void,
+  ): Promise<ProcessResult> {
     let temporaryDir: string | null = null;
     let access: RunAccess | null = null;
     let stderr: string | null = null;
@@ -212,7 +259,12 @@ export class YtDlpExtractor implements Extractor {
       if (this.options.access !== undefined) {
         const dir = scratchDir ?? (await mkdtemp(path.join(tmpdir(), 'yt-dlp-run-')));
         if (dir !== scratchDir) temporaryDir = dir;
-        access = await this.options.access.begin(url, { scratchDir: dir, waitForPlatform: scratchDir !== undefined, signal: options.signal, onWaiting });
+        access = await this.options.access.begin(url, {
+          scratchDir: dir,
+          waitForPlatform: scratchDir !== undefined,
+          signal: options.signal,
+          onWaiting,
+        });
       }
       const argv = composeYtDlpArguments(
         {
@@ -227,13 +279,21 @@ export class YtDlpExtractor implements Extractor {
       // A spare has already paid Python's start-up; without one (none kept, or all taken) the command starts as usual.
       const start = async () => {
         const installation = (await this.options.installation?.()) ?? 0;
-        return superviseProcess(() => this.spares.take(installation, argv, options.cwd) ?? spawnProcessGroup(this.options.ytDlpPath, argv, { env: this.environment(), ...options }), options);
+        return superviseProcess(
+          () =>
+            this.spares.take(installation, argv, options.cwd) ??
+            spawnProcessGroup(this.options.ytDlpPath, argv, { env: this.environment(), ...options }),
+          options,
+        );
       };
-      const result = await (this.options.gate === undefined ? start() : this.options.gate.shared(start, { signal: options.signal, onWaiting }));
+      const result = await (this.options.gate === undefined
+        ? start()
+        : this.options.gate.shared(start, { signal: options.signal, onWaiting }));
       stderr = result.stderr;
       return result;
     } catch (error) {
-      if (error instanceof OutputTooLargeError) throw new ExtractionError(null, 'The extractor returned too much output', error.message);
+      if (error instanceof OutputTooLargeError)
+        throw new ExtractionError(null, 'The extractor returned too much output', error.message);
       if (isSpawnError(error)) throw new ExtractionError(null, 'The extractor could not be started', error.message);
       throw error;
     } finally {
@@ -243,7 +303,9 @@ export class YtDlpExtractor implements Extractor {
   }
 
   private environment(): NodeJS.ProcessEnv {
-    const pythonPath = [this.options.pythonPath, process.env.PYTHONPATH].filter((entry) => entry !== undefined && entry !== '').join(path.delimiter);
+    const pythonPath = [this.options.pythonPath, process.env.PYTHONPATH]
+      .filter((entry) => entry !== undefined && entry !== '')
+      .join(path.delimiter);
     // Messages quote the platform's typographic apostrophes; the service's locale must not turn them into errors.
     const env: NodeJS.ProcessEnv = { ...process.env, PYTHONUTF8: '1' };
     if (pythonPath !== '') env.PYTHONPATH = pythonPath;
@@ -258,7 +320,11 @@ function failure(result: ProcessResult): ExtractionError {
 }
 
 function liveStreamError(): ExtractionError {
-  return new ExtractionError('LIVE_STREAM_IN_PROGRESS', 'The live stream is still in progress', 'live_status is is_live');
+  return new ExtractionError(
+    'LIVE_STREAM_IN_PROGRESS',
+    'The live stream is still in progress',
+    'live_status is is_live',
+  );
 }
 
 function details(stderr: string): string {
@@ -268,19 +334,32 @@ function details(stderr: string): string {
 function deliveredFormat(requested: MediaFormat, probe: MediaProbe): MediaFormat {
   if (isVideoFormat(requested)) {
     const [video] = videoStreams(probe);
-    if (video === undefined) throw new ExtractionError('FORMAT_UNAVAILABLE', 'The platform offered no video for this format');
+    if (video === undefined)
+      throw new ExtractionError('FORMAT_UNAVAILABLE', 'The platform offered no video for this format');
     return nameVideoHeight(video.width ?? 0, video.height ?? 0);
   }
-  if (requested === 'audio-aac') return probe.streams.some((stream) => stream.type === 'audio' && stream.codec === 'aac') ? 'audio-aac' : 'audio';
+  if (requested === 'audio-aac')
+    return probe.streams.some((stream) => stream.type === 'audio' && stream.codec === 'aac') ? 'audio-aac' : 'audio';
   return requested;
 }
 
 /** Picture streams, not cover art (which MP4 and Matroska carry as a one-frame video stream). */
 function videoStreams(probe: MediaProbe) {
-  return probe.streams.filter((stream) => stream.type === 'video' && stream.codec !== 'mjpeg' && stream.codec !== 'png' && stream.width !== null && stream.height !== null);
+  return probe.streams.filter(
+    (stream) =>
+      stream.type === 'video' &&
+      stream.codec !== 'mjpeg' &&
+      stream.codec !== 'png' &&
+      stream.width !== null &&
+      stream.height !== null,
+  );
 }
 
-function clipLength(duration: number | null | undefined, start: number | undefined, end: number | undefined): number | null {
+function clipLength(
+  duration: number | null | undefined,
+  start: number | undefined,
+  end: number | undefined,
+): number | null {
   if (typeof duration !== 'number' || duration <= 0) return null;
   return Math.max(0, Math.min(end ?? duration, duration) - (start ?? 0));
 }
@@ -290,5 +369,9 @@ function siblingProgram(programPath: string, name: string): string {
 }
 
 function isSpawnError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall?.startsWith('spawn') === true;
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    (error as NodeJS.ErrnoException).syscall?.startsWith('spawn') === true
+  );
 }

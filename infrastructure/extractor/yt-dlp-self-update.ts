@@ -38,23 +38,38 @@ export class YtDlpSelfUpdate extends BackgroundLoop {
   async updateOnce(signal?: AbortSignal): Promise<boolean> {
     const { ytDlpPath, channel, gate, logger } = this.options;
     const drainWaitMs = this.options.drainWaitMs ?? DEFAULT_DRAIN_WAIT_MS;
-    return gate.alone(async () => {
-      // --ignore-config: a configuration file on the host (yt-dlp reads several) must not add options to the update, such as another --update-to.
-      const result = await runProcess(ytDlpPath, ['--ignore-config', '--update-to', channel], { timeoutMs: 300_000, signal, maxStdoutChars: 100_000 });
-      const output = `${result.stdout}\n${result.stderr}`.trim();
-      if (result.code !== 0) {
-        logger.warn({ channel, output: output.slice(-500) }, 'yt-dlp could not update itself; updates are off for this process');
-        return false;
-      }
-      const version = await detectYtDlpVersion(ytDlpPath);
-      logger.info({ channel, version: version.version }, 'yt-dlp update checked');
-      this.options.onVersion(version);
-      return true;
-    }, { maxWaitMs: drainWaitMs }).catch((error: unknown) => {
-      if (!(error instanceof GateBusyError)) throw error;
-      logger.info({ channel, drainWaitMs }, 'yt-dlp update put off to the next interval: downloads were still running');
-      return true;
-    });
+    return gate
+      .alone(
+        async () => {
+          // --ignore-config: a configuration file on the host (yt-dlp reads several) must not add options to the update, such as another --update-to.
+          const result = await runProcess(ytDlpPath, ['--ignore-config', '--update-to', channel], {
+            timeoutMs: 300_000,
+            signal,
+            maxStdoutChars: 100_000,
+          });
+          const output = `${result.stdout}\n${result.stderr}`.trim();
+          if (result.code !== 0) {
+            logger.warn(
+              { channel, output: output.slice(-500) },
+              'yt-dlp could not update itself; updates are off for this process',
+            );
+            return false;
+          }
+          const version = await detectYtDlpVersion(ytDlpPath);
+          logger.info({ channel, version: version.version }, 'yt-dlp update checked');
+          this.options.onVersion(version);
+          return true;
+        },
+        { maxWaitMs: drainWaitMs },
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof GateBusyError)) throw error;
+        logger.info(
+          { channel, drainWaitMs },
+          'yt-dlp update put off to the next interval: downloads were still running',
+        );
+        return true;
+      });
   }
 
   protected async run(stop: AbortSignal): Promise<void> {
@@ -64,7 +79,8 @@ export class YtDlpSelfUpdate extends BackgroundLoop {
       try {
         if (!(await this.updateOnce(stop))) return;
       } catch (error) {
-        if (!stop.aborted) this.options.logger.warn({ err: error }, 'yt-dlp update failed; trying again at the next interval');
+        if (!stop.aborted)
+          this.options.logger.warn({ err: error }, 'yt-dlp update failed; trying again at the next interval');
       }
     }
   }

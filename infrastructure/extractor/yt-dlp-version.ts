@@ -24,7 +24,11 @@ export function parseYtDlpVersion(printed: string): YtDlpVersion {
   const match = /^(\d{4})\.(\d{1,2})\.(\d{1,2})(?:\.(\d+))?$/.exec(version);
   if (match === null) return { version: version === '' ? 'unknown' : version, release: null, channel: 'unknown' };
   const [, year, month, day, build] = match;
-  return { version, release: `${year}.${month.padStart(2, '0')}.${day.padStart(2, '0')}`, channel: build === undefined ? 'stable' : 'nightly' };
+  return {
+    version,
+    release: `${year}.${month.padStart(2, '0')}.${day.padStart(2, '0')}`,
+    channel: build === undefined ? 'stable' : 'nightly',
+  };
 }
 
 export function supports(version: YtDlpVersion, option: keyof typeof OPTION_SINCE): boolean {

@@ -38,30 +38,64 @@ export const accountsFeature = {
 
 function registerAccounts({ container: c, config, logger }: FeatureContext): void {
   const storage = c.resolve(TOKENS.storage);
-  c.singleton(TOKENS.accountCommands, () =>
-    new CommandHandler(storage.eventStore, accountDecider, ACCOUNT_CATEGORY, c.resolve(TOKENS.ids), {
-      // Account streams never end: a busy account adds about 150,000 events a month.
-      snapshots: config.accounts.snapshotAfterEvents === 0 ? undefined : {
-        store: new PostgresSnapshotStore(storage.database),
-        version: ACCOUNT_STATE_VERSION,
-        afterEvents: config.accounts.snapshotAfterEvents,
-        onError: (error, stream) => logger.warn({ err: error, stream }, 'Account snapshot could not be read or stored; folding from the first event'),
-      },
-    }),
+  c.singleton(
+    TOKENS.accountCommands,
+    () =>
+      new CommandHandler(storage.eventStore, accountDecider, ACCOUNT_CATEGORY, c.resolve(TOKENS.ids), {
+        // Account streams never end: a busy account adds about 150,000 events a month.
+        snapshots:
+          config.accounts.snapshotAfterEvents === 0
+            ? undefined
+            : {
+                store: new PostgresSnapshotStore(storage.database),
+                version: ACCOUNT_STATE_VERSION,
+                afterEvents: config.accounts.snapshotAfterEvents,
+                onError: (error, stream) =>
+                  logger.warn(
+                    { err: error, stream },
+                    'Account snapshot could not be read or stored; folding from the first event',
+                  ),
+              },
+      }),
   );
   c.value(TOKENS.accountReadModel, new PostgresAccountReadModel(storage.database, storage.reads));
-  c.value(TOKENS.accountReadProgress, new PostgresAccountReadProgress(storage.reads, storage.eventStore, config.accounts.readYourWritesWaitMs));
+  c.value(
+    TOKENS.accountReadProgress,
+    new PostgresAccountReadProgress(storage.reads, storage.eventStore, config.accounts.readYourWritesWaitMs),
+  );
   c.singleton(ChargeVisibility, () => new ChargeVisibility(c.resolve(TOKENS.accountReadProgress)));
-  c.singleton(AccountAdministration, () =>
-    new AccountAdministration(c.resolve(TOKENS.accountCommands), c.resolve(TOKENS.planCatalog), c.resolve(TOKENS.apiKeySecrets), c.resolve(TOKENS.ids), c.resolve(TOKENS.clock)),
+  c.singleton(
+    AccountAdministration,
+    () =>
+      new AccountAdministration(
+        c.resolve(TOKENS.accountCommands),
+        c.resolve(TOKENS.planCatalog),
+        c.resolve(TOKENS.apiKeySecrets),
+        c.resolve(TOKENS.ids),
+        c.resolve(TOKENS.clock),
+      ),
   );
   // Keys are cached only while the api role listens for revocations; until then every request looks its key up.
-  c.singleton(keyCache, () => new RevocableKeyCache(c.resolve(TOKENS.accountReadModel), { ttlMs: config.security.apiKeyCacheTtlSeconds * 1000, maxEntries: 10_000 }));
+  c.singleton(
+    keyCache,
+    () =>
+      new RevocableKeyCache(c.resolve(TOKENS.accountReadModel), {
+        ttlMs: config.security.apiKeyCacheTtlSeconds * 1000,
+        maxEntries: 10_000,
+      }),
+  );
   c.singleton(keyRevocations, () => {
     const cache = c.resolve(keyCache);
-    return storage.listen(API_KEY_REVOCATIONS_CHANNEL, { onNotification: (keyId) => cache.evict(keyId), onListening: () => cache.trust(), onLost: () => cache.distrust() });
+    return storage.listen(API_KEY_REVOCATIONS_CHANNEL, {
+      onNotification: (keyId) => cache.evict(keyId),
+      onListening: () => cache.trust(),
+      onLost: () => cache.distrust(),
+    });
   });
   c.singleton(Authenticate, () => new Authenticate(c.resolve(keyCache), c.resolve(TOKENS.apiKeySecrets)));
   c.singleton(GetAccount, () => new GetAccount(c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)));
-  c.singleton(ReplayAccountLedger, () => new ReplayAccountLedger(storage.eventStore, c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)));
+  c.singleton(
+    ReplayAccountLedger,
+    () => new ReplayAccountLedger(storage.eventStore, c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)),
+  );
 }

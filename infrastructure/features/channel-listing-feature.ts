@@ -7,13 +7,23 @@ import { listChannelRoutes } from '../http/routes/list-channel-routes.js';
 export const channelListingFeature = {
   name: 'channel listing',
   register: ({ container: c, config }) =>
-    c.singleton(ListChannel, () =>
-      new ListChannel(c.resolve(TOKENS.accountCommands), c.resolve(TOKENS.extractor), c.resolve(TOKENS.ids), c.resolve(TOKENS.clock),
-        {
-          perAccount: config.lookups.channelListingsPerAccount,
-          overall: config.lookups.channelListingsMax,
-          listingTimeoutMs: config.lookups.channelListingTimeoutSeconds * 1000,
-        }, c.resolve(TOKENS.accountReadProgress)),
+    c.singleton(
+      ListChannel,
+      () =>
+        new ListChannel(
+          c.resolve(TOKENS.accountCommands),
+          c.resolve(TOKENS.extractor),
+          c.resolve(TOKENS.ids),
+          c.resolve(TOKENS.clock),
+          {
+            perAccount: config.lookups.channelListingsPerAccount,
+            overall: config.lookups.channelListingsMax,
+            listingTimeoutMs: config.lookups.channelListingTimeoutSeconds * 1000,
+          },
+          c.resolve(TOKENS.accountReadProgress),
+        ),
     ),
-  api: ({ container: c, validation, urls }) => ({ apiRouters: [listChannelRoutes({ listChannel: c.resolve(ListChannel), validation, urls })] }),
+  api: ({ container: c, validation, urls }) => ({
+    apiRouters: [listChannelRoutes({ listChannel: c.resolve(ListChannel), validation, urls })],
+  }),
 } satisfies FeatureModule;

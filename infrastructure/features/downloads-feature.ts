@@ -32,23 +32,48 @@ const MAX_DELIVER = 1_000;
 /** Downloads: submission, the worker's run, billing and orphaned reservations, and the files they leave. */
 export const downloadsFeature = {
   name: 'downloads',
-  register: registerDownloads,
+  register: (context) => {
+    registerDownloads(context);
+    registerDownloadProcesses(context);
+  },
   projections: [downloadJobsProjection],
   work: {
-    download: (c, config) => ({ handle: (message, delivery) => c.resolve(RunDownload).handle(message, delivery), concurrency: config.jobs.workerConcurrency, maxDeliver: MAX_DELIVER }),
-    billing: (c) => ({ handle: (message) => c.resolve(SettleDownloadBilling).handle(message), concurrency: 4, maxDeliver: MAX_DELIVER }),
-    reservation: (c) => ({ handle: (message) => c.resolve(ReleaseOrphanedReservation).handle(message), concurrency: 2, maxDeliver: MAX_DELIVER }),
+    download: (c, config) => ({
+      handle: (message, delivery) => c.resolve(RunDownload).handle(message, delivery),
+      concurrency: config.jobs.workerConcurrency,
+      maxDeliver: MAX_DELIVER,
+    }),
+    billing: (c) => ({
+      handle: (message) => c.resolve(SettleDownloadBilling).handle(message),
+      concurrency: 4,
+      maxDeliver: MAX_DELIVER,
+    }),
+    reservation: (c) => ({
+      handle: (message) => c.resolve(ReleaseOrphanedReservation).handle(message),
+      concurrency: 2,
+      maxDeliver: MAX_DELIVER,
+    }),
   },
   api: ({ container: c, validation, urls }) => {
     const changes = c.resolve(jobViewChanges);
     const hub = c.resolve(JobStatusHub);
     const links = c.resolve(TOKENS.downloadLinks);
     const clock = c.resolve(TOKENS.clock);
-    const cancelDownload = new CancelDownload(c.resolve(TOKENS.downloadJobCommands), c.resolve(TOKENS.jobCancellations), clock);
+    const cancelDownload = new CancelDownload(
+      c.resolve(TOKENS.downloadJobCommands),
+      c.resolve(TOKENS.jobCancellations),
+      clock,
+    );
     return {
       apiRouters: [
         downloadRoutes({
-          submitDownload: c.resolve(SubmitDownload), getDownloadJob: c.resolve(GetDownloadJob), cancelDownload, links, clock, validation, urls,
+          submitDownload: c.resolve(SubmitDownload),
+          getDownloadJob: c.resolve(GetDownloadJob),
+          cancelDownload,
+          links,
+          clock,
+          validation,
+          urls,
           progressOf: (jobId) => hub.progress.of(jobId),
         }),
       ],
@@ -66,44 +91,110 @@ export const downloadsFeature = {
     return [{ start, stop: async () => listening?.stop() }];
   },
   leaderLoops: ({ container: c, config, logger }) => [
-    new PeriodicTask('reconcile pending downloads', config.jobs.reconcileIntervalMs, () => c.resolve(ReconcilePendingDownloads).runOnce(), logger),
+    new PeriodicTask(
+      'reconcile pending downloads',
+      config.jobs.reconcileIntervalMs,
+      () => c.resolve(ReconcilePendingDownloads).runOnce(),
+      logger,
+    ),
   ],
 } satisfies FeatureModule;
 
-function registerDownloads({ container: c, config, logger }: FeatureContext): void {
-  const { eventStore, database, reads, listen } = c.resolve(TOKENS.storage);
+function registerDownloads({ container: c, config }: FeatureContext): void {
+  const { eventStore, reads, listen } = c.resolve(TOKENS.storage);
   const jobs = () => c.resolve(TOKENS.downloadJobCommands);
   const accounts = () => c.resolve(TOKENS.accountCommands);
   const clock = () => c.resolve(TOKENS.clock);
-  c.singleton(TOKENS.downloadJobCommands, () => new CommandHandler(eventStore, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, c.resolve(TOKENS.ids)));
+  c.singleton(
+    TOKENS.downloadJobCommands,
+    () => new CommandHandler(eventStore, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, c.resolve(TOKENS.ids)),
+  );
   c.value(TOKENS.downloadJobReadModel, new PostgresDownloadJobReadModel(reads));
-  c.singleton(VideoLookup, () => new VideoLookup(c.resolve(TOKENS.extractor), {
-    ttlMs: config.lookups.metadataCacheTtlSeconds * 1000,
-    maxEntries: 1000,
-    concurrency: config.lookups.extractorConcurrency,
-    maxPerRequester: config.lookups.queuePerAccount,
-    maxWaiting: config.lookups.queueMax,
-  }));
-  c.singleton(SubmitDownload, () => new SubmitDownload(accounts(), jobs(), c.resolve(VideoLookup), c.resolve(TOKENS.ids), clock()));
+  c.singleton(
+    VideoLookup,
+    () =>
+      new VideoLookup(c.resolve(TOKENS.extractor), {
+        ttlMs: config.lookups.metadataCacheTtlSeconds * 1000,
+        maxEntries: 1000,
+        concurrency: config.lookups.extractorConcurrency,
+        maxPerRequester: config.lookups.queuePerAccount,
+        maxWaiting: config.lookups.queueMax,
+      }),
+  );
+  c.singleton(
+    SubmitDownload,
+    () => new SubmitDownload(accounts(), jobs(), c.resolve(VideoLookup), c.resolve(TOKENS.ids), clock()),
+  );
   // Finished jobs' views are kept only while the api role listens for the read model's changes.
   c.singleton(settledViews, () => new SettledJobViews(10_000));
   c.singleton(jobViewChanges, () => {
     const views = c.resolve(settledViews);
-    return listen(DOWNLOAD_JOB_VIEW_CHANGES_CHANNEL, { onNotification: (jobId) => views.changed(jobId), onListening: () => views.trust(), onLost: () => views.distrust() });
+    return listen(DOWNLOAD_JOB_VIEW_CHANGES_CHANNEL, {
+      onNotification: (jobId) => views.changed(jobId),
+      onListening: () => views.trust(),
+      onLost: () => views.distrust(),
+    });
   });
-  c.singleton(GetDownloadJob, () => new GetDownloadJob(c.resolve(TOKENS.downloadJobReadModel), jobs(), c.resolve(ChargeVisibility), c.resolve(settledViews)));
-  c.singleton(RunningDownloads, () => new RunningDownloads());
-  c.singleton(RunDownload, () =>
-    new RunDownload(jobs(), c.resolve(TOKENS.extractor), c.resolve(TOKENS.fileStore), c.resolve(TOKENS.workDirs), clock(), logger, {
-      maxAttempts: config.jobs.downloadMaxAttempts,
-      retryBaseDelayMs: config.jobs.downloadRetryBaseMs,
-      retryMaxDelayMs: Math.max(config.jobs.downloadRetryBaseMs, 5 * 60_000),
-    }, c.resolve(RunningDownloads), c.resolve(TOKENS.progressReports)),
+  c.singleton(
+    GetDownloadJob,
+    () =>
+      new GetDownloadJob(
+        c.resolve(TOKENS.downloadJobReadModel),
+        jobs(),
+        c.resolve(ChargeVisibility),
+        c.resolve(settledViews),
+      ),
   );
-  c.singleton(SettleDownloadBilling, () => new SettleDownloadBilling(jobs(), accounts(), clock(), eventStore, c.resolve(TOKENS.anomalies)));
-  c.singleton(ReleaseOrphanedReservation, () => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.jobs.reservationGraceMs));
-  c.singleton(ReconcilePendingDownloads, () =>
-    new ReconcilePendingDownloads(eventStore, jobs(), accounts(), new PostgresPendingDownloadAccounts(database), c.resolve(SettleDownloadBilling), c.resolve(ReleaseOrphanedReservation),
-      clock(), logger, config.jobs.pendingDownloadLimitMs, c.isRegistered(TOKENS.jobCancellations) ? c.resolve(TOKENS.jobCancellations) : null),
+}
+
+/** What the workers run for a download, and what settles or reconciles its account afterwards. */
+function registerDownloadProcesses({ container: c, config, logger }: FeatureContext): void {
+  const { eventStore, database } = c.resolve(TOKENS.storage);
+  const jobs = () => c.resolve(TOKENS.downloadJobCommands);
+  const accounts = () => c.resolve(TOKENS.accountCommands);
+  const clock = () => c.resolve(TOKENS.clock);
+  c.singleton(RunningDownloads, () => new RunningDownloads());
+  c.singleton(
+    RunDownload,
+    () =>
+      new RunDownload(
+        jobs(),
+        c.resolve(TOKENS.extractor),
+        c.resolve(TOKENS.fileStore),
+        c.resolve(TOKENS.workDirs),
+        clock(),
+        logger,
+        {
+          maxAttempts: config.jobs.downloadMaxAttempts,
+          retryBaseDelayMs: config.jobs.downloadRetryBaseMs,
+          retryMaxDelayMs: Math.max(config.jobs.downloadRetryBaseMs, 5 * 60_000),
+        },
+        c.resolve(RunningDownloads),
+        c.resolve(TOKENS.progressReports),
+      ),
+  );
+  c.singleton(
+    SettleDownloadBilling,
+    () => new SettleDownloadBilling(jobs(), accounts(), clock(), eventStore, c.resolve(TOKENS.anomalies)),
+  );
+  c.singleton(
+    ReleaseOrphanedReservation,
+    () => new ReleaseOrphanedReservation(jobs(), accounts(), clock(), config.jobs.reservationGraceMs),
+  );
+  c.singleton(
+    ReconcilePendingDownloads,
+    () =>
+      new ReconcilePendingDownloads(
+        eventStore,
+        jobs(),
+        accounts(),
+        new PostgresPendingDownloadAccounts(database),
+        c.resolve(SettleDownloadBilling),
+        c.resolve(ReleaseOrphanedReservation),
+        clock(),
+        logger,
+        config.jobs.pendingDownloadLimitMs,
+        c.isRegistered(TOKENS.jobCancellations) ? c.resolve(TOKENS.jobCancellations) : null,
+      ),
   );
 }

@@ -18,20 +18,26 @@ import { JobStatusHub } from '../live/job-status-hub.js';
 export const jobWatchingFeature = {
   name: 'job watching',
   register: ({ container: c, logger }) =>
-    c.singleton(JobStatusHub, () =>
-      new JobStatusHub({
-        store: c.resolve(TOKENS.eventStore),
-        jobs: c.resolve(TOKENS.downloadJobCommands),
-        progressChannel: c.resolve(TOKENS.workQueue).broadcast('progress'),
-        render: statusRenderer(c),
-        logger,
-        charges: c.resolve(ChargeVisibility),
-      }),
+    c.singleton(
+      JobStatusHub,
+      () =>
+        new JobStatusHub({
+          store: c.resolve(TOKENS.eventStore),
+          jobs: c.resolve(TOKENS.downloadJobCommands),
+          progressChannel: c.resolve(TOKENS.workQueue).broadcast('progress'),
+          render: statusRenderer(c),
+          logger,
+          charges: c.resolve(ChargeVisibility),
+        }),
     ),
   api: ({ container: c, config, validation }) => {
     const hub = c.resolve(JobStatusHub);
     const render = statusRenderer(c);
-    const connections = new EventStreamConnections({ perKey: config.eventStreams.perKey, max: config.eventStreams.max, heartbeatMs: config.eventStreams.heartbeatMs });
+    const connections = new EventStreamConnections({
+      perKey: config.eventStreams.perKey,
+      max: config.eventStreams.max,
+      heartbeatMs: config.eventStreams.heartbeatMs,
+    });
     return {
       apiRouters: [
         downloadListRoutes({
@@ -40,7 +46,10 @@ export const jobWatchingFeature = {
           validation,
         }),
         downloadEventsRoutes({ hub, connections, validation }),
-        webhookAttemptsRoutes({ listWebhookAttempts: new ListWebhookAttempts(new ReadWebhookDeliveryHistory(c.resolve(TOKENS.eventStore))), validation }),
+        webhookAttemptsRoutes({
+          listWebhookAttempts: new ListWebhookAttempts(new ReadWebhookDeliveryHistory(c.resolve(TOKENS.eventStore))),
+          validation,
+        }),
       ],
       start: () => hub.start(),
       closeStreams: () => connections.closeAll(),

@@ -4,7 +4,10 @@ import { GetLookupJob } from '../../application/lookups/get-lookup-job.js';
 import { lookUpClientDownloadLinks } from '../../application/lookups/look-up-client-download-links.js';
 import { lookUpVideoInfo } from '../../application/lookups/look-up-video-info.js';
 import { lookupJobSteps } from '../../application/lookups/lookup-job-steps.js';
-import type { ClientDownloadJobCommandHandler, InfoJobCommandHandler } from '../../application/lookups/lookup-job-commands.js';
+import type {
+  ClientDownloadJobCommandHandler,
+  InfoJobCommandHandler,
+} from '../../application/lookups/lookup-job-commands.js';
 import { type LookupJobReadModel, lookupJobViewFromState } from '../../application/lookups/lookup-job-view.js';
 import { SubmitLookupJob } from '../../application/lookups/submit-lookup-job.js';
 import type { LookupRetryOptions } from '../../application/processes/lookup-attempt.js';
@@ -12,7 +15,12 @@ import { ReconcilePendingLookups } from '../../application/processes/reconcile-p
 import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
 import { RunLookupJob } from '../../application/processes/run-lookup-job.js';
 import { SettleLookupBilling } from '../../application/processes/settle-lookup-billing.js';
-import { CLIENT_DOWNLOAD_JOB, CLIENT_DOWNLOAD_JOB_CATEGORY, type ClientDownloadInfo, clientDownloadJobDecider } from '../../domain/lookup-job/client-download-job.js';
+import {
+  CLIENT_DOWNLOAD_JOB,
+  CLIENT_DOWNLOAD_JOB_CATEGORY,
+  type ClientDownloadInfo,
+  clientDownloadJobDecider,
+} from '../../domain/lookup-job/client-download-job.js';
 import type { ClientDownloadPlatform } from '../../domain/client-download-url.js';
 import { INFO_JOB, INFO_JOB_CATEGORY, type VideoInfo, infoJobDecider } from '../../domain/lookup-job/info-job.js';
 import { lookupJobsProjection } from '../../projections/lookup-jobs-projection.js';
@@ -32,7 +40,8 @@ const LOOKUP_TOKENS = {
   clientDownloadJobCommands: token<ClientDownloadJobCommandHandler>('ClientDownloadJobCommandHandler'),
   lookupJobReadModel: token<LookupJobReadModel>('LookupJobReadModel'),
   submitInfo: token<SubmitLookupJob<InfoJobDetails>>('SubmitInfo'),
-  submitClientDownload: token<SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>>('SubmitClientDownload'),
+  submitClientDownload:
+    token<SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>>('SubmitClientDownload'),
   getInfoJob: token<GetLookupJob>('GetInfoJob'),
   getClientDownloadJob: token<GetLookupJob>('GetClientDownloadJob'),
   runInfoJob: token<RunLookupJob<VideoInfo>>('RunInfoJob'),
@@ -48,21 +57,35 @@ export const lookupsFeature = {
   name: 'lookups',
   register: (context) => {
     registerLookupJobs(context);
+    registerLookupQueries(context);
     registerLookupProcesses(context);
   },
   projections: [lookupJobsProjection],
   work: {
-    info: (c, config) => ({ handle: (message, delivery) => c.resolve(LOOKUP_TOKENS.runInfoJob).handle(message, delivery), concurrency: config.jobs.workerConcurrency, maxDeliver: MAX_DELIVER }),
+    info: (c, config) => ({
+      handle: (message, delivery) => c.resolve(LOOKUP_TOKENS.runInfoJob).handle(message, delivery),
+      concurrency: config.jobs.workerConcurrency,
+      maxDeliver: MAX_DELIVER,
+    }),
     'client-download': (c, config) => ({
       handle: (message, delivery) => c.resolve(LOOKUP_TOKENS.runClientDownloadJob).handle(message, delivery),
       concurrency: config.jobs.workerConcurrency,
       maxDeliver: MAX_DELIVER,
     }),
-    'lookup-reservation': (c) => ({ handle: (message) => c.resolve(ReleaseOrphanedLookup).handle(message), concurrency: 2, maxDeliver: MAX_DELIVER }),
+    'lookup-reservation': (c) => ({
+      handle: (message) => c.resolve(ReleaseOrphanedLookup).handle(message),
+      concurrency: 2,
+      maxDeliver: MAX_DELIVER,
+    }),
   },
   api: ({ container: c, validation, urls }) => ({
     apiRouters: [
-      infoRoutes({ submitInfo: c.resolve(LOOKUP_TOKENS.submitInfo), getInfoJob: c.resolve(LOOKUP_TOKENS.getInfoJob), validation, urls }),
+      infoRoutes({
+        submitInfo: c.resolve(LOOKUP_TOKENS.submitInfo),
+        getInfoJob: c.resolve(LOOKUP_TOKENS.getInfoJob),
+        validation,
+        urls,
+      }),
       clientDownloadRoutes({
         submitClientDownload: c.resolve(LOOKUP_TOKENS.submitClientDownload),
         getClientDownloadJob: c.resolve(LOOKUP_TOKENS.getClientDownloadJob),
@@ -76,7 +99,12 @@ export const lookupsFeature = {
     return [new PeriodicTask('sweep expired lookup jobs', 60_000, () => expired.sweep(), logger)];
   },
   leaderLoops: ({ container: c, config, logger }) => [
-    new PeriodicTask('reconcile pending lookups', config.jobs.reconcileIntervalMs, () => c.resolve(ReconcilePendingLookups).runOnce(), logger),
+    new PeriodicTask(
+      'reconcile pending lookups',
+      config.jobs.reconcileIntervalMs,
+      () => c.resolve(ReconcilePendingLookups).runOnce(),
+      logger,
+    ),
   ],
 } satisfies FeatureModule;
 
@@ -87,33 +115,100 @@ function registerLookupJobs({ container: c, config }: FeatureContext): void {
   const accounts = () => c.resolve(TOKENS.accountCommands);
   const infoJobs = () => c.resolve(LOOKUP_TOKENS.infoJobCommands);
   const clientJobs = () => c.resolve(LOOKUP_TOKENS.clientDownloadJobCommands);
-  const readModel = () => c.resolve(LOOKUP_TOKENS.lookupJobReadModel);
-  c.singleton(LOOKUP_TOKENS.infoJobCommands, () => new CommandHandler(eventStore, infoJobDecider, INFO_JOB_CATEGORY, ids()));
-  c.singleton(LOOKUP_TOKENS.clientDownloadJobCommands, () => new CommandHandler(eventStore, clientDownloadJobDecider, CLIENT_DOWNLOAD_JOB_CATEGORY, ids()));
+  c.singleton(
+    LOOKUP_TOKENS.infoJobCommands,
+    () => new CommandHandler(eventStore, infoJobDecider, INFO_JOB_CATEGORY, ids()),
+  );
+  c.singleton(
+    LOOKUP_TOKENS.clientDownloadJobCommands,
+    () => new CommandHandler(eventStore, clientDownloadJobDecider, CLIENT_DOWNLOAD_JOB_CATEGORY, ids()),
+  );
   c.singleton(LOOKUP_TOKENS.lookupJobReadModel, () => new PostgresLookupJobReadModel(database));
-  c.singleton(LOOKUP_TOKENS.submitInfo, () =>
-    new SubmitLookupJob<InfoJobDetails>('info', accounts(), (job, context) =>
-      infoJobs().handle(
-        job.jobId,
-        { type: 'RequestInfo', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, videoUrl: job.details.videoUrl, includeAudioTracks: job.details.includeAudioTracks, expiresAt: job.expiresAt, now: job.now } },
-        context,
+  c.singleton(
+    LOOKUP_TOKENS.submitInfo,
+    () =>
+      new SubmitLookupJob<InfoJobDetails>(
+        'info',
+        accounts(),
+        (job, context) =>
+          infoJobs().handle(
+            job.jobId,
+            {
+              type: 'RequestInfo',
+              data: {
+                jobId: job.jobId,
+                accountId: job.accountId,
+                url: job.url,
+                videoUrl: job.details.videoUrl,
+                includeAudioTracks: job.details.includeAudioTracks,
+                expiresAt: job.expiresAt,
+                now: job.now,
+              },
+            },
+            context,
+          ),
+        ids(),
+        clock(),
+        config.lookups.infoJobTtlSeconds * 1000,
       ),
-    ids(), clock(), config.lookups.infoJobTtlSeconds * 1000),
   );
-  c.singleton(LOOKUP_TOKENS.submitClientDownload, () =>
-    new SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>('client_download', accounts(), (job, context) =>
-      clientJobs().handle(
-        job.jobId,
-        { type: 'RequestClientDownload', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, canonicalUrl: job.details.canonicalUrl, platform: job.details.platform, expiresAt: job.expiresAt, now: job.now } },
-        context,
+  c.singleton(
+    LOOKUP_TOKENS.submitClientDownload,
+    () =>
+      new SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>(
+        'client_download',
+        accounts(),
+        (job, context) =>
+          clientJobs().handle(
+            job.jobId,
+            {
+              type: 'RequestClientDownload',
+              data: {
+                jobId: job.jobId,
+                accountId: job.accountId,
+                url: job.url,
+                canonicalUrl: job.details.canonicalUrl,
+                platform: job.details.platform,
+                expiresAt: job.expiresAt,
+                now: job.now,
+              },
+            },
+            context,
+          ),
+        ids(),
+        clock(),
+        config.lookups.clientDownloadJobTtlSeconds * 1000,
       ),
-    ids(), clock(), config.lookups.clientDownloadJobTtlSeconds * 1000),
   );
-  c.singleton(LOOKUP_TOKENS.getInfoJob, () =>
-    new GetLookupJob('info', readModel(), async (jobId) => lookupJobViewFromState('info', (await infoJobs().load(jobId)).state), clock(), c.resolve(ChargeVisibility)),
+}
+
+/** The polls of lookup jobs: the read model first, the job's stream when its row is not there yet. */
+function registerLookupQueries({ container: c }: FeatureContext): void {
+  const clock = () => c.resolve(TOKENS.clock);
+  const infoJobs = () => c.resolve(LOOKUP_TOKENS.infoJobCommands);
+  const clientJobs = () => c.resolve(LOOKUP_TOKENS.clientDownloadJobCommands);
+  const readModel = () => c.resolve(LOOKUP_TOKENS.lookupJobReadModel);
+  c.singleton(
+    LOOKUP_TOKENS.getInfoJob,
+    () =>
+      new GetLookupJob(
+        'info',
+        readModel(),
+        async (jobId) => lookupJobViewFromState('info', (await infoJobs().load(jobId)).state),
+        clock(),
+        c.resolve(ChargeVisibility),
+      ),
   );
-  c.singleton(LOOKUP_TOKENS.getClientDownloadJob, () =>
-    new GetLookupJob('client-download', readModel(), async (jobId) => lookupJobViewFromState('client-download', (await clientJobs().load(jobId)).state), clock(), c.resolve(ChargeVisibility)),
+  c.singleton(
+    LOOKUP_TOKENS.getClientDownloadJob,
+    () =>
+      new GetLookupJob(
+        'client-download',
+        readModel(),
+        async (jobId) => lookupJobViewFromState('client-download', (await clientJobs().load(jobId)).state),
+        clock(),
+        c.resolve(ChargeVisibility),
+      ),
   );
 }
 
@@ -127,18 +222,49 @@ function registerLookupProcesses({ container: c, config, logger }: FeatureContex
     retryBaseDelayMs: config.jobs.downloadRetryBaseMs,
     retryMaxDelayMs: Math.max(config.jobs.downloadRetryBaseMs, 5 * 60_000),
   };
-  c.singleton(LOOKUP_TOKENS.settleLookupBilling, () => new SettleLookupBilling(accounts(), clock(), eventStore, c.resolve(TOKENS.anomalies)));
-  c.singleton(LOOKUP_TOKENS.runInfoJob, () => new RunLookupJob<VideoInfo>('info lookup', lookupSteps(c).info, settle(), clock(), logger, retry));
-  c.singleton(LOOKUP_TOKENS.runClientDownloadJob, () =>
-    new RunLookupJob<ClientDownloadInfo>('client-download lookup', lookupSteps(c).client_download, settle(), clock(), logger, retry),
+  c.singleton(
+    LOOKUP_TOKENS.settleLookupBilling,
+    () => new SettleLookupBilling(accounts(), clock(), eventStore, c.resolve(TOKENS.anomalies)),
   );
-  c.singleton(ReleaseOrphanedLookup, () =>
-    new ReleaseOrphanedLookup(accounts(), clock(), { graceMs: config.jobs.reservationGraceMs, listingTimeoutMs: config.lookups.channelListingTimeoutSeconds * 1000, jobs: lookupSteps(c) }),
+  c.singleton(
+    LOOKUP_TOKENS.runInfoJob,
+    () => new RunLookupJob<VideoInfo>('info lookup', lookupSteps(c).info, settle(), clock(), logger, retry),
   );
-  c.singleton(ReconcilePendingLookups, () =>
-    new ReconcilePendingLookups(
-      eventStore, new PostgresPendingLookupAccounts(database), lookupSteps(c), accounts(), settle(), c.resolve(ReleaseOrphanedLookup), clock(), logger, config.jobs.pendingLookupLimitMs,
-    ),
+  c.singleton(
+    LOOKUP_TOKENS.runClientDownloadJob,
+    () =>
+      new RunLookupJob<ClientDownloadInfo>(
+        'client-download lookup',
+        lookupSteps(c).client_download,
+        settle(),
+        clock(),
+        logger,
+        retry,
+      ),
+  );
+  c.singleton(
+    ReleaseOrphanedLookup,
+    () =>
+      new ReleaseOrphanedLookup(accounts(), clock(), {
+        graceMs: config.jobs.reservationGraceMs,
+        listingTimeoutMs: config.lookups.channelListingTimeoutSeconds * 1000,
+        jobs: lookupSteps(c),
+      }),
+  );
+  c.singleton(
+    ReconcilePendingLookups,
+    () =>
+      new ReconcilePendingLookups(
+        eventStore,
+        new PostgresPendingLookupAccounts(database),
+        lookupSteps(c),
+        accounts(),
+        settle(),
+        c.resolve(ReleaseOrphanedLookup),
+        clock(),
+        logger,
+        config.jobs.pendingLookupLimitMs,
+      ),
   );
 }
 
@@ -146,6 +272,10 @@ function lookupSteps(c: Container) {
   const extractor = c.resolve(TOKENS.extractor);
   return {
     info: lookupJobSteps(INFO_JOB, c.resolve(LOOKUP_TOKENS.infoJobCommands), lookUpVideoInfo(extractor)),
-    client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, c.resolve(LOOKUP_TOKENS.clientDownloadJobCommands), lookUpClientDownloadLinks(extractor)),
+    client_download: lookupJobSteps(
+      CLIENT_DOWNLOAD_JOB,
+      c.resolve(LOOKUP_TOKENS.clientDownloadJobCommands),
+      lookUpClientDownloadLinks(extractor),
+    ),
   };
 }

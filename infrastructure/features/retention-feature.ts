@@ -6,5 +6,8 @@ import { createFileSweeper } from '../retention/create-file-sweeper.js';
 export const retentionFeature = {
   name: 'retention',
   projections: [deletedFilesProjection],
-  sweeperLoops: ({ container, config, logger }) => (config.retention.fileRetentionSeconds > 0 ? [createFileSweeper(container, config.retention, config.storage, logger)] : []),
+  sweeperLoops: ({ container, config, logger }) =>
+    config.retention.fileRetentionSeconds > 0
+      ? [createFileSweeper(container, config.retention, config.storage, logger)]
+      : [],
 } satisfies FeatureModule;

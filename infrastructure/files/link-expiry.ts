@@ -6,7 +6,12 @@
  * otherwise answer 410 while it still claimed to be valid. A retention of 0
  * keeps files for ever, so nothing caps the lifetime then.
  */
-export function linkExpiresAt(now: Date, ttlSeconds: number, file: { completedAt: string | null }, retentionSeconds: number): number {
+export function linkExpiresAt(
+  now: Date,
+  ttlSeconds: number,
+  file: { completedAt: string | null },
+  retentionSeconds: number,
+): number {
   const byLifetime = Math.ceil((now.getTime() / 1000 + ttlSeconds) / 60) * 60;
   const completedMs = file.completedAt === null ? Number.NaN : Date.parse(file.completedAt);
   if (retentionSeconds === 0 || Number.isNaN(completedMs)) return byLifetime;

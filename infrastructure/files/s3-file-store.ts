@@ -1,7 +1,14 @@
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { PassThrough, type Readable, pipeline } from 'node:stream';
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { FileStore, StoredFileInfo } from '../../application/ports/file-store.js';
 import type { S3FileStoreOptions } from '../config/sections/storage.js';
@@ -36,7 +43,12 @@ export class S3FileStore implements FileStore {
     const abortController = new AbortController();
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.options.bucket, Key: this.objectKey(key), Body: createReadStream(localPath), ContentLength: size },
+      params: {
+        Bucket: this.options.bucket,
+        Key: this.objectKey(key),
+        Body: createReadStream(localPath),
+        ContentLength: size,
+      },
       partSize: this.options.partSizeBytes,
       queueSize: 1,
       leavePartsOnError: false,
@@ -65,8 +77,14 @@ export class S3FileStore implements FileStore {
 
   async stat(key: string): Promise<StoredFileInfo | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
-      return { key, size: head.ContentLength ?? 0, ...(head.LastModified === undefined ? {} : { modifiedAt: head.LastModified }) };
+      const head = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }),
+      );
+      return {
+        key,
+        size: head.ContentLength ?? 0,
+        ...(head.LastModified === undefined ? {} : { modifiedAt: head.LastModified }),
+      };
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
@@ -76,7 +94,13 @@ export class S3FileStore implements FileStore {
   read(key: string, range?: { start: number; end: number }): Readable {
     const output = new PassThrough();
     this.client
-      .send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key), Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}` }))
+      .send(
+        new GetObjectCommand({
+          Bucket: this.options.bucket,
+          Key: this.objectKey(key),
+          Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}`,
+        }),
+      )
       .then((response) => pipeline(response.Body as Readable, output, () => undefined))
       .catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
     return output;
@@ -92,15 +116,25 @@ export class S3FileStore implements FileStore {
     const removed: string[] = [];
     let continuationToken: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: listed, ContinuationToken: continuationToken }));
-      const keys = (page.Contents ?? []).flatMap(({ Key }) => (Key === undefined ? [] : [Key.slice(this.options.prefix.length)])).filter((key) => key !== options.except);
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: listed, ContinuationToken: continuationToken }),
+      );
+      const keys = (page.Contents ?? [])
+        .flatMap(({ Key }) => (Key === undefined ? [] : [Key.slice(this.options.prefix.length)]))
+        .filter((key) => key !== options.except);
       if (keys.length > 0) {
         // A page holds at most 1,000 keys, as many as one DeleteObjects takes.
         const result = await this.client.send(
-          new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: keys.map((key) => ({ Key: this.options.prefix + key })), Quiet: true } }),
+          new DeleteObjectsCommand({
+            Bucket: this.options.bucket,
+            Delete: { Objects: keys.map((key) => ({ Key: this.options.prefix + key })), Quiet: true },
+          }),
         );
         const failed = result.Errors ?? [];
-        if (failed.length > 0) throw new Error(`Could not remove ${failed.length} objects under ${prefix}: ${failed[0].Code ?? ''} ${failed[0].Message ?? ''}`.trim());
+        if (failed.length > 0)
+          throw new Error(
+            `Could not remove ${failed.length} objects under ${prefix}: ${failed[0].Code ?? ''} ${failed[0].Message ?? ''}`.trim(),
+          );
         removed.push(...keys);
       }
       continuationToken = page.IsTruncated === true ? page.NextContinuationToken : undefined;
@@ -109,7 +143,8 @@ export class S3FileStore implements FileStore {
   }
 
   private objectKey(key: string): string {
-    if (key === '' || key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) throw new Error(`Invalid file key: ${key}`);
+    if (key === '' || key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..'))
+      throw new Error(`Invalid file key: ${key}`);
     return this.options.prefix + key;
   }
 
@@ -117,7 +152,8 @@ export class S3FileStore implements FileStore {
   private objectPrefix(prefix: string): string {
     if (prefix === '') throw new Error('Refusing to remove every file in the store');
     const folders = prefix.split('/').slice(0, -1);
-    if (folders.some((segment) => segment === '' || segment === '.' || segment === '..')) throw new Error(`Invalid file key prefix: ${prefix}`);
+    if (folders.some((segment) => segment === '' || segment === '.' || segment === '..'))
+      throw new Error(`Invalid file key prefix: ${prefix}`);
     return this.options.prefix + prefix;
   }
 }

@@ -45,7 +45,13 @@ export class SignedDownloadLinks implements DownloadLinks {
   }
 
   /** Null for a link that was not signed here, was altered, or has expired. */
-  verify(encodedKey: string, filename: string, expires: string | undefined, signature: string | undefined, now: Date): VerifiedLink | null {
+  verify(
+    encodedKey: string,
+    filename: string,
+    expires: string | undefined,
+    signature: string | undefined,
+    now: Date,
+  ): VerifiedLink | null {
     const checked = this.check(encodedKey, filename, expires, signature);
     return checked !== null && checked.expiresAt * 1000 >= now.getTime() ? checked.link : null;
   }
@@ -55,15 +61,32 @@ export class SignedDownloadLinks implements DownloadLinks {
    * link still valid, altered or not signed here. An expired link's file may
    * have been deleted since, which polling again cannot undo.
    */
-  expiredLinkFile(encodedKey: string, filename: string, expires: string | undefined, signature: string | undefined, now: Date): VerifiedLink | null {
+  expiredLinkFile(
+    encodedKey: string,
+    filename: string,
+    expires: string | undefined,
+    signature: string | undefined,
+    now: Date,
+  ): VerifiedLink | null {
     const checked = this.check(encodedKey, filename, expires, signature);
     return checked !== null && checked.expiresAt * 1000 < now.getTime() ? checked.link : null;
   }
 
   /** The link and its expiry when it was signed here, whether or not it has expired. */
-  private check(encodedKey: string, filename: string, expires: string | undefined, signature: string | undefined): { link: VerifiedLink; expiresAt: number } | null {
+  private check(
+    encodedKey: string,
+    filename: string,
+    expires: string | undefined,
+    signature: string | undefined,
+  ): { link: VerifiedLink; expiresAt: number } | null {
     // Only the spelling linkFor writes is accepted: no padding, no standard-alphabet characters, no leading zeros.
-    if (expires === undefined || signature === undefined || !/^[1-9]\d{0,11}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return null;
+    if (
+      expires === undefined ||
+      signature === undefined ||
+      !/^[1-9]\d{0,11}$/.test(expires) ||
+      !/^[0-9a-f]{64}$/.test(signature)
+    )
+      return null;
     if (!/^[A-Za-z0-9_-]+$/.test(encodedKey)) return null;
     const expiresAt = Number(expires);
     const fileKey = Buffer.from(encodedKey, 'base64url').toString('utf8');

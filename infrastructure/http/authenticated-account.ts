@@ -9,7 +9,8 @@ import { MISSING_KEY_MESSAGE } from './middleware/bearer-authentication.js';
  */
 export function authenticatedAccountId(ctx: Context): string {
   const accountId: unknown = ctx.state.accountId;
-  if (typeof accountId !== 'string' || accountId === '') throw new HttpError(401, MISSING_KEY_MESSAGE, undefined, { 'WWW-Authenticate': 'Bearer' });
+  if (typeof accountId !== 'string' || accountId === '')
+    throw new HttpError(401, MISSING_KEY_MESSAGE, undefined, { 'WWW-Authenticate': 'Bearer' });
   return accountId;
 }
 

@@ -1,7 +1,12 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Content Too Large', 431: 'Request Header Fields Too Large' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  413: 'Content Too Large',
+  431: 'Request Header Fields Too Large',
+};
 
 /** The status and message for what Node's HTTP parser refused before any handler saw the request. */
 function describe(error: NodeJS.ErrnoException): { status: number; message: string } {
@@ -25,7 +30,8 @@ function describe(error: NodeJS.ErrnoException): { status: number; message: stri
 export function answerClientErrorsInJson(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // A response may already be under way on this socket, or the peer is gone: nothing can be said cleanly.
-    const responding = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    const responding =
+      (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
     if (error.code === 'ECONNRESET' || !socket.writable || responding) {
       socket.destroy();
       return;

@@ -71,7 +71,10 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
   const authenticate = bearerAuthentication(deps.authenticate);
   const parseBody = jsonBody(deps.bodyLimitBytes, deps.logger);
   const { afterAuthentication } = deps;
-  const afterKey = afterAuthentication === undefined ? parseBody : (ctx: Context, next: Next) => afterAuthentication(ctx, () => parseBody(ctx, next));
+  const afterKey =
+    afterAuthentication === undefined
+      ? parseBody
+      : (ctx: Context, next: Next) => afterAuthentication(ctx, () => parseBody(ctx, next));
   app.use(underApiPrefix(prefixes, (ctx, next) => authenticate(ctx, () => afterKey(ctx, next))));
   app.use(root.routes());
   app.use(root.allowedMethods());

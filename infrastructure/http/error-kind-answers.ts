@@ -38,8 +38,15 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
 
 type KindedError = DomainError | ApplicationError;
 /** The errors whose answers read their fields, each known by its kind. */
-type ErrorWithFields = VideoNotDownloadableError | PendingDownloadsLimitError | SubmissionsBusyError | ListingsBusyError | ExtractorUnavailableError;
-type ErrorOfKind<K extends ErrorKind> = K extends ErrorWithFields['kind'] ? Extract<ErrorWithFields, { kind: K }> : KindedError;
+type ErrorWithFields =
+  | VideoNotDownloadableError
+  | PendingDownloadsLimitError
+  | SubmissionsBusyError
+  | ListingsBusyError
+  | ExtractorUnavailableError;
+type ErrorOfKind<K extends ErrorKind> = K extends ErrorWithFields['kind']
+  ? Extract<ErrorWithFields, { kind: K }>
+  : KindedError;
 type Answer = Omit<ErrorResponse, 'status'>;
 
 /** Where the answer is more than the error's own message: a fixed text, a hidden one, details or headers. */
@@ -52,7 +59,11 @@ const ANSWER_OF_KIND: { [K in ErrorKind]?: (error: ErrorOfKind<K>) => Answer } =
   }),
   submissions_busy: ({ message, retryAfterSeconds, pending, limit }) => ({
     error: message,
-    headers: { 'Retry-After': String(retryAfterSeconds), 'X-Pending-Downloads': String(pending), 'X-Pending-Downloads-Limit': String(limit) },
+    headers: {
+      'Retry-After': String(retryAfterSeconds),
+      'X-Pending-Downloads': String(pending),
+      'X-Pending-Downloads-Limit': String(limit),
+    },
   }),
   listings_busy: (error) => ({ error: error.message, headers: { 'Retry-After': String(error.retryAfterSeconds) } }),
   extractor_unavailable: (error) => ({ error: error.message, details: error.details }),

@@ -26,21 +26,34 @@ export interface OperationRequest<Id extends OperationId> {
   respond(body: ResponseBody<Id>): void;
 }
 
-export type OperationHandler<Id extends OperationId> = (ctx: RouterContext, request: OperationRequest<Id>) => Promise<void>;
+export type OperationHandler<Id extends OperationId> = (
+  ctx: RouterContext,
+  request: OperationRequest<Id>,
+) => Promise<void>;
 
 /**
  * Registers the handler of `operationId` on the method and path the document
  * gives it; an id the document lacks does not compile.
  */
-export function operationRoute<Id extends OperationId>(router: Router, validation: RequestValidation, operationId: Id, handler: OperationHandler<Id>): void {
+export function operationRoute<Id extends OperationId>(
+  router: Router,
+  validation: RequestValidation,
+  operationId: Id,
+  handler: OperationHandler<Id>,
+): void {
   const { method, path } = documentedRoute(operationId);
   router[method](path, (ctx) => handler(ctx, operationRequest(ctx, validation, operationId)));
 }
 
-function operationRequest<Id extends OperationId>(ctx: RouterContext, validation: RequestValidation, operationId: Id): OperationRequest<Id> {
+function operationRequest<Id extends OperationId>(
+  ctx: RouterContext,
+  validation: RequestValidation,
+  operationId: Id,
+): OperationRequest<Id> {
   return {
     // Only operations with a body are given one; the type says which.
-    body: (() => validation.body(operationId as Id & OperationWithBody, ctx.request.body)) as OperationRequest<Id>['body'],
+    body: (() =>
+      validation.body(operationId as Id & OperationWithBody, ctx.request.body)) as OperationRequest<Id>['body'],
     headers: () => validation.headers(operationId, ctx.headers),
     query: () => validation.query(operationId, ctx.query),
     pathParameters: (notFoundMessage) => validation.pathParameters(operationId, ctx.params, notFoundMessage),

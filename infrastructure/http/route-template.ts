@@ -10,6 +10,8 @@ import type { Context } from 'koa';
 export function routeTemplate(router: Router, ctx: Context): string | null {
   const matched = (ctx as Context & { _matchedRoute?: unknown })._matchedRoute;
   if (typeof matched === 'string') return matched;
-  const route = [...router.match(ctx.path, ctx.method).pathAndMethod].reverse().find((layer) => layer.methods.length > 0);
+  const route = [...router.match(ctx.path, ctx.method).pathAndMethod]
+    .reverse()
+    .find((layer) => layer.methods.length > 0);
   return typeof route?.path === 'string' ? route.path : null;
 }

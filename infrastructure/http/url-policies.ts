@@ -15,13 +15,20 @@ export class UrlPolicies {
 
   /** The URL as submitted and the video's canonical URL. */
   videoUrl(url: string): { url: string; canonicalUrl: string } {
-    const result = parseVideoUrl(url, { videoHosts: this.platforms.videoHosts, shortHosts: this.platforms.shortHosts, schemes: this.platforms.videoUrlSchemes });
+    const result = parseVideoUrl(url, {
+      videoHosts: this.platforms.videoHosts,
+      shortHosts: this.platforms.shortHosts,
+      schemes: this.platforms.videoUrlSchemes,
+    });
     if (!result.ok) throw new HttpError(400, result.reason);
     return { url: result.url, canonicalUrl: result.canonicalUrl };
   }
 
   channelUrl(url: string): string {
-    const result = parseChannelUrl(url, { videoHosts: this.platforms.videoHosts, schemes: this.platforms.videoUrlSchemes });
+    const result = parseChannelUrl(url, {
+      videoHosts: this.platforms.videoHosts,
+      schemes: this.platforms.videoUrlSchemes,
+    });
     if (!result.ok) throw new HttpError(400, result.reason);
     return result.url;
   }

@@ -27,6 +27,8 @@ export class BroadcastProgressReports implements ProgressReports {
     this.last.delete(jobId);
     if (this.last.size >= MAX_TRACKED_JOBS) this.last.delete(this.last.keys().next().value as string);
     this.last.set(jobId, { at: now, stage: progress.stage });
-    this.channel.publish({ jobId, progress }).catch((error: unknown) => this.logger.debug?.({ err: error, jobId }, 'a progress report was lost'));
+    this.channel
+      .publish({ jobId, progress })
+      .catch((error: unknown) => this.logger.debug?.({ err: error, jobId }, 'a progress report was lost'));
   }
 }

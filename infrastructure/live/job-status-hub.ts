@@ -41,7 +41,13 @@ interface WatchedJob {
 }
 
 /** Events that can change a job's body; webhook and file events cannot. */
-const STATUS_EVENT_TYPES = ['DownloadStarted', 'DownloadAttemptFailed', 'DownloadCompleted', 'DownloadFailed', 'DownloadAbandoned'];
+const STATUS_EVENT_TYPES = [
+  'DownloadStarted',
+  'DownloadAttemptFailed',
+  'DownloadCompleted',
+  'DownloadFailed',
+  'DownloadAbandoned',
+];
 const SETTLEMENT_RECHECK_FIRST_MS = 50;
 const SETTLEMENT_RECHECK_MAX_MS = 2_000;
 
@@ -74,13 +80,18 @@ export class JobStatusHub {
   ) {}
 
   async start(): Promise<void> {
-    const subscription = this.deps.store.subscribeToAll({ after: await this.deps.store.headPosition(), filter: { streamPrefixes: ['download-'], eventTypes: STATUS_EVENT_TYPES } });
+    const subscription = this.deps.store.subscribeToAll({
+      after: await this.deps.store.headPosition(),
+      filter: { streamPrefixes: ['download-'], eventTypes: STATUS_EVENT_TYPES },
+    });
     this.subscription = subscription;
     this.following = (async () => {
       for await (const page of subscription) {
         for (const event of page.events) this.onStatusEvent(String(event.data.jobId));
       }
-    })().catch((error: unknown) => this.deps.logger.error({ err: error }, 'live job status stopped following the event store'));
+    })().catch((error: unknown) =>
+      this.deps.logger.error({ err: error }, 'live job status stopped following the event store'),
+    );
     this.progressListening = this.deps.progressChannel.subscribe((message) => this.onProgress(message));
   }
 
@@ -94,7 +105,17 @@ export class JobStatusHub {
   async watch(jobId: string, listener: FrameListener): Promise<Watching> {
     let job = this.watched.get(jobId);
     if (job === undefined) {
-      job = { listeners: new Set(), revision: -1, view: null, viewJson: '', progressSeq: 0, frame: null, reloading: Promise.resolve(), awaitingSettlement: false, settlementChecks: 0 };
+      job = {
+        listeners: new Set(),
+        revision: -1,
+        view: null,
+        viewJson: '',
+        progressSeq: 0,
+        frame: null,
+        reloading: Promise.resolve(),
+        awaitingSettlement: false,
+        settlementChecks: 0,
+      };
       this.watched.set(jobId, job);
       // The first load's failure reaches the watcher (a 500, not a 404); later reloads only log theirs.
       job.reloading = this.load(jobId, job);
@@ -125,7 +146,9 @@ export class JobStatusHub {
     job.reloading = job.reloading
       .catch(() => undefined)
       .then(() => this.load(jobId, job))
-      .catch((error: unknown) => this.deps.logger.warn({ err: error, jobId }, 'could not load a watched job; its watchers get the next change'));
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error, jobId }, 'could not load a watched job; its watchers get the next change'),
+      );
   }
 
   private async load(jobId: string, job: WatchedJob): Promise<void> {
@@ -151,7 +174,9 @@ export class JobStatusHub {
 
   private async settlementShown(view: DownloadJobView): Promise<boolean> {
     const finished = view.status === 'COMPLETED' || view.status === 'FAILED';
-    return !finished || this.deps.charges === undefined || (await this.deps.charges.isVisible(view.accountId, view.jobId));
+    return (
+      !finished || this.deps.charges === undefined || (await this.deps.charges.isVisible(view.accountId, view.jobId))
+    );
   }
 
   /** The charge lands on the account stream, which this hub does not follow: look again, less often each time. */
@@ -182,7 +207,12 @@ export class JobStatusHub {
     const id = (job.revision + 1) * PROGRESS_SLOTS + job.progressSeq;
     const body = this.deps.render(view, progress);
     const terminal = view.status === 'COMPLETED' || view.status === 'FAILED';
-    job.frame = { id, accountId: view.accountId, terminal, text: `id: ${id}\nevent: job\ndata: ${JSON.stringify(body)}\n\n` };
+    job.frame = {
+      id,
+      accountId: view.accountId,
+      terminal,
+      text: `id: ${id}\nevent: job\ndata: ${JSON.stringify(body)}\n\n`,
+    };
     for (const listener of job.listeners) listener(job.frame);
   }
 }

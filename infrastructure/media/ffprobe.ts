@@ -43,12 +43,20 @@ interface FfprobeOutput {
 }
 
 /** What a media file holds, as ffprobe reads it. The `file:` protocol keeps a name with a colon or a leading dash from being read as anything else. */
-export async function probeMediaFile(ffprobePath: string, file: string, options: ProbeMediaOptions = {}): Promise<MediaProbe> {
-  const { stdout } = await run(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-i', `file:${file}`], {
-    signal: options.signal,
-    timeout: options.timeoutMs ?? 60_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+export async function probeMediaFile(
+  ffprobePath: string,
+  file: string,
+  options: ProbeMediaOptions = {},
+): Promise<MediaProbe> {
+  const { stdout } = await run(
+    ffprobePath,
+    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-i', `file:${file}`],
+    {
+      signal: options.signal,
+      timeout: options.timeoutMs ?? 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   const parsed = JSON.parse(stdout) as FfprobeOutput;
   return {
     container: parsed.format?.format_name ?? '',

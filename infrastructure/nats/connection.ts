@@ -1,4 +1,13 @@
-import { type JetStreamManager, type NatsConnection, type NatsError, RetentionPolicy, type StreamInfo, StorageType, connect, nanos } from 'nats';
+import {
+  type JetStreamManager,
+  type NatsConnection,
+  type NatsError,
+  RetentionPolicy,
+  type StreamInfo,
+  StorageType,
+  connect,
+  nanos,
+} from 'nats';
 import type { Logger } from '../../application/ports/logger.js';
 
 export interface NatsConnectionOptions {
@@ -56,7 +65,10 @@ const STREAM_NOT_FOUND = 10059;
  * duplicate window up to date. Retention cannot be changed on an existing
  * stream, so a stream of another kind under the same name is an error.
  */
-export async function ensureWorkQueueStream(jsm: JetStreamManager, options: WorkQueueStreamOptions): Promise<StreamInfo> {
+export async function ensureWorkQueueStream(
+  jsm: JetStreamManager,
+  options: WorkQueueStreamOptions,
+): Promise<StreamInfo> {
   const duplicateWindow = nanos(options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS);
   const existing = await streamInfo(jsm, options.name);
   if (existing === null) {

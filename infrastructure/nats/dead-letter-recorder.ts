@@ -82,7 +82,13 @@ export class DeadLetterRecorder {
       })
       .onConflict(['stream', 'stream_seq', 'reason'])
       .ignore();
-    this.anomalies.record('dead_letter', { reason, consumer: advisory.consumer, streamSeq: advisory.stream_seq, subject: stored?.subject, body });
+    this.anomalies.record('dead_letter', {
+      reason,
+      consumer: advisory.consumer,
+      streamSeq: advisory.stream_seq,
+      subject: stored?.subject,
+      body,
+    });
     if (stored !== null) await this.jsm.streams.deleteMessage(advisory.stream, advisory.stream_seq).catch(() => false);
   }
 }

@@ -2,7 +2,11 @@ import type { JetStreamClient } from 'nats';
 import type { Checkpoint, EventFilter, RecordedEvent } from '../../application/ports/event-store.js';
 import type { EventRoute, RelayedMessage, WorkRelay } from '../../application/ports/work-queue.js';
 import { relayMessageId } from '../work-queue/relay-message-id.js';
-import { CheckpointedProcessor, type CheckpointedProcessorOptions, type WaitOptions } from '../../projections/checkpointed-processor.js';
+import {
+  CheckpointedProcessor,
+  type CheckpointedProcessorOptions,
+  type WaitOptions,
+} from '../../projections/checkpointed-processor.js';
 
 export type { EventRoute, RelayedMessage };
 
@@ -41,7 +45,10 @@ export class EventRelay implements WorkRelay {
           const publishes = events.flatMap((event) =>
             route(event).map((message, index, all) =>
               // A duplicate PubAck resolves like any other: the stream already has the message.
-              js.publish(message.subject, JSON.stringify(message.payload), { msgID: relayMessageId(event, index, all.length), timeout: publishTimeoutMs }),
+              js.publish(message.subject, JSON.stringify(message.payload), {
+                msgID: relayMessageId(event, index, all.length),
+                timeout: publishTimeoutMs,
+              }),
             ),
           );
           await Promise.all(publishes);

@@ -2,7 +2,14 @@ import type { Knex } from 'knex';
 import type { JetStreamManager, NatsConnection } from 'nats';
 import type { Anomalies } from '../../application/ports/anomalies.js';
 import type { Logger } from '../../application/ports/logger.js';
-import type { Broadcast, WorkConsumer, WorkConsumerOptions, WorkQueue, WorkRelay, WorkRelayOptions } from '../../application/ports/work-queue.js';
+import type {
+  Broadcast,
+  WorkConsumer,
+  WorkConsumerOptions,
+  WorkQueue,
+  WorkRelay,
+  WorkRelayOptions,
+} from '../../application/ports/work-queue.js';
 import type { CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
 import { connectToNats, ensureWorkQueueStream } from './connection.js';
 import { DeadLetterRecorder } from './dead-letter-recorder.js';
@@ -54,7 +61,15 @@ export class JetStreamWorkQueue implements WorkQueue {
     const { stream, logger, pullExpiresMs } = this.options;
     // Progress counts only once the server has the extension, so a handler cut off from NATS notices and stops.
     const confirmHeartbeat = () => this.connection.flush();
-    return new WorkQueueConsumer({ ...options, js: this.connection.jetstream(), jsm: this.jsm, stream, logger, pullExpiresMs, confirmHeartbeat });
+    return new WorkQueueConsumer({
+      ...options,
+      js: this.connection.jetstream(),
+      jsm: this.jsm,
+      stream,
+      logger,
+      pullExpiresMs,
+      confirmHeartbeat,
+    });
   }
 
   /** Records the messages JetStream gives up on (deliveries ran out, or terminated) in `db`. */

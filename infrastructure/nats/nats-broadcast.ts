@@ -14,12 +14,20 @@ export const BROADCAST_FLUSH_TIMEOUT_MS = 2_000;
  * message stays in the client's buffer and goes out if the connection comes
  * back.
  */
-export function natsBroadcast(nats: NatsConnection, subject: string, options: { flushTimeoutMs?: number } = {}): Broadcast {
+export function natsBroadcast(
+  nats: NatsConnection,
+  subject: string,
+  options: { flushTimeoutMs?: number } = {},
+): Broadcast {
   const flushTimeoutMs = options.flushTimeoutMs ?? BROADCAST_FLUSH_TIMEOUT_MS;
   return {
     async publish(message) {
       nats.publish(subject, JSON.stringify(message));
-      await withinTime(nats.flush(), flushTimeoutMs, `NATS did not confirm a message on ${subject} within ${flushTimeoutMs} ms`);
+      await withinTime(
+        nats.flush(),
+        flushTimeoutMs,
+        `NATS did not confirm a message on ${subject} within ${flushTimeoutMs} ms`,
+      );
     },
     subscribe(onMessage) {
       const subscription = nats.subscribe(subject, {

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { AckPolicy, type Consumer, type ConsumerConfig, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg, type NatsError, nanos } from 'nats';
+import {
+  AckPolicy,
+  type Consumer,
+  type ConsumerConfig,
+  DeliverPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsError,
+  nanos,
+} from 'nats';
 import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
 import { sleep } from '../../projections/sleep.js';
@@ -73,7 +83,9 @@ export class WorkQueueConsumer implements WorkConsumer {
     const consumer = await js.consumers.get(stream, this.durableName);
     const stop = new AbortController();
     this.stopController = stop;
-    this.loops = Array.from({ length: Math.max(1, this.options.concurrency ?? 1) }, () => this.pullLoop(consumer, stop.signal));
+    this.loops = Array.from({ length: Math.max(1, this.options.concurrency ?? 1) }, () =>
+      this.pullLoop(consumer, stop.signal),
+    );
   }
 
   /**
@@ -87,7 +99,10 @@ export class WorkQueueConsumer implements WorkConsumer {
     stop.abort();
     if (!(await settlesWithin(Promise.all(this.loops), this.options.drainTimeoutMs ?? 30_000))) {
       for (const entry of this.inFlight) {
-        this.options.logger.warn({ subject: entry.message.subject, seq: entry.message.seq }, 'Handler still running at shutdown; handing its message back');
+        this.options.logger.warn(
+          { subject: entry.message.subject, seq: entry.message.seq },
+          'Handler still running at shutdown; handing its message back',
+        );
         entry.abort.abort();
         this.settle(entry, 'handback');
       }
@@ -165,7 +180,10 @@ export class WorkQueueConsumer implements WorkConsumer {
     const watchdog = () => {
       extendAckWait();
       if (entry.settled || entry.abort.signal.aborted || Date.now() - confirmedAt <= ackWaitMs) return;
-      log.error({ ackWaitMs }, 'No progress confirmed for a whole ack wait: the message goes to another worker, so this handler stops');
+      log.error(
+        { ackWaitMs },
+        'No progress confirmed for a whole ack wait: the message goes to another worker, so this handler stops',
+      );
       entry.lapsed = true;
       entry.abort.abort(new Error('The delivery lapsed: no progress was confirmed within the ack wait'));
     };
@@ -222,7 +240,10 @@ export class WorkQueueConsumer implements WorkConsumer {
       }
     } catch (error) {
       const outcome = typeof result === 'string' ? result : 'retry';
-      this.options.logger.warn({ subject: message.subject, seq: message.seq, outcome, err: error }, 'Could not settle the message; it will be delivered again after the ack wait');
+      this.options.logger.warn(
+        { subject: message.subject, seq: message.seq, outcome, err: error },
+        'Could not settle the message; it will be delivered again after the ack wait',
+      );
     }
   }
 }
@@ -231,14 +252,23 @@ export class WorkQueueConsumer implements WorkConsumer {
  * Creates the durable consumer, or updates the settings a running one can
  * change (ack wait, max deliver); its filter is fixed by its name.
  */
-export async function ensurePullConsumer(jsm: JetStreamManager, stream: string, config: Partial<ConsumerConfig> & { durable_name: string }): Promise<void> {
+export async function ensurePullConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  config: Partial<ConsumerConfig> & { durable_name: string },
+): Promise<void> {
   try {
     const info = await jsm.consumers.info(stream, config.durable_name);
     if (info.config.filter_subject !== config.filter_subject) {
-      throw new Error(`Consumer ${config.durable_name} on ${stream} filters ${info.config.filter_subject ?? 'everything'}, not ${config.filter_subject ?? 'everything'}`);
+      throw new Error(
+        `Consumer ${config.durable_name} on ${stream} filters ${info.config.filter_subject ?? 'everything'}, not ${config.filter_subject ?? 'everything'}`,
+      );
     }
     if (info.config.ack_wait !== config.ack_wait || info.config.max_deliver !== config.max_deliver) {
-      await jsm.consumers.update(stream, config.durable_name, { ack_wait: config.ack_wait, max_deliver: config.max_deliver });
+      await jsm.consumers.update(stream, config.durable_name, {
+        ack_wait: config.ack_wait,
+        max_deliver: config.max_deliver,
+      });
     }
   } catch (error) {
     if ((error as NatsError).api_error?.err_code !== CONSUMER_NOT_FOUND) throw error;

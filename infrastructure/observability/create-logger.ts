@@ -16,7 +16,16 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
       level,
       base: { service: 'video-download-service' },
       redact: {
-        paths: ['authorization', 'apiKey', 'encryptedKey', 'headers.authorization', '*.authorization', '*.apiKey', '*.encryptedKey', 'masterKey'],
+        paths: [
+          'authorization',
+          'apiKey',
+          'encryptedKey',
+          'headers.authorization',
+          '*.authorization',
+          '*.apiKey',
+          '*.encryptedKey',
+          'masterKey',
+        ],
         censor: '[redacted]',
       },
       timestamp: pino.stdTimeFunctions.isoTime,

@@ -13,13 +13,22 @@ export function httpMetrics(registry: Registry, routeOf: (ctx: Context) => strin
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   return async function httpMetricsMiddleware(ctx: Context, next: Next): Promise<void> {
     const end = duration.startTimer();
     try {
       await next();
     } finally {
-      const labels = { method: ctx.method, route: routeOf(ctx) ?? 'unmatched', status: ctx.state.clientAborted === true ? CLIENT_CLOSED_STATUS : String(ctx.status) };
+      const labels = {
+        method: ctx.method,
+        route: routeOf(ctx) ?? 'unmatched',
+        status: ctx.state.clientAborted === true ? CLIENT_CLOSED_STATUS : String(ctx.status),
+      };
       end(labels);
       requests.inc(labels);
     }

@@ -10,7 +10,12 @@ export class MetricAnomalies implements Anomalies {
     registry: Registry,
     private readonly logger: Logger,
   ) {
-    this.counter = new Counter({ name: 'vds_anomalies_total', help: 'Events that need an operator: charges without a reservation, dead-lettered work', labelNames: ['kind'], registers: [registry] });
+    this.counter = new Counter({
+      name: 'vds_anomalies_total',
+      help: 'Events that need an operator: charges without a reservation, dead-lettered work',
+      labelNames: ['kind'],
+      registers: [registry],
+    });
   }
 
   record(kind: AnomalyKind, details: Record<string, unknown>): void {

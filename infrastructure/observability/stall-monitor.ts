@@ -30,7 +30,9 @@ export class StallMonitor {
   async processorLagSeconds(): Promise<Record<string, number>> {
     const lags: Record<string, number> = {};
     for (const name of this.processorNames) {
-      const row = await this.db(CHECKPOINT_TABLE).where({ name }).first<{ checkpoint: string | null } | undefined>('checkpoint');
+      const row = await this.db(CHECKPOINT_TABLE)
+        .where({ name })
+        .first<{ checkpoint: string | null } | undefined>('checkpoint');
       if (row === undefined) continue;
       const after = row?.checkpoint == null ? null : decodePosition(row.checkpoint);
       const { rows } = await this.db.raw<{ rows: Array<{ lag: string }> }>(

@@ -12,7 +12,12 @@ export class PrometheusWebhookMetrics implements WebhookMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.attempts = new Counter({ name: 'webhook_attempts_total', help: 'Webhook attempts by outcome (acknowledged, or the failure class)', labelNames: ['outcome'], registers });
+    this.attempts = new Counter({
+      name: 'webhook_attempts_total',
+      help: 'Webhook attempts by outcome (acknowledged, or the failure class)',
+      labelNames: ['outcome'],
+      registers,
+    });
     this.attemptDuration = new Histogram({
       name: 'webhook_attempt_duration_seconds',
       help: 'Time from dialling to the status line (or the failure) of a webhook attempt',
@@ -26,7 +31,12 @@ export class PrometheusWebhookMetrics implements WebhookMetrics {
       buckets: [0.1, 0.5, 1, 5, 15, 60, 300],
       registers,
     });
-    this.deliveries = new Counter({ name: 'webhook_deliveries_total', help: 'Finished webhook deliveries by result (acknowledged, stopped by 410, gave up)', labelNames: ['result'], registers });
+    this.deliveries = new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Finished webhook deliveries by result (acknowledged, stopped by 410, gave up)',
+      labelNames: ['result'],
+      registers,
+    });
     this.deliveryLag = new Histogram({
       name: 'webhook_delivery_lag_seconds',
       help: 'Time from a job becoming terminal to the end of its webhook delivery',

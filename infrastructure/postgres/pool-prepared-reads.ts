@@ -13,7 +13,12 @@ export class PoolPreparedReads implements PreparedReads {
   private readonly pool: pg.Pool;
 
   constructor(connectionString: string, size: number) {
-    this.pool = new pg.Pool({ connectionString, max: size, options: SESSION_TIMEOUT_OPTIONS, types: TIMESTAMPS_AS_ISO_TEXT });
+    this.pool = new pg.Pool({
+      connectionString,
+      max: size,
+      options: SESSION_TIMEOUT_OPTIONS,
+      types: TIMESTAMPS_AS_ISO_TEXT,
+    });
     // An idle client whose server goes away must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
   }

@@ -31,7 +31,10 @@ export class PostgresAccountReadProgress implements AccountReadProgress {
   async showsSettled(accountId: string, reservationId: string): Promise<boolean> {
     const first = await this.row(accountId, reservationId);
     if (first === null || first.pending) return false;
-    const [head] = await this.store.readStream(streamName(ACCOUNT_CATEGORY, accountId), { direction: 'backwards', maxCount: 1 });
+    const [head] = await this.store.readStream(streamName(ACCOUNT_CATEGORY, accountId), {
+      direction: 'backwards',
+      maxCount: 1,
+    });
     if (head === undefined || first.last_revision >= head.revision) return true;
     const caughtUp = await this.rowAt(accountId, head.revision, reservationId);
     return caughtUp !== null && !caughtUp.pending;

@@ -1,4 +1,8 @@
-import type { DownloadJobListQuery, DownloadJobReadModel, DownloadJobView } from '../../application/ports/read-models.js';
+import type {
+  DownloadJobListQuery,
+  DownloadJobReadModel,
+  DownloadJobView,
+} from '../../application/ports/read-models.js';
 import type { DownloadErrorCode } from '../../domain/download-error-code.js';
 import type { DownloadJobStatus } from '../../domain/download-job/state.js';
 import type { MediaFormat } from '../../domain/media-format.js';
@@ -29,7 +33,11 @@ export class PostgresDownloadJobReadModel implements DownloadJobReadModel {
   constructor(private readonly reads: PreparedReads) {}
 
   async get(jobId: string): Promise<DownloadJobView | null> {
-    const [row] = await this.reads.query<DownloadJobRow>('download-job-by-id', 'SELECT * FROM download_jobs WHERE job_id = $1', [jobId]);
+    const [row] = await this.reads.query<DownloadJobRow>(
+      'download-job-by-id',
+      'SELECT * FROM download_jobs WHERE job_id = $1',
+      [jobId],
+    );
     return row === undefined ? null : toView(row);
   }
 

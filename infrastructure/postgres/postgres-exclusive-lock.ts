@@ -7,7 +7,9 @@ import { type AcquireLock, acquireSessionLock } from '../../projections/session-
  * storage's `acquireLock` (in-process locks, since PGlite's one session grants every advisory lock) takes its place.
  */
 export class PostgresExclusiveLock implements ExclusiveLock {
-  constructor(private readonly options: { connectionString: string; key: string; logger: Logger; acquireLock?: AcquireLock }) {}
+  constructor(
+    private readonly options: { connectionString: string; key: string; logger: Logger; acquireLock?: AcquireLock },
+  ) {}
 
   acquire(signal: AbortSignal): Promise<HeldExclusiveLock | null> {
     const { acquireLock = acquireSessionLock, ...lock } = this.options;

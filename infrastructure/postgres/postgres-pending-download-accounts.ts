@@ -6,7 +6,9 @@ export class PostgresPendingDownloadAccounts implements PendingDownloadAccounts 
   constructor(private readonly db: Knex) {}
 
   async accountIds(): Promise<string[]> {
-    const rows = await this.db('accounts').whereRaw(`jsonb_array_length(state->'pendingJobs') > 0`).select<Array<{ account_id: string }>>('account_id');
+    const rows = await this.db('accounts')
+      .whereRaw(`jsonb_array_length(state->'pendingJobs') > 0`)
+      .select<Array<{ account_id: string }>>('account_id');
     return rows.map((row) => row.account_id);
   }
 }

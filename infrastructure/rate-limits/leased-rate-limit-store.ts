@@ -40,7 +40,11 @@ export class LeasedRateLimitStore implements RateLimitStore {
       const current = lease !== undefined && lease.endsAt > now ? lease : undefined;
       if (current !== undefined && current.unused > 0) {
         current.unused -= 1;
-        return { allowed: true, remaining: current.sharedRemaining + current.unused, msBeforeReset: current.endsAt - now };
+        return {
+          allowed: true,
+          remaining: current.sharedRemaining + current.unused,
+          msBeforeReset: current.endsAt - now,
+        };
       }
       if (lease?.renewal != null) {
         await lease.renewal;
@@ -55,7 +59,12 @@ export class LeasedRateLimitStore implements RateLimitStore {
     if (this.leases.size > SWEEP_ABOVE_BUCKETS) this.sweep();
     const points = Math.max(1, size);
     let renewed!: () => void;
-    const lease: Lease = { unused: 0, sharedRemaining: 0, endsAt: 0, renewal: new Promise<void>((resolve) => (renewed = resolve)) };
+    const lease: Lease = {
+      unused: 0,
+      sharedRemaining: 0,
+      endsAt: 0,
+      renewal: new Promise<void>((resolve) => (renewed = resolve)),
+    };
     this.leases.set(bucket, lease);
     try {
       const state = await this.shared.consume(bucket, limitPerSecond, points);
@@ -72,6 +81,7 @@ export class LeasedRateLimitStore implements RateLimitStore {
 
   private sweep(): void {
     const now = this.now();
-    for (const [bucket, lease] of this.leases) if (lease.endsAt <= now && lease.renewal === null) this.leases.delete(bucket);
+    for (const [bucket, lease] of this.leases)
+      if (lease.endsAt <= now && lease.renewal === null) this.leases.delete(bucket);
   }
 }

@@ -20,9 +20,14 @@ export class PostgresRateLimitStore implements RateLimitStore {
   static async open(db: Knex): Promise<PostgresRateLimitStore> {
     await db.transaction(async (trx) => {
       await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('read-model-schema'))`);
-      await trx.raw(`CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+      await trx.raw(
+        `CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
+      );
       // Tables made before it was UNLOGGED are changed once; the check keeps later starts from locking it.
-      const { rows } = await trx.raw<{ rows: Array<{ relpersistence: string }> }>(`SELECT relpersistence FROM pg_class WHERE oid = ?::regclass`, [TABLE]);
+      const { rows } = await trx.raw<{ rows: Array<{ relpersistence: string }> }>(
+        `SELECT relpersistence FROM pg_class WHERE oid = ?::regclass`,
+        [TABLE],
+      );
       if (rows[0]?.relpersistence === 'p') await trx.raw(`ALTER TABLE ${TABLE} SET UNLOGGED`);
     });
     return new PostgresRateLimitStore(db);

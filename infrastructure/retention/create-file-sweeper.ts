@@ -12,13 +12,35 @@ import { PostgresExpiredFiles } from '../postgres/postgres-expired-files.js';
 import { FileSweeper } from './file-sweeper.js';
 
 /** The sweeper role's parts, on the container's store, files and database. */
-export function createFileSweeper(container: Container, settings: RetentionSettings, storage: Pick<StorageSettings, 'databaseUrl'>, logger: Logger): FileSweeper {
+export function createFileSweeper(
+  container: Container,
+  settings: RetentionSettings,
+  storage: Pick<StorageSettings, 'databaseUrl'>,
+  logger: Logger,
+): FileSweeper {
   const { eventStore, database, acquireLock } = container.resolve(TOKENS.storage);
-  const retention = new CommandHandler(eventStore, fileRetentionDecider, DOWNLOAD_JOB_CATEGORY, container.resolve(TOKENS.ids));
-  const sweep = new SweepExpiredFiles(new PostgresExpiredFiles(database), container.resolve(TOKENS.fileStore), retention, container.resolve(TOKENS.clock), logger, {
-    retentionSeconds: settings.fileRetentionSeconds,
-    batchSize: 100,
+  const retention = new CommandHandler(
+    eventStore,
+    fileRetentionDecider,
+    DOWNLOAD_JOB_CATEGORY,
+    container.resolve(TOKENS.ids),
+  );
+  const sweep = new SweepExpiredFiles(
+    new PostgresExpiredFiles(database),
+    container.resolve(TOKENS.fileStore),
+    retention,
+    container.resolve(TOKENS.clock),
+    logger,
+    {
+      retentionSeconds: settings.fileRetentionSeconds,
+      batchSize: 100,
+    },
+  );
+  const lock = new PostgresExclusiveLock({
+    connectionString: storage.databaseUrl,
+    key: 'sweeper:file-retention',
+    logger,
+    acquireLock,
   });
-  const lock = new PostgresExclusiveLock({ connectionString: storage.databaseUrl, key: 'sweeper:file-retention', logger, acquireLock });
   return new FileSweeper(lock, sweep, logger, settings.fileSweepIntervalSeconds * 1000);
 }

@@ -40,14 +40,24 @@ export async function startApiRole(context: RoleContext): Promise<ApiRole> {
       requestLogSamplePercent: config.observability.requestLogSamplePercent,
       authenticate: container.resolve(Authenticate),
       openApiDocument,
-      afterAuthentication: requestRateLimit(new CheckRequestRate(await rateLimitStore(context), config.rateLimits.limits)),
+      afterAuthentication: requestRateLimit(
+        new CheckRequestRate(await rateLimitStore(context), config.rateLimits.limits),
+      ),
       apiRouters: features.flatMap((part) => part.apiRouters ?? []),
       publicRouters: [
         ...features.flatMap((part) => part.publicRouters ?? []),
-        operationsRoutes({ mode: config.mode, metrics: container.resolve(TOKENS.metrics), details: () => ({ ytDlp: ytDlp?.version() ?? null }), ...readiness(context) }),
+        operationsRoutes({
+          mode: config.mode,
+          metrics: container.resolve(TOKENS.metrics),
+          details: () => ({ ytDlp: ytDlp?.version() ?? null }),
+          ...readiness(context),
+        }),
       ],
     });
-    const server = await listen(app.callback(), config.http.host, config.http.port, { requestTimeout: config.http.requestTimeoutMs, headersTimeout: config.http.headersTimeoutMs });
+    const server = await listen(app.callback(), config.http.host, config.http.port, {
+      requestTimeout: config.http.requestTimeoutMs,
+      headersTimeout: config.http.headersTimeoutMs,
+    });
     const url = baseUrl(server);
     logger.info({ url }, 'API listening');
     return {
@@ -63,7 +73,11 @@ export async function startApiRole(context: RoleContext): Promise<ApiRole> {
 }
 
 async function startFeatureParts(context: RoleContext, parts: Stoppables): Promise<ApiPart[]> {
-  const apiContext = { ...context, validation: new RequestValidation(), urls: new UrlPolicies(context.config.platforms, context.config.webhooks) };
+  const apiContext = {
+    ...context,
+    validation: new RequestValidation(),
+    urls: new UrlPolicies(context.config.platforms, context.config.webhooks),
+  };
   const features = FEATURES.map((feature) => ({ name: feature.name, part: feature.api?.(apiContext) ?? {} }));
   for (const { name, part } of features) {
     await part.start?.();
@@ -76,5 +90,8 @@ async function startFeatureParts(context: RoleContext, parts: Stoppables): Promi
 /** Embedded, one process serves every request, so its memory is the shared store. */
 async function rateLimitStore({ container, config }: RoleContext) {
   if (config.mode === 'embedded') return new MemoryRateLimitStore();
-  return new LeasedRateLimitStore(await PostgresRateLimitStore.open(container.resolve(TOKENS.database)), config.rateLimits.leasePercent / 100);
+  return new LeasedRateLimitStore(
+    await PostgresRateLimitStore.open(container.resolve(TOKENS.database)),
+    config.rateLimits.leasePercent / 100,
+  );
 }

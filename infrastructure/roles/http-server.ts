@@ -3,9 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { answerClientErrorsInJson } from '../http/client-errors.js';
 
 /** Clients that send headers or a body too slowly are cut off (408), checked at least once a second. */
-export function listen(handler: RequestListener, host: string, port: number, timeouts: { requestTimeout: number; headersTimeout: number }): Promise<Server> {
+export function listen(
+  handler: RequestListener,
+  host: string,
+  port: number,
+  timeouts: { requestTimeout: number; headersTimeout: number },
+): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer({ ...timeouts, connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeout) }, handler);
+    const server = createServer(
+      { ...timeouts, connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeout) },
+      handler,
+    );
     answerClientErrorsInJson(server);
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -18,7 +26,8 @@ export function listen(handler: RequestListener, host: string, port: number, tim
 /** The base address (http://host:port) a client on this machine reaches the server at. */
 export function baseUrl(server: Server): string {
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+  const host =
+    address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
   return `http://${host}:${address.port}`;
 }
 

@@ -14,7 +14,10 @@ export async function startLeaderLoops(context: RoleContext): Promise<LedWork> {
   const { container, queue } = context;
   const started: Loop[] = [];
   const stopAll = async () => void (await Promise.all(started.map((loop) => loop.stop())));
-  const deadLetters = queue instanceof JetStreamWorkQueue ? [queue.deadLetterRecorder(container.resolve(TOKENS.database), container.resolve(TOKENS.anomalies))] : [];
+  const deadLetters =
+    queue instanceof JetStreamWorkQueue
+      ? [queue.deadLetterRecorder(container.resolve(TOKENS.database), container.resolve(TOKENS.anomalies))]
+      : [];
   try {
     for (const loop of [...deadLetters, ...FEATURES.flatMap((feature) => feature.leaderLoops?.(context) ?? [])]) {
       await loop.start();

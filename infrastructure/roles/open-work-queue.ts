@@ -13,7 +13,11 @@ export interface WorkQueueSettings {
 }
 
 /** The one place that picks the work queue's adapter; the rest of the service sees only the port. */
-export function openWorkQueue(settings: WorkQueueSettings, processor: CheckpointedProcessorOptions, logger: Logger): Promise<WorkQueue> {
+export function openWorkQueue(
+  settings: WorkQueueSettings,
+  processor: CheckpointedProcessorOptions,
+  logger: Logger,
+): Promise<WorkQueue> {
   if (settings.natsUrl === null) return InProcessWorkQueue.open({ processor, logger, exclusive: true });
   return JetStreamWorkQueue.open({
     url: settings.natsUrl,

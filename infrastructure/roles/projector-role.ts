@@ -16,7 +16,11 @@ export async function startProjectorRole(context: RoleContext): Promise<Projecto
     const projections = new ProjectionRunner(PROJECTIONS, context.processorOptions);
     await projections.start();
     parts.add('projector', () => projections.stop());
-    await startLoops(FEATURES.flatMap((feature) => feature.projectorLoops?.(context) ?? []), parts, 'projector loop');
+    await startLoops(
+      FEATURES.flatMap((feature) => feature.projectorLoops?.(context) ?? []),
+      parts,
+      'projector loop',
+    );
     return { projections, stop: () => parts.stopAll() };
   });
 }

@@ -9,9 +9,15 @@ export function readiness({ container, config, queue }: RoleContext) {
   const db = container.resolve(TOKENS.database);
   const store = container.resolve(TOKENS.eventStore);
   // Stalls are measured on the PostgreSQL event store; EventStoreDB's order does not wait on transactions, nor PGlite's single session.
-  const stalls = config.mode === 'server' && config.storage.eventStoreUrl === null ? new StallMonitor(db, [...PROJECTIONS.map((projection) => projection.name), RELAY_NAME]) : null;
+  const stalls =
+    config.mode === 'server' && config.storage.eventStoreUrl === null
+      ? new StallMonitor(db, [...PROJECTIONS.map((projection) => projection.name), RELAY_NAME])
+      : null;
   stalls?.register(container.resolve(TOKENS.metrics));
-  const lagWithinLimit = async () => Object.values((await stalls?.processorLagSeconds()) ?? {}).every((lag) => lag * 1000 <= config.observability.readyMaxLagMs);
+  const lagWithinLimit = async () =>
+    Object.values((await stalls?.processorLagSeconds()) ?? {}).every(
+      (lag) => lag * 1000 <= config.observability.readyMaxLagMs,
+    );
   return {
     readinessChecks: {
       postgres: async () => (await db.raw('select 1')) !== undefined,
@@ -19,6 +25,12 @@ export function readiness({ container, config, queue }: RoleContext) {
       [queue.kind === 'jetstream' ? 'nats' : 'workQueue']: () => queue.ping(),
       ...(stalls === null ? {} : { processorLag: lagWithinLimit }),
     },
-    readinessDetails: async () => (stalls === null ? {} : { processorLagSeconds: await stalls.processorLagSeconds(), horizonAgeSeconds: await stalls.horizonAgeSeconds() }),
+    readinessDetails: async () =>
+      stalls === null
+        ? {}
+        : {
+            processorLagSeconds: await stalls.processorLagSeconds(),
+            horizonAgeSeconds: await stalls.horizonAgeSeconds(),
+          },
   };
 }

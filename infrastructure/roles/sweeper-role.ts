@@ -7,7 +7,11 @@ import { Stoppables } from './stoppables.js';
 export async function startSweeperRole(context: RoleContext): Promise<{ stop(): Promise<void> }> {
   const parts = new Stoppables(context.logger);
   return parts.starting(async () => {
-    await startLoops(FEATURES.flatMap((feature) => feature.sweeperLoops?.(context) ?? []), parts, 'sweeper');
+    await startLoops(
+      FEATURES.flatMap((feature) => feature.sweeperLoops?.(context) ?? []),
+      parts,
+      'sweeper',
+    );
     return { stop: () => parts.stopAll() };
   });
 }

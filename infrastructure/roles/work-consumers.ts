@@ -10,14 +10,26 @@ export function workConsumers({ container, config, queue }: RoleContext): WorkCo
   return WORK_KINDS.map((kind) => {
     const spec = WORK_HANDLERS[kind](container, config);
     const subject = workSubject(config, kind);
-    return queue.consumer({ subject, ackWaitMs: config.queue.workAckWaitMs, concurrency: spec.concurrency, maxDeliver: spec.maxDeliver, handler: adapt(spec) });
+    return queue.consumer({
+      subject,
+      ackWaitMs: config.queue.workAckWaitMs,
+      concurrency: spec.concurrency,
+      maxDeliver: spec.maxDeliver,
+      handler: adapt(spec),
+    });
   });
 }
 
 /** From the queue's terms to the application's: a message body becomes a JobMessage, an outcome an ack or a delayed retry. */
 function adapt(spec: WorkHandlerSpec) {
   return async (item: WorkItem): Promise<WorkResult> => {
-    const delivery = { attempt: item.deliveryCount, leaseId: item.deliveryId, messageId: item.messageId, heartbeat: () => item.heartbeat(), signal: item.signal };
+    const delivery = {
+      attempt: item.deliveryCount,
+      leaseId: item.deliveryId,
+      messageId: item.messageId,
+      heartbeat: () => item.heartbeat(),
+      signal: item.signal,
+    };
     const outcome = await spec.handle(item.data as JobMessage, delivery);
     return outcome.kind === 'done' ? 'ack' : { retryAfterMs: outcome.afterMs };
   };

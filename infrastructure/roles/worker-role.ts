@@ -26,20 +26,38 @@ export async function startWorkerRole(context: RoleContext): Promise<WorkerRole>
     await removeStaleWorkDirs(context);
     const relay = queue.relay({
       filter: { eventTypes: ROUTED_EVENT_TYPES },
-      route: (event) => routeEventToWork(event).map((message) => ({ subject: workSubject(config, message.kind), payload: message.payload })),
+      route: (event) =>
+        routeEventToWork(event).map((message) => ({
+          subject: workSubject(config, message.kind),
+          payload: message.payload,
+        })),
     });
     await relay.start();
     parts.add('relay', () => relay.stop());
     const ytDlp = container.resolve(TOKENS.ytDlp);
-    if (ytDlp !== null) await startLoops([ytDlp.selfUpdate, ytDlp.extractor.spares].filter((loop) => loop != null), parts, 'yt-dlp upkeep');
+    if (ytDlp !== null)
+      await startLoops(
+        [ytDlp.selfUpdate, ytDlp.extractor.spares].filter((loop) => loop != null),
+        parts,
+        'yt-dlp upkeep',
+      );
     container.value(TOKENS.progressReports, new BroadcastProgressReports(queue.broadcast('progress'), logger));
-    await startLoops(FEATURES.flatMap((feature) => feature.workerLoops?.(context) ?? []), parts, 'worker loop');
+    await startLoops(
+      FEATURES.flatMap((feature) => feature.workerLoops?.(context) ?? []),
+      parts,
+      'worker loop',
+    );
     const consumers = workConsumers(context);
     for (const consumer of consumers) await consumer.start();
     // Side by side: each stop waits for its pulls to expire and its handlers to drain, seconds that would add up in turn.
     parts.add('work consumers', async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
     // One worker process of the deployment records dead letters and reconciles; the others stand by.
-    const lock = new PostgresExclusiveLock({ connectionString: config.storage.databaseUrl, key: 'worker:background-loops', logger, acquireLock: context.processorOptions.acquireLock });
+    const lock = new PostgresExclusiveLock({
+      connectionString: config.storage.databaseUrl,
+      key: 'worker:background-loops',
+      logger,
+      acquireLock: context.processorOptions.acquireLock,
+    });
     const background = new LeaderOnly('worker background loops', lock, () => startLeaderLoops(context), logger);
     background.start();
     parts.add('worker background loops', () => background.stop());

@@ -28,7 +28,12 @@ export class ApiKeyCrypto implements ApiKeySecrets {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.encryptionKey, iv);
     const ciphertext = Buffer.concat([cipher.update(key, 'utf8'), cipher.final()]);
-    return [FORMAT_VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join(':');
+    return [
+      FORMAT_VERSION,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      ciphertext.toString('base64url'),
+    ].join(':');
   }
 
   decrypt(encryptedKey: string): string {

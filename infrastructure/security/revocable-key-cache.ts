@@ -42,7 +42,8 @@ export class RevocableKeyCache implements ApiKeyOwners {
     }
     const ticket = this.cache.ticket();
     const owner = await this.source.findActiveKey(keyHash);
-    if (owner !== null && this.options.ttlMs > 0) this.cache.remember(keyHash, { owner, expiresAt: this.now() + this.options.ttlMs }, ticket);
+    if (owner !== null && this.options.ttlMs > 0)
+      this.cache.remember(keyHash, { owner, expiresAt: this.now() + this.options.ttlMs }, ticket);
     return owner;
   }
 

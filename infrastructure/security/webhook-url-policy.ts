@@ -11,7 +11,18 @@ export interface WebhookUrlPolicyOptions {
 }
 
 /** Names that only ever mean something inside a network (RFC 6761, RFC 6762 appendix G, common LAN suffixes). */
-const LOCAL_NAMES = ['localhost', 'local', 'internal', 'localdomain', 'home.arpa', 'lan', 'intranet', 'corp', 'home', 'private'];
+const LOCAL_NAMES = [
+  'localhost',
+  'local',
+  'internal',
+  'localdomain',
+  'home.arpa',
+  'lan',
+  'intranet',
+  'corp',
+  'home',
+  'private',
+];
 
 /** Special-use top-level names (RFC 6761, RFC 7686, RFC 9476) that never resolve on the public internet. */
 const SPECIAL_USE_NAMES = ['test', 'invalid', 'example', 'onion', 'alt'];
@@ -44,7 +55,8 @@ export function nonPublicRange(text: string): string | null {
   if (ipaddr.IPv4.isValidFourPartDecimal(bare)) address = ipaddr.IPv4.parse(bare);
   else if (ipaddr.IPv6.isValid(bare)) address = ipaddr.IPv6.parse(bare);
   else return 'not an IP address';
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress())
+    address = (address as ipaddr.IPv6).toIPv4Address();
   const range = address.range();
   if (range !== 'unicast') return RANGE_WORDS[range] ?? `special-purpose (${range})`;
   if (address.kind() === 'ipv6' && (address.toByteArray()[0] & 0xe0) !== 0x20) return 'not global unicast';
@@ -85,10 +97,13 @@ export function checkWebhookUrl(input: string, options: WebhookUrlPolicyOptions 
     const range = nonPublicRange(host);
     return range === null ? { ok: true } : refuse(`must not point to a non-public address (${host} is ${range})`);
   }
-  if (host.length > 253 || !host.split('.').every((label) => HOST_LABEL.test(label))) return refuse('must have a well-formed host name (labels of letters, digits and inner hyphens, none empty)');
-  if (LOCAL_NAMES.some((name) => host === name || host.endsWith(`.${name}`))) return refuse(`must not point to a local or internal host name (${host})`);
+  if (host.length > 253 || !host.split('.').every((label) => HOST_LABEL.test(label)))
+    return refuse('must have a well-formed host name (labels of letters, digits and inner hyphens, none empty)');
+  if (LOCAL_NAMES.some((name) => host === name || host.endsWith(`.${name}`)))
+    return refuse(`must not point to a local or internal host name (${host})`);
   if (!host.includes('.')) return refuse(`must use a fully qualified public host name (${host} is a single label)`);
-  if (SPECIAL_USE_NAMES.some((name) => host.endsWith(`.${name}`))) return refuse(`must not use a special-use domain that never resolves publicly (${host})`);
+  if (SPECIAL_USE_NAMES.some((name) => host.endsWith(`.${name}`)))
+    return refuse(`must not use a special-use domain that never resolves publicly (${host})`);
   return { ok: true };
 }
 

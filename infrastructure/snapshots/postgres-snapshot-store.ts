@@ -14,9 +14,20 @@ export class PostgresSnapshotStore implements SnapshotStore {
   async load(streamName: string): Promise<StreamSnapshot | null> {
     const row = await this.db(SNAPSHOT_TABLE)
       .where('stream_name', streamName)
-      .first<{ revision: string | number; last_event_id: string; version: number; state: unknown } | undefined>('revision', 'last_event_id', 'version', 'state');
+      .first<{ revision: string | number; last_event_id: string; version: number; state: unknown } | undefined>(
+        'revision',
+        'last_event_id',
+        'version',
+        'state',
+      );
     if (row === undefined) return null;
-    return { streamName, revision: Number(row.revision), lastEventId: row.last_event_id, version: row.version, state: row.state };
+    return {
+      streamName,
+      revision: Number(row.revision),
+      lastEventId: row.last_event_id,
+      version: row.version,
+      state: row.state,
+    };
   }
 
   async save(snapshot: StreamSnapshot): Promise<void> {

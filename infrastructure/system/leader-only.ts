@@ -38,9 +38,14 @@ export class LeaderOnly extends BackgroundLoop {
         this.logger.error({ err: error, task: this.name }, 'background work could not start; trying again');
         await sleep(this.retryMs, stop);
       } finally {
-        await work?.stop().catch((error: unknown) => this.logger.warn({ err: error, task: this.name }, 'background work did not stop cleanly'));
+        await work
+          ?.stop()
+          .catch((error: unknown) =>
+            this.logger.warn({ err: error, task: this.name }, 'background work did not stop cleanly'),
+          );
       }
-      if (lost.aborted && !stop.aborted) this.logger.warn({ task: this.name }, 'lost the lead; waiting to take it again');
+      if (lost.aborted && !stop.aborted)
+        this.logger.warn({ task: this.name }, 'lost the lead; waiting to take it again');
     });
   }
 }

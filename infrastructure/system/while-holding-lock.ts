@@ -5,7 +5,11 @@ import type { ExclusiveLock } from '../../application/ports/exclusive-lock.js';
  * that aborts on `stop` or when the lock is lost (its connection went), releases the
  * lock and waits for it again, until `stop`.
  */
-export async function whileHoldingLock(lock: ExclusiveLock, stop: AbortSignal, lead: (active: AbortSignal, lost: AbortSignal) => Promise<void>): Promise<void> {
+export async function whileHoldingLock(
+  lock: ExclusiveLock,
+  stop: AbortSignal,
+  lead: (active: AbortSignal, lost: AbortSignal) => Promise<void>,
+): Promise<void> {
   while (!stop.aborted) {
     const held = await lock.acquire(stop);
     if (held === null) return;

@@ -12,7 +12,10 @@ export interface ResolvedAddress {
 export type ResolveHost = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: ResolveHost = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({
+    address,
+    family: family === 6 ? 6 : 4,
+  }));
 
 /** A webhook host that resolves to (or is) an address webhooks must not reach. */
 export class AddressRefusedError extends Error {
@@ -37,7 +40,10 @@ export function checkedAddressLookup(resolve: ResolveHost, options: { requirePub
   return (hostname, lookupOptions, callback) => {
     resolve(hostname).then(
       (addresses) => {
-        const wanted = lookupOptions.family === 4 || lookupOptions.family === 6 ? addresses.filter((entry) => entry.family === lookupOptions.family) : addresses;
+        const wanted =
+          lookupOptions.family === 4 || lookupOptions.family === 6
+            ? addresses.filter((entry) => entry.family === lookupOptions.family)
+            : addresses;
         if (wanted.length === 0) {
           callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
           return;
@@ -47,7 +53,11 @@ export function checkedAddressLookup(resolve: ResolveHost, options: { requirePub
           callback(new AddressRefusedError(hostname, refused.address), '', 0);
           return;
         }
-        if (lookupOptions.all) callback(null, wanted.map(({ address, family }): LookupAddress => ({ address, family })));
+        if (lookupOptions.all)
+          callback(
+            null,
+            wanted.map(({ address, family }): LookupAddress => ({ address, family })),
+          );
         else callback(null, wanted[0].address, wanted[0].family);
       },
       (error: NodeJS.ErrnoException) => callback(error, '', 0),

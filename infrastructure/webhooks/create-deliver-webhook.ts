@@ -43,7 +43,11 @@ export function createDeliverWebhook(settings: WebhookSettings, deps: WebhookDel
     new CommandHandler(deps.store, webhookDeliveryDecider, WEBHOOK_DELIVERY_CATEGORY, deps.ids),
     deps.jobs,
     new DownloadStatusJson(deps.links),
-    new HttpWebhookSender({ allowHosts: settings.allowHosts, resolve: deps.resolveHost ?? systemResolver, clock: deps.clock }),
+    new HttpWebhookSender({
+      allowHosts: settings.allowHosts,
+      resolve: deps.resolveHost ?? systemResolver,
+      clock: deps.clock,
+    }),
     new ReadModelSigningKeys(deps.db, deps.secrets),
     deps.clock,
     deps.logger.child({ process: 'webhook' }),
@@ -52,7 +56,11 @@ export function createDeliverWebhook(settings: WebhookSettings, deps: WebhookDel
       timeoutMs: settings.timeoutMs,
       retryDelaysMs: settings.retryScheduleMs,
       workerId: `${hostname()}:${process.pid}:${deps.ids.next().slice(0, 8)}`,
-      shares: new WebhookShares({ concurrency: settings.concurrency, perAccount: settings.concurrencyPerAccount, attemptTimeoutMs: settings.timeoutMs }),
+      shares: new WebhookShares({
+        concurrency: settings.concurrency,
+        perAccount: settings.concurrencyPerAccount,
+        attemptTimeoutMs: settings.timeoutMs,
+      }),
       chargeVisible: charges === undefined ? undefined : (accountId, jobId) => charges.isVisible(accountId, jobId),
     },
   );

@@ -37,7 +37,12 @@ export class HttpWebhookSender implements WebhookSender {
   send(request: WebhookRequest): Promise<WebhookResponse> {
     const startedAt = performance.now();
     const elapsed = () => Math.round(performance.now() - startedAt);
-    const fail = (errorClass: ErrorClass, detail: string): WebhookResponse => ({ kind: 'error', errorClass, detail, durationMs: elapsed() });
+    const fail = (errorClass: ErrorClass, detail: string): WebhookResponse => ({
+      kind: 'error',
+      errorClass,
+      detail,
+      durationMs: elapsed(),
+    });
 
     // The submit-time rules again; they also judge literal IP hosts, for which no lookup runs.
     const policy = checkWebhookUrl(request.url, { allowHosts: this.options.allowHosts });
@@ -103,6 +108,10 @@ function classify(error: NodeJS.ErrnoException): ErrorClass {
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') return 'connection_reset';
   if (code === 'ETIMEDOUT') return 'timeout';
   if (code === 'ENOTFOUND' || code.startsWith('EAI_')) return 'dns';
-  if (/^(ERR_TLS|ERR_SSL|ERR_OSSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH)/.test(code) || code.includes('CERT')) return 'tls';
+  if (
+    /^(ERR_TLS|ERR_SSL|ERR_OSSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH)/.test(code) ||
+    code.includes('CERT')
+  )
+    return 'tls';
   return 'other';
 }

@@ -18,7 +18,10 @@ export class ReadModelSigningKeys implements WebhookSigningKeys {
     const row = await this.db('api_keys')
       .where('account_id', accountId)
       .whereNull('revoked_at')
-      .orderBy([{ column: 'issued_at', order: 'desc' }, { column: 'key_id', order: 'desc' }])
+      .orderBy([
+        { column: 'issued_at', order: 'desc' },
+        { column: 'key_id', order: 'desc' },
+      ])
       .first<{ encrypted_key: string } | undefined>('encrypted_key');
     return row === undefined ? null : this.secrets.decrypt(row.encrypted_key);
   }

@@ -8,7 +8,11 @@ export interface VerifyWebhookSignatureOptions {
   now?: Date | number;
 }
 
-export type WebhookSignatureRefusal = 'missing_signature' | 'malformed_signature' | 'timestamp_outside_tolerance' | 'signature_mismatch';
+export type WebhookSignatureRefusal =
+  | 'missing_signature'
+  | 'malformed_signature'
+  | 'timestamp_outside_tolerance'
+  | 'signature_mismatch';
 
 export type WebhookSignatureVerdict =
   | { ok: true; timestamp: number }
@@ -38,7 +42,8 @@ export function verifyWebhookSignature(
     const name = part.slice(0, separator).trim();
     const value = part.slice(separator + 1).trim();
     if (name === 't') {
-      if (!/^\d{1,12}$/.test(value) || timestamp !== null) return refuse('malformed_signature', 'X-Service-Signature needs exactly one t=<unix seconds>');
+      if (!/^\d{1,12}$/.test(value) || timestamp !== null)
+        return refuse('malformed_signature', 'X-Service-Signature needs exactly one t=<unix seconds>');
       timestamp = Number(value);
     } else if (name === 'v1') {
       if (!/^[0-9a-f]{64}$/.test(value)) return refuse('malformed_signature', 'v1 must be 64 lowercase hex digits');
@@ -46,16 +51,20 @@ export function verifyWebhookSignature(
     }
     // Other schemes are ignored, so a receiver keeps working when one is added.
   }
-  if (timestamp === null || signatures.length === 0) return refuse('malformed_signature', 'X-Service-Signature must be t=<unix seconds>,v1=<hex>');
+  if (timestamp === null || signatures.length === 0)
+    return refuse('malformed_signature', 'X-Service-Signature must be t=<unix seconds>,v1=<hex>');
 
   const tolerance = options.toleranceSeconds ?? 300;
-  const nowMs = options.now === undefined ? Date.now() : typeof options.now === 'number' ? options.now : options.now.getTime();
+  const nowMs =
+    options.now === undefined ? Date.now() : typeof options.now === 'number' ? options.now : options.now.getTime();
   if (Math.abs(nowMs / 1000 - timestamp) > tolerance) {
     return refuse('timestamp_outside_tolerance', `The signature's timestamp is more than ${tolerance} s away from now`);
   }
   const expected = Buffer.from(webhookSignatureV1(rawBody, apiKey, timestamp), 'hex');
   const matches = signatures.some((signature) => timingSafeEqual(expected, Buffer.from(signature, 'hex')));
-  return matches ? { ok: true, timestamp } : refuse('signature_mismatch', 'The signature does not match the body and key');
+  return matches
+    ? { ok: true, timestamp }
+    : refuse('signature_mismatch', 'The signature does not match the body and key');
 }
 
 function refuse(reason: WebhookSignatureRefusal, message: string): WebhookSignatureVerdict {

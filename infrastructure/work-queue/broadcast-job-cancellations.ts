@@ -18,7 +18,10 @@ export class BroadcastJobCancellations implements JobCancellations {
     try {
       await this.channel.publish({ jobId });
     } catch (error) {
-      this.logger.warn({ jobId, err: error }, 'could not announce a cancellation; the worker will notice when it completes');
+      this.logger.warn(
+        { jobId, err: error },
+        'could not announce a cancellation; the worker will notice when it completes',
+      );
     }
   }
 

@@ -20,9 +20,15 @@ export const IN_PROCESS_STREAM = WORK_QUEUE_TABLE;
  * work held (a reservation, a running job) is settled by the reconciler, as
  * after a JetStream dead letter. One transaction, so a row is moved whole.
  */
-export async function deadLetterExhaustedWork(db: Knex, subject: string, maxDeliver: number): Promise<DeadLetteredWork[]> {
+export async function deadLetterExhaustedWork(
+  db: Knex,
+  subject: string,
+  maxDeliver: number,
+): Promise<DeadLetteredWork[]> {
   return db.transaction(async (trx) => {
-    const { rows } = await trx.raw<{ rows: Array<{ id: string; subject: string; deliveries: number; payload: unknown }> }>(
+    const { rows } = await trx.raw<{
+      rows: Array<{ id: string; subject: string; deliveries: number; payload: unknown }>;
+    }>(
       `DELETE FROM ${WORK_QUEUE_TABLE}
        WHERE subject = ? AND deliveries >= ? AND (leased_until IS NULL OR leased_until <= clock_timestamp())
        RETURNING id::text, subject, deliveries, payload`,

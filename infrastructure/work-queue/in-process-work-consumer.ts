@@ -80,7 +80,10 @@ export class InProcessWorkConsumer implements WorkConsumer {
     stop.abort();
     if (!(await settlesWithin(Promise.all(this.loops), this.options.drainTimeoutMs ?? 30_000))) {
       for (const entry of this.inFlight) {
-        this.options.logger.warn({ subject: this.options.subject, id: entry.claimed.id }, 'Handler still running at shutdown; handing its message back');
+        this.options.logger.warn(
+          { subject: this.options.subject, id: entry.claimed.id },
+          'Handler still running at shutdown; handing its message back',
+        );
         entry.abort.abort();
         await this.settle(entry, 'handback');
       }
@@ -100,7 +103,10 @@ export class InProcessWorkConsumer implements WorkConsumer {
         failures = 0;
       } catch (error) {
         failures += 1;
-        this.options.logger.warn({ subject: this.options.subject, failures, err: error }, 'Claiming work failed; retrying');
+        this.options.logger.warn(
+          { subject: this.options.subject, failures, err: error },
+          'Claiming work failed; retrying',
+        );
         await sleep(Math.min(30_000, 500 * 2 ** (failures - 1)), stop);
         continue;
       }
@@ -121,7 +127,10 @@ export class InProcessWorkConsumer implements WorkConsumer {
     if (Date.now() < this.nextDeadLetterCheck) return;
     this.nextDeadLetterCheck = Date.now() + (this.options.deadLetterIntervalMs ?? 5_000);
     for (const row of await deadLetterExhaustedWork(this.options.db, this.options.subject, this.maxDeliver)) {
-      this.options.logger.error({ subject: row.subject, id: row.id, deliveries: row.deliveries, body: row.payload }, 'Work dead-lettered: its last allowed delivery ended without a result');
+      this.options.logger.error(
+        { subject: row.subject, id: row.id, deliveries: row.deliveries, body: row.payload },
+        'Work dead-lettered: its last allowed delivery ended without a result',
+      );
     }
   }
 
@@ -180,16 +189,31 @@ export class InProcessWorkConsumer implements WorkConsumer {
       if (!progressed) return;
       progressed = false;
       this.options.db
-        .raw(`UPDATE ${WORK_QUEUE_TABLE} SET leased_until = clock_timestamp() + ? * interval '1 millisecond' WHERE id = ? AND lease_token = ?`, [this.ackWaitMs, claimed.id, entry.token])
+        .raw(
+          `UPDATE ${WORK_QUEUE_TABLE} SET leased_until = clock_timestamp() + ? * interval '1 millisecond' WHERE id = ? AND lease_token = ?`,
+          [this.ackWaitMs, claimed.id, entry.token],
+        )
         .then(() => {
           confirmedAt = Date.now();
         })
         .catch((error: unknown) => log.warn({ err: error }, 'Could not extend the lease'));
     };
-    const timer = setInterval(extendAfterProgress, this.options.heartbeatMs ?? Math.max(100, Math.floor(this.ackWaitMs / 3)));
+    const timer = setInterval(
+      extendAfterProgress,
+      this.options.heartbeatMs ?? Math.max(100, Math.floor(this.ackWaitMs / 3)),
+    );
     const isLastAttempt = claimed.deliveries >= this.maxDeliver;
     try {
-      const item = { subject, data: claimed.payload, deliveryCount: claimed.deliveries, messageId: String(claimed.id), deliveryId: `${claimed.id}:${claimed.deliveries}`, isLastAttempt, heartbeat, signal: entry.abort.signal };
+      const item = {
+        subject,
+        data: claimed.payload,
+        deliveryCount: claimed.deliveries,
+        messageId: String(claimed.id),
+        deliveryId: `${claimed.id}:${claimed.deliveries}`,
+        isLastAttempt,
+        heartbeat,
+        signal: entry.abort.signal,
+      };
       const result = await runWorkHandler(handler, item, this.options.errorRetry, log);
       await this.settle(entry, result);
     } finally {
@@ -210,11 +234,18 @@ export class InProcessWorkConsumer implements WorkConsumer {
         const delayMs = result === 'handback' ? 0 : Math.max(0, Math.round(result.retryAfterMs));
         await db(WORK_QUEUE_TABLE)
           .where(where)
-          .update({ lease_token: null, leased_until: null, available_at: db.raw(`clock_timestamp() + ? * interval '1 millisecond'`, [delayMs]) });
+          .update({
+            lease_token: null,
+            leased_until: null,
+            available_at: db.raw(`clock_timestamp() + ? * interval '1 millisecond'`, [delayMs]),
+          });
         this.options.onRequeued?.();
       }
     } catch (error) {
-      this.options.logger.warn({ subject: this.options.subject, id: entry.claimed.id, err: error }, 'Could not settle the message; it will be delivered again when its lease runs out');
+      this.options.logger.warn(
+        { subject: this.options.subject, id: entry.claimed.id, err: error },
+        'Could not settle the message; it will be delivered again when its lease runs out',
+      );
     }
   }
 }

@@ -2,7 +2,14 @@ import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
-import type { Broadcast, WorkConsumer, WorkConsumerOptions, WorkQueue, WorkRelay, WorkRelayOptions } from '../../application/ports/work-queue.js';
+import type {
+  Broadcast,
+  WorkConsumer,
+  WorkConsumerOptions,
+  WorkQueue,
+  WorkRelay,
+  WorkRelayOptions,
+} from '../../application/ports/work-queue.js';
 import { CheckpointedProcessor, type CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
 import { ensureDeadLetterTable } from '../postgres/dead-letter-table.js';
 import { WakeSignal } from '../system/wake-signal.js';
@@ -48,7 +55,9 @@ export class InProcessWorkQueue implements WorkQueue {
     await ensureWorkQueueTable(db);
     await ensureDeadLetterTable(db);
     if (options.exclusive) {
-      const released = await db(WORK_QUEUE_TABLE).whereNotNull('lease_token').update({ lease_token: null, leased_until: null });
+      const released = await db(WORK_QUEUE_TABLE)
+        .whereNotNull('lease_token')
+        .update({ lease_token: null, leased_until: null });
       if (released > 0) options.logger.info({ released }, 'Released the work a stopped process left under way');
     }
     return new InProcessWorkQueue(options);

@@ -49,18 +49,62 @@ function policy(store: SnapshotStore, afterEvents: number, errors: unknown[] = [
 function representativeHistory(accountId: string, at: (minutes: number) => string): AccountCommand[] {
   const jobs = Array.from({ length: 6 }, (_, i) => `00000000-0000-4000-8000-00000000000${i}`);
   return [
-    { type: 'OpenAccount', data: { accountId, name: 'Ada', email: 'ada@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: ['channel_list'], now: at(0) } },
-    { type: 'IssueApiKey', data: { keyId: 'key-1', keyPrefix: 'vds_abcd', keyHash: 'hash-1', encryptedKey: 'sealed-1', now: at(1) } },
+    {
+      type: 'OpenAccount',
+      data: {
+        accountId,
+        name: 'Ada',
+        email: 'ada@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: ['channel_list'],
+        now: at(0),
+      },
+    },
+    {
+      type: 'IssueApiKey',
+      data: { keyId: 'key-1', keyPrefix: 'vds_abcd', keyHash: 'hash-1', encryptedKey: 'sealed-1', now: at(1) },
+    },
     { type: 'EnableAddOn', data: { addOn: 'client_download', now: at(2) } },
     { type: 'GrantExtraUnits', data: { feature: 'bandwidth_mb', units: 500, reason: 'goodwill', now: at(3) } },
-    ...jobs.map((jobId, i): AccountCommand => ({ type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: at(4 + i), ...(i === 0 ? { idempotency: { key: 'retry-1', requestHash: 'h1' } } : {}) } })),
+    ...jobs.map(
+      (jobId, i): AccountCommand => ({
+        type: 'ReserveDownload',
+        data: {
+          jobId,
+          pendingLimit: 100,
+          now: at(4 + i),
+          ...(i === 0 ? { idempotency: { key: 'retry-1', requestHash: 'h1' } } : {}),
+        },
+      }),
+    ),
     { type: 'ChargeBandwidth', data: { jobId: jobs[0], fileSizeBytes: 12_345_678, now: at(20) } },
     { type: 'ChargeBandwidth', data: { jobId: jobs[1], fileSizeBytes: 98_765_432, now: at(21) } },
     { type: 'ReleaseDownload', data: { jobId: jobs[2], now: at(22) } },
-    { type: 'ReserveLookup', data: { lookupId: 'lookup-1', feature: 'channel_list', units: 3, subject: 'https://www.youtube.com/@someone', now: at(23) } },
+    {
+      type: 'ReserveLookup',
+      data: {
+        lookupId: 'lookup-1',
+        feature: 'channel_list',
+        units: 3,
+        subject: 'https://www.youtube.com/@someone',
+        now: at(23),
+      },
+    },
     { type: 'ChargeLookup', data: { lookupId: 'lookup-1', units: 2, now: at(24) } },
-    { type: 'ReserveLookup', data: { lookupId: 'lookup-2', feature: 'info', units: 1, subject: 'https://www.youtube.com/watch?v=abc', now: at(25) } },
-    { type: 'IssueApiKey', data: { keyId: 'key-2', keyPrefix: 'vds_efgh', keyHash: 'hash-2', encryptedKey: 'sealed-2', now: at(26) } },
+    {
+      type: 'ReserveLookup',
+      data: {
+        lookupId: 'lookup-2',
+        feature: 'info',
+        units: 1,
+        subject: 'https://www.youtube.com/watch?v=abc',
+        now: at(25),
+      },
+    },
+    {
+      type: 'IssueApiKey',
+      data: { keyId: 'key-2', keyPrefix: 'vds_efgh', keyHash: 'hash-2', encryptedKey: 'sealed-2', now: at(26) },
+    },
     { type: 'RevokeApiKey', data: { keyId: 'key-1', now: at(27) } },
     { type: 'ChangePlan', data: { plan: DEFAULT_PLAN_CATALOG.growth, now: at(28) } },
     { type: 'ScheduleCancellation', data: { fallbackPlan: DEFAULT_PLAN_CATALOG.free, now: at(29) } },
@@ -68,13 +112,22 @@ function representativeHistory(accountId: string, at: (minutes: number) => strin
 }
 
 describe('account snapshots: commands fold from a stored state', () => {
-  async function accountWithReservations(handler: CommandHandler<AccountCommand, AccountEvent, AccountState>, count: number): Promise<string> {
+  async function accountWithReservations(
+    handler: CommandHandler<AccountCommand, AccountEvent, AccountState>,
+    count: number,
+  ): Promise<string> {
     const accountId = randomUUID();
-    await handler.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.custom, addOns: [], now: now() } });
+    await handler.handle(accountId, {
+      type: 'OpenAccount',
+      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.custom, addOns: [], now: now() },
+    });
     for (let i = 0; i < count; i += 1) {
       const jobId = randomUUID();
       await handler.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
-      await handler.handle(accountId, { type: 'ChargeBandwidth', data: { jobId, fileSizeBytes: 1_000_000 * (i + 1), now: now() } });
+      await handler.handle(accountId, {
+        type: 'ChargeBandwidth',
+        data: { jobId, fileSizeBytes: 1_000_000 * (i + 1), now: now() },
+      });
     }
     return accountId;
   }
@@ -83,7 +136,9 @@ describe('account snapshots: commands fold from a stored state', () => {
     const events = new InMemoryEventStore();
     const counting = new ReadCountingStore(events);
     const snapshots = new InMemorySnapshotStore();
-    const withSnapshots = new CommandHandler(counting.store, accountDecider, ACCOUNT_CATEGORY, ids, { snapshots: policy(snapshots, 10) });
+    const withSnapshots = new CommandHandler(counting.store, accountDecider, ACCOUNT_CATEGORY, ids, {
+      snapshots: policy(snapshots, 10),
+    });
     const plain = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids);
     const accountId = await accountWithReservations(plain, 30);
 
@@ -103,13 +158,18 @@ describe('account snapshots: commands fold from a stored state', () => {
     const events = new InMemoryEventStore();
     const counting = new ReadCountingStore(events);
     const snapshots = new InMemorySnapshotStore();
-    const handler = new CommandHandler(counting.store, accountDecider, ACCOUNT_CATEGORY, ids, { snapshots: policy(snapshots, 10) });
+    const handler = new CommandHandler(counting.store, accountDecider, ACCOUNT_CATEGORY, ids, {
+      snapshots: policy(snapshots, 10),
+    });
     const accountId = await accountWithReservations(handler, 12);
     const plain = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids);
     const expected = await plain.load(accountId);
     assert.deepEqual(await handler.load(accountId), expected);
     const stored = await snapshots.load(`account-${accountId}`);
-    assert.ok(stored !== null && stored.revision >= 10 && stored.revision <= expected.revision, `snapshot at ${stored?.revision}`);
+    assert.ok(
+      stored !== null && stored.revision >= 10 && stored.revision <= expected.revision,
+      `snapshot at ${stored?.revision}`,
+    );
     counting.eventsRead = 0;
     await handler.load(accountId);
     assert.ok(counting.eventsRead <= 11, `a load after the last snapshot reads ${counting.eventsRead} events`);
@@ -118,32 +178,52 @@ describe('account snapshots: commands fold from a stored state', () => {
   it('ignores a snapshot whose event is not in the stream at its revision (a restored or replaced store)', async () => {
     const events = new InMemoryEventStore();
     const snapshots = new InMemorySnapshotStore();
-    const handler = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids, { snapshots: policy(snapshots, 1) });
+    const handler = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids, {
+      snapshots: policy(snapshots, 1),
+    });
     const accountId = await accountWithReservations(handler, 3);
     const stream = `account-${accountId}`;
     const real = await snapshots.load(stream);
     assert.ok(real !== null);
-    const forged: StreamSnapshot = { ...real, lastEventId: randomUUID(), state: { ...(real.state as object), name: 'Not from this history' } };
+    const forged: StreamSnapshot = {
+      ...real,
+      lastEventId: randomUUID(),
+      state: { ...(real.state as object), name: 'Not from this history' },
+    };
     snapshots.replace(forged);
     const plain = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids);
     assert.deepEqual(await handler.load(accountId), await plain.load(accountId));
 
-    snapshots.replace({ ...real, revision: real.revision + 50, state: { ...(real.state as object), name: 'From the future' } });
+    snapshots.replace({
+      ...real,
+      revision: real.revision + 50,
+      state: { ...(real.state as object), name: 'From the future' },
+    });
     assert.deepEqual(await handler.load(accountId), await plain.load(accountId));
   });
 
   it('ignores a snapshot taken under another state version', async () => {
     const events = new InMemoryEventStore();
     const snapshots = new InMemorySnapshotStore();
-    const handler = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids, { snapshots: policy(snapshots, 1) });
+    const handler = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids, {
+      snapshots: policy(snapshots, 1),
+    });
     const accountId = await accountWithReservations(handler, 2);
     const stream = `account-${accountId}`;
     const real = await snapshots.load(stream);
     assert.ok(real !== null);
-    snapshots.replace({ ...real, version: ACCOUNT_STATE_VERSION - 1, state: { ...(real.state as object), email: 'old-shape@example.com' } });
+    snapshots.replace({
+      ...real,
+      version: ACCOUNT_STATE_VERSION - 1,
+      state: { ...(real.state as object), email: 'old-shape@example.com' },
+    });
     const loaded = await handler.load(accountId);
     assert.equal(loaded.state.email, 'a@example.com');
-    assert.equal((await snapshots.load(stream))?.version, ACCOUNT_STATE_VERSION, 'the fold stores a snapshot of the current version again');
+    assert.equal(
+      (await snapshots.load(stream))?.version,
+      ACCOUNT_STATE_VERSION,
+      'the fold stores a snapshot of the current version again',
+    );
   });
 
   it('keeps deciding correctly when the snapshot store fails, and reports each failure', async () => {
@@ -157,7 +237,9 @@ describe('account snapshots: commands fold from a stored state', () => {
         throw new Error('snapshot table unreachable');
       },
     };
-    const handler = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids, { snapshots: policy(broken, 1, errors) });
+    const handler = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids, {
+      snapshots: policy(broken, 1, errors),
+    });
     const accountId = await accountWithReservations(handler, 2);
     const plain = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids);
     assert.deepEqual(await handler.load(accountId), await plain.load(accountId));
@@ -178,10 +260,19 @@ describe('account snapshots: commands fold from a stored state', () => {
       const snapshots = new InMemorySnapshotStore();
       const recorded = await events.readStream(`account-${accountId}`, { maxCount: afterEvents });
       let state = accountDecider.initialState();
-      for (const event of recorded) state = accountDecider.evolve(state, { type: event.type, data: event.data } as never);
+      for (const event of recorded)
+        state = accountDecider.evolve(state, { type: event.type, data: event.data } as never);
       const last = recorded[recorded.length - 1];
-      snapshots.replace({ streamName: `account-${accountId}`, revision: last.revision, lastEventId: last.id, version: ACCOUNT_STATE_VERSION, state: JSON.parse(JSON.stringify(state)) });
-      const handler = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids, { snapshots: policy(snapshots, 1_000) });
+      snapshots.replace({
+        streamName: `account-${accountId}`,
+        revision: last.revision,
+        lastEventId: last.id,
+        version: ACCOUNT_STATE_VERSION,
+        state: JSON.parse(JSON.stringify(state)),
+      });
+      const handler = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, ids, {
+        snapshots: policy(snapshots, 1_000),
+      });
       assert.deepEqual(await handler.load(accountId), expected, `snapshot after ${afterEvents} events`);
     }
   });
@@ -193,12 +284,21 @@ describe('account snapshots: commands fold from a stored state', () => {
     const base = Date.parse('2026-01-15T10:00:00Z');
     const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
     const events = new InMemoryEventStore();
-    const handler = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, { next: (() => { let n = 0; return () => `00000000-0000-4000-9000-${String(n++).padStart(12, '0')}`; })() });
+    const handler = new CommandHandler(events, accountDecider, ACCOUNT_CATEGORY, {
+      next: (() => {
+        let n = 0;
+        return () => `00000000-0000-4000-9000-${String(n++).padStart(12, '0')}`;
+      })(),
+    });
     const accountId = '11111111-2222-4333-8444-555555555555';
     for (const command of representativeHistory(accountId, at)) await handler.handle(accountId, command);
     const { state } = await handler.load(accountId);
     const digest = createHash('sha256').update(canonicalJson(state)).digest('hex');
-    assert.equal(digest, digests[ACCOUNT_STATE_VERSION], `account state of version ${ACCOUNT_STATE_VERSION} folds to ${digest}`);
+    assert.equal(
+      digest,
+      digests[ACCOUNT_STATE_VERSION],
+      `account state of version ${ACCOUNT_STATE_VERSION} folds to ${digest}`,
+    );
   });
 });
 
@@ -226,7 +326,13 @@ describe('account snapshots in PostgreSQL', function () {
     const stream = `account-${randomUUID()}`;
     await snapshots.save({ streamName: stream, revision: 200, lastEventId: 'e200', version: 1, state: { at: 200 } });
     await snapshots.save({ streamName: stream, revision: 100, lastEventId: 'e100', version: 1, state: { at: 100 } });
-    assert.deepEqual(await snapshots.load(stream), { streamName: stream, revision: 200, lastEventId: 'e200', version: 1, state: { at: 200 } });
+    assert.deepEqual(await snapshots.load(stream), {
+      streamName: stream,
+      revision: 200,
+      lastEventId: 'e200',
+      version: 1,
+      state: { at: 200 },
+    });
     await snapshots.save({ streamName: stream, revision: 300, lastEventId: 'e300', version: 1, state: { at: 300 } });
     assert.equal((await snapshots.load(stream))?.revision, 300);
     assert.equal(await snapshots.load(`account-${randomUUID()}`), null);
@@ -234,15 +340,37 @@ describe('account snapshots in PostgreSQL', function () {
 
   it('admits exactly 100 of 150 reservations raced by four instances that fold from snapshots', async () => {
     const handlers = stores.map(
-      (store) => new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids, { snapshots: policy(new PostgresSnapshotStore(db), 5) }),
+      (store) =>
+        new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids, {
+          snapshots: policy(new PostgresSnapshotStore(db), 5),
+        }),
     );
     const accountId = randomUUID();
-    await handlers[0].handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: now() } });
+    await handlers[0].handle(accountId, {
+      type: 'OpenAccount',
+      data: {
+        accountId,
+        name: 'A',
+        email: 'a@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: [],
+        now: now(),
+      },
+    });
     const results = await Promise.allSettled(
-      Array.from({ length: 150 }, (_, i) => handlers[i % handlers.length].handle(accountId, { type: 'ReserveDownload', data: { jobId: randomUUID(), pendingLimit: 100, now: now() } })),
+      Array.from({ length: 150 }, (_, i) =>
+        handlers[i % handlers.length].handle(accountId, {
+          type: 'ReserveDownload',
+          data: { jobId: randomUUID(), pendingLimit: 100, now: now() },
+        }),
+      ),
     );
     assert.equal(results.filter((result) => result.status === 'fulfilled').length, 100);
-    assert.equal(results.filter((result) => result.status === 'rejected' && result.reason instanceof PendingDownloadsLimitError).length, 50);
+    assert.equal(
+      results.filter((result) => result.status === 'rejected' && result.reason instanceof PendingDownloadsLimitError)
+        .length,
+      50,
+    );
     const stored = await new PostgresSnapshotStore(db).load(`account-${accountId}`);
     assert.ok(stored !== null && stored.revision > 0, 'the race left a snapshot behind');
     const plain = new CommandHandler(stores[2], accountDecider, ACCOUNT_CATEGORY, ids);

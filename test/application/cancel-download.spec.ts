@@ -10,14 +10,40 @@ import { SystemClock } from '../../infrastructure/system/system-clock.js';
 
 describe('CancelDownload racing the job’s completion', () => {
   it('answers the documented "already COMPLETED" refusal when the job completes between the read and the cancel', async () => {
-    const jobs: DownloadJobCommandHandler = new CommandHandler(new InMemoryEventStore(), downloadJobDecider, DOWNLOAD_JOB_CATEGORY, new RandomIds());
+    const jobs: DownloadJobCommandHandler = new CommandHandler(
+      new InMemoryEventStore(),
+      downloadJobDecider,
+      DOWNLOAD_JOB_CATEGORY,
+      new RandomIds(),
+    );
     const jobId = 'job-race';
     const now = () => new Date().toISOString();
-    await jobs.handle(jobId, {
-      type: 'SubmitDownload',
-      data: { jobId, accountId: 'acc-1', url: 'https://www.youtube.com/watch?v=x', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 't', duration: 10, maxFileSizeBytes: 1_000_000, now: now() },
-    }, {});
-    await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: 'lease-1', messageId: 'message-1', now: now() } }, {});
+    await jobs.handle(
+      jobId,
+      {
+        type: 'SubmitDownload',
+        data: {
+          jobId,
+          accountId: 'acc-1',
+          url: 'https://www.youtube.com/watch?v=x',
+          format: 'audio',
+          startTime: null,
+          endTime: null,
+          language: null,
+          webhookUrl: null,
+          title: 't',
+          duration: 10,
+          maxFileSizeBytes: 1_000_000,
+          now: now(),
+        },
+      },
+      {},
+    );
+    await jobs.handle(
+      jobId,
+      { type: 'StartJob', data: { jobId, leaseId: 'lease-1', messageId: 'message-1', now: now() } },
+      {},
+    );
 
     // The worker's completion lands right after the cancel has read the job IN_PROGRESS.
     let completedMeanwhile = false;
@@ -26,12 +52,32 @@ describe('CancelDownload racing the job’s completion', () => {
       const loaded = await jobs.load(id);
       if (!completedMeanwhile) {
         completedMeanwhile = true;
-        await jobs.handle(id, { type: 'CompleteJob', data: { jobId: id, fileKey: 'k', fileSize: 1, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', now: now(), leaseId: 'lease-1' } }, {});
+        await jobs.handle(
+          id,
+          {
+            type: 'CompleteJob',
+            data: {
+              jobId: id,
+              fileKey: 'k',
+              fileSize: 1,
+              actualFormat: 'audio',
+              mimeType: 'audio/mp4',
+              fileExtension: 'm4a',
+              now: now(),
+              leaseId: 'lease-1',
+            },
+          },
+          {},
+        );
       }
       return loaded;
     };
     const announced: string[] = [];
-    const cancel = new CancelDownload(racing, { announce: async (id: string) => void announced.push(id) } as never, new SystemClock());
+    const cancel = new CancelDownload(
+      racing,
+      { announce: async (id: string) => void announced.push(id) } as never,
+      new SystemClock(),
+    );
 
     await assert.rejects(cancel.execute('acc-1', jobId, 'corr-1'), (error: unknown) => {
       assert.ok(error instanceof InvalidTransitionError);

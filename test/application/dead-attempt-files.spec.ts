@@ -73,7 +73,11 @@ describe('files of attempts that died before completing', () => {
     root = await mkdtemp(path.join(tmpdir(), 'dead-attempts-'));
     files = new LocalDirectoryFileStore(path.join(root, 'files'));
     extractor = new ScriptedExtractor();
-    run = new RunDownload(jobs, extractor, files, new TemporaryWorkDirs(path.join(root, 'work')), clock, silent, { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    run = new RunDownload(jobs, extractor, files, new TemporaryWorkDirs(path.join(root, 'work')), clock, silent, {
+      maxAttempts: 3,
+      retryBaseDelayMs: 1000,
+      retryMaxDelayMs: 60_000,
+    });
     expired = new ListedExpiredFiles();
     const retention = new CommandHandler(store, fileRetentionDecider, DOWNLOAD_JOB_CATEGORY, ids);
     sweeper = new SweepExpiredFiles(expired, files, retention, clock, silent, { retentionSeconds: 0, batchSize: 100 });
@@ -84,11 +88,34 @@ describe('files of attempts that died before completing', () => {
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const accountId = randomUUID();
     const jobId = randomUUID();
-    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: now() } });
+    await accounts.handle(accountId, {
+      type: 'OpenAccount',
+      data: {
+        accountId,
+        name: 'A',
+        email: 'a@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: [],
+        now: now(),
+      },
+    });
     await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
     await jobs.handle(jobId, {
       type: 'SubmitDownload',
-      data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: now() },
+      data: {
+        jobId,
+        accountId,
+        url: 'https://youtu.be/abc',
+        format: 'audio',
+        startTime: null,
+        endTime: null,
+        language: null,
+        webhookUrl: null,
+        title: 'T',
+        duration: 10,
+        maxFileSizeBytes: 1e9,
+        now: now(),
+      },
     });
     await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: '5:1', messageId: '5', now: now() } });
     const deadKey = attemptFileKey(accountId, jobId, 1, 'webm');
@@ -103,7 +130,13 @@ describe('files of attempts that died before completing', () => {
 
   it('the attempt that completes removes the file of the one that died, and the sweeper removes the completed file', async () => {
     const { accountId, jobId, deadKey } = await jobWithDeadAttempt();
-    assert.deepEqual(await run.handle({ jobId, accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} }), { kind: 'done' });
+    assert.deepEqual(
+      await run.handle(
+        { jobId, accountId, occurredAt: now() },
+        { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} },
+      ),
+      { kind: 'done' },
+    );
     const completedKey = attemptFileKey(accountId, jobId, 2, 'm4a');
     assert.equal(await files.stat(deadKey), null, 'the dead attempt’s file is gone');
     assert.deepEqual(await storedFiles(accountId), [`${jobId}.2.m4a`]);
@@ -118,17 +151,33 @@ describe('files of attempts that died before completing', () => {
   it('the attempt that fails the job removes the file of the one that died', async () => {
     const { accountId, jobId } = await jobWithDeadAttempt();
     extractor.failWith = new ExtractionError('PRIVATE_VIDEO', 'This video is private');
-    assert.deepEqual(await run.handle({ jobId, accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} }), { kind: 'done' });
+    assert.deepEqual(
+      await run.handle(
+        { jobId, accountId, occurredAt: now() },
+        { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} },
+      ),
+      { kind: 'done' },
+    );
     assert.equal((await streamTypes(jobId)).at(-1), 'DownloadFailed');
     assert.deepEqual(await storedFiles(accountId), []);
   });
 
-  const cancel = (jobId: string) => jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: null, reason: 'Cancelled by the client', now: now() } });
+  const cancel = (jobId: string) =>
+    jobs.handle(jobId, {
+      type: 'FailJob',
+      data: { jobId, errorCode: null, reason: 'Cancelled by the client', now: now() },
+    });
 
   it('a job cancelled while an attempt runs loses the files of every attempt, not only that one', async () => {
     const { accountId, jobId } = await jobWithDeadAttempt();
     extractor.during = () => cancel(jobId);
-    assert.deepEqual(await run.handle({ jobId, accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} }), { kind: 'done' });
+    assert.deepEqual(
+      await run.handle(
+        { jobId, accountId, occurredAt: now() },
+        { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} },
+      ),
+      { kind: 'done' },
+    );
     assert.equal((await streamTypes(jobId)).at(-1), 'DownloadFailed');
     assert.deepEqual(await storedFiles(accountId), []);
   });
@@ -136,20 +185,32 @@ describe('files of attempts that died before completing', () => {
   it('a job cancelled between attempts loses the files of the earlier ones when its message comes back', async () => {
     const { accountId, jobId } = await jobWithDeadAttempt();
     await cancel(jobId);
-    assert.deepEqual(await run.handle({ jobId, accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} }), { kind: 'done' });
+    assert.deepEqual(
+      await run.handle(
+        { jobId, accountId, occurredAt: now() },
+        { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} },
+      ),
+      { kind: 'done' },
+    );
     assert.deepEqual(await storedFiles(accountId), []);
   });
 
   it('the sweeper removes every file of an ended job that its workers left, completed or failed, and records it once', async () => {
     // Files the workers could not remove when the jobs ended (a job cancelled by the API, a store that was down).
     const completed = await jobWithDeadAttempt();
-    await run.handle({ jobId: completed.jobId, accountId: completed.accountId, occurredAt: now() }, { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} });
+    await run.handle(
+      { jobId: completed.jobId, accountId: completed.accountId, occurredAt: now() },
+      { attempt: 2, leaseId: '5:2', messageId: '5', heartbeat() {} },
+    );
     const leftover = path.join(root, 'leftover.webm');
     await writeFile(leftover, 'attempt that died');
     await files.put(completed.deadKey, leftover);
     const failed = await jobWithDeadAttempt();
     // Cancelled by the client: the API fails the job, and the dead attempt's worker is not there to remove its file.
-    await jobs.handle(failed.jobId, { type: 'FailJob', data: { jobId: failed.jobId, errorCode: null, reason: 'Cancelled by the client', now: now() } });
+    await jobs.handle(failed.jobId, {
+      type: 'FailJob',
+      data: { jobId: failed.jobId, errorCode: null, reason: 'Cancelled by the client', now: now() },
+    });
     assert.equal((await streamTypes(failed.jobId)).at(-1), 'DownloadFailed');
 
     expired.jobs = [completed, failed].map(({ jobId, accountId }) => ({ jobId, accountId }));

@@ -23,14 +23,27 @@ interface LogLine {
 }
 
 function recordingLogger(lines: LogLine[], bound: Record<string, unknown> = {}): Logger {
-  const log = (level: LogLine['level']) => (fields: Record<string, unknown>, message: string) => lines.push({ level, fields: { ...bound, ...fields }, message });
-  return { info: log('info'), warn: log('warn'), error: log('error'), child: (fields) => recordingLogger(lines, { ...bound, ...fields }) };
+  const log = (level: LogLine['level']) => (fields: Record<string, unknown>, message: string) =>
+    lines.push({ level, fields: { ...bound, ...fields }, message });
+  return {
+    info: log('info'),
+    warn: log('warn'),
+    error: log('error'),
+    child: (fields) => recordingLogger(lines, { ...bound, ...fields }),
+  };
 }
 
 describe('DeliverWebhook (the worker process, with a scripted receiver and clock)', () => {
   const ids = new RandomIds();
 
-  async function setUp(options: { answer?: (request: WebhookRequest) => Promise<WebhookResponse>; webhookUrl?: string | null; key?: string | null; keyStoreDown?: boolean } = {}) {
+  async function setUp(
+    options: {
+      answer?: (request: WebhookRequest) => Promise<WebhookResponse>;
+      webhookUrl?: string | null;
+      key?: string | null;
+      keyStoreDown?: boolean;
+    } = {},
+  ) {
     const store = new InMemoryEventStore();
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
     const deliveries = new CommandHandler(store, webhookDeliveryDecider, WEBHOOK_DELIVERY_CATEGORY, ids);
@@ -40,7 +53,11 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
     const answer = options.answer ?? (async () => ({ kind: 'response' as const, statusCode: 200, durationMs: 3 }));
     const lines: LogLine[] = [];
     const finished: string[] = [];
-    const metrics: WebhookMetrics = { attemptFinished() {}, attemptStarted() {}, deliveryFinished: (result) => finished.push(result) };
+    const metrics: WebhookMetrics = {
+      attemptFinished() {},
+      attemptStarted() {},
+      deliveryFinished: (result) => finished.push(result),
+    };
     const worker = (workerId: string) =>
       new DeliverWebhook(
         deliveries,
@@ -68,26 +85,62 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
     const iso = () => new Date(now).toISOString();
     await jobs.handle(jobId, {
       type: 'SubmitDownload',
-      data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: options.webhookUrl === undefined ? 'https://hooks.example.com/x' : options.webhookUrl, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: iso() },
+      data: {
+        jobId,
+        accountId,
+        url: 'https://youtu.be/abc',
+        format: 'audio',
+        startTime: null,
+        endTime: null,
+        language: null,
+        webhookUrl: options.webhookUrl === undefined ? 'https://hooks.example.com/x' : options.webhookUrl,
+        title: 'T',
+        duration: 10,
+        maxFileSizeBytes: 1e9,
+        now: iso(),
+      },
     });
-    await jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: 'PRIVATE_VIDEO', reason: 'Private', now: iso() } });
+    await jobs.handle(jobId, {
+      type: 'FailJob',
+      data: { jobId, errorCode: 'PRIVATE_VIDEO', reason: 'Private', now: iso() },
+    });
     const message = { jobId, accountId, occurredAt: iso() };
-    const types = async () => (await store.readStream(`download-${jobId}`)).map((event) => event.type).filter((type) => type.startsWith('Webhook'));
-    return { store, worker, message, sent, lines, finished, types, deliveries, jobId, advance: (ms: number) => (now += ms), iso };
+    const types = async () =>
+      (await store.readStream(`download-${jobId}`))
+        .map((event) => event.type)
+        .filter((type) => type.startsWith('Webhook'));
+    return {
+      store,
+      worker,
+      message,
+      sent,
+      lines,
+      finished,
+      types,
+      deliveries,
+      jobId,
+      advance: (ms: number) => (now += ms),
+      iso,
+    };
   }
 
   it('sends the first attempt at once with the rendered body and the account key, then is done', async () => {
     const { worker, message, sent, types } = await setUp();
     assert.deepEqual(await worker('w1').handle(message), { kind: 'done' });
     assert.equal(sent.length, 1);
-    assert.deepEqual([sent[0].attempt, sent[0].event, sent[0].signingKey, JSON.parse(sent[0].body).status], [1, 'download.failed', KEY, 'FAILED']);
+    assert.deepEqual(
+      [sent[0].attempt, sent[0].event, sent[0].signingKey, JSON.parse(sent[0].body).status],
+      [1, 'download.failed', KEY, 'FAILED'],
+    );
     assert.deepEqual(await types(), ['WebhookAttemptStarted', 'WebhookAttemptSucceeded']);
     assert.deepEqual(await worker('w1').handle(message), { kind: 'done' });
     assert.equal(sent.length, 1, 'a redelivery after success sends nothing');
   });
 
-  it('marks every command it issues as caused by the event that set off the work, in that event\'s correlation', async () => {
-    const { worker, store, jobId, advance } = await setUp({ answer: async () => ({ kind: 'response', statusCode: 500, durationMs: 3 }) });
+  it("marks every command it issues as caused by the event that set off the work, in that event's correlation", async () => {
+    const { worker, store, jobId, advance } = await setUp({
+      answer: async () => ({ kind: 'response', statusCode: 500, durationMs: 3 }),
+    });
     const failed = (await store.readStream(`download-${jobId}`)).find((event) => event.type === 'DownloadFailed');
     assert.ok(failed !== undefined);
     const webhookWork = routeEventToWork(failed).find((work) => work.kind === 'webhook');
@@ -104,14 +157,19 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
   });
 
   it('a message that comes back early sends nothing and waits for the rest of the delay', async () => {
-    const { worker, message, sent, advance } = await setUp({ answer: async () => ({ kind: 'response', statusCode: 500, durationMs: 3 }) });
+    const { worker, message, sent, advance } = await setUp({
+      answer: async () => ({ kind: 'response', statusCode: 500, durationMs: 3 }),
+    });
     assert.deepEqual(await worker('w1').handle(message), { kind: 'retry', afterMs: SCHEDULE[0] });
     advance(10_000);
     assert.deepEqual(await worker('w2').handle(message), { kind: 'retry', afterMs: SCHEDULE[0] - 10_000 });
     assert.equal(sent.length, 1);
     advance(SCHEDULE[0] - 10_000);
     assert.deepEqual(await worker('w2').handle(message), { kind: 'retry', afterMs: SCHEDULE[1] });
-    assert.deepEqual(sent.map((request) => request.attempt), [1, 2]);
+    assert.deepEqual(
+      sent.map((request) => request.attempt),
+      [1, 2],
+    );
   });
 
   it('two workers handling the same job at once send its attempt once', async () => {
@@ -140,7 +198,10 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
   it('an attempt whose worker died is recorded as interrupted once its claim runs out; the next one waits its delay', async () => {
     const { worker, message, sent, types, deliveries, jobId, advance, iso } = await setUp();
     const deadline = new Date(Date.parse(iso()) + 20_000).toISOString();
-    await deliveries.handle(jobId, { type: 'StartWebhookAttempt', data: { jobId, attempt: 1, workerId: 'dead', now: iso(), deadline } });
+    await deliveries.handle(jobId, {
+      type: 'StartWebhookAttempt',
+      data: { jobId, attempt: 1, workerId: 'dead', now: iso(), deadline },
+    });
     assert.deepEqual(await worker('w1').handle(message), { kind: 'retry', afterMs: 20_100 });
     advance(20_000);
     assert.deepEqual(await worker('w1').handle(message), { kind: 'retry', afterMs: SCHEDULE[0] });
@@ -148,11 +209,16 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
     assert.deepEqual(await types(), ['WebhookAttemptStarted', 'WebhookAttemptFailed']);
     advance(SCHEDULE[0]);
     assert.deepEqual(await worker('w1').handle(message), { kind: 'done' });
-    assert.deepEqual(sent.map((request) => request.attempt), [2]);
+    assert.deepEqual(
+      sent.map((request) => request.attempt),
+      [2],
+    );
   });
 
   it('after ten failures it gives up and says so once in the logs, with the job id and never the key', async () => {
-    const { worker, message, sent, lines, finished, types, jobId, advance } = await setUp({ answer: async () => ({ kind: 'error', errorClass: 'connection_refused', detail: 'ECONNREFUSED', durationMs: 1 }) });
+    const { worker, message, sent, lines, finished, types, jobId, advance } = await setUp({
+      answer: async () => ({ kind: 'error', errorClass: 'connection_refused', detail: 'ECONNREFUSED', durationMs: 1 }),
+    });
     for (let attempt = 1; attempt <= 10; attempt += 1) {
       const outcome = await worker(`w${attempt}`).handle(message);
       if (attempt < 10) advance((outcome as { afterMs: number }).afterMs);
@@ -183,7 +249,9 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
     const keyless = await setUp({ key: null });
     assert.deepEqual(await keyless.worker('w1').handle(keyless.message), { kind: 'retry', afterMs: SCHEDULE[0] });
     assert.equal(keyless.sent.length, 0);
-    const failed = (await keyless.store.readStream(`download-${keyless.jobId}`)).find((event) => event.type === 'WebhookAttemptFailed');
+    const failed = (await keyless.store.readStream(`download-${keyless.jobId}`)).find(
+      (event) => event.type === 'WebhookAttemptFailed',
+    );
     assert.equal(failed?.data.errorClass, 'no_signing_key');
   });
 });

@@ -56,24 +56,60 @@ describe('download processes (worker side)', () => {
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
     const root = await mkdtemp(path.join(tmpdir(), 'processes-'));
-    const run = new RunDownload(jobs, new ScriptedExtractor(outcome), new LocalDirectoryFileStore(path.join(root, 'files')), new TemporaryWorkDirs(path.join(root, 'work')), clock, silent, {
-      maxAttempts,
-      retryBaseDelayMs: 1000,
-      retryMaxDelayMs: 60_000,
-    });
+    const run = new RunDownload(
+      jobs,
+      new ScriptedExtractor(outcome),
+      new LocalDirectoryFileStore(path.join(root, 'files')),
+      new TemporaryWorkDirs(path.join(root, 'work')),
+      clock,
+      silent,
+      {
+        maxAttempts,
+        retryBaseDelayMs: 1000,
+        retryMaxDelayMs: 60_000,
+      },
+    );
     const accountId = randomUUID();
     const jobId = randomUUID();
-    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: now() } });
+    await accounts.handle(accountId, {
+      type: 'OpenAccount',
+      data: {
+        accountId,
+        name: 'A',
+        email: 'a@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: [],
+        now: now(),
+      },
+    });
     await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
     await jobs.handle(jobId, {
       type: 'SubmitDownload',
-      data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: now() },
+      data: {
+        jobId,
+        accountId,
+        url: 'https://youtu.be/abc',
+        format: 'audio',
+        startTime: null,
+        endTime: null,
+        language: null,
+        webhookUrl: null,
+        title: 'T',
+        duration: 10,
+        maxFileSizeBytes: 1e9,
+        now: now(),
+      },
     });
     const message = { jobId, accountId, occurredAt: now() };
     const types = async () => (await store.readStream(`download-${jobId}`)).map((event) => event.type);
     return { store, accounts, jobs, run, message, types, accountId, jobId };
   }
-  const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, messageId: 'message', heartbeat() {} });
+  const delivery = (attempt: number) => ({
+    attempt,
+    leaseId: `lease-${attempt}`,
+    messageId: 'message',
+    heartbeat() {},
+  });
 
   it('keeps its delivery alive while the download waits for its turn, before any progress', async () => {
     let beats = 0;
@@ -120,7 +156,10 @@ describe('download processes (worker side)', () => {
     const { run, message, jobs, jobId } = await setUp(async () => {}, 2);
     for (const leaseId of ['a', 'b']) {
       await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId, messageId: 'm1', now: now() } });
-      await jobs.handle(jobId, { type: 'RecordAttemptFailure', data: { jobId, leaseId, errorCode: 'NETWORK_ERROR', reason: 'x', now: now() } });
+      await jobs.handle(jobId, {
+        type: 'RecordAttemptFailure',
+        data: { jobId, leaseId, errorCode: 'NETWORK_ERROR', reason: 'x', now: now() },
+      });
     }
     assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'done' });
     const { state } = await jobs.load(jobId);
@@ -143,7 +182,9 @@ describe('download processes (worker side)', () => {
     await ok.run.handle(ok.message, delivery(1));
     const settle = new SettleDownloadBilling(ok.jobs, ok.accounts, clock, ok.store, noAnomalies);
     for (let i = 0; i < 3; i += 1) await settle.handle(ok.message);
-    const charges = (await ok.store.readStream(`account-${ok.accountId}`)).filter((event) => event.type === 'BandwidthCharged');
+    const charges = (await ok.store.readStream(`account-${ok.accountId}`)).filter(
+      (event) => event.type === 'BandwidthCharged',
+    );
     assert.equal(charges.length, 1);
     assert.equal(charges[0].data.bandwidthMb, 20);
 
@@ -157,7 +198,7 @@ describe('download processes (worker side)', () => {
     assert.equal(account.usage.download_count, 0);
   });
 
-  it('marks every command a worker issues as caused by the event that set off the work, in that event\'s correlation', async () => {
+  it("marks every command a worker issues as caused by the event that set off the work, in that event's correlation", async () => {
     const { run, store, accounts, jobs, jobId, accountId } = await setUp(async () => {});
     const [requested] = await store.readStream(`download-${jobId}`);
     const [downloadWork] = routeEventToWork(requested);
@@ -173,7 +214,7 @@ describe('download processes (worker side)', () => {
     assert.equal(charge?.metadata.causationId, completed.id);
   });
 
-  it('answers a poll from the job stream when the read model has not caught up, and hides other accounts\' jobs', async () => {
+  it("answers a poll from the job stream when the read model has not caught up, and hides other accounts' jobs", async () => {
     const { jobs, jobId, accountId } = await setUp(async () => {});
     const emptyReadModel = { get: async () => null, list: async () => [] };
     const query = new GetDownloadJob(emptyReadModel, jobs);

@@ -43,9 +43,15 @@ describe('FairSlots', () => {
     const slots = new FairSlots({ concurrency: 1, maxPerRequester: 2, maxWaiting: 2 });
     const g = gate();
     const running = [slots.run('a', () => g.opened), slots.run('a', () => g.opened)];
-    await assert.rejects(slots.run('a', async () => undefined), (error: SlotsFullError) => error.scope === 'requester');
+    await assert.rejects(
+      slots.run('a', async () => undefined),
+      (error: SlotsFullError) => error.scope === 'requester',
+    );
     const waiting = slots.run('b', () => g.opened);
-    await assert.rejects(slots.run('c', async () => undefined), (error: SlotsFullError) => error.scope === 'everyone');
+    await assert.rejects(
+      slots.run('c', async () => undefined),
+      (error: SlotsFullError) => error.scope === 'everyone',
+    );
     g.open();
     await Promise.all([...running, waiting]);
     // Everything finished: the bounds are free again.

@@ -39,9 +39,18 @@ describe('an Idempotency-Key retry after the first submission reserved but never
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
     const accountId = randomUUID();
     const now = new Date().toISOString();
-    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now } });
+    await accounts.handle(accountId, {
+      type: 'OpenAccount',
+      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now },
+    });
     const submit = new SubmitDownload(accounts, jobs, videos, ids, clock);
-    const input = { accountId, url: 'https://youtu.be/abc', videoUrl: 'https://www.youtube.com/watch?v=abc', format: 'audio' as const, idempotencyKey: randomUUID() };
+    const input = {
+      accountId,
+      url: 'https://youtu.be/abc',
+      videoUrl: 'https://www.youtube.com/watch?v=abc',
+      format: 'audio' as const,
+      idempotencyKey: randomUUID(),
+    };
     store.failNextJobAppend = true;
     await assert.rejects(submit.execute(input), /connection lost/);
     const pending = async () => (await accounts.load(accountId)).state.pendingJobs;
@@ -65,7 +74,10 @@ describe('an Idempotency-Key retry after the first submission reserved but never
     const [reservedJobId] = await pending();
     const releaser = new ReleaseOrphanedReservation(jobs, accounts, clock, 0);
     // The releaser abandons the job stream but has not released the reservation yet.
-    await jobs.handle(reservedJobId, { type: 'AbandonJob', data: { jobId: reservedJobId, accountId, now: new Date().toISOString() } });
+    await jobs.handle(reservedJobId, {
+      type: 'AbandonJob',
+      data: { jobId: reservedJobId, accountId, now: new Date().toISOString() },
+    });
     await assert.rejects(submit.execute(input), JobAbandonedError);
     await releaser.handle({ jobId: reservedJobId, accountId, occurredAt: new Date(0).toISOString() });
     assert.deepEqual(await pending(), []);

@@ -64,14 +64,41 @@ describe('one worker per job at a time (the job lease)', () => {
     const root = await mkdtemp(path.join(tmpdir(), 'lease-'));
     const files = new LocalDirectoryFileStore(path.join(root, 'files'));
     const extractor = new GatedExtractor();
-    const run = new RunDownload(jobs, extractor, files, new TemporaryWorkDirs(path.join(root, 'work')), clock, silent, { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    const run = new RunDownload(jobs, extractor, files, new TemporaryWorkDirs(path.join(root, 'work')), clock, silent, {
+      maxAttempts: 3,
+      retryBaseDelayMs: 1000,
+      retryMaxDelayMs: 60_000,
+    });
     const accountId = randomUUID();
     const jobId = randomUUID();
-    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: now() } });
+    await accounts.handle(accountId, {
+      type: 'OpenAccount',
+      data: {
+        accountId,
+        name: 'A',
+        email: 'a@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: [],
+        now: now(),
+      },
+    });
     await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
     await jobs.handle(jobId, {
       type: 'SubmitDownload',
-      data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: now() },
+      data: {
+        jobId,
+        accountId,
+        url: 'https://youtu.be/abc',
+        format: 'audio',
+        startTime: null,
+        endTime: null,
+        language: null,
+        webhookUrl: null,
+        title: 'T',
+        duration: 10,
+        maxFileSizeBytes: 1e9,
+        now: now(),
+      },
     });
     const message = { jobId, accountId, occurredAt: now() };
 
@@ -79,11 +106,15 @@ describe('one worker per job at a time (the job lease)', () => {
     const stale = run.handle(message, { attempt: 1, leaseId: '7:1', messageId: '7', heartbeat() {} });
     await extractor.firstStarted;
     // The relay republished the work after its duplicate window: a second message, first delivery.
-    assert.deepEqual(await run.handle(message, { attempt: 1, leaseId: '9:1', messageId: '9', heartbeat() {} }), { kind: 'done' });
+    assert.deepEqual(await run.handle(message, { attempt: 1, leaseId: '9:1', messageId: '9', heartbeat() {} }), {
+      kind: 'done',
+    });
     assert.equal(extractor.calls, 1, 'the duplicate did not download');
     // The queue gave up on the first delivery and redelivered it to another worker, reporting the same delivery count
     // (as NATS may): the message, not the count, makes it a takeover.
-    assert.deepEqual(await run.handle(message, { attempt: 1, leaseId: '7:1:b', messageId: '7', heartbeat() {} }), { kind: 'done' });
+    assert.deepEqual(await run.handle(message, { attempt: 1, leaseId: '7:1:b', messageId: '7', heartbeat() {} }), {
+      kind: 'done',
+    });
     assert.equal(extractor.calls, 2);
     const completed = (await jobs.load(jobId)).state;
     assert.equal(completed.status, 'COMPLETED');
@@ -95,7 +126,10 @@ describe('one worker per job at a time (the job lease)', () => {
     assert.deepEqual(after, completed, 'the stale worker changed nothing');
     const fileKey = after.status === 'COMPLETED' ? (after.result?.fileKey ?? '') : '';
     assert.equal((await files.stat(fileKey))?.size, 2000, 'the recorded file is the one recorded, not overwritten');
-    await assert.rejects(access(path.join(root, 'files', accountId, `${jobId}.1.m4a`)), 'the stale attempt removed its own file');
+    await assert.rejects(
+      access(path.join(root, 'files', accountId, `${jobId}.1.m4a`)),
+      'the stale attempt removed its own file',
+    );
     const types = (await store.readStream(`download-${jobId}`)).map((event) => event.type);
     assert.deepEqual(types, ['DownloadRequested', 'DownloadStarted', 'DownloadStarted', 'DownloadCompleted']);
   });

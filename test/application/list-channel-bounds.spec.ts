@@ -28,10 +28,18 @@ class HeldListings {
 describe('POST /list-channel bounds: listings under way per account and overall', () => {
   function setUp() {
     const commands: string[] = [];
-    const accounts = { handle: async (accountId: string, command: { type: string }) => void commands.push(`${accountId}:${command.type}`) } as unknown as AccountCommandHandler;
+    const accounts = {
+      handle: async (accountId: string, command: { type: string }) =>
+        void commands.push(`${accountId}:${command.type}`),
+    } as unknown as AccountCommandHandler;
     const held = new HeldListings();
-    const listChannel = new ListChannel(accounts, held.extractor, new RandomIds(), new SystemClock(), { perAccount: 2, overall: 3, listingTimeoutMs: 60_000 });
-    const list = (accountId: string, name: string) => listChannel.execute({ accountId, channelUrl: `https://www.youtube.com/@${name}`, maxVideos: 5 });
+    const listChannel = new ListChannel(accounts, held.extractor, new RandomIds(), new SystemClock(), {
+      perAccount: 2,
+      overall: 3,
+      listingTimeoutMs: 60_000,
+    });
+    const list = (accountId: string, name: string) =>
+      listChannel.execute({ accountId, channelUrl: `https://www.youtube.com/@${name}`, maxVideos: 5 });
     return { commands, held, list };
   }
   const until = async (check: () => boolean) => {
@@ -57,7 +65,11 @@ describe('POST /list-channel bounds: listings under way per account and overall'
     assert.equal(response.status, 429);
     assert.match(response.error, /^Too many channel listings of this account are under way; retry after \d+ s$/);
     assert.match(response.headers?.['Retry-After'] ?? '', /^[1-9]\d*$/);
-    assert.equal(commands.filter((command) => command.startsWith('noisy:ReserveLookup')).length, 2, 'the refused listing reserved nothing');
+    assert.equal(
+      commands.filter((command) => command.startsWith('noisy:ReserveLookup')).length,
+      2,
+      'the refused listing reserved nothing',
+    );
     assert.equal(held.started.length, 2, 'and ran no extractor');
 
     // Another tenant still gets its listing started at once.
@@ -71,7 +83,13 @@ describe('POST /list-channel bounds: listings under way per account and overall'
     const { held, list } = setUp();
     const running = [list('one', 'a'), list('two', 'b'), list('three', 'c')];
     await until(() => held.started.length === 3);
-    await assert.rejects(list('four', 'd'), (error: unknown) => error instanceof ListingsBusyError && error.scope === 'everyone' && /^Too many channel listings are under way/.test(error.message));
+    await assert.rejects(
+      list('four', 'd'),
+      (error: unknown) =>
+        error instanceof ListingsBusyError &&
+        error.scope === 'everyone' &&
+        /^Too many channel listings are under way/.test(error.message),
+    );
     held.finishAll();
     await Promise.all(running);
     const again = list('four', 'd');

@@ -16,7 +16,11 @@ class OutageStore extends InMemoryEventStore {
   outage = { types: [] as string[], failures: 0, afterCommit: false };
   readonly failed: string[] = [];
 
-  override async appendToStream(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+  override async appendToStream(
+    streamName: string,
+    events: readonly EventToAppend[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
     const hit = this.outage.failures > 0 && events.some((event) => this.outage.types.includes(event.type));
     if (!hit) return super.appendToStream(streamName, events, options);
     this.outage.failures -= 1;
@@ -33,7 +37,12 @@ const listing = (entries: number): ChannelListing => ({
   channel: 'c',
   channel_id: 'c',
   channel_url: 'https://www.youtube.com/@c',
-  entries: Array.from({ length: entries }, (_, index) => ({ id: `v${index}`, title: `v${index}`, url: `https://www.youtube.com/watch?v=v${index}`, uploader: 'c' })),
+  entries: Array.from({ length: entries }, (_, index) => ({
+    id: `v${index}`,
+    title: `v${index}`,
+    url: `https://www.youtube.com/watch?v=v${index}`,
+    uploader: 'c',
+  })),
 });
 
 async function until(check: () => Promise<boolean>): Promise<void> {
@@ -51,14 +60,36 @@ describe('POST /list-channel settles its reservation through a short outage of t
     const accountId = randomUUID();
     await accounts.handle(accountId, {
       type: 'OpenAccount',
-      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: ['channel_list'], now: new Date().toISOString() },
+      data: {
+        accountId,
+        name: 'A',
+        email: 'a@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: ['channel_list'],
+        now: new Date().toISOString(),
+      },
     });
     const extractor = { listChannel } as unknown as Extractor;
     const retry = { withinMs: 2_000, initialDelayMs: 1, maxDelayMs: 20 };
-    const service = new ListChannel(accounts, extractor, new RandomIds(), new SystemClock(), { perAccount: 2, overall: 2, listingTimeoutMs }, null, retry);
-    const list = (maxVideos: number, signal?: AbortSignal) => service.execute({ accountId, channelUrl: 'https://www.youtube.com/@c', maxVideos, ...(signal === undefined ? {} : { signal }) });
+    const service = new ListChannel(
+      accounts,
+      extractor,
+      new RandomIds(),
+      new SystemClock(),
+      { perAccount: 2, overall: 2, listingTimeoutMs },
+      null,
+      retry,
+    );
+    const list = (maxVideos: number, signal?: AbortSignal) =>
+      service.execute({
+        accountId,
+        channelUrl: 'https://www.youtube.com/@c',
+        maxVideos,
+        ...(signal === undefined ? {} : { signal }),
+      });
     const account = async () => (await accounts.load(accountId)).state;
-    const eventTypes = async () => (await store.readStream(`${ACCOUNT_CATEGORY}-${accountId}`)).map((event) => event.type);
+    const eventTypes = async () =>
+      (await store.readStream(`${ACCOUNT_CATEGORY}-${accountId}`)).map((event) => event.type);
     return { store, list, account, eventTypes };
   }
 
@@ -130,7 +161,9 @@ describe('POST /list-channel settles its reservation through a short outage of t
   });
   /** A listing that runs until its signal aborts, as yt-dlp on a channel that never ends. */
   const endless: Extractor['listChannel'] = (_url, options) =>
-    new Promise((_resolve, reject) => options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true }));
+    new Promise((_resolve, reject) =>
+      options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true }),
+    );
 
   it('stops a listing at its timeout and releases its units', async () => {
     const { list, account } = await setUp(endless, 50);

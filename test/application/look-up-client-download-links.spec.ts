@@ -16,17 +16,33 @@ async function extractorUrlFor(request: ClientDownloadRequested['data']): Promis
       return { title: 't', duration: 1, links: [] };
     },
   } as unknown as Extractor;
-  const jobs = { load: async () => ({ state: { status: 'pending', request, result: null, error: null, errorCode: null, failedAttempts: 0 } }) } as unknown as ClientDownloadJobCommandHandler;
-  const result = await (await lookupJobSteps(CLIENT_DOWNLOAD_JOB, jobs, lookUpClientDownloadLinks(extractor)).load(request.jobId)).lookUp();
+  const jobs = {
+    load: async () => ({
+      state: { status: 'pending', request, result: null, error: null, errorCode: null, failedAttempts: 0 },
+    }),
+  } as unknown as ClientDownloadJobCommandHandler;
+  const result = await (
+    await lookupJobSteps(CLIENT_DOWNLOAD_JOB, jobs, lookUpClientDownloadLinks(extractor)).load(request.jobId)
+  ).lookUp();
   assert.equal(result.url, SUBMITTED, 'the result reports the URL as submitted');
   return asked[0];
 }
 
 describe('client-download job steps', () => {
-  const request = { jobId: 'j1', accountId: 'a1', url: SUBMITTED, platform: 'photo-sharing' as const, requestedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-01T01:00:00.000Z' };
+  const request = {
+    jobId: 'j1',
+    accountId: 'a1',
+    url: SUBMITTED,
+    platform: 'photo-sharing' as const,
+    requestedAt: '2026-01-01T00:00:00.000Z',
+    expiresAt: '2026-01-01T01:00:00.000Z',
+  };
 
   it('given a job recorded with its rebuilt link, when it is looked up, then the extractor gets that link', async () => {
-    assert.equal(await extractorUrlFor({ ...request, canonicalUrl: 'https://www.instagram.com/p/C0abcDEfg/' }), 'https://www.instagram.com/p/C0abcDEfg/');
+    assert.equal(
+      await extractorUrlFor({ ...request, canonicalUrl: 'https://www.instagram.com/p/C0abcDEfg/' }),
+      'https://www.instagram.com/p/C0abcDEfg/',
+    );
   });
 
   it('given a job recorded before links were rebuilt, when it is looked up, then the extractor gets the URL without its fragment', async () => {

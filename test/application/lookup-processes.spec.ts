@@ -28,7 +28,14 @@ class OutageEventStore extends InMemoryEventStore {
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
-const video: VideoMetadata = { id: 'v', title: 'A video', duration: 61, liveStatus: 'not_live', tags: [], audioTracks: [{ type: 'original', language: 'en' }] };
+const video: VideoMetadata = {
+  id: 'v',
+  title: 'A video',
+  duration: 61,
+  liveStatus: 'not_live',
+  tags: [],
+  audioTracks: [{ type: 'original', language: 'en' }],
+};
 
 /** probe answers with the scripted outcomes in turn. */
 function scriptedExtractor(outcomes: Array<VideoMetadata | Error>): Extractor & { calls: number; urls: string[] } {
@@ -53,21 +60,53 @@ describe('lookup processes (worker side)', () => {
   const ids = new RandomIds();
   let nowMs = Date.parse('2026-03-01T00:00:00Z');
   const clock: Clock = { now: () => new Date(nowMs) };
-  const delivery = (attempt: number) => ({ attempt, leaseId: `lease-${attempt}`, messageId: 'message', heartbeat() {} });
+  const delivery = (attempt: number) => ({
+    attempt,
+    leaseId: `lease-${attempt}`,
+    messageId: 'message',
+    heartbeat() {},
+  });
 
-  async function setUp(outcomes: Array<VideoMetadata | Error>, includeAudioTracks = false, urls: { url: string; videoUrl?: string } = { url: 'https://www.youtube.com/watch?v=v' }) {
+  async function setUp(
+    outcomes: Array<VideoMetadata | Error>,
+    includeAudioTracks = false,
+    urls: { url: string; videoUrl?: string } = { url: 'https://www.youtube.com/watch?v=v' },
+  ) {
     const store = new OutageEventStore();
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const jobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
     const extractor = scriptedExtractor(outcomes);
     const settle = new SettleLookupBilling(accounts, clock, store, { record() {} });
-    const run = new RunLookupJob('info lookup', lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(extractor)), settle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    const run = new RunLookupJob(
+      'info lookup',
+      lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(extractor)),
+      settle,
+      clock,
+      silent,
+      { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
+    );
     const accountId = randomUUID();
     const jobId = randomUUID();
     const now = new Date(nowMs).toISOString();
-    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now } });
-    await accounts.handle(accountId, { type: 'ReserveLookup', data: { lookupId: jobId, feature: 'info', units: 1, subject: 'https://www.youtube.com/watch?v=v', now } });
-    await jobs.handle(jobId, { type: 'RequestInfo', data: { jobId, accountId, ...urls, includeAudioTracks, expiresAt: new Date(nowMs + 3_600_000).toISOString(), now } });
+    await accounts.handle(accountId, {
+      type: 'OpenAccount',
+      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now },
+    });
+    await accounts.handle(accountId, {
+      type: 'ReserveLookup',
+      data: { lookupId: jobId, feature: 'info', units: 1, subject: 'https://www.youtube.com/watch?v=v', now },
+    });
+    await jobs.handle(jobId, {
+      type: 'RequestInfo',
+      data: {
+        jobId,
+        accountId,
+        ...urls,
+        includeAudioTracks,
+        expiresAt: new Date(nowMs + 3_600_000).toISOString(),
+        now,
+      },
+    });
     const message = { jobId, accountId, occurredAt: now };
     const usage = async () => {
       const { state } = await accounts.load(accountId);
@@ -81,7 +120,12 @@ describe('lookup processes (worker side)', () => {
     assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'done' });
     const { state } = await jobs.load(message.jobId);
     assert.equal(state.status, 'success');
-    assert.deepEqual(state.status === 'success' ? state.result : null, { title: 'A video', duration: 61, url: 'https://www.youtube.com/watch?v=v', audio: [{ type: 'original', language: 'en' }] });
+    assert.deepEqual(state.status === 'success' ? state.result : null, {
+      title: 'A video',
+      duration: 61,
+      url: 'https://www.youtube.com/watch?v=v',
+      audio: [{ type: 'original', language: 'en' }],
+    });
     assert.deepEqual(await usage(), { used: 1, pending: 0 });
     assert.deepEqual(await run.handle(message, delivery(2)), { kind: 'done' });
     assert.equal(extractor.calls, 1);
@@ -89,11 +133,18 @@ describe('lookup processes (worker side)', () => {
   });
 
   it('asks the extractor at the canonical URL and answers the URL as submitted', async () => {
-    const { run, jobs, extractor, message } = await setUp([video], false, { url: 'https://youtu.be/v?si=share', videoUrl: 'https://www.youtube.com/watch?v=v' });
+    const { run, jobs, extractor, message } = await setUp([video], false, {
+      url: 'https://youtu.be/v?si=share',
+      videoUrl: 'https://www.youtube.com/watch?v=v',
+    });
     await run.handle(message, delivery(1));
     assert.deepEqual(extractor.urls, ['https://www.youtube.com/watch?v=v']);
     const { state } = await jobs.load(message.jobId);
-    assert.deepEqual(state.status === 'success' ? state.result : null, { title: 'A video', duration: 61, url: 'https://youtu.be/v?si=share' });
+    assert.deepEqual(state.status === 'success' ? state.result : null, {
+      title: 'A video',
+      duration: 61,
+      url: 'https://youtu.be/v?si=share',
+    });
   });
 
   it('asks at the recorded URL for a job recorded before the canonical one was', async () => {
@@ -104,7 +155,10 @@ describe('lookup processes (worker side)', () => {
 
   it('settles the account on a redelivery when the worker died after finishing the job', async () => {
     const { run, jobs, message, usage } = await setUp([video]);
-    await jobs.handle(message.jobId, { type: 'CompleteInfo', data: { jobId: message.jobId, result: { title: 't', duration: 1, url: 'u' }, now: new Date(nowMs).toISOString() } });
+    await jobs.handle(message.jobId, {
+      type: 'CompleteInfo',
+      data: { jobId: message.jobId, result: { title: 't', duration: 1, url: 'u' }, now: new Date(nowMs).toISOString() },
+    });
     assert.deepEqual(await usage(), { used: 0, pending: 1 });
     await run.handle(message, delivery(2));
     assert.deepEqual(await usage(), { used: 1, pending: 0 });
@@ -114,7 +168,10 @@ describe('lookup processes (worker side)', () => {
     const { run, jobs, message, usage } = await setUp([new ExtractionError('PRIVATE_VIDEO', 'Private video')]);
     assert.deepEqual(await run.handle(message, delivery(1)), { kind: 'done' });
     const { state } = await jobs.load(message.jobId);
-    assert.deepEqual(state.status === 'failed' ? [state.error, state.errorCode] : null, ['Private video', 'PRIVATE_VIDEO']);
+    assert.deepEqual(state.status === 'failed' ? [state.error, state.errorCode] : null, [
+      'Private video',
+      'PRIVATE_VIDEO',
+    ]);
     assert.deepEqual(await usage(), { used: 0, pending: 0 });
   });
 
@@ -125,7 +182,10 @@ describe('lookup processes (worker side)', () => {
     await run.handle(message, delivery(2));
     const { state } = await jobs.load(message.jobId);
     assert.deepEqual(state.status === 'failed' ? state.errorCode : 'not failed', 'NETWORK_ERROR');
-    assert.deepEqual((await store.readStream(`info-${message.jobId}`)).map((event) => event.type), ['InfoRequested', 'InfoAttemptFailed', 'InfoFailed']);
+    assert.deepEqual(
+      (await store.readStream(`info-${message.jobId}`)).map((event) => event.type),
+      ['InfoRequested', 'InfoAttemptFailed', 'InfoFailed'],
+    );
     assert.deepEqual(await usage(), { used: 0, pending: 0 });
   });
 
@@ -142,7 +202,10 @@ describe('lookup processes (worker side)', () => {
       return answer;
     };
     await Promise.all([run.handle(message, delivery(1)), run.handle(message, delivery(2))]);
-    assert.deepEqual((await store.readStream(`info-${message.jobId}`)).map((event) => event.type), ['InfoRequested', 'InfoAttemptFailed']);
+    assert.deepEqual(
+      (await store.readStream(`info-${message.jobId}`)).map((event) => event.type),
+      ['InfoRequested', 'InfoAttemptFailed'],
+    );
   });
 
   it('gives an unrecognised failure no errorCode once the attempts run out', async () => {
@@ -150,13 +213,17 @@ describe('lookup processes (worker side)', () => {
     await run.handle(message, delivery(1));
     await run.handle(message, delivery(2));
     const { state } = await jobs.load(message.jobId);
-    assert.deepEqual(state.status === 'failed' ? [state.error, state.errorCode] : null, ['The lookup failed on the service side', null]);
+    assert.deepEqual(state.status === 'failed' ? [state.error, state.errorCode] : null, [
+      'The lookup failed on the service side',
+      null,
+    ]);
   });
 
-  it('retries an outage of the service\'s own database without spending the job\'s attempts, however many deliveries it takes', async () => {
+  it("retries an outage of the service's own database without spending the job's attempts, however many deliveries it takes", async () => {
     const { run, jobs, store, message, usage } = await setUp([video]);
     store.down = true;
-    for (let attempt = 1; attempt <= 10; attempt += 1) await assert.rejects(run.handle(message, delivery(attempt)), /ECONNREFUSED/);
+    for (let attempt = 1; attempt <= 10; attempt += 1)
+      await assert.rejects(run.handle(message, delivery(attempt)), /ECONNREFUSED/);
     store.down = false;
     assert.deepEqual(await run.handle(message, delivery(11)), { kind: 'done' });
     assert.equal((await jobs.load(message.jobId)).state.status, 'success');
@@ -171,7 +238,13 @@ describe('lookup processes (worker side)', () => {
       if (stopNext === 0) return probe(url);
       stopNext -= 1;
       // As the command line reports a run it had to kill: an error that looks like the platform's.
-      return new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new ExtractionError('NETWORK_ERROR', 'The extractor timed out')), { once: true }));
+      return new Promise((_, reject) =>
+        options?.signal?.addEventListener(
+          'abort',
+          () => reject(new ExtractionError('NETWORK_ERROR', 'The extractor timed out')),
+          { once: true },
+        ),
+      );
     };
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       const stop = new AbortController();
@@ -179,7 +252,11 @@ describe('lookup processes (worker side)', () => {
       setTimeout(() => stop.abort(new Error('The delivery lapsed')), 20);
       await assert.rejects(handled, /timed out/);
     }
-    assert.deepEqual((await store.readStream(`info-${message.jobId}`)).map((event) => event.type), ['InfoRequested'], 'no attempt spent, nothing failed');
+    assert.deepEqual(
+      (await store.readStream(`info-${message.jobId}`)).map((event) => event.type),
+      ['InfoRequested'],
+      'no attempt spent, nothing failed',
+    );
     assert.deepEqual(await run.handle(message, delivery(4)), { kind: 'done' });
     assert.equal((await jobs.load(message.jobId)).state.status, 'success');
   });
@@ -206,40 +283,82 @@ describe('lookup processes (worker side)', () => {
     const failedMeanwhile = {
       ...lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video]))),
       complete: async () => {
-        await jobs.handle(message.jobId, { type: 'FailInfo', data: { jobId: message.jobId, error: 'Not finished in time', errorCode: 'NETWORK_ERROR', now: new Date(nowMs).toISOString() } });
-        return lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video]))).complete(message.jobId, { title: 't', duration: 1, url: 'u' }, new Date(nowMs).toISOString(), {});
+        await jobs.handle(message.jobId, {
+          type: 'FailInfo',
+          data: {
+            jobId: message.jobId,
+            error: 'Not finished in time',
+            errorCode: 'NETWORK_ERROR',
+            now: new Date(nowMs).toISOString(),
+          },
+        });
+        return lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video]))).complete(
+          message.jobId,
+          { title: 't', duration: 1, url: 'u' },
+          new Date(nowMs).toISOString(),
+          {},
+        );
       },
     };
     const settle = (run as unknown as { settle: SettleLookupBilling }).settle;
-    const racing = new RunLookupJob('info lookup', failedMeanwhile, settle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    const racing = new RunLookupJob('info lookup', failedMeanwhile, settle, clock, silent, {
+      maxAttempts: 2,
+      retryBaseDelayMs: 1000,
+      retryMaxDelayMs: 60_000,
+    });
     assert.deepEqual(await racing.handle(message, delivery(1)), { kind: 'done' });
     assert.equal((await jobs.load(message.jobId)).state.status, 'failed');
-    assert.deepEqual(await usage(), { used: 0, pending: 0 }, 'the failed job\'s unit is released, not charged');
+    assert.deepEqual(await usage(), { used: 0, pending: 0 }, "the failed job's unit is released, not charged");
   });
 
   it('records an anomaly when a successful job finds no reservation to charge, but not for a repeated charge', async () => {
     const recorded: unknown[] = [];
     const { accounts, jobs, store, message } = await setUp([video]);
-    const settle = new SettleLookupBilling(accounts, clock, store, { record: (kind, details) => recorded.push([kind, details]) });
-    const run = new RunLookupJob('info lookup', lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video]))), settle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 });
+    const settle = new SettleLookupBilling(accounts, clock, store, {
+      record: (kind, details) => recorded.push([kind, details]),
+    });
+    const run = new RunLookupJob(
+      'info lookup',
+      lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video]))),
+      settle,
+      clock,
+      silent,
+      { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
+    );
     await run.handle(message, delivery(1));
     await run.handle(message, delivery(2));
     assert.equal(recorded.length, 0, 'a charged job charged again is a plain repeat');
 
     const other = await setUp([video]);
-    await other.accounts.handle(other.message.accountId, { type: 'ReleaseLookup', data: { lookupId: other.message.jobId, now: new Date(nowMs).toISOString() } });
-    const otherSettle = new SettleLookupBilling(other.accounts, clock, other.store, { record: (kind, details) => recorded.push([kind, details]) });
-    await new RunLookupJob('info lookup', lookupJobSteps(INFO_JOB, other.jobs, lookUpVideoInfo(other.extractor)), otherSettle, clock, silent, { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 }).handle(other.message, delivery(1));
-    assert.deepEqual(recorded, [['charge_without_reservation', { accountId: other.message.accountId, lookupId: other.message.jobId }]]);
+    await other.accounts.handle(other.message.accountId, {
+      type: 'ReleaseLookup',
+      data: { lookupId: other.message.jobId, now: new Date(nowMs).toISOString() },
+    });
+    const otherSettle = new SettleLookupBilling(other.accounts, clock, other.store, {
+      record: (kind, details) => recorded.push([kind, details]),
+    });
+    await new RunLookupJob(
+      'info lookup',
+      lookupJobSteps(INFO_JOB, other.jobs, lookUpVideoInfo(other.extractor)),
+      otherSettle,
+      clock,
+      silent,
+      { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
+    ).handle(other.message, delivery(1));
+    assert.deepEqual(recorded, [
+      ['charge_without_reservation', { accountId: other.message.accountId, lookupId: other.message.jobId }],
+    ]);
   });
 
-  it('marks every command a worker issues as caused by the event that set off the work, in that event\'s correlation', async () => {
+  it("marks every command a worker issues as caused by the event that set off the work, in that event's correlation", async () => {
     const { run, store, message } = await setUp([video]);
     const [requested] = await store.readStream(`info-${message.jobId}`);
     const [work] = routeEventToWork(requested);
     await run.handle(work.payload, delivery(1));
     const [, succeeded] = await store.readStream(`info-${message.jobId}`);
-    const charged = (await store.readStream(`account-${message.accountId}`)).find((event) => event.type === 'LookupCharged');
+    const charged = (await store.readStream(`account-${message.accountId}`)).find(
+      (event) => event.type === 'LookupCharged',
+    );
     for (const event of [succeeded, charged]) {
       assert.equal(event?.metadata.causationId, requested.id);
       assert.equal(event?.metadata.correlationId, requested.metadata.correlationId);
@@ -250,10 +369,20 @@ describe('lookup processes (worker side)', () => {
     const { accounts, jobs, message, usage } = await setUp([video]);
     const orphanId = randomUUID();
     const reservedAt = new Date(nowMs).toISOString();
-    await accounts.handle(message.accountId, { type: 'ReserveLookup', data: { lookupId: orphanId, feature: 'info', units: 1, subject: 'u', now: reservedAt } });
+    await accounts.handle(message.accountId, {
+      type: 'ReserveLookup',
+      data: { lookupId: orphanId, feature: 'info', units: 1, subject: 'u', now: reservedAt },
+    });
     const steps = lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video])));
-    const release = new ReleaseOrphanedLookup(accounts, clock, { graceMs: 60_000, listingTimeoutMs: 300_000, jobs: { info: steps, client_download: steps } });
-    assert.deepEqual(await release.handle({ ...message, jobId: orphanId, occurredAt: reservedAt }), { kind: 'retry', afterMs: 60_000 });
+    const release = new ReleaseOrphanedLookup(accounts, clock, {
+      graceMs: 60_000,
+      listingTimeoutMs: 300_000,
+      jobs: { info: steps, client_download: steps },
+    });
+    assert.deepEqual(await release.handle({ ...message, jobId: orphanId, occurredAt: reservedAt }), {
+      kind: 'retry',
+      afterMs: 60_000,
+    });
     nowMs += 60_000;
     assert.deepEqual(await release.handle({ ...message, jobId: orphanId, occurredAt: reservedAt }), { kind: 'done' });
     assert.deepEqual(await release.handle(message), { kind: 'done' });

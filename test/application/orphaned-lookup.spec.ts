@@ -10,7 +10,11 @@ import type { Extractor } from '../../application/ports/extractor.js';
 import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
 import { routeEventToWork } from '../../application/processes/work-routing.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
-import { CLIENT_DOWNLOAD_JOB, CLIENT_DOWNLOAD_JOB_CATEGORY, clientDownloadJobDecider } from '../../domain/lookup-job/client-download-job.js';
+import {
+  CLIENT_DOWNLOAD_JOB,
+  CLIENT_DOWNLOAD_JOB_CATEGORY,
+  clientDownloadJobDecider,
+} from '../../domain/lookup-job/client-download-job.js';
 import { JobAbandonedError } from '../../domain/errors.js';
 import { INFO_JOB, INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/lookup-job/info-job.js';
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
@@ -32,27 +36,72 @@ describe('releasing an orphaned lookup reservation against a slow submission', (
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const infoJobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
     const clientJobs = new CommandHandler(store, clientDownloadJobDecider, CLIENT_DOWNLOAD_JOB_CATEGORY, ids);
-    const steps = { info: lookupJobSteps(INFO_JOB, infoJobs, lookUpVideoInfo(noExtractor)), client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs, lookUpClientDownloadLinks(noExtractor)) };
+    const steps = {
+      info: lookupJobSteps(INFO_JOB, infoJobs, lookUpVideoInfo(noExtractor)),
+      client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs, lookUpClientDownloadLinks(noExtractor)),
+    };
     const accountId = randomUUID();
     await accounts.handle(accountId, {
       type: 'OpenAccount',
-      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: ['client_download'], now: at() },
+      data: {
+        accountId,
+        name: 'A',
+        email: 'a@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: ['client_download'],
+        now: at(),
+      },
     });
     const requestInfo = (jobId: string) =>
-      infoJobs.handle(jobId, { type: 'RequestInfo', data: { jobId, accountId, url: 'https://www.youtube.com/watch?v=v', includeAudioTracks: false, expiresAt: at(), now: at() } });
+      infoJobs.handle(jobId, {
+        type: 'RequestInfo',
+        data: {
+          jobId,
+          accountId,
+          url: 'https://www.youtube.com/watch?v=v',
+          includeAudioTracks: false,
+          expiresAt: at(),
+          now: at(),
+        },
+      });
     const requestClientDownload = (jobId: string) =>
       clientJobs.handle(jobId, {
         type: 'RequestClientDownload',
-        data: { jobId, accountId, url: 'https://www.instagram.com/reel/C0abc/', platform: 'photo-sharing', expiresAt: at(), now: at() },
+        data: {
+          jobId,
+          accountId,
+          url: 'https://www.instagram.com/reel/C0abc/',
+          platform: 'photo-sharing',
+          expiresAt: at(),
+          now: at(),
+        },
       });
-    const pending = async () => ((await accounts.load(accountId)).state.pendingLookups ?? []).map((lookup) => lookup.lookupId);
-    const releaser = (jobs = steps) => new ReleaseOrphanedLookup(accounts, clock, { graceMs, listingTimeoutMs: 300_000, jobs });
-    return { store, accounts, infoJobs, clientJobs, steps, accountId, requestInfo, requestClientDownload, pending, releaser };
+    const pending = async () =>
+      ((await accounts.load(accountId)).state.pendingLookups ?? []).map((lookup) => lookup.lookupId);
+    const releaser = (jobs = steps) =>
+      new ReleaseOrphanedLookup(accounts, clock, { graceMs, listingTimeoutMs: 300_000, jobs });
+    return {
+      store,
+      accounts,
+      infoJobs,
+      clientJobs,
+      steps,
+      accountId,
+      requestInfo,
+      requestClientDownload,
+      pending,
+      releaser,
+    };
   }
 
   const kinds = [
     { feature: 'info' as const, stream: 'info', abandoned: 'InfoAbandoned', request: 'requestInfo' as const },
-    { feature: 'client_download' as const, stream: 'clientdownload', abandoned: 'ClientDownloadAbandoned', request: 'requestClientDownload' as const },
+    {
+      feature: 'client_download' as const,
+      stream: 'clientdownload',
+      abandoned: 'ClientDownloadAbandoned',
+      request: 'requestClientDownload' as const,
+    },
   ];
 
   for (const kind of kinds) {
@@ -61,7 +110,10 @@ describe('releasing an orphaned lookup reservation against a slow submission', (
         const world = await setUp();
         const jobId = randomUUID();
         const reservedAt = at();
-        await world.accounts.handle(world.accountId, { type: 'ReserveLookup', data: { lookupId: jobId, feature: kind.feature, units: 1, subject: 'u', now: reservedAt } });
+        await world.accounts.handle(world.accountId, {
+          type: 'ReserveLookup',
+          data: { lookupId: jobId, feature: kind.feature, units: 1, subject: 'u', now: reservedAt },
+        });
         nowMs += 2 * graceMs;
         return { ...world, jobId, message: { jobId, accountId: world.accountId, occurredAt: reservedAt } };
       }
@@ -89,7 +141,10 @@ describe('releasing an orphaned lookup reservation against a slow submission', (
         const { store, jobId } = world;
         await world.releaser().handle(world.message);
         assert.deepEqual(await world.pending(), []);
-        assert.deepEqual((await store.readStream(`${kind.stream}-${jobId}`)).map((event) => event.type), [kind.abandoned]);
+        assert.deepEqual(
+          (await store.readStream(`${kind.stream}-${jobId}`)).map((event) => event.type),
+          [kind.abandoned],
+        );
         await assert.rejects(world[kind.request](jobId), JobAbandonedError);
         // A redelivery releases nothing twice and writes nothing more.
         await world.releaser().handle(world.message);
@@ -104,7 +159,9 @@ describe('releasing an orphaned lookup reservation against a slow submission', (
         // The store stamps events with the wall clock; the releaser goes by the test's.
         await world.releaser().handle({ ...work.payload, occurredAt: world.message.occurredAt });
         const [abandoned] = await world.store.readStream(`${kind.stream}-${world.jobId}`);
-        const released = (await world.store.readStream(`account-${world.accountId}`)).find((event) => event.type === 'LookupReleased');
+        const released = (await world.store.readStream(`account-${world.accountId}`)).find(
+          (event) => event.type === 'LookupReleased',
+        );
         for (const event of [abandoned, released]) {
           assert.equal(event?.metadata.causationId, reservation.id);
           assert.equal(event?.metadata.correlationId, reservation.metadata.correlationId);
@@ -124,7 +181,17 @@ describe('releasing an orphaned lookup reservation against a slow submission', (
         await world.releaser().handle({ jobId: job.jobId, accountId: job.accountId, occurredAt: job.now });
         return world.infoJobs.handle(
           job.jobId,
-          { type: 'RequestInfo', data: { jobId: job.jobId, accountId: job.accountId, url: job.url, includeAudioTracks: false, expiresAt: job.expiresAt, now: job.now } },
+          {
+            type: 'RequestInfo',
+            data: {
+              jobId: job.jobId,
+              accountId: job.accountId,
+              url: job.url,
+              includeAudioTracks: false,
+              expiresAt: job.expiresAt,
+              now: job.now,
+            },
+          },
           context,
         );
       },
@@ -132,7 +199,10 @@ describe('releasing an orphaned lookup reservation against a slow submission', (
       clock,
       3_600_000,
     );
-    await assert.rejects(submit.execute({ accountId: world.accountId, url: 'https://www.youtube.com/watch?v=v', details: null }), JobAbandonedError);
+    await assert.rejects(
+      submit.execute({ accountId: world.accountId, url: 'https://www.youtube.com/watch?v=v', details: null }),
+      JobAbandonedError,
+    );
     const { state } = await world.accounts.load(world.accountId);
     assert.deepEqual([state.pendingLookups, state.usage.info], [[], 0]);
   });

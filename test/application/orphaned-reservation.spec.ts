@@ -25,12 +25,35 @@ describe('releasing an orphaned reservation against a slow submission', () => {
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
     const accountId = randomUUID();
     const jobId = randomUUID();
-    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: now() } });
+    await accounts.handle(accountId, {
+      type: 'OpenAccount',
+      data: {
+        accountId,
+        name: 'A',
+        email: 'a@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: [],
+        now: now(),
+      },
+    });
     await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
     const submitJob = () =>
       jobs.handle(jobId, {
         type: 'SubmitDownload',
-        data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: now() },
+        data: {
+          jobId,
+          accountId,
+          url: 'https://youtu.be/abc',
+          format: 'audio',
+          startTime: null,
+          endTime: null,
+          language: null,
+          webhookUrl: null,
+          title: 'T',
+          duration: 10,
+          maxFileSizeBytes: 1e9,
+          now: now(),
+        },
       });
     // The reservation event was recorded past the grace period.
     const message = { jobId, accountId, occurredAt: new Date(Date.now() - 2 * graceMs).toISOString() };
@@ -38,7 +61,7 @@ describe('releasing an orphaned reservation against a slow submission', () => {
     return { store, accounts, jobs, accountId, jobId, submitJob, message, pending };
   }
 
-  it('keeps the reservation when the job is written between the releaser\'s look and its release', async () => {
+  it("keeps the reservation when the job is written between the releaser's look and its release", async () => {
     const { accounts, jobs, jobId, submitJob, message, pending } = await setUp();
     // The submission's job append lands right after the releaser found no job.
     const racing = {
@@ -58,7 +81,10 @@ describe('releasing an orphaned reservation against a slow submission', () => {
     const { accounts, jobs, jobId, submitJob, message, pending, store } = await setUp();
     await new ReleaseOrphanedReservation(jobs, accounts, clock, graceMs).handle(message);
     assert.deepEqual(await pending(), []);
-    assert.deepEqual((await store.readStream(`download-${jobId}`)).map((event) => event.type), ['DownloadAbandoned']);
+    assert.deepEqual(
+      (await store.readStream(`download-${jobId}`)).map((event) => event.type),
+      ['DownloadAbandoned'],
+    );
     await assert.rejects(submitJob(), JobAbandonedError);
     // A redelivery releases nothing twice and writes nothing more.
     await new ReleaseOrphanedReservation(jobs, accounts, clock, graceMs).handle(message);
@@ -69,7 +95,18 @@ describe('releasing an orphaned reservation against a slow submission', () => {
     const { accounts, jobs, jobId, accountId, submitJob, store } = await setUp();
     await submitJob();
     await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: 'l1', messageId: 'm1', now: now() } });
-    await jobs.handle(jobId, { type: 'CompleteJob', data: { jobId, fileKey: 'k', fileSize: 5, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', now: now() } });
+    await jobs.handle(jobId, {
+      type: 'CompleteJob',
+      data: {
+        jobId,
+        fileKey: 'k',
+        fileSize: 5,
+        actualFormat: 'audio',
+        mimeType: 'audio/mp4',
+        fileExtension: 'm4a',
+        now: now(),
+      },
+    });
     const recorded: AnomalyKind[] = [];
     const settle = new SettleDownloadBilling(jobs, accounts, clock, store, { record: (kind) => recorded.push(kind) });
     const message = { jobId, accountId, occurredAt: now() };
@@ -80,9 +117,25 @@ describe('releasing an orphaned reservation against a slow submission', () => {
     const other = await setUp();
     await other.submitJob();
     await other.accounts.handle(other.accountId, { type: 'ReleaseDownload', data: { jobId: other.jobId, now: now() } });
-    await other.jobs.handle(other.jobId, { type: 'StartJob', data: { jobId: other.jobId, leaseId: 'l1', messageId: 'm1', now: now() } });
-    await other.jobs.handle(other.jobId, { type: 'CompleteJob', data: { jobId: other.jobId, fileKey: 'k', fileSize: 5, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', now: now() } });
-    await new SettleDownloadBilling(other.jobs, other.accounts, clock, other.store, { record: (kind) => recorded.push(kind) }).handle({ ...other.message, occurredAt: now() });
+    await other.jobs.handle(other.jobId, {
+      type: 'StartJob',
+      data: { jobId: other.jobId, leaseId: 'l1', messageId: 'm1', now: now() },
+    });
+    await other.jobs.handle(other.jobId, {
+      type: 'CompleteJob',
+      data: {
+        jobId: other.jobId,
+        fileKey: 'k',
+        fileSize: 5,
+        actualFormat: 'audio',
+        mimeType: 'audio/mp4',
+        fileExtension: 'm4a',
+        now: now(),
+      },
+    });
+    await new SettleDownloadBilling(other.jobs, other.accounts, clock, other.store, {
+      record: (kind) => recorded.push(kind),
+    }).handle({ ...other.message, occurredAt: now() });
     assert.deepEqual(recorded, ['charge_without_reservation']);
   });
 });

@@ -24,22 +24,58 @@ describe('reconciling downloads pending past the limit', () => {
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
     const accountId = randomUUID();
-    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: at() } });
+    await accounts.handle(accountId, {
+      type: 'OpenAccount',
+      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: at() },
+    });
     const submit = async (jobId: string) => {
       await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: at() } });
       await jobs.handle(jobId, {
         type: 'SubmitDownload',
-        data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: at() },
+        data: {
+          jobId,
+          accountId,
+          url: 'https://youtu.be/abc',
+          format: 'audio',
+          startTime: null,
+          endTime: null,
+          language: null,
+          webhookUrl: null,
+          title: 'T',
+          duration: 10,
+          maxFileSizeBytes: 1e9,
+          now: at(),
+        },
       });
     };
     const [queued, running, completed, orphan, recent] = Array.from({ length: 5 }, () => randomUUID());
     await submit(queued);
     await submit(running);
-    await jobs.handle(running, { type: 'StartJob', data: { jobId: running, leaseId: 'l', messageId: 'm1', now: at() } });
+    await jobs.handle(running, {
+      type: 'StartJob',
+      data: { jobId: running, leaseId: 'l', messageId: 'm1', now: at() },
+    });
     await submit(completed);
-    await jobs.handle(completed, { type: 'StartJob', data: { jobId: completed, leaseId: 'l', messageId: 'm1', now: at() } });
-    await jobs.handle(completed, { type: 'CompleteJob', data: { jobId: completed, fileKey: 'k', fileSize: 30_000_000, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', now: at() } });
-    await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId: orphan, pendingLimit: 100, now: at() } });
+    await jobs.handle(completed, {
+      type: 'StartJob',
+      data: { jobId: completed, leaseId: 'l', messageId: 'm1', now: at() },
+    });
+    await jobs.handle(completed, {
+      type: 'CompleteJob',
+      data: {
+        jobId: completed,
+        fileKey: 'k',
+        fileSize: 30_000_000,
+        actualFormat: 'audio',
+        mimeType: 'audio/mp4',
+        fileExtension: 'm4a',
+        now: at(),
+      },
+    });
+    await accounts.handle(accountId, {
+      type: 'ReserveDownload',
+      data: { jobId: orphan, pendingLimit: 100, now: at() },
+    });
     nowMs += 3_600_000;
     await submit(recent);
 
@@ -47,9 +83,24 @@ describe('reconciling downloads pending past the limit', () => {
     const release = new ReleaseOrphanedReservation(jobs, accounts, clock, 60_000);
     const announced: string[] = [];
     const cancellations = { announce: async (jobId: string) => void announced.push(jobId) };
-    const reconcile = new ReconcilePendingDownloads(store, jobs, accounts, { accountIds: async () => [accountId] }, settle, release, clock, silent, 1_800_000, cancellations);
+    const reconcile = new ReconcilePendingDownloads(
+      store,
+      jobs,
+      accounts,
+      { accountIds: async () => [accountId] },
+      settle,
+      release,
+      clock,
+      silent,
+      1_800_000,
+      cancellations,
+    );
     assert.deepEqual(await reconcile.runOnce(), { failedJobs: 2, settledReservations: 4 });
-    assert.deepEqual(announced.sort(), [queued, running].sort(), 'the workers still running the jobs it failed are told to stop');
+    assert.deepEqual(
+      announced.sort(),
+      [queued, running].sort(),
+      'the workers still running the jobs it failed are told to stop',
+    );
 
     const status = async (jobId: string) => (await jobs.load(jobId)).state.status;
     assert.equal(await status(queued), 'FAILED');
@@ -61,7 +112,11 @@ describe('reconciling downloads pending past the limit', () => {
     assert.deepEqual(state.pendingJobs, [recent]);
     assert.equal(state.usage.bandwidth_mb, 30, 'the completed job was charged');
     assert.equal(state.usage.download_count, 1);
-    assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 0 }, 'a second sweep finds nothing');
+    assert.deepEqual(
+      await reconcile.runOnce(),
+      { failedJobs: 0, settledReservations: 0 },
+      'a second sweep finds nothing',
+    );
     assert.equal(announced.length, 2);
   });
 });

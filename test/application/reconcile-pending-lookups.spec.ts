@@ -12,7 +12,11 @@ import { ReconcilePendingLookups } from '../../application/processes/reconcile-p
 import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
 import { SettleLookupBilling } from '../../application/processes/settle-lookup-billing.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
-import { CLIENT_DOWNLOAD_JOB, CLIENT_DOWNLOAD_JOB_CATEGORY, clientDownloadJobDecider } from '../../domain/lookup-job/client-download-job.js';
+import {
+  CLIENT_DOWNLOAD_JOB,
+  CLIENT_DOWNLOAD_JOB_CATEGORY,
+  clientDownloadJobDecider,
+} from '../../domain/lookup-job/client-download-job.js';
 import { INFO_JOB, INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/lookup-job/info-job.js';
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
@@ -32,26 +36,61 @@ describe('reconciling lookups pending past the limit', () => {
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const infoJobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
     const clientJobs = new CommandHandler(store, clientDownloadJobDecider, CLIENT_DOWNLOAD_JOB_CATEGORY, ids);
-    const steps = { info: lookupJobSteps(INFO_JOB, infoJobs, lookUpVideoInfo(noExtractor)), client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs, lookUpClientDownloadLinks(noExtractor)) };
+    const steps = {
+      info: lookupJobSteps(INFO_JOB, infoJobs, lookUpVideoInfo(noExtractor)),
+      client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs, lookUpClientDownloadLinks(noExtractor)),
+    };
     const accountId = randomUUID();
     await accounts.handle(accountId, {
       type: 'OpenAccount',
-      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: ['client_download', 'channel_list'], now: at() },
+      data: {
+        accountId,
+        name: 'A',
+        email: 'a@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: ['client_download', 'channel_list'],
+        now: at(),
+      },
     });
     const reserve = (lookupId: string, feature: 'info' | 'client_download' | 'channel_list') =>
-      accounts.handle(accountId, { type: 'ReserveLookup', data: { lookupId, feature, units: 1, subject: 'u', now: at() } });
+      accounts.handle(accountId, {
+        type: 'ReserveLookup',
+        data: { lookupId, feature, units: 1, subject: 'u', now: at() },
+      });
     const submitInfo = async (jobId: string) => {
       await reserve(jobId, 'info');
-      await infoJobs.handle(jobId, { type: 'RequestInfo', data: { jobId, accountId, url: 'https://www.youtube.com/watch?v=v', includeAudioTracks: false, expiresAt: at(), now: at() } });
+      await infoJobs.handle(jobId, {
+        type: 'RequestInfo',
+        data: {
+          jobId,
+          accountId,
+          url: 'https://www.youtube.com/watch?v=v',
+          includeAudioTracks: false,
+          expiresAt: at(),
+          now: at(),
+        },
+      });
     };
-    const [pendingInfo, succeededInfo, pendingClient, orphan, listing, recent] = Array.from({ length: 6 }, () => randomUUID());
+    const [pendingInfo, succeededInfo, pendingClient, orphan, listing, recent] = Array.from({ length: 6 }, () =>
+      randomUUID(),
+    );
     await submitInfo(pendingInfo);
     await submitInfo(succeededInfo);
-    await infoJobs.handle(succeededInfo, { type: 'CompleteInfo', data: { jobId: succeededInfo, result: { title: 't', duration: 1, url: 'u' }, now: at() } });
+    await infoJobs.handle(succeededInfo, {
+      type: 'CompleteInfo',
+      data: { jobId: succeededInfo, result: { title: 't', duration: 1, url: 'u' }, now: at() },
+    });
     await reserve(pendingClient, 'client_download');
     await clientJobs.handle(pendingClient, {
       type: 'RequestClientDownload',
-      data: { jobId: pendingClient, accountId, url: 'https://www.instagram.com/reel/C0abc/', platform: 'photo-sharing', expiresAt: at(), now: at() },
+      data: {
+        jobId: pendingClient,
+        accountId,
+        url: 'https://www.instagram.com/reel/C0abc/',
+        platform: 'photo-sharing',
+        expiresAt: at(),
+        now: at(),
+      },
     });
     await reserve(orphan, 'client_download');
     await reserve(listing, 'channel_list');
@@ -59,8 +98,22 @@ describe('reconciling lookups pending past the limit', () => {
     await submitInfo(recent);
 
     const settle = new SettleLookupBilling(accounts, clock, store, { record() {} });
-    const release = new ReleaseOrphanedLookup(accounts, clock, { graceMs: 60_000, listingTimeoutMs: 300_000, jobs: steps });
-    const reconcile = new ReconcilePendingLookups(store, { accountIds: async () => [accountId] }, steps, accounts, settle, release, clock, silent, 3_600_000);
+    const release = new ReleaseOrphanedLookup(accounts, clock, {
+      graceMs: 60_000,
+      listingTimeoutMs: 300_000,
+      jobs: steps,
+    });
+    const reconcile = new ReconcilePendingLookups(
+      store,
+      { accountIds: async () => [accountId] },
+      steps,
+      accounts,
+      settle,
+      release,
+      clock,
+      silent,
+      3_600_000,
+    );
     assert.deepEqual(await reconcile.runOnce(), { failedJobs: 2, settledReservations: 5 });
 
     assert.equal((await steps.info.load(pendingInfo)).status, 'failed');
@@ -69,9 +122,20 @@ describe('reconciling lookups pending past the limit', () => {
     assert.equal((await steps.client_download.load(orphan)).status, 'abandoned');
     assert.equal((await steps.info.load(recent)).status, 'pending');
     const { state } = await accounts.load(accountId);
-    assert.deepEqual((state.pendingLookups ?? []).map((lookup) => lookup.lookupId), [recent]);
-    assert.deepEqual([state.usage.info, state.usage.client_download, state.usage.channel_list], [1, 0, 0], 'only the successful job was charged');
-    assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 0 }, 'a second sweep finds nothing');
+    assert.deepEqual(
+      (state.pendingLookups ?? []).map((lookup) => lookup.lookupId),
+      [recent],
+    );
+    assert.deepEqual(
+      [state.usage.info, state.usage.client_download, state.usage.channel_list],
+      [1, 0, 0],
+      'only the successful job was charged',
+    );
+    assert.deepEqual(
+      await reconcile.runOnce(),
+      { failedJobs: 0, settledReservations: 0 },
+      'a second sweep finds nothing',
+    );
   });
   it('releases a channel listing’s reservation once its request is surely over, long before the pending limit, and nothing younger nor of other features', async () => {
     const store = new InMemoryEventStore();
@@ -82,14 +146,27 @@ describe('reconciling lookups pending past the limit', () => {
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const infoJobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
     const clientJobs = new CommandHandler(store, clientDownloadJobDecider, CLIENT_DOWNLOAD_JOB_CATEGORY, ids);
-    const steps = { info: lookupJobSteps(INFO_JOB, infoJobs, lookUpVideoInfo(noExtractor)), client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs, lookUpClientDownloadLinks(noExtractor)) };
+    const steps = {
+      info: lookupJobSteps(INFO_JOB, infoJobs, lookUpVideoInfo(noExtractor)),
+      client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs, lookUpClientDownloadLinks(noExtractor)),
+    };
     const accountId = randomUUID();
     await accounts.handle(accountId, {
       type: 'OpenAccount',
-      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: ['client_download', 'channel_list'], now: at() },
+      data: {
+        accountId,
+        name: 'A',
+        email: 'a@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: ['client_download', 'channel_list'],
+        now: at(),
+      },
     });
     const reserve = (lookupId: string, feature: 'info' | 'client_download' | 'channel_list') =>
-      accounts.handle(accountId, { type: 'ReserveLookup', data: { lookupId, feature, units: 1, subject: 'u', now: at() } });
+      accounts.handle(accountId, {
+        type: 'ReserveLookup',
+        data: { lookupId, feature, units: 1, subject: 'u', now: at() },
+      });
     const [oldListing, info, clientDownload, recentListing] = Array.from({ length: 4 }, () => randomUUID());
     const graceMs = 60_000;
     const listingTimeoutMs = 300_000;
@@ -104,23 +181,55 @@ describe('reconciling lookups pending past the limit', () => {
 
     const settle = new SettleLookupBilling(accounts, clock, store, { record() {} });
     const release = new ReleaseOrphanedLookup(accounts, clock, { graceMs, listingTimeoutMs, jobs: steps });
-    const reconcile = new ReconcilePendingLookups(store, { accountIds: async () => [accountId] }, steps, accounts, settle, release, clock, silent, 3_600_000);
-    const pending = async () => ((await accounts.load(accountId)).state.pendingLookups ?? []).map((lookup) => lookup.lookupId).sort();
+    const reconcile = new ReconcilePendingLookups(
+      store,
+      { accountIds: async () => [accountId] },
+      steps,
+      accounts,
+      settle,
+      release,
+      clock,
+      silent,
+      3_600_000,
+    );
+    const pending = async () =>
+      ((await accounts.load(accountId)).state.pendingLookups ?? []).map((lookup) => lookup.lookupId).sort();
 
     assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 1 });
-    assert.deepEqual(await pending(), [info, clientDownload, recentListing].sort(), 'only the listing whose request is over');
+    assert.deepEqual(
+      await pending(),
+      [info, clientDownload, recentListing].sort(),
+      'only the listing whose request is over',
+    );
 
     nowMs += 59_000;
-    assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 0 }, 'a listing a second short of its bound may still be settling');
+    assert.deepEqual(
+      await reconcile.runOnce(),
+      { failedJobs: 0, settledReservations: 0 },
+      'a listing a second short of its bound may still be settling',
+    );
     nowMs += 1_000;
     assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 1 });
-    assert.deepEqual(await pending(), [info, clientDownload].sort(), 'info and client-download reservations wait for the pending limit');
+    assert.deepEqual(
+      await pending(),
+      [info, clientDownload].sort(),
+      'info and client-download reservations wait for the pending limit',
+    );
 
     nowMs = Date.parse('2026-05-01T01:00:00Z');
     assert.deepEqual(await reconcile.runOnce(), { failedJobs: 0, settledReservations: 2 });
     assert.deepEqual(await pending(), []);
     const { state } = await accounts.load(accountId);
-    assert.deepEqual([state.usage.info, state.usage.client_download, state.usage.channel_list], [0, 0, 0], 'nothing charged');
-    assert.equal((await store.readStream(`${ACCOUNT_CATEGORY}-${accountId}`)).filter((event) => event.type === 'LookupReleased').length, 4, 'each released once');
+    assert.deepEqual(
+      [state.usage.info, state.usage.client_download, state.usage.channel_list],
+      [0, 0, 0],
+      'nothing charged',
+    );
+    assert.equal(
+      (await store.readStream(`${ACCOUNT_CATEGORY}-${accountId}`)).filter((event) => event.type === 'LookupReleased')
+        .length,
+      4,
+      'each released once',
+    );
   });
 });

@@ -12,7 +12,10 @@ describe('reservationTimes: when open reservations were made, read backwards', (
 
   before(async () => {
     const events = new InMemoryEventStore();
-    const append = (type: string, data: Record<string, unknown>) => events.appendToStream(`account-${accountId}`, [{ id: randomUUID(), type, data: { accountId, ...data } }], { expectedRevision: 'any' });
+    const append = (type: string, data: Record<string, unknown>) =>
+      events.appendToStream(`account-${accountId}`, [{ id: randomUUID(), type, data: { accountId, ...data } }], {
+        expectedRevision: 'any',
+      });
     await append('DownloadReserved', { jobId: 'first', reservedAt: '2026-01-01T00:00:00.000Z' });
     for (let i = 0; i < 1_200; i += 1) {
       await append('DownloadReserved', { jobId: `settled-${i}`, reservedAt: '2026-01-02T00:00:00.000Z' });
@@ -35,7 +38,10 @@ describe('reservationTimes: when open reservations were made, read backwards', (
   });
 
   it('stops as soon as every open reservation is found', async () => {
-    assert.deepEqual([...(await reservationTimes(store, accountId, ['recent'], download))], [['recent', '2026-01-03T00:00:00.000Z']]);
+    assert.deepEqual(
+      [...(await reservationTimes(store, accountId, ['recent'], download))],
+      [['recent', '2026-01-03T00:00:00.000Z']],
+    );
     assert.ok(eventsRead <= 500, `${eventsRead} events read`);
   });
 

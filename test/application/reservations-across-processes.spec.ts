@@ -29,12 +29,29 @@ describe('account limits across service instances', function () {
     const handlers = stores.map((store) => new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids));
     const accountId = randomUUID();
     const now = () => new Date().toISOString();
-    await handlers[0].handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: now() } });
+    await handlers[0].handle(accountId, {
+      type: 'OpenAccount',
+      data: {
+        accountId,
+        name: 'A',
+        email: 'a@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: [],
+        now: now(),
+      },
+    });
     const results = await Promise.allSettled(
-      Array.from({ length: 150 }, (_, i) => handlers[i % handlers.length].handle(accountId, { type: 'ReserveDownload', data: { jobId: randomUUID(), pendingLimit: 100, now: now() } })),
+      Array.from({ length: 150 }, (_, i) =>
+        handlers[i % handlers.length].handle(accountId, {
+          type: 'ReserveDownload',
+          data: { jobId: randomUUID(), pendingLimit: 100, now: now() },
+        }),
+      ),
     );
     const admitted = results.filter((result) => result.status === 'fulfilled').length;
-    const refused = results.filter((result) => result.status === 'rejected' && result.reason instanceof PendingDownloadsLimitError).length;
+    const refused = results.filter(
+      (result) => result.status === 'rejected' && result.reason instanceof PendingDownloadsLimitError,
+    ).length;
     assert.equal(admitted, 100);
     assert.equal(refused, 50);
     const { state } = await handlers[1].load(accountId);

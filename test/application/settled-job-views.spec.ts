@@ -32,13 +32,23 @@ function view(overrides: Partial<DownloadJobView> = {}): DownloadJobView {
 /** A read model of one row that counts its reads, and whose row the test can change behind the cache's back. */
 function rowOf(initial: DownloadJobView) {
   const rows = { current: initial, reads: 0 };
-  return { rows, readModel: { list: async () => [], get: async (jobId: string) => { rows.reads += 1; return rows.current.jobId === jobId ? rows.current : null; } } };
+  return {
+    rows,
+    readModel: {
+      list: async () => [],
+      get: async (jobId: string) => {
+        rows.reads += 1;
+        return rows.current.jobId === jobId ? rows.current : null;
+      },
+    },
+  };
 }
 
 const noStream = {} as DownloadJobCommandHandler;
-const settledCharges = (settled: { value: boolean }) => new ChargeVisibility({ waitForRevision: async () => true, showsSettled: async () => settled.value });
+const settledCharges = (settled: { value: boolean }) =>
+  new ChargeVisibility({ waitForRevision: async () => true, showsSettled: async () => settled.value });
 
-describe('application: finished jobs\' views kept in memory', () => {
+describe("application: finished jobs' views kept in memory", () => {
   it('answers a settled finished job without reading its row again, and keeps it from other accounts', async () => {
     const job = view();
     const { rows, readModel } = rowOf(job);

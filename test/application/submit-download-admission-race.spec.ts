@@ -58,18 +58,36 @@ async function setUp(downloads: number) {
   const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
   const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
   const accountId = randomUUID();
-  const plan = { ...DEFAULT_PLAN_CATALOG.starter, allowances: { ...DEFAULT_PLAN_CATALOG.starter.allowances, download_count: downloads } };
-  await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan, addOns: [], now: new Date().toISOString() } });
+  const plan = {
+    ...DEFAULT_PLAN_CATALOG.starter,
+    allowances: { ...DEFAULT_PLAN_CATALOG.starter.allowances, download_count: downloads },
+  };
+  await accounts.handle(accountId, {
+    type: 'OpenAccount',
+    data: { accountId, name: 'A', email: 'a@example.com', plan, addOns: [], now: new Date().toISOString() },
+  });
 
   const accountLoads = new Held<Awaited<ReturnType<AccountCommandHandler['load']>>>();
   const jobLoads = new Held<Awaited<ReturnType<DownloadJobCommandHandler['load']>>>();
   const lookups = new Held<VideoMetadata>();
-  const heldAccounts = { load: async (id: string) => accountLoads.pass(await accounts.load(id)), handle: accounts.handle.bind(accounts) } as unknown as AccountCommandHandler;
-  const heldJobs = { load: async (id: string) => jobLoads.pass(await jobs.load(id)), handle: jobs.handle.bind(jobs) } as unknown as DownloadJobCommandHandler;
+  const heldAccounts = {
+    load: async (id: string) => accountLoads.pass(await accounts.load(id)),
+    handle: accounts.handle.bind(accounts),
+  } as unknown as AccountCommandHandler;
+  const heldJobs = {
+    load: async (id: string) => jobLoads.pass(await jobs.load(id)),
+    handle: jobs.handle.bind(jobs),
+  } as unknown as DownloadJobCommandHandler;
   const videos = { lookup: () => lookups.pass(video) } as unknown as VideoLookup;
   const service = new SubmitDownload(heldAccounts, heldJobs, videos, ids, new SystemClock());
   const submit = (idempotencyKey?: string): Promise<SubmitDownloadOutput> =>
-    service.execute({ accountId, url: 'https://youtu.be/abc', videoUrl: 'https://www.youtube.com/watch?v=abc', format: 'audio', ...(idempotencyKey === undefined ? {} : { idempotencyKey }) });
+    service.execute({
+      accountId,
+      url: 'https://youtu.be/abc',
+      videoUrl: 'https://www.youtube.com/watch?v=abc',
+      format: 'audio',
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    });
   return { submit, accountLoads, jobLoads, lookups };
 }
 

@@ -4,7 +4,10 @@ import type { Clock } from '../../application/ports/clock.js';
 import type { ExpiredFile, ExpiredFiles } from '../../application/ports/expired-files.js';
 import type { FileStore, StoredFileInfo } from '../../application/ports/file-store.js';
 import type { Logger } from '../../application/ports/logger.js';
-import { type FileRetentionCommandHandler, SweepExpiredFiles } from '../../application/processes/sweep-expired-files.js';
+import {
+  type FileRetentionCommandHandler,
+  SweepExpiredFiles,
+} from '../../application/processes/sweep-expired-files.js';
 
 class AdjustableClock implements Clock {
   private offsetMs = 0;
@@ -33,7 +36,8 @@ class RefusingFileStore implements FileStore {
   readonly attempts: string[] = [];
   async removeByPrefix(prefix: string): Promise<string[]> {
     this.attempts.push(prefix);
-    if ([...this.refused].some((jobId) => prefix.includes(jobId))) throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+    if ([...this.refused].some((jobId) => prefix.includes(jobId)))
+      throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
     return [`${prefix}.1.mp4`];
   }
   async put(): Promise<StoredFileInfo> {
@@ -50,7 +54,12 @@ class RefusingFileStore implements FileStore {
 
 describe('the retention sweeper when one job cannot be deleted', () => {
   const warnings: Array<Record<string, unknown>> = [];
-  const logger: Logger = { info() {}, warn: (fields: Record<string, unknown>) => warnings.push(fields), error() {}, child: () => logger } as unknown as Logger;
+  const logger: Logger = {
+    info() {},
+    warn: (fields: Record<string, unknown>) => warnings.push(fields),
+    error() {},
+    child: () => logger,
+  } as unknown as Logger;
   let clock: AdjustableClock;
   let recorded: Set<string>;
   let files: RefusingFileStore;

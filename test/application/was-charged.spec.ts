@@ -7,14 +7,22 @@ import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/i
 describe('wasCharged: a charge found backwards from the newest event', () => {
   const accountId = randomUUID();
   const stream = `account-${accountId}`;
-  const download = (jobId: string) => ({ chargedType: 'BandwidthCharged', reservedType: 'DownloadReserved', idField: 'jobId' as const, id: jobId });
+  const download = (jobId: string) => ({
+    chargedType: 'BandwidthCharged',
+    reservedType: 'DownloadReserved',
+    idField: 'jobId' as const,
+    id: jobId,
+  });
   let store: InMemoryEventStore;
   let eventsRead = 0;
   let counting: EventStore;
 
   before(async () => {
     store = new InMemoryEventStore();
-    const append = (type: string, data: Record<string, unknown>) => store.appendToStream(stream, [{ id: randomUUID(), type, data: { accountId, ...data } }], { expectedRevision: 'any' });
+    const append = (type: string, data: Record<string, unknown>) =>
+      store.appendToStream(stream, [{ id: randomUUID(), type, data: { accountId, ...data } }], {
+        expectedRevision: 'any',
+      });
     await append('DownloadReserved', { jobId: 'old-charged' });
     await append('BandwidthCharged', { jobId: 'old-charged' });
     await append('DownloadReserved', { jobId: 'released' });

@@ -94,23 +94,59 @@ describe('work on a job that ended under its worker', () => {
     files = new WatchedFileStore(path.join(root, 'files'));
     extractor = new ScriptedExtractor();
     running = new RunningDownloads();
-    run = new RunDownload(jobs, extractor, files, new TemporaryWorkDirs(path.join(root, 'work')), new SystemClock(), silent, { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 }, running);
+    run = new RunDownload(
+      jobs,
+      extractor,
+      files,
+      new TemporaryWorkDirs(path.join(root, 'work')),
+      new SystemClock(),
+      silent,
+      { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
+      running,
+    );
   });
 
   async function queuedJob(): Promise<{ jobId: string; accountId: string; occurredAt: string }> {
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const accountId = randomUUID();
     const jobId = randomUUID();
-    await accounts.handle(accountId, { type: 'OpenAccount', data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: now() } });
+    await accounts.handle(accountId, {
+      type: 'OpenAccount',
+      data: {
+        accountId,
+        name: 'A',
+        email: 'a@example.com',
+        plan: DEFAULT_PLAN_CATALOG.starter,
+        addOns: [],
+        now: now(),
+      },
+    });
     await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
     await jobs.handle(jobId, {
       type: 'SubmitDownload',
-      data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 10, maxFileSizeBytes: 1e9, now: now() },
+      data: {
+        jobId,
+        accountId,
+        url: 'https://youtu.be/abc',
+        format: 'audio',
+        startTime: null,
+        endTime: null,
+        language: null,
+        webhookUrl: null,
+        title: 'T',
+        duration: 10,
+        maxFileSizeBytes: 1e9,
+        now: now(),
+      },
     });
     return { jobId, accountId, occurredAt: now() };
   }
 
-  const failJob = (jobId: string) => jobs.handle(jobId, { type: 'FailJob', data: { jobId, errorCode: 'NETWORK_ERROR', reason: 'Not finished within 21600 s of its submission', now: now() } });
+  const failJob = (jobId: string) =>
+    jobs.handle(jobId, {
+      type: 'FailJob',
+      data: { jobId, errorCode: 'NETWORK_ERROR', reason: 'Not finished within 21600 s of its submission', now: now() },
+    });
   const delivery = { attempt: 1, leaseId: '9:1', messageId: '9', heartbeat() {} };
 
   it('does not upload the file of a job that failed while it downloaded, even when no cancellation reached it', async () => {
@@ -122,10 +158,18 @@ describe('work on a job that ended under its worker', () => {
 
   it('does not upload the file of a delivery that another one took over meanwhile', async () => {
     const message = await queuedJob();
-    extractor.during = () => jobs.handle(message.jobId, { type: 'StartJob', data: { jobId: message.jobId, leaseId: '9:2', messageId: '9', now: now() } });
+    extractor.during = () =>
+      jobs.handle(message.jobId, {
+        type: 'StartJob',
+        data: { jobId: message.jobId, leaseId: '9:2', messageId: '9', now: now() },
+      });
     assert.deepEqual(await run.handle(message, delivery), { kind: 'done' });
     assert.deepEqual(files.uploads, []);
-    assert.equal((await jobs.load(message.jobId)).state.status, 'IN_PROGRESS', 'the job stays with the delivery that took it over');
+    assert.equal(
+      (await jobs.load(message.jobId)).state.status,
+      'IN_PROGRESS',
+      'the job stays with the delivery that took it over',
+    );
   });
 
   it('stops an upload under way when the job is cancelled, and stores nothing', async () => {

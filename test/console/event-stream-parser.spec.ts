@@ -10,7 +10,8 @@ function parseInPieces(text: string, size: number): ServerSentEvent[] {
 }
 
 describe("the console's text/event-stream parser", () => {
-  const stream = ': ping\n\nid: 1\nevent: job\ndata: {"status":"IN_QUEUE"}\n\r\nid: 2\r\nevent: job\r\ndata: {"status":\r\ndata: "COMPLETED"}\r\n\r\n';
+  const stream =
+    ': ping\n\nid: 1\nevent: job\ndata: {"status":"IN_QUEUE"}\n\r\nid: 2\r\nevent: job\r\ndata: {"status":\r\ndata: "COMPLETED"}\r\n\r\n';
 
   it('reads id, event and data, skips comments, and joins data lines with a newline, wherever the text is cut', () => {
     for (const size of [1, 2, 3, 7, stream.length]) {

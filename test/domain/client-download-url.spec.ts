@@ -11,7 +11,13 @@ const FORMS =
   'url must be a link to a video on a supported platform, such as https://www.youtube.com/watch?v=<id>, https://www.youtube.com/shorts/<id>, ' +
   'https://www.instagram.com/reel/<id>, https://www.tiktok.com/@<user>/video/<id>, https://www.facebook.com/<page>/videos/<id>';
 
-function accepted(url: string, platform: ClientDownloadPlatform, id: string, shortLink = false, given: ClientDownloadUrlRules = rules): void {
+function accepted(
+  url: string,
+  platform: ClientDownloadPlatform,
+  id: string,
+  shortLink = false,
+  given: ClientDownloadUrlRules = rules,
+): void {
   const result = parseClientDownloadUrl(url, given);
   assert.ok(result.ok, url);
   const { canonicalUrl: _canonical, ...rest } = result;
@@ -51,7 +57,11 @@ describe('client-download URLs', () => {
 
   it('accepts the short-video platform forms, share links included', () => {
     accepted('https://www.tiktok.com/@some.user_1/video/7312345678901234567', 'short-video', '7312345678901234567');
-    accepted('https://m.tiktok.com/@someone/video/7312345678901234567?is_from_webapp=1', 'short-video', '7312345678901234567');
+    accepted(
+      'https://m.tiktok.com/@someone/video/7312345678901234567?is_from_webapp=1',
+      'short-video',
+      '7312345678901234567',
+    );
     accepted('https://vm.tiktok.com/ZMabc123/', 'short-video', 'ZMabc123', true);
     accepted('https://vt.tiktok.com/ZSxyz789', 'short-video', 'ZSxyz789', true);
   });
@@ -70,19 +80,46 @@ describe('client-download URLs', () => {
 
   describe('the URL the extractor is given', () => {
     it('given a link with a smuggled fragment, when it is accepted, then the extractor gets the link without it', () => {
-      assert.equal(extractorUrl(`https://www.instagram.com/p/C0abcDEfg/${SMUGGLED}`), 'https://www.instagram.com/p/C0abcDEfg/');
-      assert.equal(extractorUrl(`https://www.tiktok.com/@someone/video/7312345678901234567${SMUGGLED}`), 'https://www.tiktok.com/@someone/video/7312345678901234567');
+      assert.equal(
+        extractorUrl(`https://www.instagram.com/p/C0abcDEfg/${SMUGGLED}`),
+        'https://www.instagram.com/p/C0abcDEfg/',
+      );
+      assert.equal(
+        extractorUrl(`https://www.tiktok.com/@someone/video/7312345678901234567${SMUGGLED}`),
+        'https://www.tiktok.com/@someone/video/7312345678901234567',
+      );
       assert.equal(extractorUrl(`https://vm.tiktok.com/ZMabc123/${SMUGGLED}`), 'https://vm.tiktok.com/ZMabc123/');
-      assert.equal(extractorUrl(`https://www.facebook.com/SomePage/videos/1234567890${SMUGGLED}`), 'https://www.facebook.com/SomePage/videos/1234567890');
-      assert.equal(extractorUrl(`https://www.youtube.com/shorts/dQw4w9WgXcQ${SMUGGLED}`), 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+      assert.equal(
+        extractorUrl(`https://www.facebook.com/SomePage/videos/1234567890${SMUGGLED}`),
+        'https://www.facebook.com/SomePage/videos/1234567890',
+      );
+      assert.equal(
+        extractorUrl(`https://www.youtube.com/shorts/dQw4w9WgXcQ${SMUGGLED}`),
+        'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      );
     });
 
-    it('given a link with extra query parameters, when it is accepted, then only the id\'s own parameter remains', () => {
-      assert.equal(extractorUrl('https://instagram.com/reel/C0abcDEfg?igsh=xyz&__youtubedl_smuggle=1'), 'https://instagram.com/reel/C0abcDEfg');
-      assert.equal(extractorUrl('https://m.tiktok.com/@someone/video/7312345678901234567?is_from_webapp=1'), 'https://m.tiktok.com/@someone/video/7312345678901234567');
-      assert.equal(extractorUrl('https://www.facebook.com/watch/?v=1234567890&x=1#frag'), 'https://www.facebook.com/watch/?v=1234567890');
-      assert.equal(extractorUrl('https://youtu.be/dQw4w9WgXcQ?si=abc#t=3'), 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
-      assert.equal(extractorUrl('https://m.youtube.com/watch?feature=x&v=dQw4w9WgXcQ#x'), 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    it("given a link with extra query parameters, when it is accepted, then only the id's own parameter remains", () => {
+      assert.equal(
+        extractorUrl('https://instagram.com/reel/C0abcDEfg?igsh=xyz&__youtubedl_smuggle=1'),
+        'https://instagram.com/reel/C0abcDEfg',
+      );
+      assert.equal(
+        extractorUrl('https://m.tiktok.com/@someone/video/7312345678901234567?is_from_webapp=1'),
+        'https://m.tiktok.com/@someone/video/7312345678901234567',
+      );
+      assert.equal(
+        extractorUrl('https://www.facebook.com/watch/?v=1234567890&x=1#frag'),
+        'https://www.facebook.com/watch/?v=1234567890',
+      );
+      assert.equal(
+        extractorUrl('https://youtu.be/dQw4w9WgXcQ?si=abc#t=3'),
+        'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      );
+      assert.equal(
+        extractorUrl('https://m.youtube.com/watch?feature=x&v=dQw4w9WgXcQ#x'),
+        'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      );
     });
 
     it('given a link on a configured host, when it is accepted, then scheme, host and port stay as configured', () => {
@@ -93,8 +130,14 @@ describe('client-download URLs', () => {
         socialNetwork: { hosts: [], shortHosts: [] },
         schemes: ['http'],
       };
-      assert.equal(extractorUrl(`http://127.0.0.1:9000/p/v-1080/${SMUGGLED}`, local), 'http://127.0.0.1:9000/p/v-1080/');
-      assert.equal(extractorUrl(`http://127.0.0.1:9000/shorts/v-1080?a=b${SMUGGLED}`, local), 'http://127.0.0.1:9000/watch?v=v-1080');
+      assert.equal(
+        extractorUrl(`http://127.0.0.1:9000/p/v-1080/${SMUGGLED}`, local),
+        'http://127.0.0.1:9000/p/v-1080/',
+      );
+      assert.equal(
+        extractorUrl(`http://127.0.0.1:9000/shorts/v-1080?a=b${SMUGGLED}`, local),
+        'http://127.0.0.1:9000/watch?v=v-1080',
+      );
     });
   });
 
@@ -114,13 +157,20 @@ describe('client-download URLs', () => {
       'https://www.facebook.com/watch/?v=a.b',
       'https://fb.watch/',
     ]) {
-      assert.match(reason(url), /^url must be a link to a video on a supported platform, such as .* \(\/.* is not a video link this service supports\)$/, url);
+      assert.match(
+        reason(url),
+        /^url must be a link to a video on a supported platform, such as .* \(\/.* is not a video link this service supports\)$/,
+        url,
+      );
     }
   });
 
   it('refuses other hosts, schemes, credentials and non-URLs, naming the problem', () => {
     assert.equal(reason('https://vimeo.com/123'), `${FORMS} (vimeo.com is not a supported host)`);
-    assert.equal(reason('https://www.instagram.com.evil.example/p/abc'), `${FORMS} (www.instagram.com.evil.example is not a supported host)`);
+    assert.equal(
+      reason('https://www.instagram.com.evil.example/p/abc'),
+      `${FORMS} (www.instagram.com.evil.example is not a supported host)`,
+    );
     assert.equal(reason('http://www.instagram.com/p/abc'), `${FORMS} (the scheme must be https)`);
     assert.equal(reason('https://u:p@www.tiktok.com/@a/video/1'), `${FORMS} (credentials are not allowed)`);
     assert.equal(reason('not a url'), `${FORMS} (it contains spaces or control characters)`);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { DEFAULT_SHORT_HOSTS, DEFAULT_VIDEO_HOSTS, parseVideoUrl, type VideoUrlRules } from '../../domain/video-url.js';
 
 const rules: VideoUrlRules = { videoHosts: DEFAULT_VIDEO_HOSTS, shortHosts: DEFAULT_SHORT_HOSTS };
-const FORMS = 'url must be a video URL of the form https://www.youtube.com/watch?v=<id>, https://youtu.be/<id> or https://www.youtube.com/live/<id>';
+const FORMS =
+  'url must be a video URL of the form https://www.youtube.com/watch?v=<id>, https://youtu.be/<id> or https://www.youtube.com/live/<id>';
 
 function reason(url: string, given: VideoUrlRules = rules): string {
   const result = parseVideoUrl(url, given);
@@ -27,19 +28,30 @@ describe('video platform URLs', () => {
       [`https://www.youtube.com:443/watch?v=${id}`, 'watch'],
     ];
     for (const [url, form] of cases) {
-      assert.deepEqual(parseVideoUrl(url, rules), { ok: true, videoId: id, url, canonicalUrl: `https://www.youtube.com/watch?v=${id}`, form }, url);
+      assert.deepEqual(
+        parseVideoUrl(url, rules),
+        { ok: true, videoId: id, url, canonicalUrl: `https://www.youtube.com/watch?v=${id}`, form },
+        url,
+      );
     }
   });
 
   it('accepts ids of other lengths made of the id alphabet', () => {
-    for (const id of ['a', 'A_b-9', 'clip-0000001']) assert.equal(parseVideoUrl(`https://youtu.be/${id}`, rules).ok, true, id);
+    for (const id of ['a', 'A_b-9', 'clip-0000001'])
+      assert.equal(parseVideoUrl(`https://youtu.be/${id}`, rules).ok, true, id);
   });
 
   it('takes /shorts/ only when allowed, as client-download lookups do', () => {
     const url = 'https://www.youtube.com/shorts/dQw4w9WgXcQ';
     assert.equal(reason(url), `${FORMS} (/shorts/dQw4w9WgXcQ is not a video path)`);
     const result = parseVideoUrl(url, { ...rules, allowShorts: true });
-    assert.deepEqual(result, { ok: true, videoId: 'dQw4w9WgXcQ', url, canonicalUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', form: 'shorts' });
+    assert.deepEqual(result, {
+      ok: true,
+      videoId: 'dQw4w9WgXcQ',
+      url,
+      canonicalUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      form: 'shorts',
+    });
     assert.match(reason('nope', { ...rules, allowShorts: true }), /or https:\/\/www\.youtube\.com\/shorts\/<id> \(/);
   });
 
@@ -91,15 +103,24 @@ describe('video platform URLs', () => {
     assert.equal(parseVideoUrl('http://127.0.0.1:8123/clip-1', local).ok, true);
     assert.equal(parseVideoUrl('http://127.0.0.1:8123/live/clip-1', local).ok, true);
     // On a host that is both, /watch without v is a watch link missing its id, not a short link to "watch".
-    assert.equal(reason('http://127.0.0.1:8123/watch', local), 'url must be a video URL of the form http://127.0.0.1:8123/watch?v=<id>, http://127.0.0.1:8123/<id> or http://127.0.0.1:8123/live/<id> (the video id is missing)');
+    assert.equal(
+      reason('http://127.0.0.1:8123/watch', local),
+      'url must be a video URL of the form http://127.0.0.1:8123/watch?v=<id>, http://127.0.0.1:8123/<id> or http://127.0.0.1:8123/live/<id> (the video id is missing)',
+    );
     assert.match(reason('https://127.0.0.1:8123/watch?v=clip-1', local), /\(the scheme must be http\)$/);
-    assert.match(reason('http://127.0.0.1:8124/watch?v=clip-1', local), /\(127\.0\.0\.1:8124 is not a supported host\)$/);
+    assert.match(
+      reason('http://127.0.0.1:8124/watch?v=clip-1', local),
+      /\(127\.0\.0\.1:8124 is not a supported host\)$/,
+    );
   });
 
   it('matches configured hosts in any letter case and names only the configured forms', () => {
     const onlyShort = { videoHosts: [], shortHosts: ['Short.Example'] };
     assert.equal(parseVideoUrl('https://short.example/abc', onlyShort).ok, true);
-    assert.equal(reason('https://other.example/abc', onlyShort), 'url must be a video URL of the form https://short.example/<id> (other.example is not a supported host)');
+    assert.equal(
+      reason('https://other.example/abc', onlyShort),
+      'url must be a video URL of the form https://short.example/<id> (other.example is not a supported host)',
+    );
   });
 
   it('canonicalises every form to the first scheme and video host', () => {
@@ -127,7 +148,8 @@ describe('video platform URLs', () => {
       ['http://127.0.0.1:47810/watch?v=abc&v=def', 'the video id is given more than once'],
       ['http://127.0.0.1:47810/watch?v=abc&v=abc', 'the video id is given more than once'],
     ];
-    for (const [url, problem] of cases) assert.match(reason(url, local), new RegExp(`\\(${problem.replace(/[?<>()]/g, '\\$&')}\\)$`), url);
+    for (const [url, problem] of cases)
+      assert.match(reason(url, local), new RegExp(`\\(${problem.replace(/[?<>()]/g, '\\$&')}\\)$`), url);
     assert.match(reason('https://www.youtube.com:0443/watch?v=abc'), /\(its host is not written in its plain form\)$/);
     assert.match(reason('https://www.youtube.com:/watch?v=abc'), /\(its host is not written in its plain form\)$/);
     assert.match(reason('https://www.youtube.com./watch?v=abc'), /is not a supported host\)$/);

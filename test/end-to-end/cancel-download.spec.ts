@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { verifyWebhookSignature } from '../../infrastructure/webhooks/verify-webhook-signature.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  serviceEnvFor,
+  startFixturePlatform,
+} from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { processesWorkingIn } from '../support/processes.js';
 import { type TestService, startTestService } from '../support/test-service.js';
@@ -20,7 +25,10 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
   before(async () => {
     platform = await startFixturePlatform();
     // One download at a time, so a second job stays queued behind a slow one; webhooks may go to a receiver on loopback.
-    service = await startTestService({ label: 'cancel', env: { ...serviceEnvFor(platform), WORKER_CONCURRENCY: '1', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
+    service = await startTestService({
+      label: 'cancel',
+      env: { ...serviceEnvFor(platform), WORKER_CONCURRENCY: '1', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' },
+    });
     call = apiClient(service.url);
   });
   after(async () => {
@@ -39,7 +47,10 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
 
   const pendingJobs = async (accountId: string): Promise<unknown[]> => {
     await service.settle();
-    const account = await service.service.container.resolve<Knex>(TOKENS.database)('accounts').where('account_id', accountId).first();
+    const account = await service.service.container
+      .resolve<Knex>(TOKENS.database)('accounts')
+      .where('account_id', accountId)
+      .first();
     return account.state.pendingJobs;
   };
   const balances = async (key: string) => {
@@ -50,10 +61,16 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
   it('cancels a running and a queued job: processes stopped, FAILED without errorCode, reservations released uncharged', async () => {
     const { accountId, apiKey } = await service.createAccount({ planId: 'starter' });
     const slowUrl = platform.watchUrl(FIXTURE_VIDEOS.slow.id);
-    const running = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: slowUrl, format: 'audio' } })).body.jobId;
+    const running = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: slowUrl, format: 'audio' } }))
+      .body.jobId;
     // A run in a spare yt-dlp process reads its URL on stdin, not from its command line; its working directory, the job's, shows it (and no other service's run).
-    await waitFor('yt-dlp downloads the slow video', async () => (await processesWorkingIn(service.config.storage.workDir)).length > 0);
-    const queued = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } })).body.jobId;
+    await waitFor(
+      'yt-dlp downloads the slow video',
+      async () => (await processesWorkingIn(service.config.storage.workDir)).length > 0,
+    );
+    const queued = (
+      await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } })
+    ).body.jobId;
     assert.equal((await call('GET', `/api/v2/download/${queued}`, { key: apiKey })).body.status, 'IN_QUEUE');
     assert.equal((await pendingJobs(accountId)).length, 2, 'both jobs hold a reservation');
 
@@ -68,7 +85,11 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
     assert.equal(cancelledRunning.status, 200);
     assert.equal(cancelledRunning.body.status, 'FAILED');
     assert.notEqual(cancelledRunning.body.startedAt, null);
-    await waitFor('no yt-dlp or ffmpeg is left', async () => (await processesWorkingIn(service.config.storage.workDir)).length === 0, 15_000);
+    await waitFor(
+      'no yt-dlp or ffmpeg is left',
+      async () => (await processesWorkingIn(service.config.storage.workDir)).length === 0,
+      15_000,
+    );
 
     await waitFor('both reservations are released', async () => (await pendingJobs(accountId)).length === 0);
     const after = await balances(apiKey);
@@ -81,19 +102,40 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
       assert.ok(!('downloadUrl' in polled.body));
     }
     // The worker is free again: a new job completes.
-    const next = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' } })).body.jobId;
-    await waitFor('the next job completes', async () => (await call('GET', `/api/v2/download/${next}`, { key: apiKey })).body.status === 'COMPLETED', 60_000);
+    const next = (
+      await call('POST', '/api/v2/download', {
+        key: apiKey,
+        json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' },
+      })
+    ).body.jobId;
+    await waitFor(
+      'the next job completes',
+      async () => (await call('GET', `/api/v2/download/${next}`, { key: apiKey })).body.status === 'COMPLETED',
+      60_000,
+    );
   });
 
   it('answers 409 for a finished job, 404 for unknown and foreign jobs, 401 without a key', async () => {
     const owner = await service.createAccount();
     const other = await service.createAccount();
-    const jobId = (await call('POST', '/api/v2/download', { key: owner.apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' } })).body.jobId;
+    const jobId = (
+      await call('POST', '/api/v2/download', {
+        key: owner.apiKey,
+        json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' },
+      })
+    ).body.jobId;
     assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: other.apiKey })).status, 404);
-    assert.equal((await call('DELETE', '/api/v2/download/00000000-0000-0000-0000-000000000000', { key: owner.apiKey })).status, 404);
+    assert.equal(
+      (await call('DELETE', '/api/v2/download/00000000-0000-0000-0000-000000000000', { key: owner.apiKey })).status,
+      404,
+    );
     assert.equal((await call('DELETE', '/api/v2/download/not%20a%20job!', { key: owner.apiKey })).status, 404);
     assert.equal((await call('DELETE', `/api/v2/download/${jobId}`)).status, 401);
-    await waitFor('the job completes', async () => (await call('GET', `/api/v2/download/${jobId}`, { key: owner.apiKey })).body.status === 'COMPLETED', 60_000);
+    await waitFor(
+      'the job completes',
+      async () => (await call('GET', `/api/v2/download/${jobId}`, { key: owner.apiKey })).body.status === 'COMPLETED',
+      60_000,
+    );
     const refused = await call('DELETE', `/api/v2/download/${jobId}`, { key: owner.apiKey });
     assert.equal(refused.status, 409);
     assert.match(refused.body.error, /already COMPLETED/);
@@ -102,21 +144,36 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
   it('sends the download.failed webhook of a cancelled job, signed, with the body a poll answers', async () => {
     receiver = await startWebhookReceiver(() => ({ status: 204 }));
     const { apiKey } = await service.createAccount({ planId: 'starter' });
-    const jobId = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.slow.id), format: 'audio', webhookUrl: receiver.url() } })).body.jobId;
-    await waitFor('yt-dlp downloads the slow video', async () => (await processesWorkingIn(service.config.storage.workDir)).length > 0);
+    const jobId = (
+      await call('POST', '/api/v2/download', {
+        key: apiKey,
+        json: { url: platform.watchUrl(FIXTURE_VIDEOS.slow.id), format: 'audio', webhookUrl: receiver.url() },
+      })
+    ).body.jobId;
+    await waitFor(
+      'yt-dlp downloads the slow video',
+      async () => (await processesWorkingIn(service.config.storage.workDir)).length > 0,
+    );
     assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
 
     const [received] = await receiver.waitFor(1, 30_000);
     assert.equal(received.headers['x-service-event'], 'download.failed');
     assert.equal(received.headers['x-service-job-id'], jobId);
     assert.equal(received.headers['x-service-attempt'], '1');
-    assert.equal(verifyWebhookSignature(received.rawBody, received.headers['x-service-signature'] as string, apiKey).ok, true);
+    assert.equal(
+      verifyWebhookSignature(received.rawBody, received.headers['x-service-signature'] as string, apiKey).ok,
+      true,
+    );
     const body = JSON.parse(received.rawBody.toString('utf8'));
     assert.equal(body.status, 'FAILED');
     assert.ok(!('errorCode' in body), 'a cancel has no errorCode');
     const polled = await call('GET', `/api/v2/download/${jobId}`, { key: apiKey });
     assert.deepEqual(body, polled.body);
-    await waitFor('no yt-dlp or ffmpeg is left', async () => (await processesWorkingIn(service.config.storage.workDir)).length === 0, 15_000);
+    await waitFor(
+      'no yt-dlp or ffmpeg is left',
+      async () => (await processesWorkingIn(service.config.storage.workDir)).length === 0,
+      15_000,
+    );
     await sleep(500);
     assert.equal(receiver.received.length, 1, 'acknowledged once, sent once');
   });

@@ -55,7 +55,12 @@ describe('drill: PostgreSQL unreachable during a download', function () {
         viaProxy.port = String(proxy.port);
         return viaProxy.toString();
       },
-      env: { WORK_ACK_WAIT_MS: '5000', WEBHOOK_TIMEOUT_MS: '3000', DOWNLOAD_MAX_ATTEMPTS: '1', RECONCILE_INTERVAL_MS: '1000' },
+      env: {
+        WORK_ACK_WAIT_MS: '5000',
+        WEBHOOK_TIMEOUT_MS: '3000',
+        DOWNLOAD_MAX_ATTEMPTS: '1',
+        RECONCILE_INTERVAL_MS: '1000',
+      },
     });
   });
 
@@ -68,7 +73,10 @@ describe('drill: PostgreSQL unreachable during a download', function () {
   it('ends the job COMPLETED and its reservation charged after an outage longer than the old retry bound (7 s)', async () => {
     const { accountId, apiKey } = await service.createAccount({ planId: 'starter' });
     const call = apiClient(service.url);
-    const submitted = await call('POST', '/api/v2/download', { key: apiKey, json: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } });
+    const submitted = await call('POST', '/api/v2/download', {
+      key: apiKey,
+      json: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
+    });
     assert.equal(submitted.status, 200);
     const { jobId } = submitted.body;
     await extractor.started;
@@ -80,7 +88,9 @@ describe('drill: PostgreSQL unreachable during a download', function () {
     proxy.restore();
 
     // Read behind the service's back, straight from the server.
-    const store = new PostgresEventStore({ connectionString: (service.database ?? assert.fail('runs in server mode')).url });
+    const store = new PostgresEventStore({
+      connectionString: (service.database ?? assert.fail('runs in server mode')).url,
+    });
     try {
       const deadline = Date.now() + 90_000;
       let jobTypes: string[] = [];

@@ -3,7 +3,12 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EgressEvent } from '../../infrastructure/egress/egress-proxy.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  serviceEnvFor,
+  startFixturePlatform,
+} from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type CanaryServer, startCanaryServer } from '../support/canary-server.js';
 import { type TestService, startTestService } from '../support/test-service.js';
@@ -36,7 +41,13 @@ describe('end to end: the egress rule for yt-dlp and ffmpeg', function () {
     service = await startTestService({
       label: 'egress',
       // The platform and the redirector are allowed; the canary, another loopback port, is on no list.
-      env: { ...env, PHOTO_SHARING_HOSTS: `${env.PHOTO_SHARING_HOSTS},${redirector.host}`, EGRESS_ALLOW: `${env.EGRESS_ALLOW},${redirector.host}`, DOWNLOAD_MAX_ATTEMPTS: '3', DOWNLOAD_RETRY_BASE_MS: '200' },
+      env: {
+        ...env,
+        PHOTO_SHARING_HOSTS: `${env.PHOTO_SHARING_HOSTS},${redirector.host}`,
+        EGRESS_ALLOW: `${env.EGRESS_ALLOW},${redirector.host}`,
+        DOWNLOAD_MAX_ATTEMPTS: '3',
+        DOWNLOAD_RETRY_BASE_MS: '200',
+      },
     });
     const ytDlp = service.service.container.resolve(TOKENS.ytDlp);
     assert.ok(ytDlp !== null, 'the service runs yt-dlp');
@@ -65,22 +76,44 @@ describe('end to end: the egress rule for yt-dlp and ffmpeg', function () {
 
   it('downloads from the fixture platform through the proxy, its host:port allowed', async () => {
     const { apiKey } = await service.createAccount({ planId: 'starter' });
-    const submitted = await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio-mp3' } });
+    const submitted = await call('POST', '/api/v2/download', {
+      key: apiKey,
+      json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio-mp3' },
+    });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
-    const job = await poll(`/api/v2/download/${submitted.body.jobId}`, apiKey, (body) => body.status === 'COMPLETED' || body.status === 'FAILED');
+    const job = await poll(
+      `/api/v2/download/${submitted.body.jobId}`,
+      apiKey,
+      (body) => body.status === 'COMPLETED' || body.status === 'FAILED',
+    );
     assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-    assert.ok(allowed.some((event) => event.target === platform.host && event.url?.includes(`/media/${FIXTURE_VIDEOS.clip.id}/`)), JSON.stringify(allowed));
+    assert.ok(
+      allowed.some(
+        (event) => event.target === platform.host && event.url?.includes(`/media/${FIXTURE_VIDEOS.clip.id}/`),
+      ),
+      JSON.stringify(allowed),
+    );
   });
 
   it('fails a client-download whose allowed host redirects to a non-allowed address; the canary sees nothing', async () => {
     const { apiKey } = await service.createAccount({ planId: 'growth', addOns: ['client_download'] });
-    const submitted = await call('POST', '/api/v2/client-download', { key: apiKey, json: { url: `http://${redirector.host}/p/anything/` } });
+    const submitted = await call('POST', '/api/v2/client-download', {
+      key: apiKey,
+      json: { url: `http://${redirector.host}/p/anything/` },
+    });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
-    const job = await poll(`/api/v2/client-download/${submitted.body.jobId}`, apiKey, (body) => body.status !== 'pending');
+    const job = await poll(
+      `/api/v2/client-download/${submitted.body.jobId}`,
+      apiKey,
+      (body) => body.status !== 'pending',
+    );
     assert.equal(job.status, 'failed', JSON.stringify(job));
     assert.match(job.error, /HTTP Error 403: Forbidden by the egress rule/);
     const canaryRefusals = refused.filter((event) => event.target === canary.host);
-    assert.ok(canaryRefusals.every((event) => /loopback address, and is not on EGRESS_ALLOW/.test(event.reason ?? '')), JSON.stringify(refused));
+    assert.ok(
+      canaryRefusals.every((event) => /loopback address, and is not on EGRESS_ALLOW/.test(event.reason ?? '')),
+      JSON.stringify(refused),
+    );
     // A refusal is the rule's answer, not a passing fault: the job fails on its first attempt, with attempts left.
     assert.equal(canaryRefusals.length, 1, JSON.stringify(refused));
     assert.deepEqual(canary.hits, []);

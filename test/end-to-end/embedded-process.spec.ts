@@ -6,7 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  serviceEnvFor,
+  startFixturePlatform,
+} from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 
 const runFile = promisify(execFile);
@@ -58,7 +63,15 @@ describe('the embedded service process: no servers, kill -9 mid-job, CLIs beside
     platform = await startFixturePlatform();
     dataDir = await mkdtemp(path.join(tmpdir(), 'vds-embedded-'));
     port = await freePort();
-    env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', ...serviceEnvFor(platform) };
+    env = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      ...serviceEnvFor(platform),
+    };
     for (const name of ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL']) delete env[name];
     call = apiClient(`http://127.0.0.1:${port}`);
   });
@@ -71,11 +84,17 @@ describe('the embedded service process: no servers, kill -9 mid-job, CLIs beside
   });
 
   async function start(): Promise<void> {
-    const child = spawn(process.execPath, [path.resolve('build/infrastructure/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [path.resolve('build/infrastructure/main.js')], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     service = { child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.status === 200, () => false);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
       if (ready) return;
       assert.ok(Date.now() < deadline, 'the service became ready');
       assert.equal(service.child.exitCode, null, 'the service is still running');
@@ -84,7 +103,9 @@ describe('the embedded service process: no servers, kill -9 mid-job, CLIs beside
   }
 
   function cli(script: 'admin' | 'audit', ...args: string[]): Promise<{ stdout: string; stderr: string }> {
-    return runFile(process.execPath, [path.resolve(`build/infrastructure/cli/${script}.js`), ...args], { env: { ...env, LOG_LEVEL: 'silent' } });
+    return runFile(process.execPath, [path.resolve(`build/infrastructure/cli/${script}.js`), ...args], {
+      env: { ...env, LOG_LEVEL: 'silent' },
+    });
   }
 
   async function pollUntil(jobId: string, done: (status: string) => boolean): Promise<Record<string, any>> {
@@ -104,24 +125,37 @@ describe('the embedded service process: no servers, kill -9 mid-job, CLIs beside
     assert.equal(ready.body.mode, 'embedded');
     assert.deepEqual(ready.body.checks, { postgres: 'ok', eventStore: 'ok', workQueue: 'ok' });
     const ports = await remoteTcpPorts(service?.child.pid as number);
-    assert.deepEqual(ports.filter((remote) => SERVER_PORTS.includes(remote)), [], `remote ports ${ports.join(', ')}`);
+    assert.deepEqual(
+      ports.filter((remote) => SERVER_PORTS.includes(remote)),
+      [],
+      `remote ports ${ports.join(', ')}`,
+    );
   });
 
   it('runs the admin and audit CLIs inside the running service', async () => {
-    const created = JSON.parse((await cli('admin', 'create-account', '--name', 'Embedded', '--email', 'e@example.com', '--plan', 'starter')).stdout);
+    const created = JSON.parse(
+      (await cli('admin', 'create-account', '--name', 'Embedded', '--email', 'e@example.com', '--plan', 'starter'))
+        .stdout,
+    );
     account = { accountId: created.accountId, apiKey: created.apiKey };
     assert.equal((await call('GET', '/api/v2/me', { key: account.apiKey })).status, 200);
     const audit = await cli('audit', account.accountId);
     assert.match(audit.stdout, /OK: the service reports the same balances/);
-    await assert.rejects(cli('admin', 'grant', '--account', 'nobody', '--feature', 'info', '--units', '1'), (error: { code?: number; stderr?: string }) => {
-      assert.equal(error.code, 2);
-      assert.match(error.stderr ?? '', /Account not found/);
-      return true;
-    });
+    await assert.rejects(
+      cli('admin', 'grant', '--account', 'nobody', '--feature', 'info', '--units', '1'),
+      (error: { code?: number; stderr?: string }) => {
+        assert.equal(error.code, 2);
+        assert.match(error.stderr ?? '', /Account not found/);
+        return true;
+      },
+    );
   });
 
   it('resumes a job whose process was killed with SIGKILL mid-download, and completes it once', async () => {
-    const submitted = await call('POST', '/api/v2/download', { key: account.apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.slow.id) } });
+    const submitted = await call('POST', '/api/v2/download', {
+      key: account.apiKey,
+      json: { url: platform.watchUrl(FIXTURE_VIDEOS.slow.id) },
+    });
     assert.equal(submitted.status, 200);
     const { jobId } = submitted.body;
     await pollUntil(jobId, (status) => status === 'IN_PROGRESS');
@@ -133,13 +167,17 @@ describe('the embedded service process: no servers, kill -9 mid-job, CLIs beside
     assert.equal(done.status, 'COMPLETED');
     const file = await fetch(done.downloadUrl);
     assert.equal(Buffer.from(await file.arrayBuffer()).length, done.fileSize);
-    const used = async () => (await call('GET', '/api/v2/me', { key: account.apiKey })).body.balances.download_count.used;
+    const used = async () =>
+      (await call('GET', '/api/v2/me', { key: account.apiKey })).body.balances.download_count.used;
     const deadline = Date.now() + 20_000;
     while ((await used()) !== 1 && Date.now() < deadline) await sleep(100);
     await sleep(500);
     assert.equal(await used(), 1, 'charged once');
     const ports = await remoteTcpPorts(service?.child.pid as number);
-    assert.deepEqual(ports.filter((remote) => SERVER_PORTS.includes(remote)), []);
+    assert.deepEqual(
+      ports.filter((remote) => SERVER_PORTS.includes(remote)),
+      [],
+    );
   });
 
   it('lets the CLIs open the data directory themselves once the service is stopped', async () => {
@@ -147,7 +185,10 @@ describe('the embedded service process: no servers, kill -9 mid-job, CLIs beside
     assert.equal(await service?.exited, 0);
     service = null;
     const listed = JSON.parse((await cli('admin', 'list-accounts')).stdout) as Array<{ accountId: string }>;
-    assert.deepEqual(listed.map((entry) => entry.accountId), [account.accountId]);
+    assert.deepEqual(
+      listed.map((entry) => entry.accountId),
+      [account.accountId],
+    );
     const audit = await cli('audit', account.accountId, '--json');
     assert.deepEqual(JSON.parse(audit.stdout).differences, []);
   });

@@ -46,7 +46,13 @@ describe('end to end: a URL fragment never reaches the extractor', function () {
     const env = serviceEnvFor(platform);
     service = await startTestService({
       label: 'url-fragments',
-      env: { ...env, PHOTO_SHARING_HOSTS: `${env.PHOTO_SHARING_HOSTS},${hostRouted.host}`, VIDEO_HOSTS: `${env.VIDEO_HOSTS},${hostRouted.host}`, EGRESS_ALLOW: `${env.EGRESS_ALLOW},${hostRouted.host}`, DOWNLOAD_MAX_ATTEMPTS: '1' },
+      env: {
+        ...env,
+        PHOTO_SHARING_HOSTS: `${env.PHOTO_SHARING_HOSTS},${hostRouted.host}`,
+        VIDEO_HOSTS: `${env.VIDEO_HOSTS},${hostRouted.host}`,
+        EGRESS_ALLOW: `${env.EGRESS_ALLOW},${hostRouted.host}`,
+        DOWNLOAD_MAX_ATTEMPTS: '1',
+      },
     });
     call = apiClient(service.url);
   });
@@ -76,14 +82,20 @@ describe('end to end: a URL fragment never reaches the extractor', function () {
     const done = await pollUntilFinished(apiKey, submitted.body.jobId);
     assert.equal(done.status, 'success', JSON.stringify(done));
     assert.equal(done.result.url, url, 'the job reports the URL as submitted');
-    assert.deepEqual(done.result.downloadLinks.map((link: { url: string }) => link.url), [`http://${hostRouted.host}/media/p/v-1080/video.mp4`]);
+    assert.deepEqual(
+      done.result.downloadLinks.map((link: { url: string }) => link.url),
+      [`http://${hostRouted.host}/media/p/v-1080/video.mp4`],
+    );
     assert.deepEqual(canary.hits, []);
   });
 
   it('POST /list-channel: smuggled request headers stay behind, the canary sees nothing', async () => {
     const { apiKey } = await service.createAccount({ planId: 'growth', addOns: ['channel_list'] });
     // The page is no channel, so the listing is refused either way; what matters is where the extractor went.
-    await call('POST', '/api/v2/list-channel', { key: apiKey, json: { channelUrl: smuggleHost(`http://${hostRouted.host}/@someone/`, canary.host), maxVideos: 1 } });
+    await call('POST', '/api/v2/list-channel', {
+      key: apiKey,
+      json: { channelUrl: smuggleHost(`http://${hostRouted.host}/@someone/`, canary.host), maxVideos: 1 },
+    });
     assert.deepEqual(canary.hits, []);
   });
 });

@@ -9,7 +9,12 @@ import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
 import { createFileSweeper } from '../../infrastructure/retention/create-file-sweeper.js';
 import type { FileSweeper } from '../../infrastructure/retention/file-sweeper.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  serviceEnvFor,
+  startFixturePlatform,
+} from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
@@ -48,20 +53,35 @@ describe('end to end: produced files are deleted after their retention period', 
   });
 
   function startSweeper(): FileSweeper {
-    const sweeper = createFileSweeper(service.service.container, service.config.retention, service.config.storage, createLogger('silent'));
+    const sweeper = createFileSweeper(
+      service.service.container,
+      service.config.retention,
+      service.config.storage,
+      createLogger('silent'),
+    );
     sweepers.push(sweeper);
     sweeper.start();
     return sweeper;
   }
 
-  async function completedJob(key: string): Promise<{ jobId: string; downloadUrl: string; fileKey: string; completedAt: string }> {
-    const { jobId } = (await call('POST', '/api/v2/download', { key, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' } })).body;
+  async function completedJob(
+    key: string,
+  ): Promise<{ jobId: string; downloadUrl: string; fileKey: string; completedAt: string }> {
+    const { jobId } = (
+      await call('POST', '/api/v2/download', {
+        key,
+        json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' },
+      })
+    ).body;
     const deadline = Date.now() + 60_000;
     for (;;) {
       const { body } = await call('GET', `/api/v2/download/${jobId}`, { key });
       if (body.status === 'COMPLETED') {
         await service.settle();
-        const row = await service.service.container.resolve<import('knex').Knex>(TOKENS.database)('download_jobs').where('job_id', jobId).first();
+        const row = await service.service.container
+          .resolve<import('knex').Knex>(TOKENS.database)('download_jobs')
+          .where('job_id', jobId)
+          .first();
         return { jobId, downloadUrl: body.downloadUrl, fileKey: row.file_key, completedAt: body.completedAt };
       }
       assert.ok(body.status !== 'FAILED' && Date.now() < deadline, `job ${jobId} is ${body.status}`);
@@ -71,7 +91,9 @@ describe('end to end: produced files are deleted after their retention period', 
 
   const files = () => service.service.container.resolve<FileStore>(TOKENS.fileStore);
   const fileDeletedEvents = async (jobId: string, type = 'FileDeleted') =>
-    (await service.service.container.resolve<EventStore>(TOKENS.eventStore).readStream(`download-${jobId}`)).filter((event) => event.type === type);
+    (await service.service.container.resolve<EventStore>(TOKENS.eventStore).readStream(`download-${jobId}`)).filter(
+      (event) => event.type === type,
+    );
 
   /** Links expire when their file is due, so one answers 403 between then and the sweeper's pass. */
   async function waitUntilGone(downloadUrl: string): Promise<Response> {
@@ -140,7 +162,11 @@ describe('end to end: produced files are deleted after their retention period', 
     // Restart: with none running, a new one starts and deletes a later job's file.
     const second = await completedJob(apiKey);
     await waitForStatus(second.downloadUrl, 403);
-    assert.notEqual(await files().stat(second.fileKey), null, 'the link expired when the file was due, and nothing deletes files while no sweeper runs');
+    assert.notEqual(
+      await files().stat(second.fileKey),
+      null,
+      'the link expired when the file was due, and nothing deletes files while no sweeper runs',
+    );
     const restarted = startSweeper();
     assert.equal((await waitUntilGone(second.downloadUrl)).status, 410);
     await waitForEvents(second.jobId);
@@ -153,7 +179,12 @@ describe('end to end: produced files are deleted after their retention period', 
     for (const sweeper of sweepers) await sweeper.stop();
     const { accountId, apiKey } = await service.createAccount();
     const completed = await completedJob(apiKey);
-    const { jobId: failedJobId } = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.broken.id) } })).body;
+    const { jobId: failedJobId } = (
+      await call('POST', '/api/v2/download', {
+        key: apiKey,
+        json: { url: platform.watchUrl(FIXTURE_VIDEOS.broken.id) },
+      })
+    ).body;
     const deadline = Date.now() + 60_000;
     while ((await call('GET', `/api/v2/download/${failedJobId}`, { key: apiKey })).body.status !== 'FAILED') {
       assert.ok(Date.now() < deadline, 'the broken download never failed');
@@ -162,7 +193,10 @@ describe('end to end: produced files are deleted after their retention period', 
     await service.settle();
     // Files of attempts whose workers died after storing them, which nothing removed when the jobs ended.
     const work = await mkdtemp(path.join(tmpdir(), 'dead-attempts-'));
-    const left = [attemptFileKey(accountId, completed.jobId, 9, 'webm'), attemptFileKey(accountId, failedJobId, 1, 'm4a')];
+    const left = [
+      attemptFileKey(accountId, completed.jobId, 9, 'webm'),
+      attemptFileKey(accountId, failedJobId, 1, 'm4a'),
+    ];
     for (const [index, key] of left.entries()) {
       const local = path.join(work, `${index}.bin`);
       await writeFile(local, 'stored by an attempt that died');
@@ -184,6 +218,10 @@ describe('end to end: produced files are deleted after their retention period', 
     assert.equal((await fileDeletedEvents(failedJobId, 'FailedJobFilesDeleted')).length, 1);
     await service.settle();
     const db = service.service.container.resolve<import('knex').Knex>(TOKENS.database);
-    assert.equal((await db('deleted_files').whereIn('job_id', [completed.jobId, failedJobId])).length, 2, 'the sweeper will not look at either again');
+    assert.equal(
+      (await db('deleted_files').whereIn('job_id', [completed.jobId, failedJobId])).length,
+      2,
+      'the sweeper will not look at either again',
+    );
   });
 });

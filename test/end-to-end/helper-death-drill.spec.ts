@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
-import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  serviceEnvFor,
+  startFixturePlatform,
+} from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
@@ -9,9 +14,13 @@ async function ownChildren(): Promise<Array<{ pid: number; commandLine: string }
   const children: Array<{ pid: number; commandLine: string }> = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const [status, commandLine] = await Promise.all([readFile(`/proc/${entry}/status`, 'utf8'), readFile(`/proc/${entry}/cmdline`, 'utf8')]).catch(() => ['', '']);
+    const [status, commandLine] = await Promise.all([
+      readFile(`/proc/${entry}/status`, 'utf8'),
+      readFile(`/proc/${entry}/cmdline`, 'utf8'),
+    ]).catch(() => ['', '']);
     const parent = /^PPid:\s+(\d+)$/m.exec(status)?.[1];
-    if (Number(parent) === process.pid) children.push({ pid: Number(entry), commandLine: commandLine.split('\0').join(' ').trim() });
+    if (Number(parent) === process.pid)
+      children.push({ pid: Number(entry), commandLine: commandLine.split('\0').join(' ').trim() });
   }
   return children;
 }
@@ -38,7 +47,10 @@ async function killHelpers(): Promise<void> {
   const children = await ownChildren();
   const pids = children.filter((child) => child.commandLine.includes('yt_dlp_helper.py')).map((child) => child.pid);
   // The children listed tell a helper that never started (the service fell back to the command line) from one not found.
-  assert.ok(pids.length > 0, `the API process runs warm helpers; its children: ${JSON.stringify(children.map((child) => child.commandLine))}`);
+  assert.ok(
+    pids.length > 0,
+    `the API process runs warm helpers; its children: ${JSON.stringify(children.map((child) => child.commandLine))}`,
+  );
   for (const pid of pids) process.kill(pid, 'SIGKILL');
   await eventually(async () => pids.every((pid) => !alive(pid)), 'the helpers died');
 }
@@ -52,7 +64,11 @@ describe('drill: warm helpers killed while idle', function () {
   before(async () => {
     platform = await startFixturePlatform();
     // No worker role: the API process's helpers are the only ones here, and jobs stay queued.
-    service = await startTestService({ roles: ['api', 'projector'], label: 'helper_drill', env: { ...serviceEnvFor(platform), WARM_EXTRACTOR_PROCESSES: '2' } });
+    service = await startTestService({
+      roles: ['api', 'projector'],
+      label: 'helper_drill',
+      env: { ...serviceEnvFor(platform), WARM_EXTRACTOR_PROCESSES: '2' },
+    });
     call = apiClient(service.url);
   });
   after(async () => {
@@ -70,7 +86,10 @@ describe('drill: warm helpers killed while idle', function () {
         timer = setTimeout(() => reject(new Error(`no answer for ${id} within 40 s`)), 40_000);
       });
       try {
-        const response = await Promise.race([call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(id) } }), givenUp]);
+        const response = await Promise.race([
+          call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(id) } }),
+          givenUp,
+        ]);
         return { response, ms: Date.now() - started };
       } finally {
         clearTimeout(timer);

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AccountCommandHandler } from '../../application/accounts/account-commands.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  serviceEnvFor,
+  startFixturePlatform,
+} from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
@@ -15,7 +20,11 @@ describe('POST /download with an Idempotency-Key', function () {
   before(async () => {
     platform = await startFixturePlatform();
     // No worker role: admitted jobs stay queued, so what is reserved can be counted.
-    service = await startTestService({ label: 'idempotency', roles: ['api', 'projector'], env: serviceEnvFor(platform) });
+    service = await startTestService({
+      label: 'idempotency',
+      roles: ['api', 'projector'],
+      env: serviceEnvFor(platform),
+    });
     call = apiClient(service.url);
   });
   after(async () => {
@@ -24,7 +33,9 @@ describe('POST /download with an Idempotency-Key', function () {
   });
 
   async function pendingJobs(accountId: string): Promise<string[]> {
-    const { state } = await service.service.container.resolve<AccountCommandHandler>(TOKENS.accountCommands).load(accountId);
+    const { state } = await service.service.container
+      .resolve<AccountCommandHandler>(TOKENS.accountCommands)
+      .load(accountId);
     return state.pendingJobs;
   }
 
@@ -32,8 +43,13 @@ describe('POST /download with an Idempotency-Key', function () {
     const { accountId, apiKey } = await service.createAccount({ planId: 'starter' });
     const url = platform.watchUrl(FIXTURE_VIDEOS.clip.id);
     const headers = { 'Idempotency-Key': randomUUID() };
-    const repeats = await Promise.all(Array.from({ length: 6 }, () => call('POST', '/api/v2/download', { key: apiKey, json: { url }, headers })));
-    assert.deepEqual(repeats.map((response) => response.status), [200, 200, 200, 200, 200, 200]);
+    const repeats = await Promise.all(
+      Array.from({ length: 6 }, () => call('POST', '/api/v2/download', { key: apiKey, json: { url }, headers })),
+    );
+    assert.deepEqual(
+      repeats.map((response) => response.status),
+      [200, 200, 200, 200, 200, 200],
+    );
     assert.equal(new Set(repeats.map((response) => response.body.jobId)).size, 1, 'one job for every repeat');
     assert.deepEqual(await pendingJobs(accountId), [repeats[0].body.jobId]);
 
@@ -46,7 +62,11 @@ describe('POST /download with an Idempotency-Key', function () {
     assert.match(different.body.error, /Idempotency-Key/);
     assert.equal((await pendingJobs(accountId)).length, 1);
 
-    const fresh = await call('POST', '/api/v2/download', { key: apiKey, json: { url }, headers: { 'Idempotency-Key': randomUUID() } });
+    const fresh = await call('POST', '/api/v2/download', {
+      key: apiKey,
+      json: { url },
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
     assert.equal(fresh.status, 200);
     assert.notEqual(fresh.body.jobId, repeats[0].body.jobId, 'another key is another job');
   });

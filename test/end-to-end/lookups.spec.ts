@@ -49,10 +49,24 @@ describe('end to end: video info, channel listing and client-download links', fu
     const catalogDir = await mkdtemp(path.join(tmpdir(), 'lookup-plans-'));
     const catalogFile = path.join(catalogDir, 'plans.json');
     const starter = DEFAULT_PLAN_CATALOG.starter;
-    await writeFile(catalogFile, JSON.stringify({ ...DEFAULT_PLAN_CATALOG, starter: { ...starter, allowances: { ...starter.allowances, info: 3, client_download: 2, channel_list: 5 } } }));
+    await writeFile(
+      catalogFile,
+      JSON.stringify({
+        ...DEFAULT_PLAN_CATALOG,
+        starter: { ...starter, allowances: { ...starter.allowances, info: 3, client_download: 2, channel_list: 5 } },
+      }),
+    );
     service = await startTestService({
       label: 'lookups',
-      env: { ...serviceEnvFor(platform), PLAN_CATALOG_FILE: catalogFile, INFO_JOB_TTL_SECONDS: String(INFO_TTL_SECONDS), DOWNLOAD_MAX_ATTEMPTS: '2', DOWNLOAD_RETRY_BASE_MS: '100', CHANNEL_LISTINGS_PER_ACCOUNT: '8', CHANNEL_LISTINGS_MAX: '8' },
+      env: {
+        ...serviceEnvFor(platform),
+        PLAN_CATALOG_FILE: catalogFile,
+        INFO_JOB_TTL_SECONDS: String(INFO_TTL_SECONDS),
+        DOWNLOAD_MAX_ATTEMPTS: '2',
+        DOWNLOAD_RETRY_BASE_MS: '100',
+        CHANNEL_LISTINGS_PER_ACCOUNT: '8',
+        CHANNEL_LISTINGS_MAX: '8',
+      },
       overrides: { clock },
     });
     call = apiClient(service.url);
@@ -62,7 +76,8 @@ describe('end to end: video info, channel listing and client-download links', fu
     await platform?.stop();
   });
 
-  const growth = (addOns: Array<'client_download' | 'channel_list'> = ['client_download', 'channel_list']) => service.createAccount({ planId: 'growth', addOns });
+  const growth = (addOns: Array<'client_download' | 'channel_list'> = ['client_download', 'channel_list']) =>
+    service.createAccount({ planId: 'growth', addOns });
 
   async function pollUntilFinished(endpoint: 'info' | 'client-download', key: string, jobId: string) {
     const deadline = Date.now() + 60_000;
@@ -102,16 +117,31 @@ describe('end to end: video info, channel listing and client-download links', fu
       });
 
       const dubbedUrl = platform.watchUrl(FIXTURE_DUBBED.id);
-      const withTracks = await call('POST', '/api/v2/info', { key: apiKey, json: { url: dubbedUrl, includeAudioTracks: true } });
+      const withTracks = await call('POST', '/api/v2/info', {
+        key: apiKey,
+        json: { url: dubbedUrl, includeAudioTracks: true },
+      });
       const done = await pollUntilFinished('info', apiKey, withTracks.body.jobId);
-      assert.deepEqual(done.result, { title: FIXTURE_DUBBED.title, duration: FIXTURE_DUBBED.duration, url: dubbedUrl, audio: FIXTURE_DUBBED.expectedAudio });
+      assert.deepEqual(done.result, {
+        title: FIXTURE_DUBBED.title,
+        duration: FIXTURE_DUBBED.duration,
+        url: dubbedUrl,
+        audio: FIXTURE_DUBBED.expectedAudio,
+      });
 
       // Any accepted spelling is answered as it was submitted, though the platform is asked at the canonical URL.
-      for (const submitted of [platform.shortUrl(FIXTURE_VIDEOS.clip.id), `${platform.watchUrl(FIXTURE_VIDEOS.clip.id)}&feature=share`]) {
+      for (const submitted of [
+        platform.shortUrl(FIXTURE_VIDEOS.clip.id),
+        `${platform.watchUrl(FIXTURE_VIDEOS.clip.id)}&feature=share`,
+      ]) {
         const job = await call('POST', '/api/v2/info', { key: apiKey, json: { url: submitted } });
         assert.equal(job.status, 200, JSON.stringify(job.body));
         const answered = await pollUntilFinished('info', apiKey, job.body.jobId);
-        assert.deepEqual(answered.result, { title: FIXTURE_VIDEOS.clip.title, duration: FIXTURE_VIDEOS.clip.duration, url: submitted }, submitted);
+        assert.deepEqual(
+          answered.result,
+          { title: FIXTURE_VIDEOS.clip.title, duration: FIXTURE_VIDEOS.clip.duration, url: submitted },
+          submitted,
+        );
       }
 
       const after = await balances(apiKey, (b) => b.info.used === 4);
@@ -124,7 +154,10 @@ describe('end to end: video info, channel listing and client-download links', fu
 
     it('fails with the error and its code for a recognised condition, and charges nothing', async () => {
       const { apiKey, accountId } = await growth([]);
-      const submitted = await call('POST', '/api/v2/info', { key: apiKey, json: { url: platform.watchUrl('private-x1') } });
+      const submitted = await call('POST', '/api/v2/info', {
+        key: apiKey,
+        json: { url: platform.watchUrl('private-x1') },
+      });
       const done = await pollUntilFinished('info', apiKey, submitted.body.jobId);
       assert.equal(done.status, 'failed');
       assert.equal(done.errorCode, 'PRIVATE_VIDEO');
@@ -139,11 +172,17 @@ describe('end to end: video info, channel listing and client-download links', fu
     it('answers 404 to other accounts and for unknown ids, and 404 once the lifetime has passed; the sweep removes the row, the events stay', async () => {
       const owner = await growth([]);
       const other = await growth([]);
-      const submitted = await call('POST', '/api/v2/info', { key: owner.apiKey, json: { url: platform.shortUrl(FIXTURE_VIDEOS.clip.id) } });
+      const submitted = await call('POST', '/api/v2/info', {
+        key: owner.apiKey,
+        json: { url: platform.shortUrl(FIXTURE_VIDEOS.clip.id) },
+      });
       const { jobId } = submitted.body;
       await pollUntilFinished('info', owner.apiKey, jobId);
       assert.equal((await call('GET', `/api/v2/info/${jobId}`, { key: other.apiKey })).status, 404);
-      assert.equal((await call('GET', '/api/v2/info/00000000-0000-0000-0000-000000000000', { key: owner.apiKey })).status, 404);
+      assert.equal(
+        (await call('GET', '/api/v2/info/00000000-0000-0000-0000-000000000000', { key: owner.apiKey })).status,
+        404,
+      );
 
       await service.settle();
       const db = service.service.container.resolve<Knex>(TOKENS.database);
@@ -151,7 +190,11 @@ describe('end to end: video info, channel listing and client-download links', fu
       const expiresAt = row.expires_at.getTime();
       assert.equal(expiresAt - row.created_at.getTime(), INFO_TTL_SECONDS * 1000);
       clock.offsetMs = expiresAt - 2000 - Date.now();
-      assert.equal((await call('GET', `/api/v2/info/${jobId}`, { key: owner.apiKey })).status, 200, 'still within its lifetime');
+      assert.equal(
+        (await call('GET', `/api/v2/info/${jobId}`, { key: owner.apiKey })).status,
+        200,
+        'still within its lifetime',
+      );
       clock.offsetMs = expiresAt + 1000 - Date.now();
       try {
         const expired = await call('GET', `/api/v2/info/${jobId}`, { key: owner.apiKey });
@@ -159,11 +202,17 @@ describe('end to end: video info, channel listing and client-download links', fu
         assert.match(expired.body.error, /not found/);
         assert.ok((await new ExpiredLookupJobsSweeper(db, clock).sweep()) >= 1);
         assert.deepEqual(await db('lookup_jobs').where({ kind: 'info', job_id: jobId }), []);
-        assert.equal((await call('GET', `/api/v2/info/${jobId}`, { key: owner.apiKey })).status, 404, 'the stream no longer answers for an expired job');
+        assert.equal(
+          (await call('GET', `/api/v2/info/${jobId}`, { key: owner.apiKey })).status,
+          404,
+          'the stream no longer answers for an expired job',
+        );
       } finally {
         clock.offsetMs = 0;
       }
-      const { rows } = await db.raw('SELECT count(*)::int AS count FROM es_events WHERE stream_name = ?', [`info-${jobId}`]);
+      const { rows } = await db.raw('SELECT count(*)::int AS count FROM es_events WHERE stream_name = ?', [
+        `info-${jobId}`,
+      ]);
       assert.ok(rows[0].count >= 2, 'the events stay for auditors');
     });
 
@@ -183,10 +232,14 @@ describe('end to end: video info, channel listing and client-download links', fu
       }
       // The plan allows 3 info requests: 5 at once admit exactly 3.
       const url = platform.watchUrl(FIXTURE_VIDEOS.clip.id);
-      const responses = await Promise.all(Array.from({ length: 5 }, () => call('POST', '/api/v2/info', { key: apiKey, json: { url } })));
+      const responses = await Promise.all(
+        Array.from({ length: 5 }, () => call('POST', '/api/v2/info', { key: apiKey, json: { url } })),
+      );
       assert.deepEqual(responses.map((r) => r.status).sort(), [200, 200, 200, 403, 403]);
-      for (const refused of responses.filter((r) => r.status === 403)) assert.deepEqual(refused.body, { error: 'Credit limit reached' });
-      for (const accepted of responses.filter((r) => r.status === 200)) await pollUntilFinished('info', apiKey, accepted.body.jobId);
+      for (const refused of responses.filter((r) => r.status === 403))
+        assert.deepEqual(refused.body, { error: 'Credit limit reached' });
+      for (const accepted of responses.filter((r) => r.status === 200))
+        await pollUntilFinished('info', apiKey, accepted.body.jobId);
       assert.equal((await balances(apiKey, (b) => b.info.used === 3)).info.used, 3);
       await service.settle();
       const db = service.service.container.resolve<Knex>(TOKENS.database);
@@ -209,24 +262,60 @@ describe('end to end: video info, channel listing and client-download links', fu
       assert.equal(listing.entries.length, 23);
       const [newest] = FIXTURE_BIG_CHANNEL.videos;
       assert.deepEqual(
-        { id: listing.entries[0].id, title: listing.entries[0].title, url: listing.entries[0].url, duration: listing.entries[0].duration, view_count: listing.entries[0].view_count, uploader: listing.entries[0].uploader },
-        { id: newest.id, title: newest.title, url: platform.watchUrl(newest.id), duration: newest.duration, view_count: 23_000, uploader: FIXTURE_BIG_CHANNEL.title },
+        {
+          id: listing.entries[0].id,
+          title: listing.entries[0].title,
+          url: listing.entries[0].url,
+          duration: listing.entries[0].duration,
+          view_count: listing.entries[0].view_count,
+          uploader: listing.entries[0].uploader,
+        },
+        {
+          id: newest.id,
+          title: newest.title,
+          url: platform.watchUrl(newest.id),
+          duration: newest.duration,
+          view_count: 23_000,
+          uploader: FIXTURE_BIG_CHANNEL.title,
+        },
       );
-      assert.ok(listing.entries.every((entry: Record<string, unknown>) => !Object.keys(entry).some((key) => key.startsWith('__'))));
+      assert.ok(
+        listing.entries.every(
+          (entry: Record<string, unknown>) => !Object.keys(entry).some((key) => key.startsWith('__')),
+        ),
+      );
       // The platform gave these entries no uploader of their own: the channel's is filled in.
-      assert.deepEqual(new Set(listing.entries.map((entry: Record<string, unknown>) => entry.uploader)), new Set([FIXTURE_BIG_CHANNEL.title]));
+      assert.deepEqual(
+        new Set(listing.entries.map((entry: Record<string, unknown>) => entry.uploader)),
+        new Set([FIXTURE_BIG_CHANNEL.title]),
+      );
       assert.equal((await balances(apiKey)).channel_list.used, 3);
     });
 
     it('takes every channel URL form, with or without /videos, and lists maxVideos (default 5)', async () => {
       const { apiKey } = await growth();
-      const forms = [`/${FIXTURE_CHANNEL.handle}`, `/channel/${FIXTURE_CHANNEL.id}`, `/c/${FIXTURE_CHANNEL.name}/videos`, `/user/${FIXTURE_CHANNEL.name}`];
+      const forms = [
+        `/${FIXTURE_CHANNEL.handle}`,
+        `/channel/${FIXTURE_CHANNEL.id}`,
+        `/c/${FIXTURE_CHANNEL.name}/videos`,
+        `/user/${FIXTURE_CHANNEL.name}`,
+      ];
       for (const form of forms) {
-        const response = await call('POST', '/api/v2/list-channel', { key: apiKey, json: { channelUrl: platform.pageUrl(form), maxVideos: 2 } });
+        const response = await call('POST', '/api/v2/list-channel', {
+          key: apiKey,
+          json: { channelUrl: platform.pageUrl(form), maxVideos: 2 },
+        });
         assert.equal(response.status, 200, form);
-        assert.deepEqual(response.body.entries.map((entry: { id: string }) => entry.id), [FIXTURE_VIDEOS.multi.id, FIXTURE_VIDEOS.voice.id], form);
+        assert.deepEqual(
+          response.body.entries.map((entry: { id: string }) => entry.id),
+          [FIXTURE_VIDEOS.multi.id, FIXTURE_VIDEOS.voice.id],
+          form,
+        );
       }
-      const byDefault = await call('POST', '/api/v2/list-channel', { key: apiKey, json: { channelUrl: platform.pageUrl(`/${FIXTURE_BIG_CHANNEL.handle}`) } });
+      const byDefault = await call('POST', '/api/v2/list-channel', {
+        key: apiKey,
+        json: { channelUrl: platform.pageUrl(`/${FIXTURE_BIG_CHANNEL.handle}`) },
+      });
       assert.equal(byDefault.body.entries.length, 5);
       assert.equal((await balances(apiKey)).channel_list.used, forms.length + 1);
     });
@@ -247,7 +336,10 @@ describe('end to end: video info, channel listing and client-download links', fu
         assert.equal(response.status, 400, JSON.stringify(json));
         assert.match(response.body.error, message);
       }
-      const missing = await call('POST', '/api/v2/list-channel', { key: apiKey, json: { channelUrl: platform.pageUrl(`/${FIXTURE_MISSING_CHANNEL_HANDLE}`) } });
+      const missing = await call('POST', '/api/v2/list-channel', {
+        key: apiKey,
+        json: { channelUrl: platform.pageUrl(`/${FIXTURE_MISSING_CHANNEL_HANDLE}`) },
+      });
       assert.equal(missing.status, 400);
       assert.match(missing.body.error, /channel does not exist/);
       assert.equal(missing.body.details, 'VIDEO_NOT_FOUND');
@@ -256,7 +348,10 @@ describe('end to end: video info, channel listing and client-download links', fu
 
     it('refuses an account without the add-on with 403 naming it, charging nothing', async () => {
       const { apiKey } = await growth(['client_download']);
-      const response = await call('POST', '/api/v2/list-channel', { key: apiKey, json: { channelUrl: platform.pageUrl(`/${FIXTURE_CHANNEL.handle}`) } });
+      const response = await call('POST', '/api/v2/list-channel', {
+        key: apiKey,
+        json: { channelUrl: platform.pageUrl(`/${FIXTURE_CHANNEL.handle}`) },
+      });
       assert.equal(response.status, 403);
       assert.match(response.body.error, /channel_list add-on is not enabled/);
     });
@@ -268,7 +363,11 @@ describe('end to end: video info, channel listing and client-download links', fu
       assert.equal(tooMany.status, 403, '60 videos could cost 6 of the 5 units');
       assert.deepEqual(tooMany.body, { error: 'Credit limit reached' });
       // Five units, eight listings of one unit each at once (the service admits eight at once here): exactly five are served.
-      const responses = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/api/v2/list-channel', { key: apiKey, json: { channelUrl, maxVideos: 10 } })));
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          call('POST', '/api/v2/list-channel', { key: apiKey, json: { channelUrl, maxVideos: 10 } }),
+        ),
+      );
       assert.deepEqual(responses.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 403, 403, 403]);
       const after = await balances(apiKey);
       assert.deepEqual([after.channel_list.used, after.channel_list.remaining], [5, 0]);
@@ -299,30 +398,62 @@ describe('end to end: video info, channel listing and client-download links', fu
         assert.equal(done.result.title, video.title);
         assert.equal(done.result.duration, video.duration);
         assert.equal(done.result.downloadLinks[0].type, 'video');
-        assert.equal(done.result.downloadLinks[0].url, `${platform.baseUrl}/media/${video.id}/video.mp4`, 'no smuggled extractor data in links');
+        assert.equal(
+          done.result.downloadLinks[0].url,
+          `${platform.baseUrl}/media/${video.id}/video.mp4`,
+          'no smuggled extractor data in links',
+        );
         assert.equal((await fetch(done.result.downloadLinks[0].url, { method: 'HEAD' })).status, 200);
       }
       const reel = await pollUntilFinished('client-download', apiKey, jobs[1].jobId);
-      assert.deepEqual(reel.result.downloadLinks.map((link: Record<string, unknown>) => ({ ...link, sizeBytes: typeof link.sizeBytes })), [
-        { url: `${platform.baseUrl}/media/${video.id}/video.mp4`, type: 'video', hasAudio: true, width: 640, height: 360, sizeBytes: 'number' },
-        { url: `${platform.baseUrl}/media/${FIXTURE_VIDEOS.voice.id}/audio.webm`, type: 'audio', hasAudio: true, audioBitrate: 48, sizeBytes: 'number' },
-      ]);
+      assert.deepEqual(
+        reel.result.downloadLinks.map((link: Record<string, unknown>) => ({
+          ...link,
+          sizeBytes: typeof link.sizeBytes,
+        })),
+        [
+          {
+            url: `${platform.baseUrl}/media/${video.id}/video.mp4`,
+            type: 'video',
+            hasAudio: true,
+            width: 640,
+            height: 360,
+            sizeBytes: 'number',
+          },
+          {
+            url: `${platform.baseUrl}/media/${FIXTURE_VIDEOS.voice.id}/audio.webm`,
+            type: 'audio',
+            hasAudio: true,
+            audioBitrate: 48,
+            sizeBytes: 'number',
+          },
+        ],
+      );
       assert.equal(reel.result.author, video.uploader);
       assert.equal(reel.result.description, video.description);
       assert.equal(reel.result.authorUrl, platform.pageUrl(`/${FIXTURE_CHANNEL.handle}`));
       assert.equal(reel.result.thumbnailUrl, `${platform.baseUrl}/thumbnails/${video.id}.jpg`);
-      assert.equal((await balances(apiKey, (b) => b.client_download.used === urls.length)).client_download.used, urls.length);
+      assert.equal(
+        (await balances(apiKey, (b) => b.client_download.used === urls.length)).client_download.used,
+        urls.length,
+      );
     });
 
     it('fails a post that cannot be resolved with an error, charging nothing, and hides jobs from other accounts', async () => {
       const { apiKey } = await growth();
       const other = await growth();
-      const submitted = await call('POST', '/api/v2/client-download', { key: apiKey, json: { url: platform.pageUrl('/reel/nosuchreel') } });
+      const submitted = await call('POST', '/api/v2/client-download', {
+        key: apiKey,
+        json: { url: platform.pageUrl('/reel/nosuchreel') },
+      });
       assert.equal(submitted.status, 200);
       const done = await pollUntilFinished('client-download', apiKey, submitted.body.jobId);
       assert.equal(done.status, 'failed');
       assert.match(done.error, /isn't available/);
-      assert.equal((await call('GET', `/api/v2/client-download/${submitted.body.jobId}`, { key: other.apiKey })).status, 404);
+      assert.equal(
+        (await call('GET', `/api/v2/client-download/${submitted.body.jobId}`, { key: other.apiKey })).status,
+        404,
+      );
       assert.equal((await call('GET', '/api/v2/client-download/not%20a%20job', { key: apiKey })).status, 404);
       assert.equal((await balances(apiKey, (b) => b.client_download.used === 0)).client_download.used, 0);
     });
@@ -348,30 +479,50 @@ describe('end to end: video info, channel listing and client-download links', fu
       assert.match(refused.body.error, /client_download add-on is not enabled/);
 
       const small = await service.createAccount({ planId: 'starter', addOns: ['client_download'] });
-      const responses = await Promise.all(Array.from({ length: 4 }, () => call('POST', '/api/v2/client-download', { key: small.apiKey, json: { url } })));
+      const responses = await Promise.all(
+        Array.from({ length: 4 }, () => call('POST', '/api/v2/client-download', { key: small.apiKey, json: { url } })),
+      );
       assert.deepEqual(responses.map((r) => r.status).sort(), [200, 200, 403, 403]);
-      for (const accepted of responses.filter((r) => r.status === 200)) await pollUntilFinished('client-download', small.apiKey, accepted.body.jobId);
+      for (const accepted of responses.filter((r) => r.status === 200))
+        await pollUntilFinished('client-download', small.apiKey, accepted.body.jobId);
       assert.equal((await balances(small.apiKey, (b) => b.client_download.used === 2)).client_download.used, 2);
     });
   });
 
-  it('the auditors\' replay lists every lookup charge with what caused it, and agrees with /me', async () => {
+  it("the auditors' replay lists every lookup charge with what caused it, and agrees with /me", async () => {
     const { accountId, apiKey } = await growth();
-    const info = await call('POST', '/api/v2/info', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } });
-    const client = await call('POST', '/api/v2/client-download', { key: apiKey, json: { url: platform.pageUrl(`/p/${FIXTURE_VIDEOS.clip.id}`) } });
+    const info = await call('POST', '/api/v2/info', {
+      key: apiKey,
+      json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) },
+    });
+    const client = await call('POST', '/api/v2/client-download', {
+      key: apiKey,
+      json: { url: platform.pageUrl(`/p/${FIXTURE_VIDEOS.clip.id}`) },
+    });
     await pollUntilFinished('info', apiKey, info.body.jobId);
     await pollUntilFinished('client-download', apiKey, client.body.jobId);
     const channelUrl = platform.pageUrl(`/${FIXTURE_BIG_CHANNEL.handle}`);
     await call('POST', '/api/v2/list-channel', { key: apiKey, json: { channelUrl, maxVideos: 23 } });
     await balances(apiKey, (b) => b.info.used === 1 && b.client_download.used === 1);
 
-    const env = { ...process.env, DATABASE_URL: service.config.storage.databaseUrl, MASTER_KEY_FILE: service.config.security.masterKeyFile, LOG_LEVEL: 'silent' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: service.config.storage.databaseUrl,
+      MASTER_KEY_FILE: service.config.security.masterKeyFile,
+      LOG_LEVEL: 'silent',
+    };
     const audit = path.resolve('build/infrastructure/cli/audit.js');
     const report = JSON.parse((await runFile(process.execPath, [audit, accountId, '--json'], { env })).stdout);
     assert.deepEqual(report.differences, []);
     const lookups = report.entries.filter((entry: { kind: string }) => entry.kind === 'lookup-charge');
     assert.deepEqual(
-      lookups.map((entry: { feature: string; lookupId: string; units: number; subject: string }) => [entry.feature, entry.units, entry.subject]).sort(),
+      lookups
+        .map((entry: { feature: string; lookupId: string; units: number; subject: string }) => [
+          entry.feature,
+          entry.units,
+          entry.subject,
+        ])
+        .sort(),
       [
         ['channel_list', 3, channelUrl],
         ['client_download', 1, platform.pageUrl(`/p/${FIXTURE_VIDEOS.clip.id}`)],

@@ -6,7 +6,12 @@ import path from 'node:path';
 import type { FileStore } from '../../application/ports/file-store.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { S3FileStore } from '../../infrastructure/files/s3-file-store.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  serviceEnvFor,
+  startFixturePlatform,
+} from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
@@ -28,7 +33,13 @@ describe('end to end: files in an S3-compatible bucket, served by the service an
 
   before(async () => {
     s3Directory = await mkdtemp(path.join(tmpdir(), 's3rver-'));
-    s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Directory, configureBuckets: [{ name: 'downloads' }] });
+    s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: s3Directory,
+      configureBuckets: [{ name: 'downloads' }],
+    });
     const { port } = await s3.run();
     process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
     process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
@@ -53,7 +64,10 @@ describe('end to end: files in an S3-compatible bucket, served by the service an
     await platform?.stop();
     await s3?.close();
     if (s3Directory !== undefined) await rm(s3Directory, { recursive: true, force: true });
-    for (const [name, value] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+    for (const [name, value] of [
+      ['AWS_ACCESS_KEY_ID', saved.id],
+      ['AWS_SECRET_ACCESS_KEY', saved.secret],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -62,7 +76,12 @@ describe('end to end: files in an S3-compatible bucket, served by the service an
   it('stores the produced file in the bucket, serves it (with ranges) through the signed link, then deletes it', async () => {
     const call = apiClient(service.url);
     const { apiKey } = await service.createAccount();
-    const { jobId } = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' } })).body;
+    const { jobId } = (
+      await call('POST', '/api/v2/download', {
+        key: apiKey,
+        json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' },
+      })
+    ).body;
     let done: any;
     for (const deadline = Date.now() + 60_000; ; await sleep(150)) {
       done = (await call('GET', `/api/v2/download/${jobId}`, { key: apiKey })).body;
@@ -87,7 +106,10 @@ describe('end to end: files in an S3-compatible bucket, served by the service an
       assert.ok(Date.now() < deadline, 'the sweeper never deleted the object');
     }
     await service.settle();
-    const row = await service.service.container.resolve<import('knex').Knex>(TOKENS.database)('download_jobs').where('job_id', jobId).first();
+    const row = await service.service.container
+      .resolve<import('knex').Knex>(TOKENS.database)('download_jobs')
+      .where('job_id', jobId)
+      .first();
     assert.equal(await files.stat(row.file_key), null, 'the object is gone from the bucket');
   });
 });

@@ -6,7 +6,14 @@ import type { Logger } from '../../application/ports/logger.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { PROJECTIONS } from '../../infrastructure/features/features.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
-import { FIXTURE_BIG_CHANNEL, FIXTURE_CLIENT_DOWNLOAD_PATHS, FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_BIG_CHANNEL,
+  FIXTURE_CLIENT_DOWNLOAD_PATHS,
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  serviceEnvFor,
+  startFixturePlatform,
+} from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { EventStreamClient } from '../support/event-stream-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
@@ -57,10 +64,19 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
   before(async () => {
     platform = await startFixturePlatform();
     // No projector role: the test runs the read models itself, with the accounts projection slowed down.
-    service = await startTestService({ label: 'read_your_writes', roles: ['api', 'worker'], env: { ...serviceEnvFor(platform), READ_YOUR_WRITES_WAIT_MS: '30000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
+    service = await startTestService({
+      label: 'read_your_writes',
+      roles: ['api', 'worker'],
+      env: { ...serviceEnvFor(platform), READ_YOUR_WRITES_WAIT_MS: '30000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' },
+    });
     const store = service.service.container.resolve<EventStore>(TOKENS.eventStore);
     const db = service.service.container.resolve<Knex>(TOKENS.database);
-    projector = new ProjectionRunner(PROJECTIONS, { db, store: withSlowAccounts(store, () => slowed), connectionString: service.database?.url ?? '', logger: silent });
+    projector = new ProjectionRunner(PROJECTIONS, {
+      db,
+      store: withSlowAccounts(store, () => slowed),
+      connectionString: service.database?.url ?? '',
+      logger: silent,
+    });
     await projector.start();
     call = apiClient(service.url);
   });
@@ -75,8 +91,15 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
   });
 
   async function account(): Promise<string> {
-    const admin = service.service.container.resolve((await import('../../application/accounts/account-administration.js')).AccountAdministration);
-    const created = await admin.openAccount({ name: 'Reader', email: 'reader@example.com', planId: 'growth', addOns: ['client_download', 'channel_list'] });
+    const admin = service.service.container.resolve(
+      (await import('../../application/accounts/account-administration.js')).AccountAdministration,
+    );
+    const created = await admin.openAccount({
+      name: 'Reader',
+      email: 'reader@example.com',
+      planId: 'growth',
+      addOns: ['client_download', 'channel_list'],
+    });
     await projector.waitUntilCaughtUp(null, { timeoutMs: 30_000 });
     slowed = true;
     return created.apiKey;
@@ -89,7 +112,11 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
   }
 
   /** Polls until the job reads as finished; returns that body. */
-  async function pollUntilFinished(path: string, key: string, finished: (status: string) => boolean): Promise<Record<string, unknown>> {
+  async function pollUntilFinished(
+    path: string,
+    key: string,
+    finished: (status: string) => boolean,
+  ): Promise<Record<string, unknown>> {
     const deadline = Date.now() + 120_000;
     for (;;) {
       const response = await call('GET', path, { key });
@@ -102,14 +129,20 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
 
   it('POST /list-channel answers once /me shows its charge', async () => {
     const key = await account();
-    const listed = await call('POST', '/api/v2/list-channel', { key, json: { channelUrl: platform.pageUrl(`/${FIXTURE_BIG_CHANNEL.handle}/videos`), maxVideos: 30 } });
+    const listed = await call('POST', '/api/v2/list-channel', {
+      key,
+      json: { channelUrl: platform.pageUrl(`/${FIXTURE_BIG_CHANNEL.handle}/videos`), maxVideos: 30 },
+    });
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
     assert.equal((await balances(key)).channel_list.used, 3);
   });
 
   it('an info job reads as success only once /me shows its unit', async () => {
     const key = await account();
-    const submitted = await call('POST', '/api/v2/info', { key, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } });
+    const submitted = await call('POST', '/api/v2/info', {
+      key,
+      json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) },
+    });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
     const done = await pollUntilFinished(`/api/v2/info/${submitted.body.jobId}`, key, (status) => status !== 'pending');
     assert.equal(done.status, 'success');
@@ -121,27 +154,47 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
     const url = platform.pageUrl(FIXTURE_CLIENT_DOWNLOAD_PATHS['photo sharing /reel'](FIXTURE_VIDEOS.clip.id));
     const submitted = await call('POST', '/api/v2/client-download', { key, json: { url } });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
-    const done = await pollUntilFinished(`/api/v2/client-download/${submitted.body.jobId}`, key, (status) => status !== 'pending');
+    const done = await pollUntilFinished(
+      `/api/v2/client-download/${submitted.body.jobId}`,
+      key,
+      (status) => status !== 'pending',
+    );
     assert.equal(done.status, 'success');
     assert.equal((await balances(key)).client_download.used, 1);
   });
 
   it('a download reads as COMPLETED only once /me shows its charge', async () => {
     const key = await account();
-    const submitted = await call('POST', '/api/v2/download', { key, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } });
+    const submitted = await call('POST', '/api/v2/download', {
+      key,
+      json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) },
+    });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
-    const done = await pollUntilFinished(`/api/v2/download/${submitted.body.jobId}`, key, (status) => status === 'COMPLETED' || status === 'FAILED');
+    const done = await pollUntilFinished(
+      `/api/v2/download/${submitted.body.jobId}`,
+      key,
+      (status) => status === 'COMPLETED' || status === 'FAILED',
+    );
     assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
     assert.equal((await balances(key)).download_count.used, 1);
   });
 
-  it('a download\'s event stream sends COMPLETED only once /me shows its charge', async () => {
+  it("a download's event stream sends COMPLETED only once /me shows its charge", async () => {
     const key = await account();
-    const submitted = await call('POST', '/api/v2/download', { key, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } });
+    const submitted = await call('POST', '/api/v2/download', {
+      key,
+      json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) },
+    });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
-    const stream = await EventStreamClient.open(`${service.url}/api/v2/download/${submitted.body.jobId}/events`, { Authorization: `Bearer ${key}` });
+    const stream = await EventStreamClient.open(`${service.url}/api/v2/download/${submitted.body.jobId}/events`, {
+      Authorization: `Bearer ${key}`,
+    });
     try {
-      const done = await stream.waitFor('the terminal body', () => stream.bodies().find((body) => body.status === 'COMPLETED' || body.status === 'FAILED'), 120_000);
+      const done = await stream.waitFor(
+        'the terminal body',
+        () => stream.bodies().find((body) => body.status === 'COMPLETED' || body.status === 'FAILED'),
+        120_000,
+      );
       assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
       assert.equal((await balances(key)).download_count.used, 1);
     } finally {
@@ -151,7 +204,10 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
 
   it('the jobs list shows a download COMPLETED only once /me shows its charge', async () => {
     const key = await account();
-    const submitted = await call('POST', '/api/v2/download', { key, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) } });
+    const submitted = await call('POST', '/api/v2/download', {
+      key,
+      json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) },
+    });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
     const deadline = Date.now() + 120_000;
     for (;;) {
@@ -171,7 +227,10 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
   it('a download.completed webhook is sent only once /me shows the charge', async () => {
     const key = await account();
     receiver = await startWebhookReceiver();
-    const submitted = await call('POST', '/api/v2/download', { key, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), webhookUrl: receiver.url() } });
+    const submitted = await call('POST', '/api/v2/download', {
+      key,
+      json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), webhookUrl: receiver.url() },
+    });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
     const [received] = await receiver.waitFor(1, 120_000);
     assert.equal(JSON.parse(received.rawBody.toString('utf8')).status, 'COMPLETED');

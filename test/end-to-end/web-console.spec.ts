@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { FIXTURE_VIDEOS, type FixturePlatform, serviceEnvFor, startFixturePlatform } from '../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  serviceEnvFor,
+  startFixturePlatform,
+} from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type ConsoleWatch, type TestBrowser, launchChromium, screenshot, watchConsole } from '../support/browser.js';
 import { rawRequest } from '../support/raw-http.js';
@@ -10,7 +15,11 @@ import { type WebhookReceiver, startWebhookReceiver } from '../support/webhook-r
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const result = await check();
@@ -35,7 +44,11 @@ for (const mode of ['server', 'embedded'] as const) {
       platform = await startFixturePlatform();
       // One download at a time, so a second job waits in the queue behind a slow one.
       // Webhooks may go to a receiver on loopback.
-      service = await startTestService({ label: 'console', embedded: mode === 'embedded', env: { ...serviceEnvFor(platform), WORKER_CONCURRENCY: '1', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' } });
+      service = await startTestService({
+        label: 'console',
+        embedded: mode === 'embedded',
+        env: { ...serviceEnvFor(platform), WORKER_CONCURRENCY: '1', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' },
+      });
       call = apiClient(service.url);
       browser = await launchChromium();
     });
@@ -62,8 +75,10 @@ for (const mode of ['server', 'embedded'] as const) {
       await page.locator('#balances li').first().waitFor();
     }
 
-    const jobIdsListed = () => page.locator('#job-list li').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-job-id')));
-    const balanceUsed = (feature: string) => page.locator(`#balances li[data-feature="${feature}"]`).getAttribute('data-used');
+    const jobIdsListed = () =>
+      page.locator('#job-list li').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-job-id')));
+    const balanceUsed = (feature: string) =>
+      page.locator(`#balances li[data-feature="${feature}"]`).getAttribute('data-used');
 
     it('serves the console at / with a Content-Security-Policy that allows no inline script, and keeps API routes as they were', async () => {
       const response = await fetch(`${service.url}/`);
@@ -77,7 +92,14 @@ for (const mode of ['server', 'embedded'] as const) {
       const script = await fetch(`${service.url}/console/main.js`);
       assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8');
       // Sent raw: fetch() adds Cache-Control: no-cache to a conditional request, which rightly gets the whole file.
-      assert.equal((await rawRequest(service.url, 'GET', '/console/main.js', { 'If-None-Match': script.headers.get('etag') ?? '' })).status, 304);
+      assert.equal(
+        (
+          await rawRequest(service.url, 'GET', '/console/main.js', {
+            'If-None-Match': script.headers.get('etag') ?? '',
+          })
+        ).status,
+        304,
+      );
       assert.equal((await fetch(`${service.url}/console/..%2Fpackage.json`)).status, 404);
       assert.equal((await fetch(`${service.url}/healthz`)).status, 200);
       assert.equal((await call('GET', '/api/v2/me')).status, 401);
@@ -85,7 +107,11 @@ for (const mode of ['server', 'embedded'] as const) {
     });
 
     it('signs in with a key kept in the tab only, and shows the plan and balances as bars with the renewal date', async () => {
-      const { apiKey } = await service.createAccount({ planId: 'starter', name: 'Ada Lovelace', email: 'ada@example.com' });
+      const { apiKey } = await service.createAccount({
+        planId: 'starter',
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+      });
       await page.goto(`${service.url}/`);
       await page.getByLabel('API key').waitFor();
       await screenshot(page, `${mode}-sign-in`);
@@ -100,7 +126,10 @@ for (const mode of ['server', 'embedded'] as const) {
 
       // On a phone's width everything fits one column: nothing scrolls sideways.
       await page.setViewportSize({ width: 390, height: 844 });
-      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling on a phone');
+      assert.ok(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        'no sideways scrolling on a phone',
+      );
       await screenshot(page, `${mode}-phone`);
       await page.setViewportSize({ width: 1100, height: 900 });
 
@@ -120,7 +149,10 @@ for (const mode of ['server', 'embedded'] as const) {
       await page.locator('#api-key:focus').waitFor();
       await page.keyboard.type('vds_not-a-key');
       await page.keyboard.press('Enter');
-      await page.locator('#api-key-error').filter({ hasText: /refused/ }).waitFor();
+      await page
+        .locator('#api-key-error')
+        .filter({ hasText: /refused/ })
+        .waitFor();
       assert.equal(await page.getByLabel('API key').getAttribute('aria-invalid'), 'true');
       assert.equal(await page.evaluate(() => sessionStorage.getItem('vds.apiKey')), null);
     });
@@ -133,7 +165,10 @@ for (const mode of ['server', 'embedded'] as const) {
       await page.getByRole('button', { name: 'Download' }).click();
       const error = page.locator('#error-url');
       await error.filter({ hasText: /^url must be a video URL/ }).waitFor();
-      const refused = await call('POST', '/api/v2/download', { key: apiKey, json: { url: 'https://video.invalid/watch?v=abc' } });
+      const refused = await call('POST', '/api/v2/download', {
+        key: apiKey,
+        json: { url: 'https://video.invalid/watch?v=abc' },
+      });
       assert.equal(await error.innerText(), refused.body.error, 'the API message, word for word');
       assert.equal(await page.getByLabel('Video URL').getAttribute('aria-invalid'), 'true');
       assert.equal(await page.locator('#error-form').innerText(), '');
@@ -153,16 +188,26 @@ for (const mode of ['server', 'embedded'] as const) {
       assert.ok(jobId);
       const status = page.locator(`#job-list li[data-job-id="${jobId}"] [data-job-status]`);
       const bar = page.locator(`progress[data-job-progress="${jobId}"]`);
-      await waitFor('the row shows the job running', async () => (await status.getAttribute('data-job-status')) === 'IN_PROGRESS');
+      await waitFor(
+        'the row shows the job running',
+        async () => (await status.getAttribute('data-job-status')) === 'IN_PROGRESS',
+      );
       // The bar moves: a part done, then more (or the end).
-      const barValue = () => bar.evaluate((element) => ((element as HTMLProgressElement).position === -1 ? null : (element as HTMLProgressElement).value));
+      const barValue = () =>
+        bar.evaluate((element) =>
+          (element as HTMLProgressElement).position === -1 ? null : (element as HTMLProgressElement).value,
+        );
       const partDone = await waitFor('the bar shows a part done', async () => {
         const value = await barValue();
         return value !== null && value > 0 && value < 100 ? value : null;
       });
       await waitFor('the bar moves on', async () => ((await barValue()) ?? 0) > partDone);
       await screenshot(page, `${mode}-jobs`);
-      await waitFor('the row shows the job completed', async () => (await status.getAttribute('data-job-status')) === 'COMPLETED', 120_000);
+      await waitFor(
+        'the row shows the job completed',
+        async () => (await status.getAttribute('data-job-status')) === 'COMPLETED',
+        120_000,
+      );
       assert.equal(await bar.evaluate((element) => (element as HTMLProgressElement).value), 100);
       await waitFor('the balance counts the download', async () => (await balanceUsed('download_count')) === '1');
 
@@ -187,16 +232,32 @@ for (const mode of ['server', 'embedded'] as const) {
     it('cancels a queued job from its page, and shows the webhook it sent', async () => {
       receiver = await startWebhookReceiver(() => ({ status: 204 }));
       const { apiKey } = await service.createAccount({ planId: 'starter' });
-      const running = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.slow.id), format: 'audio' } })).body.jobId;
-      await waitFor('the slow job runs', async () => (await call('GET', `/api/v2/download/${running}`, { key: apiKey })).body.status === 'IN_PROGRESS');
-      const queued = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio', webhookUrl: receiver.url() } })).body.jobId;
+      const running = (
+        await call('POST', '/api/v2/download', {
+          key: apiKey,
+          json: { url: platform.watchUrl(FIXTURE_VIDEOS.slow.id), format: 'audio' },
+        })
+      ).body.jobId;
+      await waitFor(
+        'the slow job runs',
+        async () => (await call('GET', `/api/v2/download/${running}`, { key: apiKey })).body.status === 'IN_PROGRESS',
+      );
+      const queued = (
+        await call('POST', '/api/v2/download', {
+          key: apiKey,
+          json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio', webhookUrl: receiver.url() },
+        })
+      ).body.jobId;
       await signIn(apiKey);
       await page.goto(`${service.url}/#/jobs/${queued}`);
       await page.locator('#job-status-detail').filter({ hasText: 'In queue' }).waitFor();
       await page.getByRole('button', { name: 'Cancel this job' }).click();
       await page.locator('#job-status-detail').filter({ hasText: 'Failed' }).waitFor();
       assert.equal(await page.locator('#cancel-job').count(), 0);
-      await waitFor('a poll shows the job failed', async () => (await call('GET', `/api/v2/download/${queued}`, { key: apiKey })).body.status === 'FAILED');
+      await waitFor(
+        'a poll shows the job failed',
+        async () => (await call('GET', `/api/v2/download/${queued}`, { key: apiKey })).body.status === 'FAILED',
+      );
       // The download.failed webhook's attempt shows up in the job's history while the page is open.
       await page.locator('#webhook-attempts td').filter({ hasText: 'HTTP 204' }).waitFor({ timeout: 60_000 });
       await screenshot(page, `${mode}-cancelled`);
@@ -215,7 +276,10 @@ describe('web console in Chromium when the service refuses event streams', funct
   before(async () => {
     platform = await startFixturePlatform();
     // One stream per key: a list with two unfinished jobs gets one stream and one 429.
-    service = await startTestService({ label: 'console_streams', env: { ...serviceEnvFor(platform), WORKER_CONCURRENCY: '1', EVENT_STREAMS_PER_KEY: '1' } });
+    service = await startTestService({
+      label: 'console_streams',
+      env: { ...serviceEnvFor(platform), WORKER_CONCURRENCY: '1', EVENT_STREAMS_PER_KEY: '1' },
+    });
     call = apiClient(service.url);
     browser = await launchChromium();
   });
@@ -230,7 +294,9 @@ describe('web console in Chromium when the service refuses event streams', funct
     const consoleWatch = watchConsole(page);
     consoleWatch.allowFailedResponse(429);
     const { apiKey } = await service.createAccount({ planId: 'starter' });
-    const submit = async (id: string) => (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(id), format: 'audio' } })).body.jobId as string;
+    const submit = async (id: string) =>
+      (await call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(id), format: 'audio' } }))
+        .body.jobId as string;
     const jobIds = [await submit(FIXTURE_VIDEOS.slow.id), await submit(FIXTURE_VIDEOS.clip.id)];
     await service.settle();
     await page.goto(`${service.url}/`);
@@ -238,7 +304,11 @@ describe('web console in Chromium when the service refuses event streams', funct
     await page.getByRole('button', { name: 'Sign in' }).click();
     for (const jobId of jobIds) {
       const status = page.locator(`#job-list li[data-job-id="${jobId}"] [data-job-status]`);
-      await waitFor(`job ${jobId} shows COMPLETED`, async () => (await status.count()) === 1 && (await status.getAttribute('data-job-status')) === 'COMPLETED', 120_000);
+      await waitFor(
+        `job ${jobId} shows COMPLETED`,
+        async () => (await status.count()) === 1 && (await status.getAttribute('data-job-status')) === 'COMPLETED',
+        120_000,
+      );
     }
     await page.close();
     assert.ok(consoleWatch.sawFailedResponse(429), 'a stream was refused');

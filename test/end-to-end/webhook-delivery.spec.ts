@@ -16,7 +16,12 @@ import { type RunningService, startService } from '../../infrastructure/service.
 import type { ResolveHost } from '../../infrastructure/webhooks/checked-address-lookup.js';
 import { verifyWebhookSignature } from '../../infrastructure/webhooks/verify-webhook-signature.js';
 import { type TestService, startTestService } from '../support/test-service.js';
-import { type Answer, type ReceivedWebhook, type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
+import {
+  type Answer,
+  type ReceivedWebhook,
+  type WebhookReceiver,
+  startWebhookReceiver,
+} from '../support/webhook-receiver.js';
 
 const runFile = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,10 +37,17 @@ class StubExtractor implements Extractor {
     throw new Error('not used');
   }
   async probe(url: string) {
-    return { id: new URL(url).searchParams.get('v') ?? 'x', title: 'Webhook «test» video', duration: 42, liveStatus: null, tags: [] };
+    return {
+      id: new URL(url).searchParams.get('v') ?? 'x',
+      title: 'Webhook «test» video',
+      duration: 42,
+      liveStatus: null,
+      tags: [],
+    };
   }
   async download(request: DownloadMediaRequest) {
-    if (new URL(request.url).searchParams.get('v')?.startsWith('fail')) throw new ExtractionError('PRIVATE_VIDEO', 'Private video');
+    if (new URL(request.url).searchParams.get('v')?.startsWith('fail'))
+      throw new ExtractionError('PRIVATE_VIDEO', 'Private video');
     const filePath = path.join(request.workDir, 'media.m4a');
     await writeFile(filePath, Buffer.alloc(2048, 1));
     return { filePath, fileSize: 2048, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
@@ -60,7 +72,9 @@ function assertMatchesWebhookContract(received: ReceivedWebhook): void {
     const raw = received.headers[parameter.name.toLowerCase()];
     assert.equal(typeof raw, 'string', `header ${parameter.name}`);
     const value = parameter.schema.type === 'integer' ? Number(raw) : raw;
-    const validate = contract.validator(jsonPointer('webhooks', 'download.finished', 'post', 'parameters', String(index), 'schema'));
+    const validate = contract.validator(
+      jsonPointer('webhooks', 'download.finished', 'post', 'parameters', String(index), 'schema'),
+    );
     assert.ok(validate(value), `header ${parameter.name}: ${JSON.stringify(validate.errors)}`);
   });
 }
@@ -82,14 +96,19 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
   const receivers: WebhookReceiver[] = [];
   let videoCounter = 0;
 
-  const startWorker = () => startService(service.config, new Set(['worker']), createLogger(service.config.observability.logLevel), overrides);
+  const startWorker = () =>
+    startService(service.config, new Set(['worker']), createLogger(service.config.observability.logLevel), overrides);
 
   before(async () => {
     // The worker runs apart from the API and projector, so a test can stop and restart it alone.
     service = await startTestService({
       label: 'webhooks',
       roles: ['api', 'projector'],
-      env: { WEBHOOK_ALLOW_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(','), WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) },
+      env: {
+        WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+        WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(','),
+        WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      },
       overrides,
     });
     worker = await startWorker();
@@ -121,7 +140,9 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
   }
 
   async function pollText(jobId: string): Promise<string> {
-    const response = await fetch(`${service.api}/download/${jobId}`, { headers: { Authorization: `Bearer ${account.apiKey}` } });
+    const response = await fetch(`${service.api}/download/${jobId}`, {
+      headers: { Authorization: `Bearer ${account.apiKey}` },
+    });
     assert.equal(response.status, 200);
     return response.text();
   }
@@ -134,7 +155,10 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     for (;;) {
       const events = await deliveryEvents(jobId);
       if (events.filter((event) => event.type === type).length >= count) return events;
-      assert.ok(Date.now() < deadline, `no ${count} × ${type} for job ${jobId}; have ${events.map((e) => e.type).join(', ')}`);
+      assert.ok(
+        Date.now() < deadline,
+        `no ${count} × ${type} for job ${jobId}; have ${events.map((e) => e.type).join(', ')}`,
+      );
       await sleep(50);
     }
   }
@@ -150,7 +174,12 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
    * link in each expires at a whole minute after it was signed. On a busy machine the two can still fall on either
    * side of a minute; then another job is tried.
    */
-  async function deliveredAndPolledInOneMinute(): Promise<{ target: WebhookReceiver; jobId: string; received: ReceivedWebhook; polled: string }> {
+  async function deliveredAndPolledInOneMinute(): Promise<{
+    target: WebhookReceiver;
+    jobId: string;
+    received: ReceivedWebhook;
+    polled: string;
+  }> {
     const minute = (ms: number) => Math.floor(ms / 60_000);
     const deadline = Date.now() + 60_000;
     for (;;) {
@@ -160,8 +189,13 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
       const [received] = await target.waitFor(1);
       const polled = await pollText(jobId);
       const polledBy = Date.now();
-      const verdict = verifyWebhookSignature(received.rawBody, received.headers['x-service-signature'] as string, account.apiKey);
-      if (verdict.ok && minute(verdict.timestamp * 1000) === minute(polledBy)) return { target, jobId, received, polled };
+      const verdict = verifyWebhookSignature(
+        received.rawBody,
+        received.headers['x-service-signature'] as string,
+        account.apiKey,
+      );
+      if (verdict.ok && minute(verdict.timestamp * 1000) === minute(polledBy))
+        return { target, jobId, received, polled };
       assert.ok(Date.now() < deadline, 'no delivery and poll fell in one minute');
     }
   }
@@ -183,17 +217,22 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     const verdict = verifyWebhookSignature(received.rawBody, signature, account.apiKey);
     assert.equal(verdict.ok, true);
     assert.ok(verdict.ok && Math.abs(verdict.timestamp * 1000 - received.receivedAt) < 5_000, 'signed at send time');
-    const later = verifyWebhookSignature(received.rawBody, signature, account.apiKey, { now: received.receivedAt + 301_000 });
+    const later = verifyWebhookSignature(received.rawBody, signature, account.apiKey, {
+      now: received.receivedAt + 301_000,
+    });
     assert.equal(!later.ok && later.reason, 'timestamp_outside_tolerance');
 
     const events = await waitForEvent(jobId, 'WebhookAttemptSucceeded');
-    assert.deepEqual(events.map((event) => event.type), ['WebhookAttemptStarted', 'WebhookAttemptSucceeded']);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['WebhookAttemptStarted', 'WebhookAttemptSucceeded'],
+    );
     assert.equal(events[1].data.statusCode, 200);
     await sleep(SCHEDULE[0] + 500);
     assert.equal(target.received.length, 1, 'acknowledged once, sent once');
   });
 
-  it('signs with the account\'s newest key that is not revoked', async () => {
+  it("signs with the account's newest key that is not revoked", async () => {
     const admin = service.service.container.resolve(AccountAdministration);
     const owner = await service.createAccount();
     const newer = await admin.issueKey(owner.accountId);
@@ -232,20 +271,40 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
       const polled = await pollText(jobId);
       await waitForEvent(jobId, 'WebhookAttemptSucceeded');
 
-      assert.deepEqual([first, second].map((request) => [request.headers['x-service-event'], request.headers['x-service-attempt']]), [['download.completed', '1'], ['download.completed', '2']]);
-      const expires = (request: ReceivedWebhook) => Number(new URL(JSON.parse(request.rawBody.toString('utf8')).downloadUrl).searchParams.get('expires'));
-      assert.ok(expires(second) >= expires(first) + 120, `the retry's link expires at ${expires(second)}, the first at ${expires(first)}`);
-      const verdict = verifyWebhookSignature(second.rawBody, second.headers['x-service-signature'] as string, account.apiKey);
+      assert.deepEqual(
+        [first, second].map((request) => [request.headers['x-service-event'], request.headers['x-service-attempt']]),
+        [
+          ['download.completed', '1'],
+          ['download.completed', '2'],
+        ],
+      );
+      const expires = (request: ReceivedWebhook) =>
+        Number(new URL(JSON.parse(request.rawBody.toString('utf8')).downloadUrl).searchParams.get('expires'));
+      assert.ok(
+        expires(second) >= expires(first) + 120,
+        `the retry's link expires at ${expires(second)}, the first at ${expires(first)}`,
+      );
+      const verdict = verifyWebhookSignature(
+        second.rawBody,
+        second.headers['x-service-signature'] as string,
+        account.apiKey,
+      );
       assert.ok(verdict.ok);
       const ttl = service.config.retention.downloadLinkTtlSeconds;
-      assert.ok(expires(second) >= verdict.timestamp + ttl && expires(second) <= verdict.timestamp + ttl + 61, 'signed for the lifetime from the attempt');
+      assert.ok(
+        expires(second) >= verdict.timestamp + ttl && expires(second) <= verdict.timestamp + ttl + 61,
+        'signed for the lifetime from the attempt',
+      );
 
       // Byte for byte what GET answers, but for the link, which each signs at its own moment.
       const link = (text: string) => JSON.parse(text).downloadUrl as string;
       const retried = second.rawBody.toString('utf8');
       assert.equal(retried, polled.replace(link(polled), link(retried)));
-      assert.equal(first.rawBody.toString('utf8'), retried.replace(link(retried), link(first.rawBody.toString('utf8'))));
-      assert.equal((await fetch(link(retried))).status, 200, 'the retry\'s link serves the file');
+      assert.equal(
+        first.rawBody.toString('utf8'),
+        retried.replace(link(retried), link(first.rawBody.toString('utf8'))),
+      );
+      assert.equal((await fetch(link(retried))).status, 200, "the retry's link serves the file");
     } finally {
       clock.offsetMs = 0;
     }
@@ -255,8 +314,15 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     const target = await receiver((n) => ({ status: n <= 2 ? 500 : 200 }));
     const jobId = await submit(target.url());
     const received = await target.waitFor(3);
-    assert.deepEqual(received.map((request) => request.headers['x-service-attempt']), ['1', '2', '3']);
-    for (const request of received) assert.equal(verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'] as string, account.apiKey).ok, true);
+    assert.deepEqual(
+      received.map((request) => request.headers['x-service-attempt']),
+      ['1', '2', '3'],
+    );
+    for (const request of received)
+      assert.equal(
+        verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'] as string, account.apiKey).ok,
+        true,
+      );
     const gap1 = received[1].receivedAt - received[0].receivedAt;
     const gap2 = received[2].receivedAt - received[1].receivedAt;
     // Never early; how late a retry comes depends on the machine's load, and the lateness metric below reports it.
@@ -266,10 +332,23 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     const events = await waitForEvent(jobId, 'WebhookAttemptSucceeded');
     assert.deepEqual(
       events.map((event) => `${event.type}:${event.data.attempt}`),
-      ['WebhookAttemptStarted:1', 'WebhookAttemptFailed:1', 'WebhookAttemptStarted:2', 'WebhookAttemptFailed:2', 'WebhookAttemptStarted:3', 'WebhookAttemptSucceeded:3'],
+      [
+        'WebhookAttemptStarted:1',
+        'WebhookAttemptFailed:1',
+        'WebhookAttemptStarted:2',
+        'WebhookAttemptFailed:2',
+        'WebhookAttemptStarted:3',
+        'WebhookAttemptSucceeded:3',
+      ],
     );
     const failures = events.filter((event) => event.type === 'WebhookAttemptFailed');
-    assert.deepEqual(failures.map((event) => [event.data.statusCode, event.data.errorClass, event.data.nextDelayMs]), [[500, 'http_status', SCHEDULE[0]], [500, 'http_status', SCHEDULE[1]]]);
+    assert.deepEqual(
+      failures.map((event) => [event.data.statusCode, event.data.errorClass, event.data.nextDelayMs]),
+      [
+        [500, 'http_status', SCHEDULE[0]],
+        [500, 'http_status', SCHEDULE[1]],
+      ],
+    );
     for (const failure of failures) assert.equal(typeof failure.data.durationMs, 'number');
 
     const metrics = await worker.container.resolve<Registry>(TOKENS.metrics).metrics();
@@ -284,14 +363,19 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     const jobId = await submit(target.url());
     await target.waitFor(1);
     const events = await waitForEvent(jobId, 'WebhookDeliveryStopped');
-    assert.deepEqual(events.map((event) => event.type), ['WebhookAttemptStarted', 'WebhookAttemptFailed', 'WebhookDeliveryStopped']);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['WebhookAttemptStarted', 'WebhookAttemptFailed', 'WebhookDeliveryStopped'],
+    );
     await sleep(SCHEDULE[0] + 1_000);
     assert.equal(target.received.length, 1);
   });
 
   it('a 302 is a failed attempt and its target never sees a request', async () => {
     const elsewhere = await receiver();
-    const target = await receiver((n) => (n === 1 ? { status: 302, headers: { Location: elsewhere.url('/stolen') } } : { status: 200 }));
+    const target = await receiver((n) =>
+      n === 1 ? { status: 302, headers: { Location: elsewhere.url('/stolen') } } : { status: 200 },
+    );
     const jobId = await submit(target.url());
     await target.waitFor(2);
     const events = await waitForEvent(jobId, 'WebhookAttemptSucceeded');
@@ -329,7 +413,15 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     // finish their pulls, which takes seconds on a busy machine).
     const longWaitMs = 30_000;
     await worker.stop();
-    worker = await startService({ ...service.config, webhooks: { ...service.config.webhooks, retryScheduleMs: [SCHEDULE[0], longWaitMs, ...SCHEDULE.slice(2)] } }, new Set(['worker']), createLogger(service.config.observability.logLevel), overrides);
+    worker = await startService(
+      {
+        ...service.config,
+        webhooks: { ...service.config.webhooks, retryScheduleMs: [SCHEDULE[0], longWaitMs, ...SCHEDULE.slice(2)] },
+      },
+      new Set(['worker']),
+      createLogger(service.config.observability.logLevel),
+      overrides,
+    );
     let second: RunningService | null = null;
     try {
       const target = await receiver((n) => ({ status: n <= 2 ? 500 : 200 }));
@@ -337,7 +429,9 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
       const afterSecond = await waitForEvent(jobId, 'WebhookAttemptFailed', 2);
       await worker.stop();
       assert.equal(target.received.length, 2, 'the stopped worker sent nothing more');
-      const dueAt = Date.parse(String(afterSecond.filter((event) => event.type === 'WebhookAttemptFailed')[1].data.nextAttemptAt));
+      const dueAt = Date.parse(
+        String(afterSecond.filter((event) => event.type === 'WebhookAttemptFailed')[1].data.nextAttemptAt),
+      );
       assert.ok(Date.now() < dueAt - 2_000, `restarting before attempt 3 is due, not ${Date.now() - dueAt} ms after`);
 
       // Two workers now, with the short schedule: the recorded due time still holds, and neither sends what the other did.
@@ -348,9 +442,15 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
       assert.ok(received[2].receivedAt >= dueAt, `attempt 3 came ${dueAt - received[2].receivedAt} ms early`);
       await waitForEvent(jobId, 'WebhookAttemptSucceeded');
       await sleep(1_000);
-      assert.deepEqual(target.received.map((request) => request.headers['x-service-attempt']), ['1', '2', '3']);
+      assert.deepEqual(
+        target.received.map((request) => request.headers['x-service-attempt']),
+        ['1', '2', '3'],
+      );
       const started = (await deliveryEvents(jobId)).filter((event) => event.type === 'WebhookAttemptStarted');
-      assert.deepEqual(started.map((event) => event.data.attempt), [1, 2, 3]);
+      assert.deepEqual(
+        started.map((event) => event.data.attempt),
+        [1, 2, 3],
+      );
     } finally {
       await second?.stop();
       // The next tests need a worker with the short schedule, whatever happened here.
@@ -363,10 +463,18 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
     const target = await receiver(() => ({ status: 503 }));
     const jobId = await submit(target.url());
     const events = await waitForEvent(jobId, 'WebhookDeliveryGaveUp', 1, 45_000);
-    assert.deepEqual(target.received.map((request) => request.headers['x-service-attempt']), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    assert.deepEqual(
+      target.received.map((request) => request.headers['x-service-attempt']),
+      ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'],
+    );
     assert.equal(events.filter((event) => event.type === 'WebhookAttemptStarted').length, 10);
 
-    const env = { ...process.env, DATABASE_URL: service.config.storage.databaseUrl, MASTER_KEY_FILE: service.config.security.masterKeyFile, LOG_LEVEL: 'silent' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: service.config.storage.databaseUrl,
+      MASTER_KEY_FILE: service.config.security.masterKeyFile,
+      LOG_LEVEL: 'silent',
+    };
     const cli = path.resolve('build/infrastructure/cli/audit.js');
     const json = JSON.parse((await runFile(process.execPath, [cli, '--job', jobId, '--json'], { env })).stdout);
     assert.equal(json.jobId, jobId);

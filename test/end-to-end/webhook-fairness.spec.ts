@@ -14,7 +14,13 @@ class InstantExtractor implements Extractor {
     throw new Error('not used');
   }
   async probe(url: string) {
-    return { id: new URL(url).searchParams.get('v') ?? 'x', title: 'Fairness video', duration: 42, liveStatus: null, tags: [] };
+    return {
+      id: new URL(url).searchParams.get('v') ?? 'x',
+      title: 'Fairness video',
+      duration: 42,
+      liveStatus: null,
+      tags: [],
+    };
   }
   async download(request: DownloadMediaRequest) {
     const filePath = path.join(request.workDir, 'media.m4a');
@@ -64,7 +70,9 @@ describe('end to end: one account’s silent webhook receiver does not hold back
   }
 
   async function status(apiKey: string, jobId: string): Promise<string> {
-    const response = await fetch(`${service.api}/download/${jobId}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    const response = await fetch(`${service.api}/download/${jobId}`, {
+      headers: { Authorization: `Bearer ${apiKey}` },
+    });
     return ((await response.json()) as { status: string }).status;
   }
 
@@ -86,7 +94,14 @@ describe('end to end: one account’s silent webhook receiver does not hold back
     // More finished jobs than the worker takes from the queue at once (twice its four sending slots), all pointing at the receiver that never answers.
     const noisyJobs: string[] = [];
     for (let index = 0; index < 12; index += 1) noisyJobs.push(await submit(noisy.apiKey, silent.url()));
-    await until(async () => (await Promise.all(noisyJobs.map((jobId) => status(noisy.apiKey, jobId)))).every((value) => value === 'COMPLETED'), 'the noisy jobs to complete', 60_000);
+    await until(
+      async () =>
+        (await Promise.all(noisyJobs.map((jobId) => status(noisy.apiKey, jobId)))).every(
+          (value) => value === 'COMPLETED',
+        ),
+      'the noisy jobs to complete',
+      60_000,
+    );
     await until(() => silent.received.length >= 1, 'an attempt to hang on the silent receiver', 30_000);
 
     const started = Date.now();

@@ -14,13 +14,28 @@ describe('admin CLI', function () {
 
   before(async () => {
     service = await startTestService({ roles: ['api', 'projector'], label: 'admin_cli' });
-    const env = { ...process.env, DATABASE_URL: service.config.storage.databaseUrl, MASTER_KEY_FILE: service.config.security.masterKeyFile, LOG_LEVEL: 'silent' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: service.config.storage.databaseUrl,
+      MASTER_KEY_FILE: service.config.security.masterKeyFile,
+      LOG_LEVEL: 'silent',
+    };
     admin = (...args) => run(process.execPath, [path.resolve('build/infrastructure/cli/admin.js'), ...args], { env });
   });
   after(async () => service?.stop());
 
   it('creates an account whose printed key works at once, and manages it', async () => {
-    const { stdout } = await admin('create-account', '--name', 'Cli User', '--email', 'cli@example.com', '--plan', 'growth', '--add-on', 'client_download');
+    const { stdout } = await admin(
+      'create-account',
+      '--name',
+      'Cli User',
+      '--email',
+      'cli@example.com',
+      '--plan',
+      'growth',
+      '--add-on',
+      'client_download',
+    );
     const created = JSON.parse(stdout);
     assert.match(created.apiKey, /^vds_/);
     const call = apiClient(service.url);
@@ -34,19 +49,28 @@ describe('admin CLI', function () {
     await service.settle();
     assert.equal((await call('GET', '/api/v2/me', { key: created.apiKey })).status, 401);
     const listed = JSON.parse((await admin('list-accounts')).stdout);
-    assert.deepEqual(listed.find((account: { accountId: string }) => account.accountId === created.accountId)?.apiKeys, [{ keyId: created.keyId, revoked: true }]);
+    assert.deepEqual(
+      listed.find((account: { accountId: string }) => account.accountId === created.accountId)?.apiKeys,
+      [{ keyId: created.keyId, revoked: true }],
+    );
   });
 
   it('refuses bad input with a message and exit code 2', async () => {
-    await assert.rejects(admin('create-account', '--name', 'X', '--email', 'x@example.com', '--plan', 'platinum'), (error: { code?: number; stderr?: string }) => {
-      assert.equal(error.code, 2);
-      assert.match(error.stderr ?? '', /--plan must be one of: free, starter, growth, scale, custom/);
-      return true;
-    });
-    await assert.rejects(admin('grant', '--account', 'nope', '--feature', 'info', '--units', '1'), (error: { code?: number; stderr?: string }) => {
-      assert.equal(error.code, 2);
-      assert.match(error.stderr ?? '', /Account not found/);
-      return true;
-    });
+    await assert.rejects(
+      admin('create-account', '--name', 'X', '--email', 'x@example.com', '--plan', 'platinum'),
+      (error: { code?: number; stderr?: string }) => {
+        assert.equal(error.code, 2);
+        assert.match(error.stderr ?? '', /--plan must be one of: free, starter, growth, scale, custom/);
+        return true;
+      },
+    );
+    await assert.rejects(
+      admin('grant', '--account', 'nope', '--feature', 'info', '--units', '1'),
+      (error: { code?: number; stderr?: string }) => {
+        assert.equal(error.code, 2);
+        assert.match(error.stderr ?? '', /Account not found/);
+        return true;
+      },
+    );
   });
 });

@@ -38,7 +38,10 @@ describe('HTTP: every API prefix in every letter case needs a key', function () 
       assertUnauthorized(await call('GET', `${prefix}/me`), `GET ${prefix}/me`);
       assertUnauthorized(await call('GET', `${prefix}/me/`), `GET ${prefix}/me/`);
       assertUnauthorized(await call('GET', `${prefix}/download/${otherAccountsJob}`), `GET ${prefix}/download`);
-      assertUnauthorized(await call('POST', `${prefix}/download`, { json: { url: 'https://www.youtube.com/watch?v=abc' } }), `POST ${prefix}/download`);
+      assertUnauthorized(
+        await call('POST', `${prefix}/download`, { json: { url: 'https://www.youtube.com/watch?v=abc' } }),
+        `POST ${prefix}/download`,
+      );
       assertUnauthorized(await call('GET', `${prefix}/no-such-route`), `GET ${prefix}/no-such-route`);
     }
   });

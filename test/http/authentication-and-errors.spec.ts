@@ -35,7 +35,11 @@ describe('HTTP: authentication and error responses', function () {
 
   it('answers 401 "Invalid API key" for an unknown key, on every API path', async () => {
     assertError(await call('GET', '/api/v2/me', { key: 'vds_not-a-real-key' }), 401, 'Invalid API key');
-    assertError(await call('POST', '/api/v2/download', { key: 'vds_nope', json: { url: 'x' } }), 401, 'Invalid API key');
+    assertError(
+      await call('POST', '/api/v2/download', { key: 'vds_nope', json: { url: 'x' } }),
+      401,
+      'Invalid API key',
+    );
     assertError(await call('GET', '/api/v2/no-such-thing', { key: 'vds_nope' }), 401, 'Invalid API key');
   });
 
@@ -45,16 +49,43 @@ describe('HTTP: authentication and error responses', function () {
   });
 
   it('answers 400 for malformed JSON', async () => {
-    assertError(await call('POST', '/api/v2/download', { key: apiKey, raw: '{"url": ', headers: { 'Content-Type': 'application/json' } }), 400, /not valid JSON/);
+    assertError(
+      await call('POST', '/api/v2/download', {
+        key: apiKey,
+        raw: '{"url": ',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      400,
+      /not valid JSON/,
+    );
   });
 
   it('answers 413 for a body over the limit', async () => {
-    const big = JSON.stringify({ url: 'https://www.youtube.com/watch?v=abc', padding: 'x'.repeat(service.config.http.bodyLimitBytes + 10) });
-    assertError(await call('POST', '/api/v2/download', { key: apiKey, raw: big, headers: { 'Content-Type': 'application/json' } }), 413, /too large/);
+    const big = JSON.stringify({
+      url: 'https://www.youtube.com/watch?v=abc',
+      padding: 'x'.repeat(service.config.http.bodyLimitBytes + 10),
+    });
+    assertError(
+      await call('POST', '/api/v2/download', {
+        key: apiKey,
+        raw: big,
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      413,
+      /too large/,
+    );
   });
 
   it('answers 415 for a body that is not JSON', async () => {
-    assertError(await call('POST', '/api/v2/download', { key: apiKey, raw: 'url=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), 415, /application\/json/);
+    assertError(
+      await call('POST', '/api/v2/download', {
+        key: apiKey,
+        raw: 'url=x',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      /application\/json/,
+    );
   });
 
   it('serves the OpenAPI document without a key', async () => {

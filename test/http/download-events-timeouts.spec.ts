@@ -11,7 +11,20 @@ async function submitQuietJob(service: TestService, accountId: string): Promise<
   const jobId = randomUUID();
   await service.service.container.resolve<DownloadJobCommandHandler>(TOKENS.downloadJobCommands).handle(jobId, {
     type: 'SubmitDownload',
-    data: { jobId, accountId, url: 'https://www.youtube.com/watch?v=quiet', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'Quiet', duration: 10, maxFileSizeBytes: 1e9, now: new Date().toISOString() },
+    data: {
+      jobId,
+      accountId,
+      url: 'https://www.youtube.com/watch?v=quiet',
+      format: 'audio',
+      startTime: null,
+      endTime: null,
+      language: null,
+      webhookUrl: null,
+      title: 'Quiet',
+      duration: 10,
+      maxFileSizeBytes: 1e9,
+      now: new Date().toISOString(),
+    },
   });
   return jobId;
 }
@@ -34,7 +47,9 @@ describe('HTTP: event streams and the server’s timeouts and shutdown', functio
   it('keeps a quiet stream open, with heartbeats, well past HTTP_REQUEST_TIMEOUT_MS', async () => {
     const { accountId, apiKey } = await service.createAccount();
     const jobId = await submitQuietJob(service, accountId);
-    const stream = await EventStreamClient.open(`${service.url}/api/v2/download/${jobId}/events`, { Authorization: `Bearer ${apiKey}` });
+    const stream = await EventStreamClient.open(`${service.url}/api/v2/download/${jobId}/events`, {
+      Authorization: `Bearer ${apiKey}`,
+    });
     try {
       assert.equal(stream.response.status, 200);
       await stream.waitFor('the first event', () => stream.events[0]);
@@ -49,12 +64,19 @@ describe('HTTP: event streams and the server’s timeouts and shutdown', functio
   });
 
   it('ends open streams at shutdown instead of waiting out SHUTDOWN_TIMEOUT_MS', async () => {
-    const stopping = await startTestService({ roles: ['api', 'projector'], label: 'http_event_stream_shutdown', overrides: { extractor: new InstantExtractor() }, env: { SHUTDOWN_TIMEOUT_MS: '300000' } });
+    const stopping = await startTestService({
+      roles: ['api', 'projector'],
+      label: 'http_event_stream_shutdown',
+      overrides: { extractor: new InstantExtractor() },
+      env: { SHUTDOWN_TIMEOUT_MS: '300000' },
+    });
     let stream: EventStreamClient | undefined;
     try {
       const { accountId, apiKey } = await stopping.createAccount();
       const jobId = await submitQuietJob(stopping, accountId);
-      stream = await EventStreamClient.open(`${stopping.url}/api/v2/download/${jobId}/events`, { Authorization: `Bearer ${apiKey}` });
+      stream = await EventStreamClient.open(`${stopping.url}/api/v2/download/${jobId}/events`, {
+        Authorization: `Bearer ${apiKey}`,
+      });
       const opened = stream;
       await opened.waitFor('the first event', () => opened.events[0]);
       const stopped = stopping.stop();

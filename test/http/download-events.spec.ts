@@ -31,19 +31,29 @@ for (const embedded of [false, true]) {
     after(async () => service?.stop());
 
     const open = async (path: string, key: string | undefined, headers: Record<string, string> = {}) => {
-      const stream = await EventStreamClient.open(`${service.url}${path}`, { ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }), ...headers });
+      const stream = await EventStreamClient.open(`${service.url}${path}`, {
+        ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }),
+        ...headers,
+      });
       streams.push(stream);
       return stream;
     };
     const submit = async (key: string, videoId: string): Promise<string> => {
-      const response = await call('POST', '/api/v2/download', { key, json: { url: `https://www.youtube.com/watch?v=${videoId}`, format: 'audio' } });
+      const response = await call('POST', '/api/v2/download', {
+        key,
+        json: { url: `https://www.youtube.com/watch?v=${videoId}`, format: 'audio' },
+      });
       assert.equal(response.status, 200, JSON.stringify(response.body));
       return response.body.jobId as string;
     };
     const checkBodies = (stream: EventStreamClient, jobId: string) => {
-      for (const body of stream.bodies()) assertMatchesOpenApi('GET', `/api/v2/download/${jobId}`, 200, body, { 'content-type': 'application/json' });
+      for (const body of stream.bodies())
+        assertMatchesOpenApi('GET', `/api/v2/download/${jobId}`, 200, body, { 'content-type': 'application/json' });
       const ids = stream.events.map((event) => Number(event.id));
-      assert.ok(ids.every((id, index) => Number.isSafeInteger(id) && (index === 0 || id > ids[index - 1])), `ids grow: ${ids.join(',')}`);
+      assert.ok(
+        ids.every((id, index) => Number.isSafeInteger(id) && (index === 0 || id > ids[index - 1])),
+        `ids grow: ${ids.join(',')}`,
+      );
       assert.ok(stream.events.every((event) => event.event === 'job'));
     };
 
@@ -61,7 +71,9 @@ for (const embedded of [false, true]) {
       await stream.waitFor('the running body', () => stream.bodies().find((body) => body.status === 'IN_PROGRESS'));
 
       extractor.release(videoId);
-      const done = await stream.waitFor('the completed body', () => stream.bodies().find((body) => body.status === 'COMPLETED'));
+      const done = await stream.waitFor('the completed body', () =>
+        stream.bodies().find((body) => body.status === 'COMPLETED'),
+      );
       assert.equal(typeof done.downloadUrl, 'string');
       // The stream folds the job's own events, ahead of the read model a poll reads.
       await service.settle();
@@ -96,18 +108,28 @@ for (const embedded of [false, true]) {
       const times: number[] = [];
       const counted = withProgress().length;
       while (times.length < 3) {
-        await stream.waitFor('one more progress event', () => (withProgress().length > counted + times.length ? true : undefined));
+        await stream.waitFor('one more progress event', () =>
+          withProgress().length > counted + times.length ? true : undefined,
+        );
         times.push(Date.now());
       }
       assert.ok(times[2] - times[0] >= 1_500, `reports are spaced: ${times.join(',')}`);
 
       extractor.release(videoId);
-      const done = await stream.waitFor('the completed body', () => stream.bodies().find((body) => body.status === 'COMPLETED'));
+      const done = await stream.waitFor('the completed body', () =>
+        stream.bodies().find((body) => body.status === 'COMPLETED'),
+      );
       assert.equal(done.progress, undefined);
       assert.equal((await call('GET', `/api/v2/download/${jobId}`, { key: apiKey })).body.progress, undefined);
       checkBodies(stream, jobId);
-      const recorded = await service.service.container.resolve<EventStore>(TOKENS.eventStore).readStream(`download-${jobId}`);
-      assert.deepEqual(recorded.map((event) => event.type), ['DownloadRequested', 'DownloadStarted', 'DownloadCompleted'], 'progress is never an event');
+      const recorded = await service.service.container
+        .resolve<EventStore>(TOKENS.eventStore)
+        .readStream(`download-${jobId}`);
+      assert.deepEqual(
+        recorded.map((event) => event.type),
+        ['DownloadRequested', 'DownloadStarted', 'DownloadCompleted'],
+        'progress is never an event',
+      );
     });
 
     it('answers a stream of a terminal job with its body and closes; Last-Event-ID resumes without repeating', async () => {
@@ -117,10 +139,14 @@ for (const embedded of [false, true]) {
       const firstEvent = await before.waitFor('the first event', () => before.events[0]);
       before.close();
 
-      const resumed = await open(`/api/v2/download/${jobId}/events`, apiKey, { 'Last-Event-ID': String(firstEvent.id) });
+      const resumed = await open(`/api/v2/download/${jobId}/events`, apiKey, {
+        'Last-Event-ID': String(firstEvent.id),
+      });
       // Nothing newer than that id yet (or only the job's start): the first body is not sent again.
       assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
-      const failed = await resumed.waitFor('the failed body', () => resumed.bodies().find((body) => body.status === 'FAILED'));
+      const failed = await resumed.waitFor('the failed body', () =>
+        resumed.bodies().find((body) => body.status === 'FAILED'),
+      );
       assert.equal(failed.jobId, jobId);
       assert.ok(resumed.events.every((event) => Number(event.id) > Number(firstEvent.id)));
       await resumed.waitFor('the server to close the stream', () => (resumed.ended ? true : undefined));
@@ -128,8 +154,13 @@ for (const embedded of [false, true]) {
 
       const after = await open(`/api/v2/download/${jobId}/events`, apiKey);
       await after.waitFor('the server to close the stream', () => (after.ended ? true : undefined));
-      assert.deepEqual(after.bodies().map((body) => body.status), ['FAILED']);
-      const caughtUp = await open(`/api/v2/download/${jobId}/events`, apiKey, { 'Last-Event-ID': String(after.events[0].id) });
+      assert.deepEqual(
+        after.bodies().map((body) => body.status),
+        ['FAILED'],
+      );
+      const caughtUp = await open(`/api/v2/download/${jobId}/events`, apiKey, {
+        'Last-Event-ID': String(after.events[0].id),
+      });
       assert.equal(caughtUp.response.status, 200);
       assert.equal(caughtUp.events.length, 0);
     });
@@ -139,10 +170,18 @@ for (const embedded of [false, true]) {
       const other = await service.createAccount();
       const jobId = await submit(apiKey, `foreign${embedded ? 'E' : 'S'}`);
       for (const prefix of ['/api/v2', '/API/V2', '/api/v1', '/v2']) {
-        assert.equal((await call('GET', `${prefix}/download/${jobId}/events`, { key: other.apiKey })).status, 404, prefix);
+        assert.equal(
+          (await call('GET', `${prefix}/download/${jobId}/events`, { key: other.apiKey })).status,
+          404,
+          prefix,
+        );
         assert.equal((await call('GET', `${prefix}/download/no-such-job/events`, { key: apiKey })).status, 404, prefix);
         assert.equal((await call('GET', `${prefix}/download/${jobId}/events`)).status, 401, prefix);
-        assert.equal((await call('GET', `${prefix}/download/${jobId}/events`, { key: 'vds_nope' })).status, 401, prefix);
+        assert.equal(
+          (await call('GET', `${prefix}/download/${jobId}/events`, { key: 'vds_nope' })).status,
+          401,
+          prefix,
+        );
       }
       assert.equal((await call('GET', `/api/v2/download/${'x'.repeat(300)}/events`, { key: apiKey })).status, 404);
       const stream = await open(`/API/V2/Download/${jobId}/Events`, apiKey);

@@ -13,13 +13,21 @@ for (const embedded of [false, true]) {
 
     before(async () => {
       // No worker: submitted jobs stay IN_QUEUE until cancelled.
-      service = await startTestService({ roles: ['api', 'projector'], label: 'http_download_list', embedded, overrides: { extractor: new InstantExtractor() } });
+      service = await startTestService({
+        roles: ['api', 'projector'],
+        label: 'http_download_list',
+        embedded,
+        overrides: { extractor: new InstantExtractor() },
+      });
       call = apiClient(service.url);
     });
     after(async () => service?.stop());
 
     const submit = async (key: string, n: number): Promise<string> => {
-      const response = await call('POST', '/api/v2/download', { key, json: { url: `https://www.youtube.com/watch?v=vid${n}`, format: 'audio' } });
+      const response = await call('POST', '/api/v2/download', {
+        key,
+        json: { url: `https://www.youtube.com/watch?v=vid${n}`, format: 'audio' },
+      });
       assert.equal(response.status, 200, JSON.stringify(response.body));
       return response.body.jobId as string;
     };
@@ -46,12 +54,18 @@ for (const embedded of [false, true]) {
 
       const first = await call('GET', '/api/v2/downloads', { key: apiKey });
       assert.equal(first.status, 200);
-      assert.deepEqual(first.body.jobs.map((job: { jobId: string }) => job.jobId), [...submitted].reverse());
+      assert.deepEqual(
+        first.body.jobs.map((job: { jobId: string }) => job.jobId),
+        [...submitted].reverse(),
+      );
       assert.equal(first.body.nextCursor, null);
-      for (const job of first.body.jobs) assert.deepEqual(job, (await call('GET', `/api/v2/download/${job.jobId}`, { key: apiKey })).body);
+      for (const job of first.body.jobs)
+        assert.deepEqual(job, (await call('GET', `/api/v2/download/${job.jobId}`, { key: apiKey })).body);
 
       assert.deepEqual(await allPages(apiKey, 'limit=2'), [...submitted].reverse());
-      assert.deepEqual(await allPages(other.apiKey, 'limit=1'), [(await call('GET', '/api/v2/downloads', { key: other.apiKey })).body.jobs[0].jobId]);
+      assert.deepEqual(await allPages(other.apiKey, 'limit=1'), [
+        (await call('GET', '/api/v2/downloads', { key: other.apiKey })).body.jobs[0].jobId,
+      ]);
     });
 
     it('keeps its pages stable while new jobs are submitted between them', async () => {
@@ -60,12 +74,18 @@ for (const embedded of [false, true]) {
       for (let n = 0; n < 4; n += 1) older.push(await submit(apiKey, n));
       await service.settle();
       const first = await call('GET', '/api/v2/downloads?limit=2', { key: apiKey });
-      assert.deepEqual(first.body.jobs.map((job: { jobId: string }) => job.jobId), [older[3], older[2]]);
+      assert.deepEqual(
+        first.body.jobs.map((job: { jobId: string }) => job.jobId),
+        [older[3], older[2]],
+      );
       await submit(apiKey, 10);
       await submit(apiKey, 11);
       await service.settle();
       const second = await call('GET', `/api/v2/downloads?limit=2&cursor=${first.body.nextCursor}`, { key: apiKey });
-      assert.deepEqual(second.body.jobs.map((job: { jobId: string }) => job.jobId), [older[1], older[0]]);
+      assert.deepEqual(
+        second.body.jobs.map((job: { jobId: string }) => job.jobId),
+        [older[1], older[0]],
+      );
       assert.equal(second.body.nextCursor, null);
     });
 
@@ -77,7 +97,10 @@ for (const embedded of [false, true]) {
       // No worker runs here: release the cancelled job's reservation as its billing settlement would,
       // since a finished job reads as FAILED (in a poll as in the list) only once /me shows its release.
       const accounts = service.service.container.resolve<AccountCommandHandler>(TOKENS.accountCommands);
-      await accounts.handle(accountId, { type: 'ReleaseDownload', data: { jobId: cancelled, now: new Date().toISOString() } });
+      await accounts.handle(accountId, {
+        type: 'ReleaseDownload',
+        data: { jobId: cancelled, now: new Date().toISOString() },
+      });
       await service.settle();
       const deadline = Date.now() + 30_000;
       while ((await call('GET', `/api/v2/download/${cancelled}`, { key: apiKey })).body.status !== 'FAILED') {
@@ -96,7 +119,10 @@ for (const embedded of [false, true]) {
       for (const prefix of ['/api/v2', '/API/V2', '/api/v1', '/v2']) {
         const response = await call('GET', `${prefix}/downloads`, { key: apiKey });
         assert.equal(response.status, 200, prefix);
-        assert.deepEqual(response.body.jobs.map((job: { jobId: string }) => job.jobId), [jobId]);
+        assert.deepEqual(
+          response.body.jobs.map((job: { jobId: string }) => job.jobId),
+          [jobId],
+        );
       }
       assert.equal((await call('GET', '/api/v2/downloads')).status, 401);
       assert.equal((await call('GET', '/api/v2/downloads', { key: 'vds_not_a_key' })).status, 401);

@@ -26,7 +26,13 @@ describe('HTTP: GET /me', function () {
     assert.deepEqual(response.body.plan, { id: 'free', renewsAt: null, canceledAt: null });
     assert.deepEqual(Object.keys(response.body.balances).sort(), ['bandwidth_mb', 'download_count', 'info']);
     const free = DEFAULT_PLAN_CATALOG.free.allowances;
-    assert.deepEqual(response.body.balances.download_count, { granted: free.download_count, used: 0, remaining: free.download_count, unlimited: false, resetsAt: null });
+    assert.deepEqual(response.body.balances.download_count, {
+      granted: free.download_count,
+      used: 0,
+      remaining: free.download_count,
+      unlimited: false,
+      resetsAt: null,
+    });
   });
 
   it('shows add-on balances only when enabled, and reflects grants, plan changes and cancellation', async () => {
@@ -45,7 +51,13 @@ describe('HTTP: GET /me', function () {
     me = (await call('GET', '/api/v2/me', { key: apiKey })).body;
     assert.equal(me.plan.id, 'growth');
     assert.equal(typeof me.plan.canceledAt, 'number');
-    assert.deepEqual(Object.keys(me.balances).sort(), ['bandwidth_mb', 'channel_list', 'client_download', 'download_count', 'info']);
+    assert.deepEqual(Object.keys(me.balances).sort(), [
+      'bandwidth_mb',
+      'channel_list',
+      'client_download',
+      'download_count',
+      'info',
+    ]);
     const growthInfo = DEFAULT_PLAN_CATALOG.growth.allowances.info as number;
     assert.equal(me.balances.info.granted, growthInfo + 25);
     assert.equal(me.balances.info.remaining, growthInfo + 25);

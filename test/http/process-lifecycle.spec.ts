@@ -22,7 +22,10 @@ describe('the service process', function () {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  function start(env: Record<string, string>, args: string[] = []): { child: ChildProcess; exited: Promise<number | null>; stderr: () => string } {
+  function start(
+    env: Record<string, string>,
+    args: string[] = [],
+  ): { child: ChildProcess; exited: Promise<number | null>; stderr: () => string } {
     const child = spawn(process.execPath, [path.resolve('build/infrastructure/main.js'), ...args], {
       env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -54,7 +57,10 @@ describe('the service process', function () {
     const base = `http://127.0.0.1:${port}`;
     let ready = false;
     for (let i = 0; i < 100 && !ready; i += 1) {
-      ready = await fetch(`${base}/readyz`).then((response) => response.status === 200, () => false);
+      ready = await fetch(`${base}/readyz`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
       if (!ready) await sleep(200);
     }
     assert.ok(ready, 'the service became ready');

@@ -74,7 +74,9 @@ describe('service processes starting together on a new database', function () {
   /** Polls until `ready` holds; a process of `watched` that exits first ends the wait with its exit and output. */
   async function until(ready: () => Promise<boolean>, watched: Started[]): Promise<void> {
     const deadline = Date.now() + 90_000;
-    const died = Promise.race(watched.map(async (one) => `a process exited (${String(await one.exited)}): ${one.output().slice(-2_000)}`));
+    const died = Promise.race(
+      watched.map(async (one) => `a process exited (${String(await one.exited)}): ${one.output().slice(-2_000)}`),
+    );
     while (!(await ready().catch(() => false))) {
       const outcome = await Promise.race([died, sleep(200).then(() => null)]);
       if (outcome !== null) assert.fail(outcome);
@@ -95,11 +97,19 @@ describe('service processes starting together on a new database', function () {
   it('every one starts: the database is created once, and schemas migrate one process at a time', async () => {
     const base = 20_000 + Math.floor(Math.random() * 20_000);
     const ports = [base, base + 1, base + 2];
-    const processes = [...ports.map((port) => start('api', port)), ...ports.map((port) => start('projector', port + 10))];
-    for (const port of ports) await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, processes);
+    const processes = [
+      ...ports.map((port) => start('api', port)),
+      ...ports.map((port) => start('projector', port + 10)),
+    ];
+    for (const port of ports)
+      await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, processes);
     // Every projection has a checkpoint once some projector runs them.
     await until(async () => (await checkpoints()) >= 4, processes);
     for (const { child } of processes) child.kill('SIGTERM');
-    assert.deepEqual(await Promise.all(processes.map(({ exited }) => exited)), processes.map(() => 0), 'each ran, and stops cleanly');
+    assert.deepEqual(
+      await Promise.all(processes.map(({ exited }) => exited)),
+      processes.map(() => 0),
+      'each ran, and stops cleanly',
+    );
   });
 });

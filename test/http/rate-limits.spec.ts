@@ -15,9 +15,18 @@ describe('per-key and per-account rate limits across two API instances on one da
   before(async () => {
     first = await startTestService({
       label: 'ratelimit',
-      env: { RATE_LIMIT_KEY_PER_SECOND: '5', RATE_LIMIT_ACCOUNT_PER_SECOND: '8', RATE_LIMITS_BY_PLAN: 'scale=0/0', API_KEY_CACHE_TTL_SECONDS: '1' },
+      env: {
+        RATE_LIMIT_KEY_PER_SECOND: '5',
+        RATE_LIMIT_ACCOUNT_PER_SECOND: '8',
+        RATE_LIMITS_BY_PLAN: 'scale=0/0',
+        API_KEY_CACHE_TTL_SECONDS: '1',
+      },
     });
-    second = await startService({ ...first.config, http: { ...first.config.http, port: 0 } }, new Set(['api']), createLogger('silent'));
+    second = await startService(
+      { ...first.config, http: { ...first.config.http, port: 0 } },
+      new Set(['api']),
+      createLogger('silent'),
+    );
     callFirst = apiClient(first.url);
     callSecond = apiClient(second.url ?? '');
   });
@@ -29,7 +38,11 @@ describe('per-key and per-account rate limits across two API instances on one da
   const unknownJob = '/api/v2/download/00000000-0000-0000-0000-000000000000';
   /** `count` polls (of a job that does not exist: 404) with each key, spread evenly over both instances, all at once. */
   async function burst(keys: string[], count: number): Promise<ApiResponse[]> {
-    const requests = keys.flatMap((key) => Array.from({ length: count }, (_, index) => (index % 2 === 0 ? callFirst : callSecond)('GET', unknownJob, { key })));
+    const requests = keys.flatMap((key) =>
+      Array.from({ length: count }, (_, index) =>
+        (index % 2 === 0 ? callFirst : callSecond)('GET', unknownJob, { key }),
+      ),
+    );
     return Promise.all(requests);
   }
   const statuses = (responses: ApiResponse[]) => responses.map((response) => response.status).sort();
@@ -96,7 +109,11 @@ describe('per-key and per-account rate limits across two API instances on one da
     const { polls, submit } = await inOneWindow(async () => {
       const { apiKey: fresh } = await first.createAccount();
       return timed(async () => {
-        const polls = await Promise.all(Array.from({ length: 7 }, (_, index) => (index % 2 === 0 ? callFirst : callSecond)('GET', unknownJob, { key: fresh })));
+        const polls = await Promise.all(
+          Array.from({ length: 7 }, (_, index) =>
+            (index % 2 === 0 ? callFirst : callSecond)('GET', unknownJob, { key: fresh }),
+          ),
+        );
         // A body that would be refused with 400 if it got past the limiter: nothing reaches a platform.
         const submit = await callFirst('POST', '/api/v2/download', { key: fresh, json: {} });
         return { polls, submit };
@@ -118,7 +135,10 @@ describe('per-key and per-account rate limits across two API instances on one da
     await first.settle();
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const responses = await burst([apiKey], 12);
-    assert.ok(responses.every((response) => response.status === 404), JSON.stringify(statuses(responses)));
+    assert.ok(
+      responses.every((response) => response.status === 404),
+      JSON.stringify(statuses(responses)),
+    );
   });
 
   it('applies a plan’s own limits (here: none for scale)', async () => {

@@ -26,16 +26,32 @@ describe('HTTP: hostile request bodies', function () {
   it('answers 400 for a body nested deeper than 32 levels, however deep', async () => {
     for (const depth of [33, 10_000]) {
       const raw = `${'['.repeat(depth)}${']'.repeat(depth)}`;
-      assertError(await call('POST', '/api/v2/download', { key: apiKey, raw, headers: { 'Content-Type': 'application/json' } }), 400, /nested more than 32 levels/);
+      assertError(
+        await call('POST', '/api/v2/download', { key: apiKey, raw, headers: { 'Content-Type': 'application/json' } }),
+        400,
+        /nested more than 32 levels/,
+      );
       const inObject = `{"url":${'['.repeat(depth)}${']'.repeat(depth)}}`;
-      assertError(await call('POST', '/api/v2/download', { key: apiKey, raw: inObject, headers: { 'Content-Type': 'application/json' } }), 400, /nested more than 32 levels/);
+      assertError(
+        await call('POST', '/api/v2/download', {
+          key: apiKey,
+          raw: inObject,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+        400,
+        /nested more than 32 levels/,
+      );
     }
   });
 
   it('answers 400 naming the encoding when a compressed body does not decompress, on any path, and 415 for an encoding it does not take', async () => {
     for (const encoding of ['gzip', 'deflate', 'br']) {
       for (const path of ['/api/v2/download', '/API/V2/download', '/nowhere']) {
-        const headers = { 'Content-Type': 'application/json', 'Content-Encoding': encoding, Authorization: `Bearer ${apiKey}` };
+        const headers = {
+          'Content-Type': 'application/json',
+          'Content-Encoding': encoding,
+          Authorization: `Bearer ${apiKey}`,
+        };
         const response = await rawRequest(service.url, 'POST', path, headers, '{"url":"plain, not compressed"}');
         assert.notEqual(response.status, 500, `${encoding} ${path}`);
         assert.equal(typeof response.body.error, 'string', `${encoding} ${path}`);
@@ -43,18 +59,40 @@ describe('HTTP: hostile request bodies', function () {
       }
     }
     const compressed = gzipSync(JSON.stringify({ url: 'not a url' }));
-    const decoded = await rawRequest(service.url, 'POST', '/api/v2/download', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', Authorization: `Bearer ${apiKey}` }, compressed);
+    const decoded = await rawRequest(
+      service.url,
+      'POST',
+      '/api/v2/download',
+      { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', Authorization: `Bearer ${apiKey}` },
+      compressed,
+    );
     assertError(decoded, 400, /^url /);
     for (const encoding of ['gzip, br', 'compress', 'zstd']) {
-      const response = await rawRequest(service.url, 'POST', '/api/v2/download', { 'Content-Type': 'application/json', 'Content-Encoding': encoding, Authorization: `Bearer ${apiKey}` }, '{}');
+      const response = await rawRequest(
+        service.url,
+        'POST',
+        '/api/v2/download',
+        { 'Content-Type': 'application/json', 'Content-Encoding': encoding, Authorization: `Bearer ${apiKey}` },
+        '{}',
+      );
       assertError(response, 415, /Content-Encoding/);
     }
   });
 
   it('reads no body before the key is checked, and none outside the API', async () => {
     const huge = 'x'.repeat(200_000);
-    assertError(await call('POST', '/api/v2/download', { raw: huge, headers: { 'Content-Type': 'application/json' } }), 401);
-    assertError(await call('POST', '/V2/download', { key: 'vds_unknown', raw: '{', headers: { 'Content-Type': 'application/json' } }), 401);
+    assertError(
+      await call('POST', '/api/v2/download', { raw: huge, headers: { 'Content-Type': 'application/json' } }),
+      401,
+    );
+    assertError(
+      await call('POST', '/V2/download', {
+        key: 'vds_unknown',
+        raw: '{',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      401,
+    );
     assertError(await call('POST', '/nowhere', { raw: '{', headers: { 'Content-Type': 'application/json' } }), 404);
     assertError(await call('POST', '/healthz', { raw: huge, headers: { 'Content-Type': 'application/json' } }), 405);
   });

@@ -3,7 +3,11 @@ import { connect } from 'node:net';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 /** Sends `chunks` and then nothing; resolves with how long the server kept the connection open, and what it said. */
-function stallAfter(url: string, chunks: string[], giveUpMs: number): Promise<{ closedAfterMs: number | null; answer: string }> {
+function stallAfter(
+  url: string,
+  chunks: string[],
+  giveUpMs: number,
+): Promise<{ closedAfterMs: number | null; answer: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const started = Date.now();
@@ -31,7 +35,11 @@ describe('HTTP: slow clients are cut off', function () {
   let service: TestService;
 
   before(async () => {
-    service = await startTestService({ roles: ['api'], label: 'http_timeouts', env: { HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_HEADERS_TIMEOUT_MS: '1000' } });
+    service = await startTestService({
+      roles: ['api'],
+      label: 'http_timeouts',
+      env: { HTTP_REQUEST_TIMEOUT_MS: '2000', HTTP_HEADERS_TIMEOUT_MS: '1000' },
+    });
   });
   after(async () => service?.stop());
 

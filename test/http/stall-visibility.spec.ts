@@ -18,7 +18,11 @@ describe('stalls of the event store are visible', function () {
   let service: TestService;
 
   before(async () => {
-    service = await startTestService({ label: 'stalls', roles: ['api', 'projector'], env: { READY_MAX_LAG_MS: '1500' } });
+    service = await startTestService({
+      label: 'stalls',
+      roles: ['api', 'projector'],
+      env: { READY_MAX_LAG_MS: '1500' },
+    });
   });
   after(async () => service?.stop());
 
@@ -33,19 +37,27 @@ describe('stalls of the event store are visible', function () {
       await holder.query('BEGIN');
       await holder.query('SELECT pg_current_xact_id()');
       const store = service.service.container.resolve<EventStore>(TOKENS.eventStore);
-      await store.appendToStream(`account-${randomUUID()}`, [{ id: randomUUID(), type: 'AccountTouched', data: {} }], { expectedRevision: 'no_stream' });
+      await store.appendToStream(`account-${randomUUID()}`, [{ id: randomUUID(), type: 'AccountTouched', data: {} }], {
+        expectedRevision: 'no_stream',
+      });
       // Both figures grow for as long as the transaction stays open, whatever the machine's speed.
       const deadline = Date.now() + 30_000;
       for (;;) {
         const metrics = await (await fetch(`${service.url}/metrics`)).text();
-        const [age, lag] = [gauge(metrics, 'vds_event_horizon_age_seconds'), gauge(metrics, 'vds_processor_lag_seconds{processor="accounts"}')];
+        const [age, lag] = [
+          gauge(metrics, 'vds_event_horizon_age_seconds'),
+          gauge(metrics, 'vds_processor_lag_seconds{processor="accounts"}'),
+        ];
         if (age >= 2 && lag >= 2) break;
         assert.ok(Date.now() < deadline, `horizon age ${age} s, accounts lag ${lag} s`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const stalled = await fetch(`${service.url}/readyz`);
       assert.equal(stalled.status, 503);
-      const body = (await stalled.json()) as { checks: Record<string, string>; processorLagSeconds: Record<string, number> };
+      const body = (await stalled.json()) as {
+        checks: Record<string, string>;
+        processorLagSeconds: Record<string, number>;
+      };
       assert.equal(body.checks.processorLag, 'unavailable');
       assert.ok(body.processorLagSeconds.accounts >= 2);
     } finally {
@@ -58,12 +70,16 @@ describe('stalls of the event store are visible', function () {
 
   it('ends a transaction the service leaves idle: every connection it opens has an idle-in-transaction timeout', async () => {
     const db = service.service.container.resolve<Knex>(TOKENS.database);
-    const { rows } = await db.raw<{ rows: Array<{ idle_in_transaction_session_timeout: string }> }>('SHOW idle_in_transaction_session_timeout');
+    const { rows } = await db.raw<{ rows: Array<{ idle_in_transaction_session_timeout: string }> }>(
+      'SHOW idle_in_transaction_session_timeout',
+    );
     assert.equal(rows[0].idle_in_transaction_session_timeout, '10s');
     const store = service.service.container.resolve(TOKENS.eventStore);
     assert.ok(store instanceof PostgresEventStore);
     const pool = (store as unknown as { pool: pg.Pool }).pool;
-    const shown = await pool.query<{ idle_in_transaction_session_timeout: string }>('SHOW idle_in_transaction_session_timeout');
+    const shown = await pool.query<{ idle_in_transaction_session_timeout: string }>(
+      'SHOW idle_in_transaction_session_timeout',
+    );
     assert.equal(shown.rows[0].idle_in_transaction_session_timeout, '10s');
   });
 });

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import type { DownloadMediaRequest, DownloadedMedia, Extractor, VideoMetadata } from '../../application/ports/extractor.js';
+import type {
+  DownloadMediaRequest,
+  DownloadedMedia,
+  Extractor,
+  VideoMetadata,
+} from '../../application/ports/extractor.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
@@ -22,7 +27,13 @@ class SlowExtractor implements Extractor {
     this.startedAt.set(url, Date.now());
     await new Promise((resolve) => setTimeout(resolve, LOOKUP_MS));
     this.finishedAt.set(url, Date.now());
-    return { id: new URL(url).searchParams.get('v') ?? 'x', title: 'A video', duration: 60, liveStatus: 'not_live', tags: [] };
+    return {
+      id: new URL(url).searchParams.get('v') ?? 'x',
+      title: 'A video',
+      duration: 60,
+      liveStatus: 'not_live',
+      tags: [],
+    };
   }
 
   download(_request: DownloadMediaRequest): Promise<DownloadedMedia> {
@@ -68,16 +79,28 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
       timed(() => call('POST', '/api/v2/download', { key: busy.apiKey, json: { url: watch(`burst-${index}`) } })),
     );
     // The burst holds every extractor slot before the other account asks.
-    await eventually(() => [...extractor.startedAt.keys()].filter((url) => url.includes('burst-')).length >= service.config.lookups.extractorConcurrency, 'the burst never took the slots');
+    await eventually(
+      () =>
+        [...extractor.startedAt.keys()].filter((url) => url.includes('burst-')).length >=
+        service.config.lookups.extractorConcurrency,
+      'the burst never took the slots',
+    );
     const sentAt = Date.now();
-    const single = await timed(() => call('POST', '/api/v2/download', { key: other.apiKey, json: { url: watch('other-single') } }));
+    const single = await timed(() =>
+      call('POST', '/api/v2/download', { key: other.apiKey, json: { url: watch('other-single') } }),
+    );
     assert.equal(single.value.status, 200);
     // Scheduling, whatever the machine's speed: once the other account waits, none of the burst's lookups starts before its own
     // (at most the extractor slots free when it arrived were taken by the burst).
     const singleStarted = extractor.startedAt.get(watch('other-single')) ?? Infinity;
-    const overtaking = [...extractor.startedAt].filter(([url, at]) => url.includes('burst-') && at >= sentAt && at < singleStarted);
+    const overtaking = [...extractor.startedAt].filter(
+      ([url, at]) => url.includes('burst-') && at >= sentAt && at < singleStarted,
+    );
     // So it waited about one lookup, where a queue in arrival order made it wait for ten.
-    assert.ok(overtaking.length <= service.config.lookups.extractorConcurrency, `${overtaking.length} of the burst's lookups started first`);
+    assert.ok(
+      overtaking.length <= service.config.lookups.extractorConcurrency,
+      `${overtaking.length} of the burst's lookups started first`,
+    );
 
     const answers = await Promise.all(burst);
     const refused = answers.filter(({ value }) => value.status === 429);
@@ -96,17 +119,33 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
 
   it('refuses submissions beyond the pending limit before any of them reaches the platform', async () => {
     const account = await service.createAccount();
-    const cached = await Promise.all(Array.from({ length: 95 }, () => call('POST', '/api/v2/download', { key: account.apiKey, json: { url: watch('one-cached-video') } })));
-    assert.ok(cached.every((response) => response.status === 200), JSON.stringify(cached.filter((response) => response.status !== 200).map((response) => [response.status, response.body]).slice(0, 3)));
+    const cached = await Promise.all(
+      Array.from({ length: 95 }, () =>
+        call('POST', '/api/v2/download', { key: account.apiKey, json: { url: watch('one-cached-video') } }),
+      ),
+    );
+    assert.ok(
+      cached.every((response) => response.status === 200),
+      JSON.stringify(
+        cached
+          .filter((response) => response.status !== 200)
+          .map((response) => [response.status, response.body])
+          .slice(0, 3),
+      ),
+    );
     const probesBefore = extractor.probed.length;
 
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => timed(() => call('POST', '/api/v2/download', { key: account.apiKey, json: { url: watch(`beyond-${index}`) } }))),
+      Array.from({ length: 20 }, (_, index) =>
+        timed(() => call('POST', '/api/v2/download', { key: account.apiKey, json: { url: watch(`beyond-${index}`) } })),
+      ),
     );
     assert.equal(answers.filter(({ value }) => value.status === 200).length, 5);
     const refused = answers.filter(({ value }) => value.status === 429);
     assert.equal(refused.length, 15);
-    const admitted = Array.from({ length: 20 }, (_, index) => watch(`beyond-${index}`)).filter((url) => extractor.startedAt.has(url));
+    const admitted = Array.from({ length: 20 }, (_, index) => watch(`beyond-${index}`)).filter((url) =>
+      extractor.startedAt.has(url),
+    );
     for (const { value, answeredAt } of refused) {
       assert.equal(value.headers.get('x-pending-downloads'), '100');
       assert.match(value.body.error, /queued or in progress/);
@@ -118,7 +157,12 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
   it('looks a video up once, whatever spelling of its URL is submitted', async () => {
     const account = await service.createAccount();
     const probesBefore = extractor.probed.length;
-    for (const url of [watch('spelled-many-ways'), watch('spelled-many-ways', '&probe=1'), watch('spelled-many-ways', '&probe=2'), 'https://youtu.be/spelled-many-ways']) {
+    for (const url of [
+      watch('spelled-many-ways'),
+      watch('spelled-many-ways', '&probe=1'),
+      watch('spelled-many-ways', '&probe=2'),
+      'https://youtu.be/spelled-many-ways',
+    ]) {
       const response = await call('POST', '/api/v2/download', { key: account.apiKey, json: { url } });
       assert.equal(response.status, 200, url);
     }

@@ -28,7 +28,10 @@ for (const embedded of [false, true]) {
     });
 
     const submit = async (key: string, videoId: string, webhookUrl?: string): Promise<string> => {
-      const response = await call('POST', '/api/v2/download', { key, json: { url: `https://www.youtube.com/watch?v=${videoId}`, webhookUrl } });
+      const response = await call('POST', '/api/v2/download', {
+        key,
+        json: { url: `https://www.youtube.com/watch?v=${videoId}`, webhookUrl },
+      });
       assert.equal(response.status, 200, JSON.stringify(response.body));
       return response.body.jobId as string;
     };
@@ -37,7 +40,9 @@ for (const embedded of [false, true]) {
       const { apiKey } = await service.createAccount();
       const other = await service.createAccount();
       const jobId = await submit(apiKey, 'hooked', receiver.url('/hook'));
-      assert.deepEqual((await call('GET', `/api/v2/download/${jobId}/webhook-attempts`, { key: apiKey })).body, { attempts: [] });
+      assert.deepEqual((await call('GET', `/api/v2/download/${jobId}/webhook-attempts`, { key: apiKey })).body, {
+        attempts: [],
+      });
       // Cancelling fails the job, which sends its download.failed webhook.
       assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
       await receiver.waitFor(2, 60_000);
@@ -59,8 +64,15 @@ for (const embedded of [false, true]) {
       assert.deepEqual([second.attempt, second.statusCode, second.error, second.nextAttemptAt], [2, 200, null, null]);
       assert.ok(Date.parse(second.at) >= Date.parse(first.at));
 
-      for (const prefix of ['/API/V2', '/api/v1', '/v2']) assert.equal((await call('GET', `${prefix}/download/${jobId}/webhook-attempts`, { key: apiKey })).body.attempts.length, 2);
-      assert.equal((await call('GET', `/api/v2/download/${jobId}/webhook-attempts`, { key: other.apiKey })).status, 404);
+      for (const prefix of ['/API/V2', '/api/v1', '/v2'])
+        assert.equal(
+          (await call('GET', `${prefix}/download/${jobId}/webhook-attempts`, { key: apiKey })).body.attempts.length,
+          2,
+        );
+      assert.equal(
+        (await call('GET', `/api/v2/download/${jobId}/webhook-attempts`, { key: other.apiKey })).status,
+        404,
+      );
       assert.equal((await call('GET', `/api/v2/download/${jobId}/webhook-attempts`)).status, 401);
     });
 
@@ -68,9 +80,14 @@ for (const embedded of [false, true]) {
       const { apiKey } = await service.createAccount();
       const jobId = await submit(apiKey, 'plain');
       assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
-      assert.deepEqual((await call('GET', `/api/v2/download/${jobId}/webhook-attempts`, { key: apiKey })).body, { attempts: [] });
+      assert.deepEqual((await call('GET', `/api/v2/download/${jobId}/webhook-attempts`, { key: apiKey })).body, {
+        attempts: [],
+      });
       assert.equal((await call('GET', '/api/v2/download/no-such-job/webhook-attempts', { key: apiKey })).status, 404);
-      assert.equal((await call('GET', `/api/v2/download/${'%00'.repeat(3)}/webhook-attempts`, { key: apiKey })).status, 404);
+      assert.equal(
+        (await call('GET', `/api/v2/download/${'%00'.repeat(3)}/webhook-attempts`, { key: apiKey })).status,
+        404,
+      );
     });
   });
 }

@@ -14,6 +14,9 @@ describe('the yt-dlp version in /readyz and /metrics', function () {
     assert.match(ready.details.ytDlp.version, /^\d{4}\.\d{2}\.\d{2}/);
     assert.equal(ready.details.ytDlp.channel, 'stable');
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
-    assert.ok(metrics.includes(`yt_dlp_info{version="${ready.details.ytDlp.version}",channel="stable"} 1`), 'the metric names the version');
+    assert.ok(
+      metrics.includes(`yt_dlp_info{version="${ready.details.ytDlp.version}",channel="stable"} 1`),
+      'the metric names the version',
+    );
   });
 });

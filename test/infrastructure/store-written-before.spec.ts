@@ -42,7 +42,9 @@ function fixtureStreams(): EventStore {
   const streams = rowsByStream(fixture.events);
   return {
     async readStream(name: string) {
-      return (streams.get(name) ?? []).map((row) => ({ ...row, position: '0', createdAt: new Date(row.createdAt) }) as RecordedEvent);
+      return (streams.get(name) ?? []).map(
+        (row) => ({ ...row, position: '0', createdAt: new Date(row.createdAt) }) as RecordedEvent,
+      );
     },
   } as EventStore;
 }
@@ -65,7 +67,11 @@ describe('a store written by the service of November 2026', function () {
     await service.settle();
     const call = apiClient(service.url);
     for (const account of fixture.accounts) {
-      assert.deepEqual((await call('GET', '/api/v2/me', { key: account.apiKey })).body, account.me, `GET /me of ${account.accountId}`);
+      assert.deepEqual(
+        (await call('GET', '/api/v2/me', { key: account.apiKey })).body,
+        account.me,
+        `GET /me of ${account.accountId}`,
+      );
       const ledger = await service.service.container.resolve(ReplayAccountLedger).execute(account.accountId);
       assert.deepEqual(json(ledger), account.ledger, `ledger of ${account.accountId}`);
     }
@@ -86,7 +92,13 @@ describe('a store written by the service of November 2026', function () {
       await migrateEventStoreSchema(pool).finally(() => pool.end());
       const db = knex({ client: 'pg', connection: database.url, pool: { min: 0, max: 1 } });
       await importStoredRows(db, fixture.events).finally(() => db.destroy());
-      service = await startTestService({ label: 'written_store_reader', roles: ['api', 'projector'], databaseUrl: () => database.url, env: { ...fixture.env, DATABASE_POOL_SIZE: '4' }, overrides: { clock: writtenAt } });
+      service = await startTestService({
+        label: 'written_store_reader',
+        roles: ['api', 'projector'],
+        databaseUrl: () => database.url,
+        env: { ...fixture.env, DATABASE_POOL_SIZE: '4' },
+        overrides: { clock: writtenAt },
+      });
     });
     after(async () => {
       await service?.stop();
@@ -104,7 +116,11 @@ describe('a store written by the service of November 2026', function () {
         for (const job of fixture.jobs.filter(({ path }) => !path.includes('/download/'))) {
           const view = job.view as { jobId: string; status: string; result?: unknown; error?: string };
           const row = await db('lookup_jobs').where({ job_id: view.jobId }).first();
-          assert.deepEqual({ status: row?.status, result: row?.result ?? undefined, error: row?.error ?? undefined }, { status: view.status, result: view.result, error: view.error }, job.path);
+          assert.deepEqual(
+            { status: row?.status, result: row?.result ?? undefined, error: row?.error ?? undefined },
+            { status: view.status, result: view.result, error: view.error },
+            job.path,
+          );
         }
       } finally {
         await db.destroy();
@@ -120,7 +136,12 @@ describe('a store written by the service of November 2026', function () {
       directory = await mkdtemp(path.join(tmpdir(), 'vds-written-store-'));
       const storage = await openEmbeddedStorage(directory);
       await importStoredRows(storage.database, fixture.events).finally(() => storage.close());
-      service = await startTestService({ embedded: true, roles: ['api', 'projector'], env: { ...fixture.env, EMBEDDED_DATA_DIR: directory }, overrides: { clock: writtenAt } });
+      service = await startTestService({
+        embedded: true,
+        roles: ['api', 'projector'],
+        env: { ...fixture.env, EMBEDDED_DATA_DIR: directory },
+        overrides: { clock: writtenAt },
+      });
     });
     after(async () => {
       await service?.stop();

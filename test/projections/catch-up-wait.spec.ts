@@ -49,7 +49,14 @@ describe('Waiting for a projection to catch up', () => {
   });
 
   function runner(options: { watermarkIntervalMs?: number } = {}): ProjectionRunner {
-    const created = new ProjectionRunner([projection], { db, store, connectionString: database.url, logger: silent, lockRetryMs: 100, ...options });
+    const created = new ProjectionRunner([projection], {
+      db,
+      store,
+      connectionString: database.url,
+      logger: silent,
+      lockRetryMs: 100,
+      ...options,
+    });
     runners.push(created);
     return created;
   }
@@ -67,9 +74,15 @@ describe('Waiting for a projection to catch up', () => {
       await holder.query('BEGIN');
       await holder.query('SELECT pg_current_xact_id()');
       const id = randomUUID();
-      const { position } = await store.appendToStream(`seen-${randomUUID()}`, [{ id, type: 'Seen', data: {} }], { expectedRevision: 'no_stream' });
+      const { position } = await store.appendToStream(`seen-${randomUUID()}`, [{ id, type: 'Seen', data: {} }], {
+        expectedRevision: 'no_stream',
+      });
       await assert.rejects(live.waitUntilCaughtUp(position, { timeoutMs: 600 }), CatchUpTimeoutError);
-      await assert.rejects(live.waitUntilCaughtUp(null, { timeoutMs: 300 }), CatchUpTimeoutError, 'nor is "everything so far" reached');
+      await assert.rejects(
+        live.waitUntilCaughtUp(null, { timeoutMs: 300 }),
+        CatchUpTimeoutError,
+        'nor is "everything so far" reached',
+      );
       assert.equal(await seen(id), false);
 
       await holder.query('COMMIT');
@@ -90,14 +103,23 @@ describe('Waiting for a projection to catch up', () => {
     assert.deepEqual(standby.activeProjections(), []);
 
     const id = randomUUID();
-    const handled = await store.appendToStream(`seen-${randomUUID()}`, [{ id, type: 'Seen', data: {} }], { expectedRevision: 'no_stream' });
+    const handled = await store.appendToStream(`seen-${randomUUID()}`, [{ id, type: 'Seen', data: {} }], {
+      expectedRevision: 'no_stream',
+    });
     await standby.waitUntilCaughtUp(handled.position, { timeoutMs: 5_000 });
     assert.equal(await seen(id), true);
 
-    const skipped = await store.appendToStream(`other-${randomUUID()}`, [{ id: randomUUID(), type: 'Other', data: {} }], { expectedRevision: 'no_stream' });
+    const skipped = await store.appendToStream(
+      `other-${randomUUID()}`,
+      [{ id: randomUUID(), type: 'Other', data: {} }],
+      { expectedRevision: 'no_stream' },
+    );
     await standby.waitUntilCaughtUp(skipped.position, { timeoutMs: 5_000 });
     const row = await db(CHECKPOINT_TABLE).where({ name: projection.name }).first<{ checkpoint: string }>('checkpoint');
-    assert.ok(store.compare(row.checkpoint, skipped.position) >= 0, 'the stored watermark moved past the skipped event');
+    assert.ok(
+      store.compare(row.checkpoint, skipped.position) >= 0,
+      'the stored watermark moved past the skipped event',
+    );
   });
 
   it('handles an event at once after skipped ones, whose position it stores once the watermark interval ends', async function () {
@@ -109,35 +131,67 @@ describe('Waiting for a projection to catch up', () => {
     await live.waitUntilCaughtUp(null, { timeoutMs: 5_000 });
     // Two rounds: the first may store its skipped position at once, the second falls within the interval.
     for (let round = 0; round < 2; round += 1) {
-      await store.appendToStream(`other-${randomUUID()}`, [{ id: randomUUID(), type: 'Other', data: {} }], { expectedRevision: 'no_stream' });
+      await store.appendToStream(`other-${randomUUID()}`, [{ id: randomUUID(), type: 'Other', data: {} }], {
+        expectedRevision: 'no_stream',
+      });
       await new Promise((resolve) => setTimeout(resolve, 100));
       const id = randomUUID();
       const appendedAt = Date.now();
-      await store.appendToStream(`seen-${randomUUID()}`, [{ id, type: 'Seen', data: {} }], { expectedRevision: 'no_stream' });
+      await store.appendToStream(`seen-${randomUUID()}`, [{ id, type: 'Seen', data: {} }], {
+        expectedRevision: 'no_stream',
+      });
       while (!(await seen(id))) {
-        assert.ok(Date.now() - appendedAt < intervalMs / 2, `round ${round}: the event waited behind the skipped one's watermark`);
+        assert.ok(
+          Date.now() - appendedAt < intervalMs / 2,
+          `round ${round}: the event waited behind the skipped one's watermark`,
+        );
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     }
-    const skipped = await store.appendToStream(`other-${randomUUID()}`, [{ id: randomUUID(), type: 'Other', data: {} }], { expectedRevision: 'no_stream' });
+    const skipped = await store.appendToStream(
+      `other-${randomUUID()}`,
+      [{ id: randomUUID(), type: 'Other', data: {} }],
+      { expectedRevision: 'no_stream' },
+    );
     await live.waitUntilCaughtUp(skipped.position, { timeoutMs: intervalMs * 3 });
     const row = await db(CHECKPOINT_TABLE).where({ name: projection.name }).first<{ checkpoint: string }>('checkpoint');
-    assert.ok(store.compare(row.checkpoint, skipped.position) >= 0, 'a skipped position left pending is stored when its interval ends');
+    assert.ok(
+      store.compare(row.checkpoint, skipped.position) >= 0,
+      'a skipped position left pending is stored when its interval ends',
+    );
   });
 
   it('waits for everything so far once transaction ids have gained a digit since the stored checkpoint', async () => {
     // No instance runs this projection: only its stored checkpoint moves, by hand.
-    const waiter = new ProjectionRunner([{ ...projection, name: 'digits' }], { db, store, connectionString: database.url, logger: silent, catchUpPollMs: 50 });
+    const waiter = new ProjectionRunner([{ ...projection, name: 'digits' }], {
+      db,
+      store,
+      connectionString: database.url,
+      logger: silent,
+      catchUpPollMs: 50,
+    });
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const handled = await storeEventRow(client, { transactionId: await idOneDigitShorter(client), streamName: `digits-${randomUUID()}`, revision: 0 });
+      const handled = await storeEventRow(client, {
+        transactionId: await idOneDigitShorter(client),
+        streamName: `digits-${randomUUID()}`,
+        revision: 0,
+      });
       await db(CHECKPOINT_TABLE).insert({ name: 'digits', checkpoint: handled });
     } finally {
       await client.end();
     }
-    const appended = await store.appendToStream(`digits-${randomUUID()}`, [{ id: randomUUID(), type: 'Seen', data: {} }], { expectedRevision: 'no_stream' });
-    await assert.rejects(waiter.waitUntilCaughtUp(null, { timeoutMs: 500 }), CatchUpTimeoutError, 'the event appended now is not handled yet');
+    const appended = await store.appendToStream(
+      `digits-${randomUUID()}`,
+      [{ id: randomUUID(), type: 'Seen', data: {} }],
+      { expectedRevision: 'no_stream' },
+    );
+    await assert.rejects(
+      waiter.waitUntilCaughtUp(null, { timeoutMs: 500 }),
+      CatchUpTimeoutError,
+      'the event appended now is not handled yet',
+    );
 
     await db(CHECKPOINT_TABLE).where({ name: 'digits' }).update({ checkpoint: appended.position });
     await waiter.waitUntilCaughtUp(null, { timeoutMs: 5_000 });

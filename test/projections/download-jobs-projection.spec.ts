@@ -12,13 +12,44 @@ const ACCOUNT = 'account-1';
 function history(jobId: string, outcome: 'completed' | 'failed'): RecordedEvent[] {
   const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, second)).toISOString();
   const data: Array<[string, Record<string, unknown>]> = [
-    ['DownloadRequested', { jobId, accountId: ACCOUNT, url: `https://www.youtube.com/watch?v=${jobId.slice(0, 11)}`, format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: `Title ${jobId}`, duration: 42, maxFileSizeBytes: 1e9, requestedAt: at(0) }],
+    [
+      'DownloadRequested',
+      {
+        jobId,
+        accountId: ACCOUNT,
+        url: `https://www.youtube.com/watch?v=${jobId.slice(0, 11)}`,
+        format: 'audio',
+        startTime: null,
+        endTime: null,
+        language: null,
+        webhookUrl: null,
+        title: `Title ${jobId}`,
+        duration: 42,
+        maxFileSizeBytes: 1e9,
+        requestedAt: at(0),
+      },
+    ],
     ['DownloadStarted', { jobId, accountId: ACCOUNT, attempt: 1, startedAt: at(1) }],
     ['DownloadAttemptFailed', { jobId, accountId: ACCOUNT, attempt: 1, reason: 'reset', failedAt: at(2) }],
     ['DownloadStarted', { jobId, accountId: ACCOUNT, attempt: 2, startedAt: at(3) }],
     outcome === 'completed'
-      ? ['DownloadCompleted', { jobId, accountId: ACCOUNT, fileKey: `${ACCOUNT}/${jobId}.2.m4a`, fileSize: 1234, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', completedAt: at(4) }]
-      : ['DownloadFailed', { jobId, accountId: ACCOUNT, errorCode: 'PRIVATE_VIDEO', reason: 'Private video', failedAt: at(4) }],
+      ? [
+          'DownloadCompleted',
+          {
+            jobId,
+            accountId: ACCOUNT,
+            fileKey: `${ACCOUNT}/${jobId}.2.m4a`,
+            fileSize: 1234,
+            actualFormat: 'audio',
+            mimeType: 'audio/mp4',
+            fileExtension: 'm4a',
+            completedAt: at(4),
+          },
+        ]
+      : [
+          'DownloadFailed',
+          { jobId, accountId: ACCOUNT, errorCode: 'PRIVATE_VIDEO', reason: 'Private video', failedAt: at(4) },
+        ],
   ];
   return data.map(([type, eventData], revision) => ({
     id: randomUUID(),

@@ -32,14 +32,23 @@ describe('session advisory lock: a dropped connection', () => {
     await database.drop();
   });
 
-  it('notices at once when the server ends the lock\'s backend, and another session then takes the lock', async () => {
+  it("notices at once when the server ends the lock's backend, and another session then takes the lock", async () => {
     const key = `lock-test-${randomUUID()}`;
-    const held = await acquireSessionLock({ connectionString: database.url, key, logger: silent, probeMs: 200, probeTimeoutMs: 500 });
+    const held = await acquireSessionLock({
+      connectionString: database.url,
+      key,
+      logger: silent,
+      probeMs: 200,
+      probeTimeoutMs: 500,
+    });
     assert.ok(held !== null);
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     try {
-      const { rows } = await admin.query<{ terminated: boolean }>('SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE application_name = $1', [`lock ${key}`.slice(0, 63)]);
+      const { rows } = await admin.query<{ terminated: boolean }>(
+        'SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE application_name = $1',
+        [`lock ${key}`.slice(0, 63)],
+      );
       assert.deepEqual(rows, [{ terminated: true }]);
     } finally {
       await admin.end();
@@ -54,11 +63,21 @@ describe('session advisory lock: a dropped connection', () => {
   it('notices within the probe timeout when the connection goes silent, instead of waiting for TCP to give up', async () => {
     const viaProxy = new URL(database.url);
     viaProxy.port = String(proxy.port);
-    const held = await acquireSessionLock({ connectionString: viaProxy.toString(), key: `lock-test-${randomUUID()}`, logger: silent, probeMs: 200, probeTimeoutMs: 500 });
+    const held = await acquireSessionLock({
+      connectionString: viaProxy.toString(),
+      key: `lock-test-${randomUUID()}`,
+      logger: silent,
+      probeMs: 200,
+      probeTimeoutMs: 500,
+    });
     assert.ok(held !== null);
     proxy.freeze();
     try {
-      assert.equal(await lostWithin(held.lost, 3_000), true, 'the lock is given up within about a probe and its timeout');
+      assert.equal(
+        await lostWithin(held.lost, 3_000),
+        true,
+        'the lock is given up within about a probe and its timeout',
+      );
     } finally {
       proxy.restore();
       await held.release();

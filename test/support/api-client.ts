@@ -19,7 +19,11 @@ export interface RequestOptions {
  * is checked against the OpenAPI document before the test sees it.
  */
 export function apiClient(baseUrl: string) {
-  return async function call<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  return async function call<T = any>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key !== undefined) headers.Authorization = `Bearer ${options.key}`;
     let body: string | undefined;
@@ -35,7 +39,13 @@ export function apiClient(baseUrl: string) {
     const parsed = contentType.includes('application/json') && text !== '' ? JSON.parse(text) : text;
     const url = new URL(`${baseUrl}${path}`);
     if (contentType.includes('application/json')) {
-      assertMatchesOpenApi(method, url.pathname, response.status, parsed, Object.fromEntries(response.headers.entries()));
+      assertMatchesOpenApi(
+        method,
+        url.pathname,
+        response.status,
+        parsed,
+        Object.fromEntries(response.headers.entries()),
+      );
     }
     return { status: response.status, headers: response.headers, body: parsed as T };
   };

@@ -17,7 +17,8 @@ export interface TestBrowser {
 
 /** A headless Chromium with a fresh profile that reaches nothing but what the page asks for. */
 export async function launchChromium(): Promise<TestBrowser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: run npm run setup, which installs Debian's chromium package`);
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`No Chromium at ${CHROMIUM_PATH}: run npm run setup, which installs Debian's chromium package`);
   const profile = await mkdtemp(path.join(tmpdir(), 'vds-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,

@@ -1,6 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DownloadMediaRequest, DownloadedMedia, Extractor, VideoMetadata } from '../../application/ports/extractor.js';
+import type {
+  DownloadMediaRequest,
+  DownloadedMedia,
+  Extractor,
+  VideoMetadata,
+} from '../../application/ports/extractor.js';
 
 /**
  * Lookups answer at once; a download reports growing progress every 50 ms

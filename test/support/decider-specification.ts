@@ -8,7 +8,9 @@ type ErrorClass = abstract new (...args: never[]) => Error;
  * given(events).when(command).then(events): the decider is checked only
  * through the events it produces, as a reader of the stream would see them.
  */
-export function deciderSpecification<Command, Event extends DomainEvent, State>(decider: Decider<Command, Event, State>) {
+export function deciderSpecification<Command, Event extends DomainEvent, State>(
+  decider: Decider<Command, Event, State>,
+) {
   return {
     given(events: readonly Event[]) {
       return {

@@ -38,7 +38,10 @@ export class EventStreamClient {
     for (;;) {
       const found = find();
       if (found !== undefined) return found;
-      assert.ok(Date.now() < deadline, `timed out waiting for ${what}; events so far: ${JSON.stringify(this.events.map((event) => event.data))}`);
+      assert.ok(
+        Date.now() < deadline,
+        `timed out waiting for ${what}; events so far: ${JSON.stringify(this.events.map((event) => event.data))}`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }

@@ -26,8 +26,11 @@ class FileTimesReporter extends Mocha.reporters.Spec {
       const top = Number((options.reporterOptions as Record<string, string> | undefined)?.top ?? 25);
       const sorted = [...times].sort((a, b) => b[1] - a[1]);
       const total = sorted.reduce((sum, [, ms]) => sum + ms, 0);
-      console.log(`\n  Slowest spec files (tests and hooks added up; ${sorted.length} files, ${seconds(total)} in all):`);
-      for (const [file, ms] of sorted.slice(0, top)) console.log(`  ${seconds(ms).padStart(8)}  ${file.replace(`${process.cwd()}/`, '')}`);
+      console.log(
+        `\n  Slowest spec files (tests and hooks added up; ${sorted.length} files, ${seconds(total)} in all):`,
+      );
+      for (const [file, ms] of sorted.slice(0, top))
+        console.log(`  ${seconds(ms).padStart(8)}  ${file.replace(`${process.cwd()}/`, '')}`);
       console.log(`  Wall time: ${seconds(Date.now() - startedAt)}\n`);
     });
   }

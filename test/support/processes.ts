@@ -7,7 +7,8 @@ export async function processesMentioning(text: string, dir?: string): Promise<s
     try {
       const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ');
       const cwd = dir === undefined ? '' : await readlink(`/proc/${pid}/cwd`).catch(() => '');
-      if (commandLine.includes(text) || (dir !== undefined && cwd.startsWith(dir))) names.push((await readFile(`/proc/${pid}/comm`, 'utf8')).trim());
+      if (commandLine.includes(text) || (dir !== undefined && cwd.startsWith(dir)))
+        names.push((await readFile(`/proc/${pid}/comm`, 'utf8')).trim());
     } catch {
       // Gone meanwhile, or not ours to look at.
     }
@@ -20,7 +21,8 @@ export async function processesWorkingIn(dir: string): Promise<string[]> {
   const names: string[] = [];
   for (const pid of (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)) {
     try {
-      if ((await readlink(`/proc/${pid}/cwd`)).startsWith(dir)) names.push((await readFile(`/proc/${pid}/comm`, 'utf8')).trim());
+      if ((await readlink(`/proc/${pid}/cwd`)).startsWith(dir))
+        names.push((await readFile(`/proc/${pid}/comm`, 'utf8')).trim());
     } catch {
       // Gone meanwhile, or not ours to look at.
     }

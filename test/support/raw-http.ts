@@ -12,9 +12,18 @@ export interface RawResponse {
  * One request exactly as given, as a hostile client sends it: any method,
  * any headers (Content-Encoding, odd Authorization), any body bytes.
  */
-export function rawRequest(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: Buffer | string): Promise<RawResponse> {
+export function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: Buffer | string,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const framed = body === undefined || Object.keys(headers).some((name) => /^(content-length|transfer-encoding)$/i.test(name)) ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
+    const framed =
+      body === undefined || Object.keys(headers).some((name) => /^(content-length|transfer-encoding)$/i.test(name))
+        ? headers
+        : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
     let answered: RawResponse | null = null;
     const req = request(`${base}${path}`, { method, headers: framed }, (res) => {
       const chunks: Buffer[] = [];
@@ -33,7 +42,14 @@ export function rawRequest(base: string, method: string, path: string, headers: 
         resolve(answered);
       });
       // A server that refuses before reading the whole body may reset the connection once it has answered.
-      res.on('error', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: undefined, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: undefined,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
     });
     req.on('error', (error) => (answered === null ? reject(error) : resolve(answered)));
     if (body !== undefined) req.write(body);

@@ -80,8 +80,14 @@ function mocha(options: string[], files: string[]): Promise<number> {
 
 /** .mocharc.json's require, timeout and exit, which a plain `mocha` run uses too; its spec is replaced by the files given. */
 function rcSettings(): string[] {
-  const rc = existsSync('.mocharc.json') ? (JSON.parse(readFileSync('.mocharc.json', 'utf8')) as { require?: string[]; timeout?: number; exit?: boolean }) : {};
-  return [...(rc.require ?? []).flatMap((file) => ['--require', file]), ...(rc.timeout === undefined ? [] : ['--timeout', String(rc.timeout)]), ...(rc.exit === true ? ['--exit'] : [])];
+  const rc = existsSync('.mocharc.json')
+    ? (JSON.parse(readFileSync('.mocharc.json', 'utf8')) as { require?: string[]; timeout?: number; exit?: boolean })
+    : {};
+  return [
+    ...(rc.require ?? []).flatMap((file) => ['--require', file]),
+    ...(rc.timeout === undefined ? [] : ['--timeout', String(rc.timeout)]),
+    ...(rc.exit === true ? ['--exit'] : []),
+  ];
 }
 
 void main();

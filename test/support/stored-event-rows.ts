@@ -29,5 +29,9 @@ export async function storeEventRow(
      RETURNING epoch, transaction_id::text, global_position::text`,
     [row.transactionId, row.streamName, row.revision, randomUUID()],
   );
-  return encodePosition({ epoch: rows[0].epoch, transactionId: rows[0].transaction_id, globalPosition: rows[0].global_position });
+  return encodePosition({
+    epoch: rows[0].epoch,
+    transactionId: rows[0].transaction_id,
+    globalPosition: rows[0].global_position,
+  });
 }

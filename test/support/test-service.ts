@@ -20,7 +20,12 @@ export interface TestService {
   /** The server mode's throwaway database; null in embedded mode. */
   database: TestDatabase | null;
   /** Opens an account through the same use case the admin CLI runs, and waits until its key works. */
-  createAccount(options?: { planId?: PlanId; addOns?: AddOnId[]; name?: string; email?: string }): Promise<{ accountId: string; apiKey: string }>;
+  createAccount(options?: {
+    planId?: PlanId;
+    addOns?: AddOnId[];
+    name?: string;
+    email?: string;
+  }): Promise<{ accountId: string; apiKey: string }>;
   /** Resolves once the read models reflect everything appended so far. */
   settle(): Promise<void>;
   stop(): Promise<void>;
@@ -45,27 +50,34 @@ export async function startTestService(
 ): Promise<TestService> {
   const database = options.embedded ? null : await createTestDatabase(options.label ?? 'service');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'vds-test-'));
-  const servers = database === null ? {} : { DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url, NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' };
+  const servers =
+    database === null
+      ? {}
+      : {
+          DATABASE_URL: options.databaseUrl?.(database.url) ?? database.url,
+          NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
+        };
   const streamName = `VDS_TEST_${randomBytes(4).toString('hex').toUpperCase()}`;
   const roles = new Set<Role>(options.roles ?? ['api', 'projector', 'worker']);
-  const { config, service } = await startOnFreePort((port) =>
-    loadConfig({
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      HOST: '127.0.0.1',
-      ...servers,
-      // Small pools: spec files run side by side on one PostgreSQL server, whose connections are few.
-      DATABASE_POOL_SIZE: '4',
-      NATS_STREAM: streamName,
-      DATA_DIR: dataDir,
-      WORK_DIR: path.join(dataDir, 'work'),
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      SHUTDOWN_TIMEOUT_MS: '2000',
-      // Tests poll fast; the suites about rate limits set their own.
-      RATE_LIMIT_KEY_PER_SECOND: '0',
-      RATE_LIMIT_ACCOUNT_PER_SECOND: '0',
-      ...options.env,
-    }),
+  const { config, service } = await startOnFreePort(
+    (port) =>
+      loadConfig({
+        PORT: String(port),
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        HOST: '127.0.0.1',
+        ...servers,
+        // Small pools: spec files run side by side on one PostgreSQL server, whose connections are few.
+        DATABASE_POOL_SIZE: '4',
+        NATS_STREAM: streamName,
+        DATA_DIR: dataDir,
+        WORK_DIR: path.join(dataDir, 'work'),
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+        SHUTDOWN_TIMEOUT_MS: '2000',
+        // Tests poll fast; the suites about rate limits set their own.
+        RATE_LIMIT_KEY_PER_SECOND: '0',
+        RATE_LIMIT_ACCOUNT_PER_SECOND: '0',
+        ...options.env,
+      }),
     (config) => startService(config, roles, createLogger(config.observability.logLevel), options.overrides),
   ).catch(async (error: unknown) => {
     // A failed start leaves no service for the spec's stop(): its database and directory go here.
@@ -111,7 +123,10 @@ export async function startTestService(
  * port before the server opens it. Another process may take that port in
  * between (spec files run side by side): then it starts again on another.
  */
-async function startOnFreePort(configFor: (port: number) => Config, start: (config: Config) => Promise<RunningService>): Promise<{ config: Config; service: RunningService }> {
+async function startOnFreePort(
+  configFor: (port: number) => Config,
+  start: (config: Config) => Promise<RunningService>,
+): Promise<{ config: Config; service: RunningService }> {
   for (let attempt = 1; ; attempt++) {
     const config = configFor(await freePort());
     try {

@@ -30,7 +30,9 @@ export interface WebhookReceiver {
  * A real HTTP receiver on loopback that records every request and answers
  * as scripted: `answer(n)` for the n-th request (1-based).
  */
-export async function startWebhookReceiver(answer: (n: number) => Answer = () => ({ status: 200 })): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  answer: (n: number) => Answer = () => ({ status: 200 }),
+): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const waiters: Array<() => void> = [];
   const server: Server = createServer((request, response) => {

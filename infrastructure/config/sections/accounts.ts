@@ -13,7 +13,7 @@ const ACCOUNT_SNAPSHOT_AFTER_EVENTS = integer(
   'ACCOUNT_SNAPSHOT_AFTER_EVENTS',
   100,
   [0, 1_000_000],
-  'a command that folds this many account events stores the state it reached, so the next ones fold only what follows; `0` folds every account from its first event. Fixes: submissions slowing down as an account\'s history grows',
+  "a command that folds this many account events stores the state it reached, so the next ones fold only what follows; `0` folds every account from its first event. Fixes: submissions slowing down as an account's history grows",
 );
 const READ_YOUR_WRITES_WAIT_MS = integer(
   'READ_YOUR_WRITES_WAIT_MS',

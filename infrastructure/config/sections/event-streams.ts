@@ -14,7 +14,12 @@ const EVENT_STREAMS_PER_KEY = integer(
   'open `GET /download/{jobId}/events` streams per API key; beyond it, `429` at once (see [Watching jobs](#watching-jobs-progress-live-status-and-listings))',
 );
 const EVENT_STREAMS_MAX = integer('EVENT_STREAMS_MAX', 2_000, [1, 100_000], 'the same per API process');
-const EVENT_STREAM_HEARTBEAT_MS = integer('EVENT_STREAM_HEARTBEAT_MS', 15_000, [100, 600_000], 'the `: ping` comment sent on every open event stream this often, so proxies keep quiet streams open');
+const EVENT_STREAM_HEARTBEAT_MS = integer(
+  'EVENT_STREAM_HEARTBEAT_MS',
+  15_000,
+  [100, 600_000],
+  'the `: ping` comment sent on every open event stream this often, so proxies keep quiet streams open',
+);
 
 export const eventStreamsSection: ConfigSection<EventStreamSettings> = {
   title: 'Event streams',

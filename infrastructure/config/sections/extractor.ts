@@ -29,11 +29,21 @@ export function installedYtDlpPath(dataDir = path.resolve('.data')): string {
   return existsSync(installed) ? installed : '/usr/bin/yt-dlp';
 }
 
-const YT_DLP_PATH = text('YT_DLP_PATH', (env) => installedYtDlpPath(DATA_DIR.read(env)), 'the yt-dlp binary', '`$DATA_DIR/bin/yt-dlp` if `npm run setup` put one there, else `/usr/bin/yt-dlp`');
+const YT_DLP_PATH = text(
+  'YT_DLP_PATH',
+  (env) => installedYtDlpPath(DATA_DIR.read(env)),
+  'the yt-dlp binary',
+  '`$DATA_DIR/bin/yt-dlp` if `npm run setup` put one there, else `/usr/bin/yt-dlp`',
+);
 const FFMPEG_PATH = text('FFMPEG_PATH', '/usr/bin/ffmpeg', 'the ffmpeg binary');
 const FFPROBE_PATH = text('FFPROBE_PATH', '/usr/bin/ffprobe', 'the ffprobe binary');
 const YT_DLP_PYTHONPATH = optional('YT_DLP_PYTHONPATH', 'where yt-dlp finds extractor plugins');
-const EXTRACTOR_SOCKET_TIMEOUT_SECONDS = integer('EXTRACTOR_SOCKET_TIMEOUT_SECONDS', 20, [1, 600], 'yt-dlp\'s socket timeout');
+const EXTRACTOR_SOCKET_TIMEOUT_SECONDS = integer(
+  'EXTRACTOR_SOCKET_TIMEOUT_SECONDS',
+  20,
+  [1, 600],
+  "yt-dlp's socket timeout",
+);
 const EGRESS_ALLOW = list(
   'EGRESS_ALLOW',
   [],
@@ -49,13 +59,13 @@ const YT_DLP_SPARE_PROCESSES = integer(
   'YT_DLP_SPARE_PROCESSES',
   1,
   [0, 32],
-  'yt-dlp processes each worker process keeps started (Python up, `yt_dlp` imported) for its next downloads, so a download does not wait for Python\'s start-up; `0` starts `yt-dlp` for each run',
+  "yt-dlp processes each worker process keeps started (Python up, `yt_dlp` imported) for its next downloads, so a download does not wait for Python's start-up; `0` starts `yt-dlp` for each run",
 );
 const EXTRACTED_INFO_TTL_SECONDS = integer(
   'EXTRACTED_INFO_TTL_SECONDS',
   300,
   [0, 3_600],
-  'a page extracted at submission is kept this long (table `extracted_video_info`) for the job\'s download, which then starts from it instead of extracting it again; `0` turns this off',
+  "a page extracted at submission is kept this long (table `extracted_video_info`) for the job's download, which then starts from it instead of extracting it again; `0` turns this off",
 );
 const YT_DLP_UPDATE = choice(
   'YT_DLP_UPDATE',
@@ -63,7 +73,12 @@ const YT_DLP_UPDATE = choice(
   'off',
   '`stable` or `nightly`: a standalone yt-dlp updates itself to that channel, between runs. Fixes: downloads failing once the platform changes and the installed yt-dlp falls behind',
 );
-const YT_DLP_UPDATE_INTERVAL_HOURS = integer('YT_DLP_UPDATE_INTERVAL_HOURS', 24, [1, 24 * 30], 'how often that update runs');
+const YT_DLP_UPDATE_INTERVAL_HOURS = integer(
+  'YT_DLP_UPDATE_INTERVAL_HOURS',
+  24,
+  [1, 24 * 30],
+  'how often that update runs',
+);
 const YT_DLP_EXTRACTOR_ARGS = custom(
   'YT_DLP_EXTRACTOR_ARGS',
   'space-separated `IE_KEY:ARGS` values, each passed as `--extractor-args` (e.g. `youtube:player_client=default,mweb youtubepot-bgutilhttp:base_url=http://127.0.0.1:4416`). Fixes: "Sign in to confirm…" or missing formats that a PO-token provider plugin or another player client avoids',
@@ -74,8 +89,19 @@ const YT_DLP_EXTRACTOR_ARGS = custom(
 export const extractorSection: ConfigSection<ExtractorSettings> = {
   title: 'Extractor (yt-dlp and ffmpeg)',
   variables: [
-    YT_DLP_PATH, FFMPEG_PATH, FFPROBE_PATH, YT_DLP_PYTHONPATH, EXTRACTOR_SOCKET_TIMEOUT_SECONDS, EGRESS_ALLOW, WARM_EXTRACTOR_PROCESSES,
-    YT_DLP_SPARE_PROCESSES, EXTRACTED_INFO_TTL_SECONDS, YT_DLP_UPDATE, YT_DLP_UPDATE_INTERVAL_HOURS, YT_DLP_EXTRACTOR_ARGS, ...platformAccessVariables,
+    YT_DLP_PATH,
+    FFMPEG_PATH,
+    FFPROBE_PATH,
+    YT_DLP_PYTHONPATH,
+    EXTRACTOR_SOCKET_TIMEOUT_SECONDS,
+    EGRESS_ALLOW,
+    WARM_EXTRACTOR_PROCESSES,
+    YT_DLP_SPARE_PROCESSES,
+    EXTRACTED_INFO_TTL_SECONDS,
+    YT_DLP_UPDATE,
+    YT_DLP_UPDATE_INTERVAL_HOURS,
+    YT_DLP_EXTRACTOR_ARGS,
+    ...platformAccessVariables,
   ],
   load: (env) => ({
     ytDlpPath: YT_DLP_PATH.read(env),

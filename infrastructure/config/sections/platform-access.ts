@@ -21,7 +21,8 @@ export interface PlatformAccessSettings {
 const pools = (name: string) => (env: EnvReader) => env.perPlatform(name, (value) => value.split('|'));
 const counts = (name: string, max: number) => (env: EnvReader) =>
   env.perPlatform(name, (value) => {
-    if (!/^\d+$/.test(value) || Number(value) > max) throw new ConfigError(name, `must give whole numbers up to ${max}, got "${value}"`);
+    if (!/^\d+$/.test(value) || Number(value) > max)
+      throw new ConfigError(name, `must give whole numbers up to ${max}, got "${value}"`);
     return Number(value);
   });
 
@@ -31,18 +32,29 @@ const YT_DLP_COOKIES_FILES = custom(
   'unset',
   pools('YT_DLP_COOKIES_FILES'),
 );
-const YT_DLP_COOKIES_FILE = optional('YT_DLP_COOKIES_FILE', 'a cookies file for every platform: the `*` entry of `YT_DLP_COOKIES_FILES` when that names none');
+const YT_DLP_COOKIES_FILE = optional(
+  'YT_DLP_COOKIES_FILE',
+  'a cookies file for every platform: the `*` entry of `YT_DLP_COOKIES_FILES` when that names none',
+);
 const YT_DLP_PROXIES = custom(
   'YT_DLP_PROXIES',
-  'proxy URLs per platform in the same form, rotated round-robin. Fixes: HTTP 403/429 and bot checks because the server\'s own address is blocked or rate-limited',
+  "proxy URLs per platform in the same form, rotated round-robin. Fixes: HTTP 403/429 and bot checks because the server's own address is blocked or rate-limited",
   'unset',
   pools('YT_DLP_PROXIES'),
 );
-const YT_DLP_PROXY = optional('YT_DLP_PROXY', 'a proxy for every platform: the `*` entry of `YT_DLP_PROXIES` when that names none');
-const YT_DLP_PROXY_COOLDOWN_SECONDS = integer('YT_DLP_PROXY_COOLDOWN_SECONDS', 900, [0, 86_400], 'a proxy that drew a bot check sits out this long');
+const YT_DLP_PROXY = optional(
+  'YT_DLP_PROXY',
+  'a proxy for every platform: the `*` entry of `YT_DLP_PROXIES` when that names none',
+);
+const YT_DLP_PROXY_COOLDOWN_SECONDS = integer(
+  'YT_DLP_PROXY_COOLDOWN_SECONDS',
+  900,
+  [0, 86_400],
+  'a proxy that drew a bot check sits out this long',
+);
 const PLATFORM_CONCURRENCY = custom(
   'PLATFORM_CONCURRENCY',
-  'per platform (`youtube.com=2,*=4`): yt-dlp runs at once per process. Fixes: bursts of downloads that trip the platform\'s rate limiting',
+  "per platform (`youtube.com=2,*=4`): yt-dlp runs at once per process. Fixes: bursts of downloads that trip the platform's rate limiting",
   'unlimited',
   counts('PLATFORM_CONCURRENCY', 1000),
 );
@@ -60,8 +72,14 @@ const PLATFORM_BOT_CHECK_BACKOFF_SECONDS = integer(
 );
 
 export const platformAccessVariables: readonly Variable<unknown>[] = [
-  YT_DLP_COOKIES_FILES, YT_DLP_COOKIES_FILE, YT_DLP_PROXIES, YT_DLP_PROXY, YT_DLP_PROXY_COOLDOWN_SECONDS,
-  PLATFORM_CONCURRENCY, PLATFORM_REQUEST_SPACING_MS, PLATFORM_BOT_CHECK_BACKOFF_SECONDS,
+  YT_DLP_COOKIES_FILES,
+  YT_DLP_COOKIES_FILE,
+  YT_DLP_PROXIES,
+  YT_DLP_PROXY,
+  YT_DLP_PROXY_COOLDOWN_SECONDS,
+  PLATFORM_CONCURRENCY,
+  PLATFORM_REQUEST_SPACING_MS,
+  PLATFORM_BOT_CHECK_BACKOFF_SECONDS,
 ];
 
 export function readPlatformAccess(env: EnvReader): PlatformAccessSettings {

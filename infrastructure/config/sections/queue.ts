@@ -12,7 +12,7 @@ const NATS_URL = text(
   'the JetStream work queue; setting it selects server mode',
   'unset (embedded mode); in server mode `nats://127.0.0.1:4222`',
 );
-const NATS_STREAM = text('NATS_STREAM', 'VDS_WORK', 'the work queue\'s stream (its subjects are `$NATS_STREAM.<kind>`)');
+const NATS_STREAM = text('NATS_STREAM', 'VDS_WORK', "the work queue's stream (its subjects are `$NATS_STREAM.<kind>`)");
 const WORK_ACK_WAIT_MS = integer(
   'WORK_ACK_WAIT_MS',
   60_000,
@@ -23,5 +23,9 @@ const WORK_ACK_WAIT_MS = integer(
 export const queueSection: ConfigSection<QueueSettings> = {
   title: 'Work queue',
   variables: [NATS_URL, NATS_STREAM, WORK_ACK_WAIT_MS],
-  load: (env) => ({ natsUrl: NATS_URL.read(env), natsStreamName: NATS_STREAM.read(env), workAckWaitMs: WORK_ACK_WAIT_MS.read(env) }),
+  load: (env) => ({
+    natsUrl: NATS_URL.read(env),
+    natsStreamName: NATS_STREAM.read(env),
+    workAckWaitMs: WORK_ACK_WAIT_MS.read(env),
+  }),
 };

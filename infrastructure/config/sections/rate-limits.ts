@@ -9,8 +9,18 @@ export interface RateLimitSection {
   leasePercent: number;
 }
 
-const RATE_LIMIT_KEY_PER_SECOND = integer('RATE_LIMIT_KEY_PER_SECOND', 10, [0, 100_000], 'API requests per second per key; `0` is unlimited. Fixes: one client\'s loop starving everybody else');
-const RATE_LIMIT_ACCOUNT_PER_SECOND = integer('RATE_LIMIT_ACCOUNT_PER_SECOND', 20, [0, 100_000], 'API requests per second per account (all its keys together); `0` is unlimited');
+const RATE_LIMIT_KEY_PER_SECOND = integer(
+  'RATE_LIMIT_KEY_PER_SECOND',
+  10,
+  [0, 100_000],
+  "API requests per second per key; `0` is unlimited. Fixes: one client's loop starving everybody else",
+);
+const RATE_LIMIT_ACCOUNT_PER_SECOND = integer(
+  'RATE_LIMIT_ACCOUNT_PER_SECOND',
+  20,
+  [0, 100_000],
+  'API requests per second per account (all its keys together); `0` is unlimited',
+);
 const RATE_LIMITS_BY_PLAN = list(
   'RATE_LIMITS_BY_PLAN',
   [],
@@ -35,7 +45,8 @@ function limits(env: EnvReader): RateLimitSettings {
   const byPlan: Record<string, { perKey: number; perAccount: number }> = {};
   for (const entry of RATE_LIMITS_BY_PLAN.read(env)) {
     const match = /^([a-z0-9_-]+)=(\d{1,6})\/(\d{1,6})$/i.exec(entry);
-    if (match === null) throw new ConfigError('RATE_LIMITS_BY_PLAN', `must list plan=perKey/perAccount entries, got "${entry}"`);
+    if (match === null)
+      throw new ConfigError('RATE_LIMITS_BY_PLAN', `must list plan=perKey/perAccount entries, got "${entry}"`);
     byPlan[match[1]] = { perKey: Number(match[2]), perAccount: Number(match[3]) };
   }
   return { defaults, byPlan };

@@ -8,8 +8,16 @@ export interface SecuritySettings {
   apiKeyCacheTtlSeconds: number;
 }
 
-const MASTER_KEY = optional('MASTER_KEY', '32 bytes (base64 or hex) encrypting API keys and signing links; without it a development key is generated into `MASTER_KEY_FILE`');
-const MASTER_KEY_FILE = text('MASTER_KEY_FILE', (env) => path.join(DATA_DIR.read(env), 'master.key'), 'where the development master key is kept (git-ignored)', code('$DATA_DIR/master.key'));
+const MASTER_KEY = optional(
+  'MASTER_KEY',
+  '32 bytes (base64 or hex) encrypting API keys and signing links; without it a development key is generated into `MASTER_KEY_FILE`',
+);
+const MASTER_KEY_FILE = text(
+  'MASTER_KEY_FILE',
+  (env) => path.join(DATA_DIR.read(env), 'master.key'),
+  'where the development master key is kept (git-ignored)',
+  code('$DATA_DIR/master.key'),
+);
 const API_KEY_CACHE_TTL_SECONDS = integer(
   'API_KEY_CACHE_TTL_SECONDS',
   10,

@@ -30,8 +30,16 @@ export interface StorageSettings {
 }
 
 /** The base of the other paths' defaults. */
-export const DATA_DIR = text('DATA_DIR', path.resolve('.data'), 'base directory of the default paths below', code('.data'));
-const dataDirPath = (...parts: string[]) => (env: EnvReader) => path.join(DATA_DIR.read(env), ...parts);
+export const DATA_DIR = text(
+  'DATA_DIR',
+  path.resolve('.data'),
+  'base directory of the default paths below',
+  code('.data'),
+);
+const dataDirPath =
+  (...parts: string[]) =>
+  (env: EnvReader) =>
+    path.join(DATA_DIR.read(env), ...parts);
 
 const DATABASE_URL = text(
   'DATABASE_URL',
@@ -43,50 +51,93 @@ const DATABASE_POOL_SIZE = integer(
   'DATABASE_POOL_SIZE',
   10,
   [1, 200],
-  'PostgreSQL connections per process and pool, opened as needed: read models and processors (knex), the PostgreSQL event store, and the API\'s hot reads (key lookup and job row, a pool of their own)',
+  "PostgreSQL connections per process and pool, opened as needed: read models and processors (knex), the PostgreSQL event store, and the API's hot reads (key lookup and job row, a pool of their own)",
 );
-const EVENTSTORE_URL = custom('EVENTSTORE_URL', '`esdb://…` or `kurrentdb://…` selects EventStoreDB; setting it selects server mode', 'unset', (env) => {
-  const value = env.optional('EVENTSTORE_URL');
-  if (value === undefined) return null;
-  if (!/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\//.test(value)) {
-    throw new ConfigError('EVENTSTORE_URL', 'must be an esdb:// or kurrentdb:// URL, or unset for the PostgreSQL event store');
-  }
-  return value;
-});
+const EVENTSTORE_URL = custom(
+  'EVENTSTORE_URL',
+  '`esdb://…` or `kurrentdb://…` selects EventStoreDB; setting it selects server mode',
+  'unset',
+  (env) => {
+    const value = env.optional('EVENTSTORE_URL');
+    if (value === undefined) return null;
+    if (!/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\//.test(value)) {
+      throw new ConfigError(
+        'EVENTSTORE_URL',
+        'must be an esdb:// or kurrentdb:// URL, or unset for the PostgreSQL event store',
+      );
+    }
+    return value;
+  },
+);
 const EMBEDDED_DATA_DIR = text(
   'EMBEDDED_DATA_DIR',
   dataDirPath('embedded'),
-  'embedded mode: the PGlite database (event store, read models, checkpoints, work queue), its owner lock and the admin endpoint\'s address and token',
+  "embedded mode: the PGlite database (event store, read models, checkpoints, work queue), its owner lock and the admin endpoint's address and token",
   code('$DATA_DIR/embedded'),
 );
-const FILES_DIR = text('FILES_DIR', dataDirPath('files'), 'produced files (with `FILE_STORE=local`)', code('$DATA_DIR/files'));
-const WORK_DIR = text('WORK_DIR', path.join(tmpdir(), 'video-download-work'), 'scratch space, a directory per download attempt', code('$TMPDIR/video-download-work'));
+const FILES_DIR = text(
+  'FILES_DIR',
+  dataDirPath('files'),
+  'produced files (with `FILE_STORE=local`)',
+  code('$DATA_DIR/files'),
+);
+const WORK_DIR = text(
+  'WORK_DIR',
+  path.join(tmpdir(), 'video-download-work'),
+  'scratch space, a directory per download attempt',
+  code('$TMPDIR/video-download-work'),
+);
 const FILE_STORE = choice(
   'FILE_STORE',
   ['local', 's3'],
   'local',
-  '`s3` keeps produced files in an S3-compatible bucket instead of `FILES_DIR`. Fixes: files that must outlive one machine\'s disk, or be shared by workers on several machines',
+  "`s3` keeps produced files in an S3-compatible bucket instead of `FILES_DIR`. Fixes: files that must outlive one machine's disk, or be shared by workers on several machines",
 );
 const S3_BUCKET = optional('S3_BUCKET', 'the bucket (required with `FILE_STORE=s3`)');
 const S3_PREFIX = text('S3_PREFIX', '', 'a prefix for every object key', 'empty');
 const S3_ENDPOINT = custom(
   'S3_ENDPOINT',
-  'an S3-compatible server (MinIO, Ceph, R2, …); credentials come from the AWS SDK\'s usual sources (`AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, a profile, an instance role)',
+  "an S3-compatible server (MinIO, Ceph, R2, …); credentials come from the AWS SDK's usual sources (`AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, a profile, an instance role)",
   'AWS',
   (env) => (env.optional('S3_ENDPOINT') === undefined ? undefined : env.url('S3_ENDPOINT', '')),
 );
-const S3_REGION = text('S3_REGION', 'us-east-1', 'the bucket\'s region');
-const S3_FORCE_PATH_STYLE = custom('S3_FORCE_PATH_STYLE', '`true` puts the bucket in the path rather than the host name', '`true` with an endpoint, else `false`', (env) =>
-  // S3-compatible servers mostly want the bucket in the path; AWS itself takes either.
-  env.oneOf('S3_FORCE_PATH_STYLE', ['true', 'false'], env.optional('S3_ENDPOINT') === undefined ? 'false' : 'true') === 'true',
+const S3_REGION = text('S3_REGION', 'us-east-1', "the bucket's region");
+const S3_FORCE_PATH_STYLE = custom(
+  'S3_FORCE_PATH_STYLE',
+  '`true` puts the bucket in the path rather than the host name',
+  '`true` with an endpoint, else `false`',
+  (env) =>
+    // S3-compatible servers mostly want the bucket in the path; AWS itself takes either.
+    env.oneOf(
+      'S3_FORCE_PATH_STYLE',
+      ['true', 'false'],
+      env.optional('S3_ENDPOINT') === undefined ? 'false' : 'true',
+    ) === 'true',
 );
-const S3_PART_SIZE_MB = integer('S3_PART_SIZE_MB', 8, [5, 512], 'multipart upload part size (5 to 512); one part is in flight per upload, so this bounds an upload\'s memory');
+const S3_PART_SIZE_MB = integer(
+  'S3_PART_SIZE_MB',
+  8,
+  [5, 512],
+  "multipart upload part size (5 to 512); one part is in flight per upload, so this bounds an upload's memory",
+);
 
 export const storageSection: ConfigSection<StorageSettings> = {
   title: 'Storage',
   variables: [
-    DATA_DIR, DATABASE_URL, DATABASE_POOL_SIZE, EVENTSTORE_URL, EMBEDDED_DATA_DIR, FILES_DIR, WORK_DIR,
-    FILE_STORE, S3_BUCKET, S3_PREFIX, S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE, S3_PART_SIZE_MB,
+    DATA_DIR,
+    DATABASE_URL,
+    DATABASE_POOL_SIZE,
+    EVENTSTORE_URL,
+    EMBEDDED_DATA_DIR,
+    FILES_DIR,
+    WORK_DIR,
+    FILE_STORE,
+    S3_BUCKET,
+    S3_PREFIX,
+    S3_ENDPOINT,
+    S3_REGION,
+    S3_FORCE_PATH_STYLE,
+    S3_PART_SIZE_MB,
   ],
   load: (env) => ({
     databaseUrl: DATABASE_URL.read(env),

@@ -62,11 +62,17 @@ export class EventStoreDbEventStore implements EventStore {
     this.client = EventStoreDBClient.connectionString(toEsdbConnectionString(options.url));
   }
 
-  async appendToStream(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+  async appendToStream(
+    streamName: string,
+    events: readonly EventToAppend[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
     try {
       const result = await this.client.appendToStream(
         streamName,
-        events.map((event) => jsonEvent({ id: event.id, type: event.type, data: event.data, metadata: event.metadata ?? {} })),
+        events.map((event) =>
+          jsonEvent({ id: event.id, type: event.type, data: event.data, metadata: event.metadata ?? {} }),
+        ),
         { expectedRevision: toExpectedRevision(options.expectedRevision) },
       );
       return {
@@ -112,7 +118,11 @@ export class EventStoreDbEventStore implements EventStore {
     for (;;) {
       let seen = 0;
       // A forwards read of $all includes the event at its start position.
-      const read = this.client.readAll({ direction: FORWARDS, fromPosition: after ?? START, maxCount: READ_ALL_PAGE_SIZE });
+      const read = this.client.readAll({
+        direction: FORWARDS,
+        fromPosition: after ?? START,
+        maxCount: READ_ALL_PAGE_SIZE,
+      });
       for await (const resolved of read) {
         seen += 1;
         const position = positionOf(resolved);
@@ -132,9 +142,15 @@ export class EventStoreDbEventStore implements EventStore {
       fromPosition: options.after == null ? START : decodePosition(options.after),
       filter: serverFilter(options.filter, (position) => checkpoints.push(position)),
     });
-    const subscription = new EventStoreDbSubscription(source, options.after ?? null, options.filter, checkpoints, () => {
-      this.subscriptions.delete(subscription);
-    });
+    const subscription = new EventStoreDbSubscription(
+      source,
+      options.after ?? null,
+      options.filter,
+      checkpoints,
+      () => {
+        this.subscriptions.delete(subscription);
+      },
+    );
     this.subscriptions.add(subscription);
     if (this.closed) void subscription.close();
     return subscription;
@@ -146,7 +162,11 @@ export class EventStoreDbEventStore implements EventStore {
 
   /** The last event outside the server's own ($) streams. */
   async headPosition(): Promise<Checkpoint | null> {
-    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: READ_ALL_PAGE_SIZE })) {
+    for await (const resolved of this.client.readAll({
+      direction: BACKWARDS,
+      fromPosition: END,
+      maxCount: READ_ALL_PAGE_SIZE,
+    })) {
       const event = toRecordedEvent(resolved);
       if (event !== null) return event.position;
     }
@@ -297,7 +317,9 @@ function toExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision 
 function positionOf(resolved: ResolvedEvent | AllStreamResolvedEvent): Position | undefined {
   const position = resolved.event?.position ?? resolved.link?.position;
   if (position !== undefined) return position;
-  return resolved.commitPosition === undefined ? undefined : { commit: resolved.commitPosition, prepare: resolved.commitPosition };
+  return resolved.commitPosition === undefined
+    ? undefined
+    : { commit: resolved.commitPosition, prepare: resolved.commitPosition };
 }
 
 function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {

@@ -37,14 +37,20 @@ export class InMemoryEventStore implements EventStore {
   private readonly changes = new EventEmitter().setMaxListeners(0);
   private closed = false;
 
-  async appendToStream(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+  async appendToStream(
+    streamName: string,
+    events: readonly EventToAppend[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
     this.assertOpen();
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
     const stream = this.streams.get(streamName) ?? [];
     const actual = stream.length - 1;
     const stored = events.flatMap((event) => {
       const found = this.eventsById.get(event.id);
-      return found === undefined ? [] : [{ id: found.id, streamName: found.streamName, revision: found.revision, position: found.position }];
+      return found === undefined
+        ? []
+        : [{ id: found.id, streamName: found.streamName, revision: found.revision, position: found.position }];
     });
     const repeated = repeatedAppendResult(streamName, events, options.expectedRevision, stored);
     if (repeated !== null) return repeated;
@@ -135,7 +141,11 @@ export class InMemoryEventStore implements EventStore {
    * Synchronous, so `scannedTo` is exact: no append can slip in between. A
    * filtered subscription resumes from there rather than from its last match.
    */
-  private scan(after: Checkpoint | null, filter: EventFilter | undefined, limit: number): { events: RecordedEvent[]; scannedTo: Checkpoint | null } {
+  private scan(
+    after: Checkpoint | null,
+    filter: EventFilter | undefined,
+    limit: number,
+  ): { events: RecordedEvent[]; scannedTo: Checkpoint | null } {
     const events: RecordedEvent[] = [];
     let index = after === null ? 0 : decodePosition(after);
     for (; index < this.log.length && events.length < limit; index += 1) {

@@ -90,15 +90,28 @@ export class PgliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const page = await this.withConnection((connection) => readGlobalPage(sqlClient(connection), options.after ?? null, options.maxCount ?? DEFAULT_READ_ALL_COUNT, options.filter));
+    const page = await this.withConnection((connection) =>
+      readGlobalPage(
+        sqlClient(connection),
+        options.after ?? null,
+        options.maxCount ?? DEFAULT_READ_ALL_COUNT,
+        options.filter,
+      ),
+    );
     return page.events;
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     const subscription = new PostgresSubscription(
-      (after, maxCount) => this.withConnection((connection) => readGlobalPage(sqlClient(connection), after, maxCount, options.filter)),
+      (after, maxCount) =>
+        this.withConnection((connection) => readGlobalPage(sqlClient(connection), after, maxCount, options.filter)),
       (timeoutMs, signal) => this.news.wait(timeoutMs, signal),
-      { after: options.after ?? null, batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE), pollIntervalMs: this.pollIntervalMs, idlePollMs: this.idlePollMs },
+      {
+        after: options.after ?? null,
+        batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE),
+        pollIntervalMs: this.pollIntervalMs,
+        idlePollMs: this.idlePollMs,
+      },
       () => this.subscriptions.delete(subscription),
     );
     if (this.closing !== null) void subscription.close();

@@ -1,4 +1,8 @@
-import { type AppendOptions, DuplicateEventError, WrongExpectedRevisionError } from '../../../application/ports/event-store.js';
+import {
+  type AppendOptions,
+  DuplicateEventError,
+  WrongExpectedRevisionError,
+} from '../../../application/ports/event-store.js';
 import { EVENT_ID_CONSTRAINT, STREAM_REVISION_CONSTRAINT } from './schema.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -8,7 +12,12 @@ const UNIQUE_VIOLATION = '23505';
  * unique violations rare: a revision clash needs a writer that skipped the
  * lock, and an id clash a retried append.
  */
-export async function toAppendError(error: unknown, streamName: string, options: AppendOptions, readRevision: () => Promise<number>): Promise<unknown> {
+export async function toAppendError(
+  error: unknown,
+  streamName: string,
+  options: AppendOptions,
+  readRevision: () => Promise<number>,
+): Promise<unknown> {
   if (!isUniqueViolation(error)) return error;
   if (error.constraint === EVENT_ID_CONSTRAINT) {
     const eventId = /\(event_id\)=\(([^)]+)\)/.exec(error.detail ?? '')?.[1] ?? 'unknown';

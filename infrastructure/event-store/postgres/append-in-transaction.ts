@@ -1,4 +1,9 @@
-import { type AppendResult, type EventToAppend, type ExpectedRevision, WrongExpectedRevisionError } from '../../../application/ports/event-store.js';
+import {
+  type AppendResult,
+  type EventToAppend,
+  type ExpectedRevision,
+  WrongExpectedRevisionError,
+} from '../../../application/ports/event-store.js';
 import { type StoredEventPlace, repeatedAppendResult } from '../idempotent-append.js';
 import { encodePosition } from './checkpoint.js';
 import { CURRENT_EPOCH } from './schema.js';
@@ -23,7 +28,8 @@ export async function appendInTransaction(
   const { actual, stored } = await readRevisionAndStoredIds(client, streamName, events);
   const repeated = repeatedAppendResult(streamName, events, expectedRevision, stored);
   if (repeated !== null) return repeated;
-  if (!matchesExpectedRevision(expectedRevision, actual)) throw new WrongExpectedRevisionError(streamName, expectedRevision, actual);
+  if (!matchesExpectedRevision(expectedRevision, actual))
+    throw new WrongExpectedRevisionError(streamName, expectedRevision, actual);
   const nextExpectedRevision = actual + events.length;
   const written = await client.query<{ epoch: number; transaction_id: string; global_position: string }>(
     `WITH appended AS (
@@ -50,7 +56,14 @@ export async function appendInTransaction(
     ],
   );
   const [last] = written.rows;
-  return { nextExpectedRevision, position: encodePosition({ epoch: last.epoch, transactionId: last.transaction_id, globalPosition: last.global_position }) };
+  return {
+    nextExpectedRevision,
+    position: encodePosition({
+      epoch: last.epoch,
+      transactionId: last.transaction_id,
+      globalPosition: last.global_position,
+    }),
+  };
 }
 
 /** The stream's revision, and where the append's event ids are stored already (if anywhere), in one round trip. */
@@ -61,7 +74,14 @@ async function readRevisionAndStoredIds(
 ): Promise<{ actual: number; stored: StoredEventPlace[] }> {
   const result = await client.query<{
     revision: string | null;
-    stored: Array<{ id: string; stream_name: string; revision: string; epoch: number; transaction_id: string; global_position: string }> | null;
+    stored: Array<{
+      id: string;
+      stream_name: string;
+      revision: string;
+      epoch: number;
+      transaction_id: string;
+      global_position: string;
+    }> | null;
   }>(
     `SELECT (SELECT revision::text FROM es_streams WHERE stream_name = $1) AS revision,
             (SELECT json_agg(json_build_object('id', event_id, 'stream_name', stream_name, 'revision', stream_revision::text, 'epoch', epoch,
@@ -76,14 +96,21 @@ async function readRevisionAndStoredIds(
       id: place.id,
       streamName: place.stream_name,
       revision: Number(place.revision),
-      position: encodePosition({ epoch: place.epoch, transactionId: place.transaction_id, globalPosition: place.global_position }),
+      position: encodePosition({
+        epoch: place.epoch,
+        transactionId: place.transaction_id,
+        globalPosition: place.global_position,
+      }),
     })),
   };
 }
 
 /** -1 when the stream does not exist, as WrongExpectedRevisionError reports it. */
 export async function readStreamRevision(client: SqlClient, streamName: string): Promise<number> {
-  const result = await client.query<{ revision: string }>('SELECT revision::text FROM es_streams WHERE stream_name = $1', [streamName]);
+  const result = await client.query<{ revision: string }>(
+    'SELECT revision::text FROM es_streams WHERE stream_name = $1',
+    [streamName],
+  );
   return result.rows.length === 0 ? -1 : Number(result.rows[0].revision);
 }
 

@@ -15,7 +15,9 @@ export interface PostgresPosition {
 /** `<xid>:<position>` in epoch 0, as before epochs existed; `<epoch>:<xid>:<position>` after. */
 export function encodePosition(position: PostgresPosition): Checkpoint {
   const epoch = position.epoch ?? 0;
-  return epoch === 0 ? `${position.transactionId}:${position.globalPosition}` : `${epoch}:${position.transactionId}:${position.globalPosition}`;
+  return epoch === 0
+    ? `${position.transactionId}:${position.globalPosition}`
+    : `${epoch}:${position.transactionId}:${position.globalPosition}`;
 }
 
 export function decodePosition(checkpoint: Checkpoint): Required<PostgresPosition> {

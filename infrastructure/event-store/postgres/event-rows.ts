@@ -28,7 +28,11 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     type: row.event_type,
     streamName: row.stream_name,
     revision: Number(row.stream_revision),
-    position: encodePosition({ epoch: row.epoch, transactionId: row.transaction_id, globalPosition: row.global_position }),
+    position: encodePosition({
+      epoch: row.epoch,
+      transactionId: row.transaction_id,
+      globalPosition: row.global_position,
+    }),
     data: row.data,
     metadata: row.metadata,
     createdAt: row.created_at,

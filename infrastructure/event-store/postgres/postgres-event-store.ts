@@ -58,7 +58,12 @@ export class PostgresEventStore implements EventStore {
     this.pool.on('error', () => undefined);
     this.listener = new NotificationListener(options.connectionString, EVENTS_CHANNEL);
     // A lost notification only delays readers until their next poll, so a failure to send one is not the append's.
-    this.notifier = new AppendNotifier((categories) => this.pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, categories]).then(() => undefined, () => undefined));
+    this.notifier = new AppendNotifier((categories) =>
+      this.pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, categories]).then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.idlePollMs = options.idlePollMs;
   }
@@ -87,7 +92,11 @@ export class PostgresEventStore implements EventStore {
     return this.track(() => this.append(streamName, events, options));
   }
 
-  private async append(streamName: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult> {
+  private async append(
+    streamName: string,
+    events: readonly EventToAppend[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
     const client = await this.pool.connect();
     // Checked out, a client has no listener of the pool's: a server lost mid-append would be an unhandled 'error' that
     // ends the process. The statement under way fails with it, and the pool drops the broken client on release.
@@ -116,7 +125,9 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const page = await this.track(() => readGlobalPage(this.pool, options.after ?? null, options.maxCount ?? DEFAULT_READ_ALL_COUNT, options.filter));
+    const page = await this.track(() =>
+      readGlobalPage(this.pool, options.after ?? null, options.maxCount ?? DEFAULT_READ_ALL_COUNT, options.filter),
+    );
     return page.events;
   }
 
@@ -125,7 +136,12 @@ export class PostgresEventStore implements EventStore {
     const subscription = new PostgresSubscription(
       (after, maxCount) => this.track(() => readGlobalPage(this.pool, after, maxCount, options.filter)),
       (timeoutMs, signal) => this.listener.wait(timeoutMs, signal, interest),
-      { after: options.after ?? null, batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE), pollIntervalMs: this.pollIntervalMs, idlePollMs: this.idlePollMs },
+      {
+        after: options.after ?? null,
+        batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE),
+        pollIntervalMs: this.pollIntervalMs,
+        idlePollMs: this.idlePollMs,
+      },
       () => this.subscriptions.delete(subscription),
     );
     if (this.closing !== null) void subscription.close();
@@ -182,7 +198,10 @@ function interestOf(filter: SubscribeOptions['filter']): NotificationInterest {
   const prefixes = filter?.streamPrefixes;
   if (prefixes === undefined) return () => true;
   return (categories) =>
-    categories === null || categories.some((category) => prefixes.some((prefix) => `${category}-`.startsWith(prefix) || prefix.startsWith(`${category}-`)));
+    categories === null ||
+    categories.some((category) =>
+      prefixes.some((prefix) => `${category}-`.startsWith(prefix) || prefix.startsWith(`${category}-`)),
+    );
 }
 
 function ignoreConnectionError(): void {

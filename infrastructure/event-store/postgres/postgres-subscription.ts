@@ -77,7 +77,10 @@ export class PostgresSubscription implements Subscription {
         }
         const slowest = Date.now() - lastNews < RECENT_NEWS_MS ? this.options.pollIntervalMs : idlePollMs;
         this.wakeEarly = new AbortController();
-        const notified = await this.waitForNews(Math.min(slowest, 2 ** (fruitlessReads + 1)), AbortSignal.any([this.stopped.signal, this.wakeEarly.signal]));
+        const notified = await this.waitForNews(
+          Math.min(slowest, 2 ** (fruitlessReads + 1)),
+          AbortSignal.any([this.stopped.signal, this.wakeEarly.signal]),
+        );
         this.wakeEarly = null;
         if (this.nudged) {
           this.nudged = false;

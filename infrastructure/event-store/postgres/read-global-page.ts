@@ -16,7 +16,11 @@ export interface GlobalPage {
   scannedTo: Checkpoint | null;
 }
 
-type PageRow = { last_epoch: number | null; last_transaction_id: string | null; last_global_position: string | null } & (EventRow | { [Column in keyof EventRow]: null });
+type PageRow = {
+  last_epoch: number | null;
+  last_transaction_id: string | null;
+  last_global_position: string | null;
+} & (EventRow | { [Column in keyof EventRow]: null });
 
 /**
  * Events after `after` in global order, only from transactions older than
@@ -43,7 +47,9 @@ export async function readGlobalPage(
   // Events of earlier epochs were all committed before the epoch moved on; only the current one waits for the horizon.
   const conditions = ['(epoch, transaction_id) < (gate.current_epoch, gate.horizon)'];
   if (start !== null) {
-    conditions.push(`(epoch, transaction_id, global_position) > (${parameter(start.epoch)}::integer, ${parameter(start.transactionId)}::xid8, ${parameter(start.globalPosition)}::bigint)`);
+    conditions.push(
+      `(epoch, transaction_id, global_position) > (${parameter(start.epoch)}::integer, ${parameter(start.transactionId)}::xid8, ${parameter(start.globalPosition)}::bigint)`,
+    );
   }
   // One ordered walk of an index per category (or per event type), merged: never a scan of other events.
   const categories = wholeCategories(filter?.streamPrefixes);
@@ -53,14 +59,18 @@ export async function readGlobalPage(
     branches = categories.map((category) => `split_part(stream_name, '-', 1) = ${parameter(category)}`);
   } else {
     if (filter?.streamPrefixes !== undefined) {
-      conditions.push(`stream_name LIKE ANY(${parameter(filter.streamPrefixes.map((prefix) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`))}::text[])`);
+      conditions.push(
+        `stream_name LIKE ANY(${parameter(filter.streamPrefixes.map((prefix) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`))}::text[])`,
+      );
     }
-    branches = filter?.eventTypes !== undefined ? filter.eventTypes.map((type) => `event_type = ${parameter(type)}`) : ['true'];
+    branches =
+      filter?.eventTypes !== undefined ? filter.eventTypes.map((type) => `event_type = ${parameter(type)}`) : ['true'];
   }
   // No event type wanted: the page is empty, but the scanned position still moves the reader on.
   if (branches.length === 0) branches = ['false'];
   const order = 'epoch, transaction_id, global_position';
-  const ordered = (branch: string) => `SELECT * FROM es_events WHERE ${branch} AND ${conditions.join(' AND ')} ORDER BY ${order} LIMIT $1`;
+  const ordered = (branch: string) =>
+    `SELECT * FROM es_events WHERE ${branch} AND ${conditions.join(' AND ')} ORDER BY ${order} LIMIT $1`;
   const selection =
     branches.length === 1
       ? ordered(branches[0])
@@ -80,7 +90,11 @@ export async function readGlobalPage(
   const events = result.rows.flatMap((row) => (row.event_id === null ? [] : [toRecordedEvent(row)]));
   if (events.length === maxCount) return { events, scannedTo: events[events.length - 1].position };
   // Every event appended later gets a transaction id at or above the horizon, so it sorts after the last one below it.
-  const { last_epoch: epoch, last_transaction_id: transactionId, last_global_position: globalPosition } = result.rows[0];
+  const {
+    last_epoch: epoch,
+    last_transaction_id: transactionId,
+    last_global_position: globalPosition,
+  } = result.rows[0];
   if (epoch === null || transactionId === null || globalPosition === null) return { events, scannedTo: after };
   const last = { epoch, transactionId, globalPosition };
   const scannedTo = start !== null && comparePositions(start, last) > 0 ? start : last;

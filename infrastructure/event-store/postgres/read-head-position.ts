@@ -11,5 +11,7 @@ export async function readHeadPosition(client: SqlClient): Promise<Checkpoint | 
      ORDER BY es_events.epoch DESC, es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
   );
   const [last] = result.rows;
-  return last === undefined ? null : encodePosition({ epoch: last.epoch, transactionId: last.transaction_id, globalPosition: last.global_position });
+  return last === undefined
+    ? null
+    : encodePosition({ epoch: last.epoch, transactionId: last.transaction_id, globalPosition: last.global_position });
 }

@@ -3,7 +3,11 @@ import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './event-rows.js';
 import type { SqlClient } from './sql-client.js';
 
 /** One stream's events in revision order (or reverse), from `fromRevision` on. */
-export async function readStreamEvents(client: SqlClient, streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+export async function readStreamEvents(
+  client: SqlClient,
+  streamName: string,
+  options: ReadStreamOptions = {},
+): Promise<RecordedEvent[]> {
   const backwards = options.direction === 'backwards';
   const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
   const query = `SELECT ${EVENT_COLUMNS} FROM es_events

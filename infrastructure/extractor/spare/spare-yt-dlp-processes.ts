@@ -97,14 +97,22 @@ export class SpareYtDlpProcesses {
 
   private async startOne(): Promise<boolean> {
     const script = this.options.script ?? locateSpareScript();
-    if (this.python === undefined) this.python = this.options.python !== undefined ? this.options.python : await pythonOfYtDlp(this.options.ytDlpPath);
+    if (this.python === undefined)
+      this.python =
+        this.options.python !== undefined ? this.options.python : await pythonOfYtDlp(this.options.ytDlpPath);
     if (this.python === null || script === null) return false;
     const installation = (await this.options.installation?.()) ?? 0;
     if (!this.running) return false;
     const [command, ...args] = this.python;
     // yt-dlp's own file comes last on the path: a zipapp release is importable from it, and a plain script there is ignored.
-    const pythonPath = [this.options.env.PYTHONPATH, this.options.ytDlpPath].filter((entry) => entry !== undefined && entry !== '').join(path.delimiter);
-    const child = spawn(command, [...args, script], { env: { ...this.options.env, PYTHONPATH: pythonPath }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const pythonPath = [this.options.env.PYTHONPATH, this.options.ytDlpPath]
+      .filter((entry) => entry !== undefined && entry !== '')
+      .join(path.delimiter);
+    const child = spawn(command, [...args, script], {
+      env: { ...this.options.env, PYTHONPATH: pythonPath },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     if (child.pid === undefined) {
       child.on('error', () => undefined);
       return false;
@@ -140,6 +148,9 @@ function discard(spare: Spare): void {
 
 /** The script stays in the source tree (tsc copies no Python): beside this file, or four levels up from the compiled one. */
 function locateSpareScript(): string | null {
-  const candidates = [path.join(__dirname, 'yt_dlp_spare.py'), path.resolve(__dirname, '..', '..', '..', '..', 'infrastructure', 'extractor', 'spare', 'yt_dlp_spare.py')];
+  const candidates = [
+    path.join(__dirname, 'yt_dlp_spare.py'),
+    path.resolve(__dirname, '..', '..', '..', '..', 'infrastructure', 'extractor', 'spare', 'yt_dlp_spare.py'),
+  ];
   return candidates.find((candidate) => existsSync(candidate)) ?? null;
 }

@@ -28,7 +28,10 @@ export class PostgresExtractedInfoCache {
     );
     // Expired pages go now and then, by whoever writes.
     this.writes += 1;
-    if (this.writes % 100 === 1) await this.db.raw(`DELETE FROM extracted_video_info WHERE extracted_at < now() - ?::interval`, [`${this.maxAgeMs} milliseconds`]);
+    if (this.writes % 100 === 1)
+      await this.db.raw(`DELETE FROM extracted_video_info WHERE extracted_at < now() - ?::interval`, [
+        `${this.maxAgeMs} milliseconds`,
+      ]);
   }
 
   /** The page extracted for this URL and identity within the last `maxAgeMs`, or null. */

@@ -34,7 +34,8 @@ const MAX_STDERR_CHARS = 16 * 1024;
  */
 export class HelperProcess {
   private nextId = 1;
-  private pending: { id: number; resolve: (answer: HelperAnswer) => void; reject: (error: Error) => void } | null = null;
+  private pending: { id: number; resolve: (answer: HelperAnswer) => void; reject: (error: Error) => void } | null =
+    null;
   private stderr = '';
   private exited = false;
   private markExited!: () => void;
@@ -48,7 +49,11 @@ export class HelperProcess {
   /** Resolves once the script has imported yt_dlp and said so; rejects when it cannot. */
   static start(options: HelperOptions): Promise<{ helper: HelperProcess; version: string }> {
     const [command, ...args] = options.python;
-    const child = spawn(command, [...args, options.script, JSON.stringify(options.settings)], { env: options.env, stdio: 'pipe', detached: true });
+    const child = spawn(command, [...args, options.script, JSON.stringify(options.settings)], {
+      env: options.env,
+      stdio: 'pipe',
+      detached: true,
+    });
     const helper = new HelperProcess(child);
     const watchdog = child.pid === undefined ? null : watchProcessGroup(child.pid);
     return new Promise((resolve, reject) => {
@@ -60,7 +65,10 @@ export class HelperProcess {
         helper.kill();
         reject(error);
       };
-      const timer = setTimeout(() => fail(new Error(`the extractor helper was not ready within ${options.readyTimeoutMs} ms`)), options.readyTimeoutMs);
+      const timer = setTimeout(
+        () => fail(new Error(`the extractor helper was not ready within ${options.readyTimeoutMs} ms`)),
+        options.readyTimeoutMs,
+      );
       child.once('error', fail);
       // A helper that died leaves a closed pipe; the exit handler reports it.
       child.stdin.on('error', () => undefined);

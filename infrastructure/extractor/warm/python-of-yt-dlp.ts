@@ -24,5 +24,7 @@ export async function pythonOfYtDlp(ytDlpPath: string): Promise<string[] | null>
   if (!firstLine.startsWith('#!')) return null;
   const command = firstLine.slice(2).trim().split(/\s+/);
   const program = command.at(-1) ?? '';
-  return /(^|\/)python[\d.]*$/.test(program) || (command[0].endsWith('/env') && /^python[\d.]*$/.test(program)) ? command : null;
+  return /(^|\/)python[\d.]*$/.test(program) || (command[0].endsWith('/env') && /^python[\d.]*$/.test(program))
+    ? command
+    : null;
 }

@@ -4,7 +4,15 @@
  * Authorization, tokens a platform's extractor adds) is dropped; the
  * download's own yt-dlp run adds the cookies of its jar again.
  */
-const KEPT_HEADERS = new Set(['user-agent', 'accept', 'accept-language', 'accept-encoding', 'referer', 'origin', 'sec-fetch-mode']);
+const KEPT_HEADERS = new Set([
+  'user-agent',
+  'accept',
+  'accept-language',
+  'accept-encoding',
+  'referer',
+  'origin',
+  'sec-fetch-mode',
+]);
 
 /** Fields that carry cookies as such, wherever yt-dlp puts them (the page, each format, each requested download). */
 const SECRET_FIELDS = new Set(['cookies']);
@@ -27,5 +35,9 @@ export function stripInfoSecrets(info: unknown): unknown {
 
 function keptHeaders(headers: unknown): unknown {
   if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) return undefined;
-  return Object.fromEntries(Object.entries(headers).filter(([name, value]) => KEPT_HEADERS.has(name.toLowerCase()) && typeof value === 'string'));
+  return Object.fromEntries(
+    Object.entries(headers).filter(
+      ([name, value]) => KEPT_HEADERS.has(name.toLowerCase()) && typeof value === 'string',
+    ),
+  );
 }

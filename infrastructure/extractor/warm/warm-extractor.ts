@@ -121,12 +121,15 @@ export class WarmExtractor implements Extractor {
       const { code, message } = classifyYtDlpError(answer.stderr);
       throw new ExtractionError(code, message, answer.stderr.trim().slice(-MAX_DETAILS_CHARS));
     }
-    if (typeof answer.info !== 'object' || answer.info === null) throw new ExtractionError(null, 'The extractor returned unreadable metadata');
+    if (typeof answer.info !== 'object' || answer.info === null)
+      throw new ExtractionError(null, 'The extractor returned unreadable metadata');
     const metadata = parseVideoMetadata(answer.info as YtDlpInfo, options.includeAudioTracks === true);
     if (this.options.extractedInfo !== undefined) {
-      await this.options.extractedInfo.remember(url, await this.cookieIdentity(), JSON.stringify(answer.info)).catch((error: unknown) => {
-        this.options.logger.warn({ err: error }, 'could not keep the extracted page for the download');
-      });
+      await this.options.extractedInfo
+        .remember(url, await this.cookieIdentity(), JSON.stringify(answer.info))
+        .catch((error: unknown) => {
+          this.options.logger.warn({ err: error }, 'could not keep the extracted page for the download');
+        });
     }
     return metadata;
   }
@@ -147,8 +150,16 @@ export class WarmExtractor implements Extractor {
     } catch (error) {
       if (!(error instanceof HelperStoppedError)) throw error;
       if (options.signal?.aborted === true) throw options.signal.reason;
-      if (timedOut) throw new ExtractionError('NETWORK_ERROR', 'The extractor timed out', error.stderr.trim().slice(-MAX_DETAILS_CHARS));
-      this.options.logger.warn({ err: error }, 'the extractor helper stopped during a request; answering it with the command line');
+      if (timedOut)
+        throw new ExtractionError(
+          'NETWORK_ERROR',
+          'The extractor timed out',
+          error.stderr.trim().slice(-MAX_DETAILS_CHARS),
+        );
+      this.options.logger.warn(
+        { err: error },
+        'the extractor helper stopped during a request; answering it with the command line',
+      );
       return null;
     } finally {
       clearTimeout(timer);
@@ -172,14 +183,20 @@ export class WarmExtractor implements Extractor {
   }
 
   async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
-    if (request.infoJson !== undefined || this.options.extractedInfo === undefined) return this.commandLine.download(request);
-    const infoJson = await this.options.extractedInfo.recall(request.url, await this.cookieIdentity()).catch(() => null);
+    if (request.infoJson !== undefined || this.options.extractedInfo === undefined)
+      return this.commandLine.download(request);
+    const infoJson = await this.options.extractedInfo
+      .recall(request.url, await this.cookieIdentity())
+      .catch(() => null);
     if (infoJson === null) return this.commandLine.download(request);
     try {
       return await this.commandLine.download({ ...request, infoJson });
     } catch (error) {
       if (request.signal?.aborted === true) throw error;
-      this.options.logger.warn({ err: error }, 'the download from the submitted page failed; extracting the page again');
+      this.options.logger.warn(
+        { err: error },
+        'the download from the submitted page failed; extracting the page again',
+      );
       return this.commandLine.download(request);
     }
   }
@@ -187,7 +204,10 @@ export class WarmExtractor implements Extractor {
   /** The cookies a page was extracted with: none, or this file as it was last changed. */
   private async cookieIdentity(): Promise<string> {
     if (this.options.cookiesFile === undefined) return 'no cookies';
-    const changed = await stat(this.options.cookiesFile).then((file) => file.mtimeMs, () => 0);
+    const changed = await stat(this.options.cookiesFile).then(
+      (file) => file.mtimeMs,
+      () => 0,
+    );
     return `${this.options.cookiesFile}@${changed}`;
   }
 
@@ -213,7 +233,10 @@ export class WarmExtractor implements Extractor {
     const script = this.options.script ?? locateHelperScript();
     if (this.python === undefined) this.python = this.options.python ?? (await pythonOfYtDlp(this.options.ytDlpPath));
     if (this.python === null || script === null) {
-      this.fallBack(this.python === null ? `${this.options.ytDlpPath} is not a Python script` : 'the helper script is missing', false);
+      this.fallBack(
+        this.python === null ? `${this.options.ytDlpPath} is not a Python script` : 'the helper script is missing',
+        false,
+      );
       return null;
     }
     let scratch: string | null = null;
@@ -231,7 +254,10 @@ export class WarmExtractor implements Extractor {
         {
           ffmpegPath: this.options.ffmpegPath,
           socketTimeoutSeconds: this.options.socketTimeoutSeconds,
-          accessArgs: [...(this.options.proxy === undefined ? [] : ['--proxy', this.options.proxy]), ...(cookiefile === undefined ? [] : ['--cookies', cookiefile])],
+          accessArgs: [
+            ...(this.options.proxy === undefined ? [] : ['--proxy', this.options.proxy]),
+            ...(cookiefile === undefined ? [] : ['--cookies', cookiefile]),
+          ],
           versionArgs: await this.options.versionArguments?.(),
           extraArgs: this.options.extraArgs,
         },
@@ -248,7 +274,10 @@ export class WarmExtractor implements Extractor {
       this.startedWith.set(helper, this.installation);
       if (!this.announced) {
         this.announced = true;
-        this.options.logger.info({ extraction: 'warm', ytDlpVersion: version, processes: this.options.processes }, 'metadata lookups use warm yt-dlp helper processes');
+        this.options.logger.info(
+          { extraction: 'warm', ytDlpVersion: version, processes: this.options.processes },
+          'metadata lookups use warm yt-dlp helper processes',
+        );
       }
       return helper;
     } catch (error) {
@@ -259,9 +288,14 @@ export class WarmExtractor implements Extractor {
   }
 
   private fallBack(reason: string, retryLater: boolean): void {
-    this.unavailableUntil = retryLater ? Date.now() + (this.options.retryStartAfterMs ?? 60_000) : Number.POSITIVE_INFINITY;
+    this.unavailableUntil = retryLater
+      ? Date.now() + (this.options.retryStartAfterMs ?? 60_000)
+      : Number.POSITIVE_INFINITY;
     this.announced = false;
-    this.options.logger.warn({ extraction: 'command line', reason }, 'metadata lookups run yt-dlp as a command: no warm helper could start');
+    this.options.logger.warn(
+      { extraction: 'command line', reason },
+      'metadata lookups run yt-dlp as a command: no warm helper could start',
+    );
     this.pool.turnAwayWaiting();
   }
 
@@ -269,7 +303,10 @@ export class WarmExtractor implements Extractor {
     const installation = (await this.options.installation?.()) ?? this.installation;
     if (installation === this.installation) return;
     this.installation = installation;
-    this.options.logger.info({ ytDlpPath: this.options.ytDlpPath }, 'yt-dlp changed on disk; the warm helpers restart with it');
+    this.options.logger.info(
+      { ytDlpPath: this.options.ytDlpPath },
+      'yt-dlp changed on disk; the warm helpers restart with it',
+    );
     this.pool.retireIdle();
   }
 
@@ -282,13 +319,18 @@ export class WarmExtractor implements Extractor {
 
   private environment(): NodeJS.ProcessEnv {
     // yt-dlp's own file comes last: a zipapp release is importable from it, and a plain script there is ignored.
-    const pythonPath = [this.options.pythonPath, process.env.PYTHONPATH, this.options.ytDlpPath].filter((entry) => entry !== undefined && entry !== '').join(path.delimiter);
+    const pythonPath = [this.options.pythonPath, process.env.PYTHONPATH, this.options.ytDlpPath]
+      .filter((entry) => entry !== undefined && entry !== '')
+      .join(path.delimiter);
     return { ...process.env, PYTHONPATH: pythonPath, PYTHONUTF8: '1' };
   }
 }
 
 /** The script stays in the source tree (tsc copies no Python): beside this file, or four levels up from the compiled one. */
 function locateHelperScript(): string | null {
-  const candidates = [path.join(__dirname, 'yt_dlp_helper.py'), path.resolve(__dirname, '..', '..', '..', '..', 'infrastructure', 'extractor', 'warm', 'yt_dlp_helper.py')];
+  const candidates = [
+    path.join(__dirname, 'yt_dlp_helper.py'),
+    path.resolve(__dirname, '..', '..', '..', '..', 'infrastructure', 'extractor', 'warm', 'yt_dlp_helper.py'),
+  ];
   return candidates.find((candidate) => existsSync(candidate)) ?? null;
 }

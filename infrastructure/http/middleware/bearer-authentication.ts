@@ -11,7 +11,8 @@ export function bearerAuthentication(authenticate: Authenticate) {
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(ctx.get('Authorization'));
     if (match === null) throw new HttpError(401, MISSING_KEY_MESSAGE, undefined, { 'WWW-Authenticate': 'Bearer' });
     const owner = await authenticate.execute(match[1]);
-    if (owner === null) throw new HttpError(401, INVALID_KEY_MESSAGE, undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    if (owner === null)
+      throw new HttpError(401, INVALID_KEY_MESSAGE, undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
     ctx.state.accountId = owner.accountId;
     ctx.state.keyId = owner.keyId;
     ctx.state.planId = owner.planId;

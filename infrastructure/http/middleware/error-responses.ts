@@ -15,13 +15,20 @@ export function errorResponses(logger: Logger) {
       if (ctx.body === undefined || ctx.body === null) {
         // The router answers these with a status alone (and `Allow`, which stays).
         if (ctx.status === 404) respond(ctx, { status: 404, error: noSuchEndpoint(ctx.method, ctx.path) });
-        else if (ctx.status === 405) respond(ctx, { status: 405, error: `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}` });
+        else if (ctx.status === 405)
+          respond(ctx, {
+            status: 405,
+            error: `Method ${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow')}`,
+          });
         else if (ctx.status === 501) respond(ctx, { status: 501, error: `Method ${ctx.method} is not implemented` });
       }
     } catch (error) {
       if (isClientAbort(error, ctx)) {
         // Nobody is left to answer and nothing failed here: no alarm, no 5xx.
-        logger.debug?.({ requestId: ctx.state.requestId, path: ctx.path, reason: (error as Error).message }, 'client closed the request before its body was read');
+        logger.debug?.(
+          { requestId: ctx.state.requestId, path: ctx.path, reason: (error as Error).message },
+          'client closed the request before its body was read',
+        );
         ctx.state.clientAborted = true;
         respond(ctx, { status: 400, error: 'The client closed the request before sending its body' });
         return;
@@ -43,11 +50,13 @@ function noSuchEndpoint(method: string, path: string): string {
 function respond(ctx: Context, response: ErrorResponse): void {
   ctx.status = response.status;
   for (const [name, value] of Object.entries(response.headers ?? {})) ctx.set(name, value);
-  ctx.body = response.details === undefined ? { error: response.error } : { error: response.error, details: response.details };
+  ctx.body =
+    response.details === undefined ? { error: response.error } : { error: response.error, details: response.details };
 }
 
 export function toErrorResponse(error: unknown): ErrorResponse {
-  if (error instanceof HttpError) return { status: error.status, error: error.message, details: error.details, headers: error.headers };
+  if (error instanceof HttpError)
+    return { status: error.status, error: error.message, details: error.details, headers: error.headers };
   const answer = answerOfKind(error);
   if (answer !== undefined) return answer;
   const status = (error as { status?: unknown; expose?: unknown }).status;
@@ -63,7 +72,8 @@ function clientErrorMessage(status: number, error: unknown): string {
   if (status === 413) return 'Request body too large';
   if (status === 415) return 'Content-Type must be application/json';
   // The JSON parser refuses prototype poisoning outright rather than dropping the key.
-  if (status === 400 && /prototype property/i.test(String((error as Error).message))) return 'request body must not contain the field __proto__';
+  if (status === 400 && /prototype property/i.test(String((error as Error).message)))
+    return 'request body must not contain the field __proto__';
   if (type === 'entity.parse.failed' || (status === 400 && /json/i.test(String((error as Error).message)))) {
     return 'Request body is not valid JSON';
   }

@@ -17,7 +17,15 @@ export const MAX_JSON_NESTING_DEPTH = 32;
  */
 export function jsonBody(limitBytes: number, logger: Logger) {
   const parsedMethods = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH];
-  const parse = koaBody({ json: true, multipart: false, urlencoded: false, text: false, jsonLimit: limitBytes, jsonStrict: true, parsedMethods });
+  const parse = koaBody({
+    json: true,
+    multipart: false,
+    urlencoded: false,
+    text: false,
+    jsonLimit: limitBytes,
+    jsonStrict: true,
+    parsedMethods,
+  });
   return async function jsonBodyMiddleware(ctx: Context, next: Next): Promise<void> {
     // Polls and other reads skip the parser entirely.
     if (!(parsedMethods as string[]).includes(ctx.method)) return next();
@@ -39,9 +47,17 @@ export function jsonBody(limitBytes: number, logger: Logger) {
       });
     } catch (error) {
       // A body that does not decompress fails inside zlib, with no HTTP status: the client's fault, not the server's.
-      if (!parsed && encoding !== '' && encoding !== 'identity' && typeof (error as { status?: unknown }).status !== 'number') {
+      if (
+        !parsed &&
+        encoding !== '' &&
+        encoding !== 'identity' &&
+        typeof (error as { status?: unknown }).status !== 'number'
+      ) {
         // One line, without zlib's stack: a client's broken body is worth noticing, not worth an alarm.
-        logger.warn({ requestId: ctx.state.requestId, path: ctx.path, encoding, reason: (error as Error).message }, 'Request body did not decode');
+        logger.warn(
+          { requestId: ctx.state.requestId, path: ctx.path, encoding, reason: (error as Error).message },
+          'Request body did not decode',
+        );
         throw new HttpError(400, `Request body is not valid ${encoding} data, as its Content-Encoding says`);
       }
       throw error;

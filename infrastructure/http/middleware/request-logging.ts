@@ -23,7 +23,15 @@ export function requestLogging(logger: Logger, samplePercent = 100) {
       const sampled = every !== 0 && seen === 0;
       if (sampled || ctx.status >= 500 || ms >= SLOW_REQUEST_MS) {
         logger.info(
-          { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, accountId: ctx.state.accountId, samplePercent: sampled ? samplePercent : 100 },
+          {
+            requestId: ctx.state.requestId,
+            method: ctx.method,
+            path: ctx.path,
+            status: ctx.status,
+            ms: Math.round(ms * 10) / 10,
+            accountId: ctx.state.accountId,
+            samplePercent: sampled ? samplePercent : 100,
+          },
           'request',
         );
       }

@@ -18,16 +18,25 @@ const UNLIMITED_API_PATH = /^\/me\/?$/i;
 export function requestRateLimit(check: CheckRequestRate) {
   return async function requestRateLimitMiddleware(ctx: Context, next: Next): Promise<void> {
     if (typeof ctx.state.apiPath === 'string' && UNLIMITED_API_PATH.test(ctx.state.apiPath)) return next();
-    const decision = await check.execute({ accountId: ctx.state.accountId as string, keyId: ctx.state.keyId as string, planId: (ctx.state.planId as string | null | undefined) ?? null });
+    const decision = await check.execute({
+      accountId: ctx.state.accountId as string,
+      keyId: ctx.state.keyId as string,
+      planId: (ctx.state.planId as string | null | undefined) ?? null,
+    });
     if (decision === null) return next();
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
       const retryAfter = Math.max(1, Math.ceil(decision.msBeforeReset / 1000));
       const who = decision.scope === 'key' ? 'this API key' : 'this account';
-      throw new HttpError(429, `Rate limit exceeded: at most ${decision.limit} requests per second for ${who}; retry after ${retryAfter} s`, undefined, {
-        ...headers,
-        'Retry-After': String(retryAfter),
-      });
+      throw new HttpError(
+        429,
+        `Rate limit exceeded: at most ${decision.limit} requests per second for ${who}; retry after ${retryAfter} s`,
+        undefined,
+        {
+          ...headers,
+          'Retry-After': String(retryAfter),
+        },
+      );
     }
     ctx.set(headers);
     return next();

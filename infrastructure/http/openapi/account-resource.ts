@@ -8,8 +8,12 @@ import { responses } from './shared-responses.js';
 export const AccountPlan = Type.Object(
   {
     id: stringEnum(['free', 'starter', 'growth', 'scale', 'custom']),
-    renewsAt: nullable('number', { description: 'Unix milliseconds when the period ends and quotas renew; null on the free plan.' }),
-    canceledAt: nullable('number', { description: 'When set (Unix milliseconds), the plan is scheduled to cancel at the end of the current period.' }),
+    renewsAt: nullable('number', {
+      description: 'Unix milliseconds when the period ends and quotas renew; null on the free plan.',
+    }),
+    canceledAt: nullable('number', {
+      description: 'When set (Unix milliseconds), the plan is scheduled to cancel at the end of the current period.',
+    }),
   },
   closed,
 );
@@ -24,7 +28,10 @@ export const FeatureBalance = Type.Object(
     used: Type.Number(),
     remaining: Type.Number({ description: 'Units left before the limit, or overage pricing, applies.' }),
     unlimited: Type.Boolean({ description: 'When true, ignore the numeric fields.' }),
-    resetsAt: nullable('number', { description: 'Unix milliseconds of the next reset; null for one-off grants that never reset (such as the free plan).' }),
+    resetsAt: nullable('number', {
+      description:
+        'Unix milliseconds of the next reset; null for one-off grants that never reset (such as the free plan).',
+    }),
   },
   closed,
 );
@@ -32,7 +39,8 @@ export const FeatureBalance = Type.Object(
 type FeatureBalanceBody = typeof FeatureBalance.static;
 
 export const Balances = Type.Unsafe<
-  Record<'download_count' | 'bandwidth_mb' | 'info', FeatureBalanceBody> & Partial<Record<typeof FeatureId.static, FeatureBalanceBody>>
+  Record<'download_count' | 'bandwidth_mb' | 'info', FeatureBalanceBody> &
+    Partial<Record<typeof FeatureId.static, FeatureBalanceBody>>
 >({
   type: 'object',
   description: 'Live balance of every metered feature, keyed by feature ID.',

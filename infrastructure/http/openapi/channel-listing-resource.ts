@@ -8,11 +8,16 @@ import { ApiError, errorResponse, rateLimitHeaders, rateLimitedDescription, resp
 export const ListChannelRequest = Type.Object(
   {
     channelUrl: Type.String({
-      description: 'URL of a channel on the video platform: `/@<handle>`, `/channel/<id>`, `/c/<name>` or `/user/<name>`, each optionally followed by `/videos`.',
+      description:
+        'URL of a channel on the video platform: `/@<handle>`, `/channel/<id>`, `/c/<name>` or `/user/<name>`, each optionally followed by `/videos`.',
       examples: ['https://www.youtube.com/@example', 'https://www.youtube.com/channel/UCuAXFkgsw1L7xaCfnd5JJOw/videos'],
     }),
     maxVideos: defaulted(
-      Type.Integer({ minimum: 1, maximum: 1000, description: 'How many recent videos to list; higher values take proportionally longer.' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        description: 'How many recent videos to list; higher values take proportionally longer.',
+      }),
       5,
     ),
   },
@@ -24,14 +29,20 @@ export const ChannelListingEntry = Type.Object(
     id: Type.String({ description: 'Video ID.' }),
     title: Type.String(),
     url: Type.String(),
-    duration: Type.Optional(nullable('number', { description: 'Seconds; null or absent when the extractor does not know it.' })),
-    view_count: Type.Optional(nullable('integer', { description: 'Null or absent when the extractor does not know it.' })),
-    uploader: Type.String({ description: 'The entry\'s uploader, or the channel\'s when the extractor gives the entry none.' }),
+    duration: Type.Optional(
+      nullable('number', { description: 'Seconds; null or absent when the extractor does not know it.' }),
+    ),
+    view_count: Type.Optional(
+      nullable('integer', { description: 'Null or absent when the extractor does not know it.' }),
+    ),
+    uploader: Type.String({
+      description: "The entry's uploader, or the channel's when the extractor gives the entry none.",
+    }),
   },
   {
     description:
       'One video of the listing; properties beyond those described here may appear. `id`, `title`, `url` and `uploader` are always strings ' +
-      '(an entry without an uploader of its own is given the channel\'s). Other properties are the extractor\'s, which reports null for what it does not know ' +
+      "(an entry without an uploader of its own is given the channel's). Other properties are the extractor's, which reports null for what it does not know " +
       'or leaves them out: `duration` for some short videos, `view_count` for live and upcoming streams.',
   },
 );
@@ -43,9 +54,14 @@ export const ChannelListing = Type.Object(
     channel: Type.String(),
     channel_id: Type.String(),
     channel_url: Type.String(),
-    entries: Type.Array(ref('ChannelListingEntry', ChannelListingEntry), { description: 'One item per video, most recent first.' }),
+    entries: Type.Array(ref('ChannelListingEntry', ChannelListingEntry), {
+      description: 'One item per video, most recent first.',
+    }),
   },
-  { description: 'The media extractor’s flat-playlist listing of the channel, passed through; properties beyond those described here may appear.' },
+  {
+    description:
+      'The media extractor’s flat-playlist listing of the channel, passed through; properties beyond those described here may appear.',
+  },
 );
 
 export const channelListingSchemas = { ListChannelRequest, ChannelListing, ChannelListingEntry };
@@ -62,7 +78,10 @@ export const channelListingPaths = definePaths({
         'A listing that could cost more than the units left (`maxVideos` / 10, rounded up) is refused with `403` before the channel is read; a failed listing costs nothing.',
       requestBody: {
         required: true,
-        content: jsonContent(ref('ListChannelRequest', ListChannelRequest), { channelUrl: 'https://www.youtube.com/@example', maxVideos: 20 }),
+        content: jsonContent(ref('ListChannelRequest', ListChannelRequest), {
+          channelUrl: 'https://www.youtube.com/@example',
+          maxVideos: 20,
+        }),
       },
       responses: {
         '200': { description: 'The listing.', content: jsonContent(ref('ChannelListing', ChannelListing)) },
@@ -78,9 +97,15 @@ export const channelListingPaths = definePaths({
             'Also when too many channel listings of this account, or of all accounts, are under way: then without `RateLimit-*` unless a rate limit applies, answered at once, nothing reserved or charged.',
           headers: {
             ...rateLimitHeaders(false),
-            'Retry-After': { required: true, description: 'Seconds to wait before trying again.', schema: Type.Integer({ minimum: 1 }) },
+            'Retry-After': {
+              required: true,
+              description: 'Seconds to wait before trying again.',
+              schema: Type.Integer({ minimum: 1 }),
+            },
           },
-          content: jsonContent(ref('ApiError', ApiError), { error: 'Too many channel listings of this account are under way; retry after 5 s' }),
+          content: jsonContent(ref('ApiError', ApiError), {
+            error: 'Too many channel listings of this account are under way; retry after 5 s',
+          }),
         },
         '403': responses.addOnOrCreditLimit,
         '413': responses.payloadTooLarge,

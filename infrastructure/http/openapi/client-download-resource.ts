@@ -8,7 +8,8 @@ import { errorResponse, jobIdParameter, rateLimited, responses } from './shared-
 export const SubmitClientDownloadRequest = Type.Object(
   {
     url: Type.String({
-      description: 'A video on the video platform, the photo/video sharing platform, the short-video platform or the social network (see POST /client-download).',
+      description:
+        'A video on the video platform, the photo/video sharing platform, the short-video platform or the social network (see POST /client-download).',
       examples: ['https://www.youtube.com/shorts/dQw4w9WgXcQ', 'https://www.instagram.com/reel/C0abcDEFghi/'],
     }),
   },
@@ -29,10 +30,17 @@ export const ClientDownloadLink = Type.Object(
   },
   {
     ...closed,
-    description: 'A direct media URL. `width` and `height` are given for video links only, `audioBitrate` for audio links only.',
+    description:
+      'A direct media URL. `width` and `height` are given for video links only, `audioBitrate` for audio links only.',
     allOf: [
-      { if: { properties: { type: { const: 'audio' } }, required: ['type'] }, then: { properties: { width: false, height: false } } },
-      { if: { properties: { type: { const: 'video' } }, required: ['type'] }, then: { properties: { audioBitrate: false } } },
+      {
+        if: { properties: { type: { const: 'audio' } }, required: ['type'] },
+        then: { properties: { width: false, height: false } },
+      },
+      {
+        if: { properties: { type: { const: 'video' } }, required: ['type'] },
+        then: { properties: { audioBitrate: false } },
+      },
     ],
   },
 );
@@ -86,7 +94,9 @@ export const clientDownloadPaths = definePaths({
       ].join('\n'),
       requestBody: {
         required: true,
-        content: jsonContent(ref('SubmitClientDownloadRequest', SubmitClientDownloadRequest), { url: 'https://www.youtube.com/shorts/dQw4w9WgXcQ' }),
+        content: jsonContent(ref('SubmitClientDownloadRequest', SubmitClientDownloadRequest), {
+          url: 'https://www.youtube.com/shorts/dQw4w9WgXcQ',
+        }),
       },
       responses: {
         '200': {
@@ -96,7 +106,10 @@ export const clientDownloadPaths = definePaths({
             status: 'pending',
           }),
         },
-        '400': errorResponse('A missing or malformed field, or a link the service does not support. The message names the problem.', 'url is required'),
+        '400': errorResponse(
+          'A missing or malformed field, or a link the service does not support. The message names the problem.',
+          'url is required',
+        ),
         '401': responses.unauthorized,
         '429': rateLimited,
         '403': responses.addOnOrCreditLimit,
@@ -111,13 +124,17 @@ export const clientDownloadPaths = definePaths({
       operationId: 'getClientDownload',
       tags: ['Client downloads'],
       summary: 'Poll a client-download job',
-      description: 'Returns the job in one of three shapes selected by `status`: `pending`, `success` (with `result`) or `failed` (with `error`). Free.',
+      description:
+        'Returns the job in one of three shapes selected by `status`: `pending`, `success` (with `result`) or `failed` (with `error`). Free.',
       parameters: [jobIdParameter('The `jobId` returned by POST /client-download.')],
       responses: {
         '200': { description: 'The job.', content: jsonContent(ref('ClientDownloadJob', ClientDownloadJob)) },
         '401': responses.unauthorized,
         '429': rateLimited,
-        '404': errorResponse('No such job: it does not exist, has expired, or belongs to another account.', 'Client-download job not found'),
+        '404': errorResponse(
+          'No such job: it does not exist, has expired, or belongs to another account.',
+          'Client-download job not found',
+        ),
         '500': responses.serverError,
       },
     },

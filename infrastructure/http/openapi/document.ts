@@ -71,7 +71,8 @@ const assembledDocument = {
   info: {
     title: 'Video Download Service API',
     version: '2.0.0',
-    summary: 'Server-side video downloads with job polling and webhooks, video metadata, client download links, channel listing and account balances.',
+    summary:
+      'Server-side video downloads with job polling and webhooks, video metadata, client download links, channel listing and account balances.',
     description,
   },
   servers: [
@@ -81,7 +82,10 @@ const assembledDocument = {
   ],
   security: [{ bearerAuth: [] }],
   tags: [
-    { name: 'Downloads', description: 'Server-side downloads of a video or its audio, polled or delivered by webhook.' },
+    {
+      name: 'Downloads',
+      description: 'Server-side downloads of a video or its audio, polled or delivered by webhook.',
+    },
     { name: 'Video info', description: 'Title, duration and audio tracks of a video, without downloading it.' },
     { name: 'Client downloads', description: 'Add-on: direct media links the client fetches itself.' },
     { name: 'Channels', description: 'Add-on: recent videos of a channel.' },
@@ -95,7 +99,8 @@ const assembledDocument = {
       bearerAuth: {
         type: 'http',
         scheme: 'bearer',
-        description: '`Authorization: Bearer <API_KEY>` with the API key issued to the account. The same key signs the webhooks sent to the account.',
+        description:
+          '`Authorization: Bearer <API_KEY>` with the API key issued to the account. The same key signs the webhooks sent to the account.',
       },
     },
     schemas: {

@@ -1,12 +1,30 @@
 import { Type } from '@sinclair/typebox';
-import { DownloadFinishedEvent, DownloadJob, SubmitDownloadRequest, SubmitDownloadResponse } from './download-schemas.js';
+import {
+  DownloadFinishedEvent,
+  DownloadJob,
+  SubmitDownloadRequest,
+  SubmitDownloadResponse,
+} from './download-schemas.js';
 import { definePaths, jsonContent, ref, stringEnum } from './schema-kit.js';
-import { ApiError, errorResponse, jobIdParameter, jobNotFound, rateLimitHeaders, rateLimited, rateLimitedDescription, responses } from './shared-responses.js';
+import {
+  ApiError,
+  errorResponse,
+  jobIdParameter,
+  jobNotFound,
+  rateLimitHeaders,
+  rateLimited,
+  rateLimitedDescription,
+  responses,
+} from './shared-responses.js';
 
 /** Submitting, polling and cancelling downloads, and the webhook a finished one sends. */
 
 const jobId = jobIdParameter('The `jobId` returned by POST /download.');
-const pendingDownloadsHeader = (description: string) => ({ required: false, description, schema: Type.Integer({ minimum: 0 }) });
+const pendingDownloadsHeader = (description: string) => ({
+  required: false,
+  description,
+  schema: Type.Integer({ minimum: 0 }),
+});
 
 const submitDownload = {
   operationId: 'submitDownload',
@@ -31,7 +49,8 @@ const submitDownload = {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Any 1 to 255 visible ASCII characters, unique per intended download (a UUID is a good choice). Remembered for 24 hours.',
+      description:
+        'Any 1 to 255 visible ASCII characters, unique per intended download (a UUID is a good choice). Remembered for 24 hours.',
       schema: Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' }),
     },
   ],
@@ -41,10 +60,19 @@ const submitDownload = {
       'application/json': {
         schema: ref('SubmitDownloadRequest', SubmitDownloadRequest),
         examples: {
-          audio: { summary: 'Best audio, the default format', value: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } },
+          audio: {
+            summary: 'Best audio, the default format',
+            value: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
+          },
           clip: {
             summary: 'A 720p clip from 0:30 to 1:00, with a webhook',
-            value: { url: 'https://youtu.be/dQw4w9WgXcQ', format: '720', startTime: 30, endTime: 60, webhookUrl: 'https://hooks.example.com/video-done' },
+            value: {
+              url: 'https://youtu.be/dQw4w9WgXcQ',
+              format: '720',
+              startTime: 30,
+              endTime: 60,
+              webhookUrl: 'https://hooks.example.com/video-done',
+            },
           },
         },
       },
@@ -80,11 +108,17 @@ const submitDownload = {
         'Also, with `Retry-After` and an `error` saying submissions are waiting for the video platform, when too many of the account’s (or everyone’s) submissions are being looked up now. ' +
         `Or: ${rateLimitedDescription}`,
       headers: {
-        'X-Pending-Downloads': pendingDownloadsHeader('Downloads the account has queued or in progress now; always sent with the pending-downloads 429.'),
-        'X-Pending-Downloads-Limit': pendingDownloadsHeader('The most the account may have queued or in progress; always sent with the pending-downloads 429.'),
+        'X-Pending-Downloads': pendingDownloadsHeader(
+          'Downloads the account has queued or in progress now; always sent with the pending-downloads 429.',
+        ),
+        'X-Pending-Downloads-Limit': pendingDownloadsHeader(
+          'The most the account may have queued or in progress; always sent with the pending-downloads 429.',
+        ),
         ...rateLimitHeaders(false),
       },
-      content: jsonContent(ref('ApiError', ApiError), { error: 'Too many downloads queued or in progress (100 of 100)' }),
+      content: jsonContent(ref('ApiError', ApiError), {
+        error: 'Too many downloads queued or in progress (100 of 100)',
+      }),
     },
     '500': responses.serverError,
   },

@@ -43,14 +43,16 @@ export const SubmitDownloadRequest = Type.Object(
       Type.Integer({
         minimum: 0,
         maximum: LARGEST_SECOND,
-        description: 'Start of the clip in seconds, inclusive; must be less than the duration. Omitted: from the beginning.',
+        description:
+          'Start of the clip in seconds, inclusive; must be less than the duration. Omitted: from the beginning.',
       }),
     ),
     endTime: Type.Optional(
       Type.Integer({
         minimum: 1,
         maximum: LARGEST_SECOND,
-        description: 'End of the clip in seconds, exclusive; at most the duration and greater than `startTime`. Omitted: to the end.',
+        description:
+          'End of the clip in seconds, exclusive; at most the duration and greater than `startTime`. Omitted: to the end.',
       }),
     ),
     language: Type.Optional(
@@ -112,13 +114,24 @@ const downloadJobFields = {
   title: Type.String({ description: 'Video title.' }),
   duration: seconds('Full video duration in seconds, whatever startTime/endTime were requested.'),
   language: Type.Optional(
-    nullable('string', { description: 'The language requested; null when none was. The language delivered may differ through the fallback chain.' }),
+    nullable('string', {
+      description:
+        'The language requested; null when none was. The language delivered may differ through the fallback chain.',
+    }),
   ),
   createdAt: Type.Optional(Type.String({ format: 'date-time', description: 'Submission time.' })),
   startedAt: Type.Optional(
-    nullable('string', { format: 'date-time', description: 'When processing started; null while queued (and for a job that failed before it started).' }),
+    nullable('string', {
+      format: 'date-time',
+      description: 'When processing started; null while queued (and for a job that failed before it started).',
+    }),
   ),
-  completedAt: Type.Optional(nullable('string', { format: 'date-time', description: 'When the job reached COMPLETED or FAILED; null until then.' })),
+  completedAt: Type.Optional(
+    nullable('string', {
+      format: 'date-time',
+      description: 'When the job reached COMPLETED or FAILED; null until then.',
+    }),
+  ),
 };
 
 export const DownloadJobPending = Type.Object(
@@ -135,12 +148,13 @@ export const DownloadJobCompleted = Type.Object(
     ...downloadJobFields,
     status: Type.Literal('COMPLETED'),
     actualFormat: ref('MediaFormat', MediaFormat, {
-      description: 'The format delivered: lower than `format` when capped down to fit the per-file size limit, or `audio` in place of `audio-aac`.',
+      description:
+        'The format delivered: lower than `format` when capped down to fit the per-file size limit, or `audio` in place of `audio-aac`.',
     }),
     downloadUrl: Type.String({
       format: 'uri',
       description:
-        'Where to fetch the file. The link is signed and expires (each poll returns one valid from then, but never past the file\'s deletion after the retention period); ' +
+        "Where to fetch the file. The link is signed and expires (each poll returns one valid from then, but never past the file's deletion after the retention period); " +
         'it supports `Range` requests (answered `206`). An expired or altered link answers `403`: poll the job again for a fresh one. ' +
         'A link to a file deleted after its retention period answers `410`, expired or not: submit the download again.',
     }),
@@ -148,7 +162,8 @@ export const DownloadJobCompleted = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'The file is ready at `downloadUrl`; its size has been charged against the bandwidth allowance (at least 20 MB).',
+    description:
+      'The file is ready at `downloadUrl`; its size has been charged against the bandwidth allowance (at least 20 MB).',
   },
 );
 
@@ -157,7 +172,9 @@ export const DownloadJobFailed = Type.Object(
     ...downloadJobFields,
     status: Type.Literal('FAILED'),
     errorCode: Type.Optional(
-      ref('DownloadErrorCode', DownloadErrorCode, { description: 'Why it failed, when known; see DownloadErrorCode for retry advice.' }),
+      ref('DownloadErrorCode', DownloadErrorCode, {
+        description: 'Why it failed, when known; see DownloadErrorCode for retry advice.',
+      }),
     ),
   },
   { additionalProperties: false, description: 'The job failed; nothing was charged.' },
@@ -171,13 +188,12 @@ const downloadJob = jobShapes('DownloadJob', 'A download job in one of three sha
 
 export const DownloadJob = downloadJob.job;
 
-export const DownloadFinishedEvent = oneShapeByStatus<Static<typeof DownloadJobCompleted> | Static<typeof DownloadJobFailed>>(
-  'Body of the `download.finished` webhook: the completed or the failed shape of the job.',
-  [
-    { name: 'DownloadJobCompleted', schema: DownloadJobCompleted },
-    { name: 'DownloadJobFailed', schema: DownloadJobFailed },
-  ],
-);
+export const DownloadFinishedEvent = oneShapeByStatus<
+  Static<typeof DownloadJobCompleted> | Static<typeof DownloadJobFailed>
+>('Body of the `download.finished` webhook: the completed or the failed shape of the job.', [
+  { name: 'DownloadJobCompleted', schema: DownloadJobCompleted },
+  { name: 'DownloadJobFailed', schema: DownloadJobFailed },
+]);
 
 export const downloadSchemas = {
   MediaFormat,

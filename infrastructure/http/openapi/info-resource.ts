@@ -10,7 +10,10 @@ export const SubmitInfoRequest = Type.Object(
   {
     url: Type.String({ description: 'The video, in the same forms as POST /download accepts.' }),
     includeAudioTracks: defaulted(
-      Type.Boolean({ description: 'Also list the audio tracks. Needs a full extraction: such jobs are slower and can occasionally fail.' }),
+      Type.Boolean({
+        description:
+          'Also list the audio tracks. Needs a full extraction: such jobs are slower and can occasionally fail.',
+      }),
       false,
     ),
   },
@@ -20,7 +23,10 @@ export const SubmitInfoRequest = Type.Object(
 export const SubmitInfoResponse = lookupSubmitted('Identifier to poll GET /info/{jobId} with, for 1 hour.');
 
 export const AudioTrack = Type.Object(
-  { type: stringEnum(['original', 'dubbed']), language: nullable('string', { description: 'ISO language code; null when unknown.' }) },
+  {
+    type: stringEnum(['original', 'dubbed']),
+    language: nullable('string', { description: 'ISO language code; null when unknown.' }),
+  },
   closed,
 );
 
@@ -31,7 +37,8 @@ export const VideoInfo = Type.Object(
     url: Type.String({ description: 'The submitted URL.' }),
     audio: Type.Optional(
       Type.Array(ref('AudioTrack', AudioTrack), {
-        description: 'Present only when submitted with `includeAudioTracks: true`. The first entry of type `original` is the original soundtrack.',
+        description:
+          'Present only when submitted with `includeAudioTracks: true`. The first entry of type `original` is the original soundtrack.',
       }),
     ),
   },
@@ -72,14 +79,23 @@ export const infoPaths = definePaths({
         'The request is held against the quota while the job is pending, so `403` answers once succeeded and pending jobs use it up.',
       requestBody: {
         required: true,
-        content: jsonContent(ref('SubmitInfoRequest', SubmitInfoRequest), { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', includeAudioTracks: true }),
+        content: jsonContent(ref('SubmitInfoRequest', SubmitInfoRequest), {
+          url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+          includeAudioTracks: true,
+        }),
       },
       responses: {
         '200': {
           description: 'The job is queued.',
-          content: jsonContent(ref('SubmitInfoResponse', SubmitInfoResponse), { jobId: '9f1c2d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f', status: 'pending' }),
+          content: jsonContent(ref('SubmitInfoResponse', SubmitInfoResponse), {
+            jobId: '9f1c2d4e-5b6a-4c7d-8e9f-0a1b2c3d4e5f',
+            status: 'pending',
+          }),
         },
-        '400': errorResponse('A missing or malformed field, or an unsupported URL. The message names the problem.', 'url is required'),
+        '400': errorResponse(
+          'A missing or malformed field, or an unsupported URL. The message names the problem.',
+          'url is required',
+        ),
         '401': responses.unauthorized,
         '429': rateLimited,
         '403': responses.creditLimitReached,
@@ -102,7 +118,10 @@ export const infoPaths = definePaths({
         '200': { description: 'The job.', content: jsonContent(ref('InfoJob', InfoJob)) },
         '401': responses.unauthorized,
         '429': rateLimited,
-        '404': errorResponse('No such job: it does not exist, is older than 1 hour, or belongs to another account.', 'Info job not found'),
+        '404': errorResponse(
+          'No such job: it does not exist, is older than 1 hour, or belongs to another account.',
+          'Info job not found',
+        ),
         '500': responses.serverError,
       },
     },

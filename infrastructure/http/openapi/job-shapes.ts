@@ -22,7 +22,11 @@ export function oneShapeByStatus<T>(description: string, shapes: ReadonlyArray<J
     oneOf: shapes.map((shape) => ref(shape.name, shape.schema)),
     discriminator: {
       propertyName: 'status',
-      mapping: Object.fromEntries(shapes.flatMap((shape) => statusesOf(shape.schema).map((status) => [status, `#/components/schemas/${shape.name}`]))),
+      mapping: Object.fromEntries(
+        shapes.flatMap((shape) =>
+          statusesOf(shape.schema).map((status) => [status, `#/components/schemas/${shape.name}`]),
+        ),
+      ),
     },
   });
 }
@@ -55,16 +59,27 @@ export const lookupFailedFields = {
  * The shapes of a lookup job (info, client download): `pending`, `success`
  * with the lookup's `result`, and `failed`, built from lookupFailedFields.
  */
-export function lookupJobShapes<R extends TSchema, F extends TObject>(name: string, description: string, result: R, failed: F) {
+export function lookupJobShapes<R extends TSchema, F extends TObject>(
+  name: string,
+  description: string,
+  result: R,
+  failed: F,
+) {
   const jobId = Type.String();
   return jobShapes(name, description, {
     pending: { name: `${name}Pending`, schema: Type.Object({ jobId, status: Type.Literal('pending') }, closed) },
-    success: { name: `${name}Success`, schema: Type.Object({ jobId, status: Type.Literal('success'), result }, closed) },
+    success: {
+      name: `${name}Success`,
+      schema: Type.Object({ jobId, status: Type.Literal('success'), result }, closed),
+    },
     failed: { name: `${name}Failed`, schema: failed },
   });
 }
 
 /** The answer to submitting a lookup: its id, to poll with. */
 export function lookupSubmitted(jobIdDescription: string) {
-  return Type.Object({ jobId: Type.String({ format: 'uuid', description: jobIdDescription }), status: Type.Literal('pending') }, closed);
+  return Type.Object(
+    { jobId: Type.String({ format: 'uuid', description: jobIdDescription }), status: Type.Literal('pending') },
+    closed,
+  );
 }

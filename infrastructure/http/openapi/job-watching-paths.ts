@@ -22,14 +22,22 @@ const WebhookAttempt = Type.Object(
     attempt: Type.Integer({ minimum: 1, description: '1 to 10.' }),
     at: Type.String({ format: 'date-time', description: 'When the attempt started.' }),
     statusCode: nullable('integer', { description: 'The receiver’s HTTP status; null when none was received.' }),
-    error: nullable('string', { description: 'Why the attempt failed without an answer (`timeout`, `connection_refused`, …), or null.' }),
+    error: nullable('string', {
+      description: 'Why the attempt failed without an answer (`timeout`, `connection_refused`, …), or null.',
+    }),
     durationMs: Type.Integer({ minimum: 0, description: 'How long the attempt took; 0 while it is under way.' }),
-    nextAttemptAt: nullable('string', { format: 'date-time', description: 'When the next attempt is due after this failed one; null when none follows.' }),
+    nextAttemptAt: nullable('string', {
+      format: 'date-time',
+      description: 'When the next attempt is due after this failed one; null when none follows.',
+    }),
   },
   { additionalProperties: false },
 );
 
-export const WebhookAttemptList = Type.Object({ attempts: Type.Array(WebhookAttempt) }, { additionalProperties: false });
+export const WebhookAttemptList = Type.Object(
+  { attempts: Type.Array(WebhookAttempt) },
+  { additionalProperties: false },
+);
 
 export const jobWatchingSchemas = { DownloadJobList, WebhookAttemptList };
 
@@ -46,8 +54,20 @@ export const jobWatchingPaths = definePaths({
         'pass `nextCursor` as `cursor` for the next page; jobs submitted meanwhile never shift a page. ' +
         'The list is read from the read model, so a job submitted a moment ago may appear a moment later. Free.',
       parameters: [
-        { name: 'status', in: 'query', required: false, description: 'Only jobs in this status.', schema: ref('DownloadJobStatus', DownloadJobStatus) },
-        { name: 'limit', in: 'query', required: false, description: 'Jobs per page.', schema: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) },
+        {
+          name: 'status',
+          in: 'query',
+          required: false,
+          description: 'Only jobs in this status.',
+          schema: ref('DownloadJobStatus', DownloadJobStatus),
+        },
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'Jobs per page.',
+          schema: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        },
         {
           name: 'cursor',
           in: 'query',
@@ -58,7 +78,10 @@ export const jobWatchingPaths = definePaths({
       ],
       responses: {
         '200': { description: 'A page of jobs.', content: jsonContent(ref('DownloadJobList', DownloadJobList)) },
-        '400': errorResponse('`status`, `limit` or `cursor` is malformed; `error` names it.', 'cursor is malformed: pass the nextCursor of a previous page as given'),
+        '400': errorResponse(
+          '`status`, `limit` or `cursor` is malformed; `error` names it.',
+          'cursor is malformed: pass the nextCursor of a previous page as given',
+        ),
         '401': responses.unauthorized,
         '429': rateLimited,
         '500': responses.serverError,
@@ -78,7 +101,13 @@ export const jobWatchingPaths = definePaths({
       ].join('\n'),
       parameters: [
         jobId,
-        { name: 'Last-Event-ID', in: 'header', required: false, description: 'The `id` of the last event received.', schema: Type.String({ maxLength: 32 }) },
+        {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'The `id` of the last event received.',
+          schema: Type.String({ maxLength: 32 }),
+        },
       ],
       responses: {
         '200': { description: 'The event stream.', content: { 'text/event-stream': { schema: Type.String() } } },

@@ -52,7 +52,9 @@ export class OpenApiSchemas {
 
   /** The values a failing discriminator would have accepted, for the error message. */
   tagValues(error: ErrorObject): readonly string[] {
-    return typeof error.schema === 'object' && error.schema !== null ? (this.discriminatorTags.get(error.schema) ?? []) : [];
+    return typeof error.schema === 'object' && error.schema !== null
+      ? (this.discriminatorTags.get(error.schema) ?? [])
+      : [];
   }
 
   /**

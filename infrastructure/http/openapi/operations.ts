@@ -23,19 +23,28 @@ export type PathParameters<Id extends OperationId> = { [P in ParameterOf<Id> as 
 
 /** Query parameters given (integers read as numbers). */
 export type QueryParameters<Id extends OperationId> = {
-  [P in ParameterOf<Id> as ParameterNamed<P, 'query'>]?: P extends { schema: infer S extends TSchema } ? Static<S> : never;
+  [P in ParameterOf<Id> as ParameterNamed<P, 'query'>]?: P extends { schema: infer S extends TSchema }
+    ? Static<S>
+    : never;
 };
 
 /** Documented request headers given, under their documented names. */
-export type HeaderParameters<Id extends OperationId> = { [P in ParameterOf<Id> as ParameterNamed<P, 'header'>]?: string };
+export type HeaderParameters<Id extends OperationId> = {
+  [P in ParameterOf<Id> as ParameterNamed<P, 'header'>]?: string;
+};
 
-type JsonSchemaOf<Part> = Part extends { content: { 'application/json': { schema: infer S extends TSchema } } } ? S : never;
+type JsonSchemaOf<Part> = Part extends { content: { 'application/json': { schema: infer S extends TSchema } } }
+  ? S
+  : never;
 
 /** The operations that take a JSON body. */
-export type OperationWithBody = { [Id in OperationId]: OperationOf<Id> extends { requestBody: object } ? Id : never }[OperationId];
+export type OperationWithBody = {
+  [Id in OperationId]: OperationOf<Id> extends { requestBody: object } ? Id : never;
+}[OperationId];
 
 /** A request body that passed validation, its defaults filled in. */
-export type RequestBody<Id extends OperationWithBody> = OperationOf<Id> extends { requestBody: infer Body } ? Validated<JsonSchemaOf<Body>> : never;
+export type RequestBody<Id extends OperationWithBody> =
+  OperationOf<Id> extends { requestBody: infer Body } ? Validated<JsonSchemaOf<Body>> : never;
 
 /** The JSON body the operation answers with `status`. */
 export type ResponseBody<Id extends OperationId, Status extends string = '200'> =

@@ -3,7 +3,9 @@ import { openApiDocument } from './document.js';
 import { OpenApiSchemas, jsonPointer } from './openapi-ajv.js';
 import { describeValidationErrors } from './validation-messages.js';
 
-export type RequestValidationResult<T = Record<string, unknown>> = { ok: true; value: T } | { ok: false; message: string };
+export type RequestValidationResult<T = Record<string, unknown>> =
+  | { ok: true; value: T }
+  | { ok: false; message: string };
 
 interface DocumentedOperation {
   operationId?: string;
@@ -28,13 +30,26 @@ for (const [path, pathItem] of Object.entries(openApiDocument.paths)) {
     if (operation.operationId === undefined) continue;
     const validators: OperationValidators = { pathParameters: [], headerParameters: [], queryParameters: [] };
     if (operation.requestBody?.content?.['application/json'] !== undefined) {
-      validators.body = schemas.validator(jsonPointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'));
+      validators.body = schemas.validator(
+        jsonPointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'),
+      );
     }
     (operation.parameters ?? []).forEach((parameter, index) => {
-      const validate = () => schemas.validator(jsonPointer('paths', path, method, 'parameters', String(index), 'schema'));
+      const validate = () =>
+        schemas.validator(jsonPointer('paths', path, method, 'parameters', String(index), 'schema'));
       if (parameter.in === 'path') validators.pathParameters.push({ name: parameter.name, validate: validate() });
-      if (parameter.in === 'header') validators.headerParameters.push({ name: parameter.name, required: parameter.required === true, validate: validate() });
-      if (parameter.in === 'query') validators.queryParameters.push({ name: parameter.name, integer: parameter.schema?.type === 'integer', validate: validate() });
+      if (parameter.in === 'header')
+        validators.headerParameters.push({
+          name: parameter.name,
+          required: parameter.required === true,
+          validate: validate(),
+        });
+      if (parameter.in === 'query')
+        validators.queryParameters.push({
+          name: parameter.name,
+          integer: parameter.schema?.type === 'integer',
+          validate: validate(),
+        });
     });
     operations.set(operation.operationId, validators);
   }
@@ -65,7 +80,10 @@ export function validateRequestBody(operationId: string, body: unknown): Request
  * Checks the operation's path parameters (as the router decoded them), e.g.
  * `{ jobId }` for getDownload. `value` holds only the documented parameters.
  */
-export function validatePathParameters(operationId: string, params: Readonly<Record<string, string | undefined>>): RequestValidationResult<Record<string, string>> {
+export function validatePathParameters(
+  operationId: string,
+  params: Readonly<Record<string, string | undefined>>,
+): RequestValidationResult<Record<string, string>> {
   const value: Record<string, string> = {};
   for (const { name, validate } of operationValidators(operationId).pathParameters) {
     const given = params[name];
@@ -81,7 +99,10 @@ export function validatePathParameters(operationId: string, params: Readonly<Rec
  * names; a repeated header counts as invalid). `value` holds those present,
  * under their documented names.
  */
-export function validateHeaderParameters(operationId: string, headers: Readonly<Record<string, string | string[] | undefined>>): RequestValidationResult<Record<string, string>> {
+export function validateHeaderParameters(
+  operationId: string,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): RequestValidationResult<Record<string, string>> {
   const value: Record<string, string> = {};
   for (const { name, required, validate } of operationValidators(operationId).headerParameters) {
     const given = headers[name.toLowerCase()];
@@ -89,7 +110,8 @@ export function validateHeaderParameters(operationId: string, headers: Readonly<
       if (required) return { ok: false, message: `${name} header is required` };
       continue;
     }
-    if (typeof given !== 'string' || !validate(given)) return { ok: false, message: `${name} header must be 1 to 255 visible ASCII characters` };
+    if (typeof given !== 'string' || !validate(given))
+      return { ok: false, message: `${name} header must be 1 to 255 visible ASCII characters` };
     value[name] = given;
   }
   return { ok: true, value };
@@ -101,7 +123,10 @@ export function validateHeaderParameters(operationId: string, headers: Readonly<
  * parameter given twice is refused rather than guessed at. `value` holds
  * those present (integers as numbers); undocumented ones are ignored.
  */
-export function validateQueryParameters(operationId: string, query: Readonly<Record<string, string | string[] | undefined>>): RequestValidationResult<Record<string, string | number>> {
+export function validateQueryParameters(
+  operationId: string,
+  query: Readonly<Record<string, string | string[] | undefined>>,
+): RequestValidationResult<Record<string, string | number>> {
   const value: Record<string, string | number> = {};
   for (const { name, integer, validate } of operationValidators(operationId).queryParameters) {
     const given = query[name];
@@ -115,6 +140,9 @@ export function validateQueryParameters(operationId: string, query: Readonly<Rec
 }
 
 function firstMessage(validate: ValidateFunction, root: string): string {
-  const [message] = describeValidationErrors(validate.errors ?? [], { root, tagValues: (error) => schemas.tagValues(error) });
+  const [message] = describeValidationErrors(validate.errors ?? [], {
+    root,
+    tagValues: (error) => schemas.tagValues(error),
+  });
   return message ?? `${root} is invalid`;
 }

@@ -57,7 +57,10 @@ const routes: Route[] = Object.entries(openApiDocument.paths).map(([template, pa
           validate: schemas.validator(at('headers', name, 'schema')),
         })),
         mediaTypes: Object.keys(response.content ?? {}),
-        body: response.content?.['application/json'] === undefined ? undefined : schemas.validator(at('content', 'application/json', 'schema')),
+        body:
+          response.content?.['application/json'] === undefined
+            ? undefined
+            : schemas.validator(at('content', 'application/json', 'schema')),
       });
     }
     operations.set(method.toUpperCase(), { operationId: operation.operationId, responses });
@@ -85,7 +88,9 @@ function findRoute(relative: string): Route | undefined {
 export function matchOperation(method: string, path: string): MatchedOperation | undefined {
   const route = findRoute(splitPath(path).relative);
   const operation = route?.operations.get(method.toUpperCase());
-  return route === undefined || operation === undefined ? undefined : { method: method.toUpperCase(), template: route.template, operationId: operation.operationId };
+  return route === undefined || operation === undefined
+    ? undefined
+    : { method: method.toUpperCase(), template: route.template, operationId: operation.operationId };
 }
 
 /**
@@ -95,16 +100,26 @@ export function matchOperation(method: string, path: string): MatchedOperation |
  * (health checks, metrics, signed file links) are not its business and pass;
  * unknown routes under a prefix must answer an error status with an ApiError body.
  */
-export function validateResponse(method: string, path: string, status: number, body: unknown, headers: ResponseHeaders = {}): string[] {
+export function validateResponse(
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  headers: ResponseHeaders = {},
+): string[] {
   const { prefix, relative } = splitPath(path);
   const route = findRoute(relative);
   const operation = route?.operations.get(method.toUpperCase());
   if (route === undefined || operation === undefined) {
     if (prefix === undefined) return [];
-    if (status < 400) return [`${method.toUpperCase()} ${relative} is not in the OpenAPI document, yet answered ${status}`];
+    if (status < 400)
+      return [`${method.toUpperCase()} ${relative} is not in the OpenAPI document, yet answered ${status}`];
     return check(schemas.validator('/components/schemas/ApiError'), body, 'response body');
   }
-  const response = operation.responses.get(String(status)) ?? operation.responses.get(`${String(status)[0]}XX`) ?? operation.responses.get('default');
+  const response =
+    operation.responses.get(String(status)) ??
+    operation.responses.get(`${String(status)[0]}XX`) ??
+    operation.responses.get('default');
   if (response === undefined) return [`${method.toUpperCase()} ${route.template} does not document status ${status}`];
 
   const received = normaliseHeaders(headers);
@@ -118,7 +133,12 @@ export function validateResponse(method: string, path: string, status: number, b
     problems.push(...check(header.validate, headerValue(value, header.type), `header ${header.name}`));
   }
   const contentType = received.get('content-type')?.split(';')[0].trim().toLowerCase();
-  if (contentType !== undefined && contentType !== '' && response.mediaTypes.length > 0 && !response.mediaTypes.includes(contentType)) {
+  if (
+    contentType !== undefined &&
+    contentType !== '' &&
+    response.mediaTypes.length > 0 &&
+    !response.mediaTypes.includes(contentType)
+  ) {
     problems.push(`content type ${contentType} is not documented (expected ${response.mediaTypes.join(' or ')})`);
   }
   if (response.body !== undefined) problems.push(...check(response.body, body, 'response body'));
@@ -126,7 +146,13 @@ export function validateResponse(method: string, path: string, status: number, b
 }
 
 /** Throws when validateResponse finds problems; the message lists them with the body, for a failing test to show. */
-export function assertMatchesOpenApi(method: string, path: string, status: number, body: unknown, headers?: ResponseHeaders): void {
+export function assertMatchesOpenApi(
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  headers?: ResponseHeaders,
+): void {
   const problems = validateResponse(method, path, status, body, headers);
   if (problems.length > 0) throw new OpenApiMismatchError(method, path, status, body, problems);
 }
@@ -151,11 +177,15 @@ export class OpenApiMismatchError extends Error {
 
 function check(validate: ValidateFunction, value: unknown, root: string): string[] {
   if (validate(value)) return [];
-  return describeValidationErrors(validate.errors ?? [], { root, tagValues: (error: ErrorObject) => schemas.tagValues(error) });
+  return describeValidationErrors(validate.errors ?? [], {
+    root,
+    tagValues: (error: ErrorObject) => schemas.tagValues(error),
+  });
 }
 
 function normaliseHeaders(headers: ResponseHeaders): Map<string, string> {
-  const entries: Array<[string, unknown]> = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
+  const entries: Array<[string, unknown]> =
+    headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
   const normalised = new Map<string, string>();
   for (const [name, value] of entries) {
     if (value === undefined) continue;

@@ -1,4 +1,12 @@
-import { type SchemaOptions, type Static, type TObject, type TOptional, type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
+import {
+  type SchemaOptions,
+  type Static,
+  type TObject,
+  type TOptional,
+  type TSchema,
+  type TUnsafe,
+  Type,
+} from '@sinclair/typebox';
 
 /**
  * Helpers the document's parts are written with. Schemas are TypeBox
@@ -26,12 +34,18 @@ export type Dereferenced<S extends TSchema> = S extends TRefTo<infer Target> ? T
 type NullableTypes = { string: string; number: number; integer: number };
 
 /** `{ type: [<type>, 'null'] }`, the form the contract uses for values that may be null. */
-export function nullable<K extends keyof NullableTypes>(type: K, options: SchemaOptions = {}): TUnsafe<NullableTypes[K] | null> {
+export function nullable<K extends keyof NullableTypes>(
+  type: K,
+  options: SchemaOptions = {},
+): TUnsafe<NullableTypes[K] | null> {
   return Type.Unsafe<NullableTypes[K] | null>({ type: [type, 'null'], ...options });
 }
 
 /** `{ type: 'string', enum: [...] }`. */
-export function stringEnum<const V extends readonly string[]>(values: V, options: SchemaOptions = {}): TUnsafe<V[number]> {
+export function stringEnum<const V extends readonly string[]>(
+  values: V,
+  options: SchemaOptions = {},
+): TUnsafe<V[number]> {
   return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...options });
 }
 
@@ -44,7 +58,9 @@ type DefaultedKeys<P> = { [K in keyof P]: P[K] extends { default: unknown } ? K 
 
 /** The type of a value that passed validation, with its `defaulted` properties filled in. */
 export type Validated<S extends TSchema> =
-  Dereferenced<S> extends TObject<infer P> ? Static<TObject<P>> & { [K in DefaultedKeys<P>]-?: Static<P[K]> } : Static<S>;
+  Dereferenced<S> extends TObject<infer P>
+    ? Static<TObject<P>> & { [K in DefaultedKeys<P>]-?: Static<P[K]> }
+    : Static<S>;
 
 /** A JSON media type entry, keeping its schema's type. */
 export function jsonContent<S>(schema: S, example?: unknown): { 'application/json': { schema: S; example?: unknown } } {

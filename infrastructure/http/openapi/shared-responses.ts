@@ -6,7 +6,10 @@ export const ApiError = Type.Object(
   {
     error: Type.String({ description: 'What went wrong, in words.' }),
     details: Type.Optional(
-      Type.String({ description: 'Extra context, for instance the extractor’s message on 500 or the DownloadErrorCode of a video that cannot be downloaded.' }),
+      Type.String({
+        description:
+          'Extra context, for instance the extractor’s message on 500 or the DownloadErrorCode of a video that cannot be downloaded.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -48,26 +51,47 @@ export const responses = {
       'or its quota is used up (`error` is then exactly `Credit limit reached`). Checked before anything is looked up; not charged, and no job is created.',
     'The channel_list add-on is not enabled for this account',
   ),
-  payloadTooLarge: errorResponse('The request body is larger than the server accepts (64 KiB by default).', 'Request body too large'),
-  unsupportedMediaType: errorResponse('The request body is not sent as `application/json`.', 'Content-Type must be application/json'),
+  payloadTooLarge: errorResponse(
+    'The request body is larger than the server accepts (64 KiB by default).',
+    'Request body too large',
+  ),
+  unsupportedMediaType: errorResponse(
+    'The request body is not sent as `application/json`.',
+    'Content-Type must be application/json',
+  ),
   serverError: {
     description: 'Unexpected server error. `details` may carry the extractor’s message. Retry after a short backoff.',
     content: jsonContent(ref('ApiError', ApiError), { error: 'Internal server error' }),
   },
 };
 
-export const jobNotFound = errorResponse('No such job: it does not exist, has expired, or belongs to another account.', 'Download job not found');
+export const jobNotFound = errorResponse(
+  'No such job: it does not exist, has expired, or belongs to another account.',
+  'Download job not found',
+);
 
 /** The per-second request allowance of a key or account (an extension: the contract shows no rate limits). */
 export const rateLimitHeaders = (required: boolean) => ({
-  'Retry-After': { required, description: 'Seconds to wait before trying again.', schema: Type.Integer({ minimum: 1 }) },
+  'Retry-After': {
+    required,
+    description: 'Seconds to wait before trying again.',
+    schema: Type.Integer({ minimum: 1 }),
+  },
   'RateLimit-Limit': {
     required,
     description: 'Requests allowed per window of the bucket that refused (key or account).',
     schema: Type.Integer({ minimum: 1 }),
   },
-  'RateLimit-Remaining': { required, description: 'Requests left in the current window.', schema: Type.Integer({ minimum: 0 }) },
-  'RateLimit-Reset': { required, description: 'Seconds until the window resets.', schema: Type.Integer({ minimum: 0 }) },
+  'RateLimit-Remaining': {
+    required,
+    description: 'Requests left in the current window.',
+    schema: Type.Integer({ minimum: 0 }),
+  },
+  'RateLimit-Reset': {
+    required,
+    description: 'Seconds until the window resets.',
+    schema: Type.Integer({ minimum: 0 }),
+  },
 });
 
 export const rateLimitedDescription =
@@ -76,5 +100,7 @@ export const rateLimitedDescription =
 export const rateLimited = {
   description: rateLimitedDescription,
   headers: rateLimitHeaders(true),
-  content: jsonContent(ref('ApiError', ApiError), { error: 'Rate limit exceeded: at most 10 requests per second for this API key; retry after 1 s' }),
+  content: jsonContent(ref('ApiError', ApiError), {
+    error: 'Rate limit exceeded: at most 10 requests per second for this API key; retry after 1 s',
+  }),
 };

@@ -36,13 +36,17 @@ const FORMAT_WORDS: Record<string, string> = {
  * check inside `propertyNames`) are dropped.
  */
 export function describeValidationErrors(errors: readonly ErrorObject[], context: MessageContext): string[] {
-  const messages = errors.filter((error) => error.keyword !== 'if' && error.propertyName === undefined).map((error) => describe(error, context));
+  const messages = errors
+    .filter((error) => error.keyword !== 'if' && error.propertyName === undefined)
+    .map((error) => describe(error, context));
   return [...new Set(messages)];
 }
 
 function describe(error: ErrorObject, context: MessageContext): string {
   const params = error.params as Record<string, unknown>;
-  const schema = (typeof error.parentSchema === 'object' && error.parentSchema !== null ? error.parentSchema : {}) as SchemaFacts;
+  const schema = (
+    typeof error.parentSchema === 'object' && error.parentSchema !== null ? error.parentSchema : {}
+  ) as SchemaFacts;
   const subject = error.instancePath === '' ? context.root : fieldPath(error.instancePath);
   switch (error.keyword) {
     case 'required':
@@ -54,7 +58,8 @@ function describe(error: ErrorObject, context: MessageContext): string {
     case 'discriminator':
       return `${fieldPath(error.instancePath, String(params.tag))} must be one of: ${context.tagValues(error).join(', ')}`;
     case 'type':
-      if (error.instancePath === '' && typesOf(schema).join() === 'object') return `${context.root} must be a JSON object`;
+      if (error.instancePath === '' && typesOf(schema).join() === 'object')
+        return `${context.root} must be a JSON object`;
       return `${subject} must be ${expectation(schema)}`;
     case 'enum':
     case 'const':
@@ -68,7 +73,10 @@ function describe(error: ErrorObject, context: MessageContext): string {
     case 'minLength':
       return `${subject} must be at least ${String(params.limit)} characters`;
     case 'pattern': {
-      const examples = Array.isArray(schema.examples) && schema.examples.length > 0 ? ` (for example ${schema.examples.join(', ')})` : '';
+      const examples =
+        Array.isArray(schema.examples) && schema.examples.length > 0
+          ? ` (for example ${schema.examples.join(', ')})`
+          : '';
       return `${subject} must match the pattern ${String(params.pattern)}${examples}`;
     }
     case 'format':
@@ -86,10 +94,17 @@ function describe(error: ErrorObject, context: MessageContext): string {
 
 /** `/result/audio/0/type` -> `result.audio[0].type`. */
 function fieldPath(instancePath: string, child?: string): string {
-  const segments = instancePath === '' ? [] : instancePath.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments =
+    instancePath === ''
+      ? []
+      : instancePath
+          .slice(1)
+          .split('/')
+          .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) segments.push(child);
   let path = '';
-  for (const segment of segments) path += /^\d+$/.test(segment) ? `[${segment}]` : path === '' ? segment : `.${segment}`;
+  for (const segment of segments)
+    path += /^\d+$/.test(segment) ? `[${segment}]` : path === '' ? segment : `.${segment}`;
   return path;
 }
 
@@ -100,7 +115,8 @@ function typesOf(schema: SchemaFacts): string[] {
 
 /** What a value must be to satisfy `schema`, e.g. `an integer from 1 to 1000` or `one of: audio, 720`. */
 function expectation(schema: SchemaFacts): string {
-  if (Array.isArray(schema.enum)) return `one of: ${schema.enum.map((value) => (value === null ? 'null' : String(value))).join(', ')}`;
+  if (Array.isArray(schema.enum))
+    return `one of: ${schema.enum.map((value) => (value === null ? 'null' : String(value))).join(', ')}`;
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   const types = typesOf(schema);
   if (types.length === 0) return bounds(schema) || 'valid';
@@ -130,7 +146,8 @@ function typeWords(type: string, schema: SchemaFacts): string {
 }
 
 function bounds(schema: SchemaFacts): string {
-  if (schema.minimum !== undefined && schema.maximum !== undefined) return `from ${schema.minimum} to ${schema.maximum}`;
+  if (schema.minimum !== undefined && schema.maximum !== undefined)
+    return `from ${schema.minimum} to ${schema.maximum}`;
   const parts: string[] = [];
   if (schema.minimum !== undefined) parts.push(`>= ${schema.minimum}`);
   if (schema.exclusiveMinimum !== undefined) parts.push(`> ${schema.exclusiveMinimum}`);

@@ -22,12 +22,14 @@ export function clientDownloadRoutes(deps: ClientDownloadRouteDependencies): Rou
   operationRoute(router, deps.validation, 'submitClientDownload', async (ctx, request) => {
     const body = request.body();
     const { url, canonicalUrl, platform } = deps.urls.clientDownloadUrl(body.url);
-    request.respond(await deps.submitClientDownload.execute({
-      accountId: authenticatedAccountId(ctx),
-      url,
-      details: { platform, canonicalUrl },
-      correlationId: ctx.state.requestId as string,
-    }));
+    request.respond(
+      await deps.submitClientDownload.execute({
+        accountId: authenticatedAccountId(ctx),
+        url,
+        details: { platform, canonicalUrl },
+        correlationId: ctx.state.requestId as string,
+      }),
+    );
   });
 
   operationRoute(router, deps.validation, 'getClientDownload', async (ctx, request) => {

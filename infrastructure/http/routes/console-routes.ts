@@ -46,7 +46,10 @@ export function consoleRoutes(directory: string = CONSOLE_DIRECTORY): Router {
     const file = files.get(name);
     if (file === undefined) {
       ctx.status = 404;
-      ctx.body = { error: name === 'index.html' ? 'The web console is not built; run npm run build' : `No such console file: ${name}` };
+      ctx.body = {
+        error:
+          name === 'index.html' ? 'The web console is not built; run npm run build' : `No such console file: ${name}`,
+      };
       return;
     }
     ctx.set('Content-Security-Policy', CONSOLE_CONTENT_SECURITY_POLICY);

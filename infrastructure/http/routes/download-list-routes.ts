@@ -23,7 +23,8 @@ export function downloadListRoutes(deps: DownloadListRouteDependencies): Router 
     const accountId = authenticatedAccountId(ctx);
     const query = request.query();
     const after = query.cursor === undefined ? undefined : decodeJobListCursor(query.cursor);
-    if (after === null) throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
+    if (after === null)
+      throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
     const page = await deps.listDownloadJobs.execute({
       accountId,
       status: query.status,

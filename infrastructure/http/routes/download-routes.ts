@@ -33,18 +33,20 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
     const body = request.body();
     const video = deps.urls.videoUrl(body.url);
     if (body.webhookUrl !== undefined) deps.urls.checkWebhookUrl(body.webhookUrl);
-    request.respond(await deps.submitDownload.execute({
-      accountId,
-      url: video.url,
-      videoUrl: video.canonicalUrl,
-      format: body.format,
-      startTime: body.startTime,
-      endTime: body.endTime,
-      language: body.language,
-      webhookUrl: body.webhookUrl,
-      correlationId: ctx.state.requestId as string,
-      idempotencyKey: headers['Idempotency-Key'],
-    }));
+    request.respond(
+      await deps.submitDownload.execute({
+        accountId,
+        url: video.url,
+        videoUrl: video.canonicalUrl,
+        format: body.format,
+        startTime: body.startTime,
+        endTime: body.endTime,
+        language: body.language,
+        webhookUrl: body.webhookUrl,
+        correlationId: ctx.state.requestId as string,
+        idempotencyKey: headers['Idempotency-Key'],
+      }),
+    );
   });
 
   operationRoute(router, deps.validation, 'getDownload', async (ctx, request) => {

@@ -6,7 +6,12 @@ import type { DownloadJobView } from '../../../application/ports/read-models.js'
  * The body of `GET /download/{jobId}` (and, later, of the webhook): one of
  * the spec's three shapes, selected by status.
  */
-export function downloadStatusBody(view: DownloadJobView, links: DownloadLinks, now: Date, progress?: DownloadProgress): Record<string, unknown> {
+export function downloadStatusBody(
+  view: DownloadJobView,
+  links: DownloadLinks,
+  now: Date,
+  progress?: DownloadProgress,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     jobId: view.jobId,
     status: view.status,
@@ -22,7 +27,15 @@ export function downloadStatusBody(view: DownloadJobView, links: DownloadLinks, 
   if (view.status === 'COMPLETED' && view.fileKey !== null) {
     body.actualFormat = view.actualFormat;
     body.fileSize = view.fileSize;
-    body.downloadUrl = links.linkFor({ jobId: view.jobId, fileKey: view.fileKey, filename: downloadFilename(view.title, view.fileExtension), completedAt: view.completedAt }, now);
+    body.downloadUrl = links.linkFor(
+      {
+        jobId: view.jobId,
+        fileKey: view.fileKey,
+        filename: downloadFilename(view.title, view.fileExtension),
+        completedAt: view.completedAt,
+      },
+      now,
+    );
   }
   if (view.status === 'FAILED' && view.errorCode !== null) body.errorCode = view.errorCode;
   // An extension to the pending shape, for running jobs only.

@@ -44,9 +44,14 @@ export function fileRoutes(deps: { files: FileStore; links: SignedDownloadLinks;
     if (lastModified !== null) ctx.set('Last-Modified', lastModified);
 
     // HEAD gets the status and headers GET would, and no body (Koa would answer 204 to an empty one).
-    const answer = answerRange({ range: ctx.get('Range'), ifRange: ctx.get('If-Range') }, { size: file.size, etag, lastModified });
+    const answer = answerRange(
+      { range: ctx.get('Range'), ifRange: ctx.get('If-Range') },
+      { size: file.size, etag, lastModified },
+    );
     if (answer.kind === 'unsatisfiable') {
-      throw new HttpError(416, 'Requested range not satisfiable', undefined, { 'Content-Range': `bytes */${file.size}` });
+      throw new HttpError(416, 'Requested range not satisfiable', undefined, {
+        'Content-Range': `bytes */${file.size}`,
+      });
     }
     if (answer.kind === 'partial') {
       const { start, end } = answer;
@@ -66,10 +71,15 @@ export function fileRoutes(deps: { files: FileStore; links: SignedDownloadLinks;
 
 /** Stored files never change under their key, so key, size and time name one version. */
 function deletedFile(): HttpError {
-  return new HttpError(410, 'The file was deleted after its retention period and cannot be downloaded again; submit the download again');
+  return new HttpError(
+    410,
+    'The file was deleted after its retention period and cannot be downloaded again; submit the download again',
+  );
 }
 
 function entityTag(file: StoredFileInfo): string {
-  const digest = createHash('sha256').update(`${file.key}\n${file.size}\n${file.modifiedAt?.getTime() ?? ''}`).digest('base64url');
+  const digest = createHash('sha256')
+    .update(`${file.key}\n${file.size}\n${file.modifiedAt?.getTime() ?? ''}`)
+    .digest('base64url');
   return `"${digest.slice(0, 27)}"`;
 }

@@ -28,13 +28,15 @@ export function infoRoutes(deps: InfoRouteDependencies): Router {
   operationRoute(router, deps.validation, 'submitInfo', async (ctx, request) => {
     const body = request.body();
     const video = deps.urls.videoUrl(body.url);
-    request.respond(await deps.submitInfo.execute({
-      accountId: authenticatedAccountId(ctx),
-      // The job answers the URL as submitted ("the submitted URL"), as downloads do.
-      url: video.url,
-      details: { includeAudioTracks: body.includeAudioTracks, videoUrl: video.canonicalUrl },
-      correlationId: ctx.state.requestId as string,
-    }));
+    request.respond(
+      await deps.submitInfo.execute({
+        accountId: authenticatedAccountId(ctx),
+        // The job answers the URL as submitted ("the submitted URL"), as downloads do.
+        url: video.url,
+        details: { includeAudioTracks: body.includeAudioTracks, videoUrl: video.canonicalUrl },
+        correlationId: ctx.state.requestId as string,
+      }),
+    );
   });
 
   operationRoute(router, deps.validation, 'getInfo', async (ctx, request) => {

@@ -11,7 +11,11 @@ export function lookupStatusBody(view: LookupJobView): Record<string, unknown> {
     case 'success':
       return { jobId: view.jobId, status: 'success', result: view.result };
     case 'failed': {
-      const body: Record<string, unknown> = { jobId: view.jobId, status: 'failed', error: view.error ?? 'The lookup failed' };
+      const body: Record<string, unknown> = {
+        jobId: view.jobId,
+        status: 'failed',
+        error: view.error ?? 'The lookup failed',
+      };
       if (view.kind === 'info' && view.errorCode !== null) body.errorCode = view.errorCode;
       return body;
     }

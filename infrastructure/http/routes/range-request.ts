@@ -1,6 +1,9 @@
 import parseRange from 'range-parser';
 
-export type RangeAnswer = { kind: 'whole' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
+export type RangeAnswer =
+  | { kind: 'whole' }
+  | { kind: 'partial'; start: number; end: number }
+  | { kind: 'unsatisfiable' };
 
 export interface RangeRequest {
   /** The Range header, '' when absent. */
@@ -19,7 +22,10 @@ const BYTE_RANGE_SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
  * ranges (a multipart body is not worth it); one range when it asks for one
  * that overlaps the file; unsatisfiable when it asks only beyond the end.
  */
-export function answerRange(request: RangeRequest, file: { size: number; etag: string; lastModified: string | null }): RangeAnswer {
+export function answerRange(
+  request: RangeRequest,
+  file: { size: number; etag: string; lastModified: string | null },
+): RangeAnswer {
   if (request.range === '') return { kind: 'whole' };
   if (request.ifRange !== '' && !ifRangeMatches(request.ifRange, file)) return { kind: 'whole' };
   const match = /^bytes=(.+)$/i.exec(request.range.trim());

@@ -6,7 +6,10 @@ import { operationRoute } from '../operation-route.js';
 import type { RequestValidation } from '../request-validation.js';
 
 /** GET /download/{jobId}/webhook-attempts: the owner's view of the job's webhook delivery. */
-export function webhookAttemptsRoutes(deps: { listWebhookAttempts: ListWebhookAttempts; validation: RequestValidation }): Router {
+export function webhookAttemptsRoutes(deps: {
+  listWebhookAttempts: ListWebhookAttempts;
+  validation: RequestValidation;
+}): Router {
   const router = new Router();
   operationRoute(router, deps.validation, 'listWebhookAttempts', async (ctx, request) => {
     const accountId = authenticatedAccountId(ctx);

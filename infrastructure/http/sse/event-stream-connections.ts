@@ -26,8 +26,15 @@ export class EventStreamConnections {
   /** Takes a place for one more stream of `keyId`, or answers 429; call the returned function when it ends. */
   admit(keyId: string): () => void {
     const ofKey = this.perKey.get(keyId) ?? 0;
-    if (ofKey >= this.limits.perKey) throw new HttpError(429, `Too many open event streams for this API key (at most ${this.limits.perKey})`);
-    if (this.streams.size >= this.limits.max) throw new HttpError(429, `Too many open event streams on this server (at most ${this.limits.max}); retry later`, undefined, { 'Retry-After': '5' });
+    if (ofKey >= this.limits.perKey)
+      throw new HttpError(429, `Too many open event streams for this API key (at most ${this.limits.perKey})`);
+    if (this.streams.size >= this.limits.max)
+      throw new HttpError(
+        429,
+        `Too many open event streams on this server (at most ${this.limits.max}); retry later`,
+        undefined,
+        { 'Retry-After': '5' },
+      );
     this.perKey.set(keyId, ofKey + 1);
     let released = false;
     return () => {

@@ -26,7 +26,10 @@ const plan: PlanTerms = {
 
 const opened: AccountEvent[] = [
   { type: 'AccountOpened', data: { accountId, name: 'Ada', email: 'ada@example.com', openedAt: t0 } },
-  { type: 'PlanChanged', data: { accountId, plan, periodStart: t0, periodEnd: '2026-02-28T10:00:00.000Z', changedAt: t0 } },
+  {
+    type: 'PlanChanged',
+    data: { accountId, plan, periodStart: t0, periodEnd: '2026-02-28T10:00:00.000Z', changedAt: t0 },
+  },
 ];
 const withAddOns: AccountEvent[] = [
   ...opened,
@@ -41,18 +44,27 @@ const charged = (lookupId: string, feature: LookupFeature, units = 1, subject = 
   type: 'LookupCharged',
   data: { accountId, lookupId, feature, units, subject, chargedAt: t1 },
 });
-const released = (lookupId: string, feature: LookupFeature): AccountEvent => ({ type: 'LookupReleased', data: { accountId, lookupId, feature, releasedAt: t1 } });
+const released = (lookupId: string, feature: LookupFeature): AccountEvent => ({
+  type: 'LookupReleased',
+  data: { accountId, lookupId, feature, releasedAt: t1 },
+});
 const reserve = (lookupId: string, feature: LookupFeature, units = 1, subject = video) =>
   ({ type: 'ReserveLookup', data: { lookupId, feature, units, subject, now: t1 } }) as const;
 
 describe('account decider: lookups (info, client download, channel listing)', () => {
   describe('ReserveLookup', () => {
     it('holds the units of an info request', () => {
-      spec.given(opened).when(reserve('i1', 'info')).then([reserved('i1', 'info')]);
+      spec
+        .given(opened)
+        .when(reserve('i1', 'info'))
+        .then([reserved('i1', 'info')]);
     });
 
     it('ignores a repeated reservation of the same lookup', () => {
-      spec.given([...opened, reserved('i1', 'info')]).when(reserve('i1', 'info')).thenNothingHappened();
+      spec
+        .given([...opened, reserved('i1', 'info')])
+        .when(reserve('i1', 'info'))
+        .thenNothingHappened();
     });
 
     it('refuses a listing without the channel_list add-on, naming it', () => {
@@ -64,23 +76,41 @@ describe('account decider: lookups (info, client download, channel listing)', ()
     });
 
     it('counts units charged and units held by pending lookups against the allowance', () => {
-      spec.given([...opened, charged('i1', 'info'), reserved('i2', 'info')]).when(reserve('i3', 'info')).thenThrows(CreditLimitReachedError);
-      spec.given([...withAddOns, reserved('l1', 'channel_list', 3, channel)]).when(reserve('l2', 'channel_list', 3, channel)).thenThrows(CreditLimitReachedError);
-      spec.given([...withAddOns, reserved('l1', 'channel_list', 3, channel)]).when(reserve('l2', 'channel_list', 2, channel)).then([reserved('l2', 'channel_list', 2, channel)]);
+      spec
+        .given([...opened, charged('i1', 'info'), reserved('i2', 'info')])
+        .when(reserve('i3', 'info'))
+        .thenThrows(CreditLimitReachedError);
+      spec
+        .given([...withAddOns, reserved('l1', 'channel_list', 3, channel)])
+        .when(reserve('l2', 'channel_list', 3, channel))
+        .thenThrows(CreditLimitReachedError);
+      spec
+        .given([...withAddOns, reserved('l1', 'channel_list', 3, channel)])
+        .when(reserve('l2', 'channel_list', 2, channel))
+        .then([reserved('l2', 'channel_list', 2, channel)]);
     });
 
     it('frees the units of a released lookup', () => {
-      spec.given([...withAddOns, reserved('c1', 'client_download'), released('c1', 'client_download')]).when(reserve('c2', 'client_download')).then([reserved('c2', 'client_download')]);
+      spec
+        .given([...withAddOns, reserved('c1', 'client_download'), released('c1', 'client_download')])
+        .when(reserve('c2', 'client_download'))
+        .then([reserved('c2', 'client_download')]);
     });
 
     it('refuses a reservation of no units', () => {
-      spec.given(withAddOns).when(reserve('l1', 'channel_list', 0, channel)).thenThrows(RuleViolationError);
+      spec
+        .given(withAddOns)
+        .when(reserve('l1', 'channel_list', 0, channel))
+        .thenThrows(RuleViolationError);
     });
   });
 
   describe('ChargeLookup and ReleaseLookup', () => {
     it('charges what was reserved', () => {
-      spec.given([...opened, reserved('i1', 'info')]).when({ type: 'ChargeLookup', data: { lookupId: 'i1', now: t1 } }).then([charged('i1', 'info')]);
+      spec
+        .given([...opened, reserved('i1', 'info')])
+        .when({ type: 'ChargeLookup', data: { lookupId: 'i1', now: t1 } })
+        .then([charged('i1', 'info')]);
     });
 
     it('settles a listing to the items returned: 23 entries of a 30-video reservation charge 3 units', () => {
@@ -91,24 +121,45 @@ describe('account decider: lookups (info, client download, channel listing)', ()
     });
 
     it('refuses to charge more than was reserved', () => {
-      spec.given([...withAddOns, reserved('l1', 'channel_list', 1, channel)]).when({ type: 'ChargeLookup', data: { lookupId: 'l1', units: 2, now: t1 } }).thenThrows(RuleViolationError);
+      spec
+        .given([...withAddOns, reserved('l1', 'channel_list', 1, channel)])
+        .when({ type: 'ChargeLookup', data: { lookupId: 'l1', units: 2, now: t1 } })
+        .thenThrows(RuleViolationError);
     });
 
     it('charges nothing twice', () => {
-      spec.given([...opened, reserved('i1', 'info'), charged('i1', 'info')]).when({ type: 'ChargeLookup', data: { lookupId: 'i1', now: t1 } }).thenNothingHappened();
+      spec
+        .given([...opened, reserved('i1', 'info'), charged('i1', 'info')])
+        .when({ type: 'ChargeLookup', data: { lookupId: 'i1', now: t1 } })
+        .thenNothingHappened();
     });
 
     it('charges nothing for a failed job, whose reservation was released', () => {
-      spec.given([...opened, reserved('i1', 'info'), released('i1', 'info')]).when({ type: 'ChargeLookup', data: { lookupId: 'i1', now: t1 } }).thenNothingHappened();
-      spec.given([...opened, reserved('i1', 'info'), charged('i1', 'info')]).when({ type: 'ReleaseLookup', data: { lookupId: 'i1', now: t1 } }).thenNothingHappened();
+      spec
+        .given([...opened, reserved('i1', 'info'), released('i1', 'info')])
+        .when({ type: 'ChargeLookup', data: { lookupId: 'i1', now: t1 } })
+        .thenNothingHappened();
+      spec
+        .given([...opened, reserved('i1', 'info'), charged('i1', 'info')])
+        .when({ type: 'ReleaseLookup', data: { lookupId: 'i1', now: t1 } })
+        .thenNothingHappened();
     });
 
     it('releases a pending lookup', () => {
-      spec.given([...opened, reserved('i1', 'info')]).when({ type: 'ReleaseLookup', data: { lookupId: 'i1', now: t1 } }).then([released('i1', 'info')]);
+      spec
+        .given([...opened, reserved('i1', 'info')])
+        .when({ type: 'ReleaseLookup', data: { lookupId: 'i1', now: t1 } })
+        .then([released('i1', 'info')]);
     });
 
     it('shows charged units as used in the balances', () => {
-      const state = foldEvents(accountDecider, [...withAddOns, reserved('l1', 'channel_list', 3, channel), charged('l1', 'channel_list', 3, channel), reserved('i1', 'info'), charged('i1', 'info')]);
+      const state = foldEvents(accountDecider, [
+        ...withAddOns,
+        reserved('l1', 'channel_list', 3, channel),
+        charged('l1', 'channel_list', 3, channel),
+        reserved('i1', 'info'),
+        charged('i1', 'info'),
+      ]);
       const balances = accountBalances(state, Date.parse(t1));
       assert.deepEqual([balances.channel_list?.used, balances.channel_list?.remaining], [3, 2]);
       assert.deepEqual([balances.info?.used, balances.info?.remaining], [1, 1]);

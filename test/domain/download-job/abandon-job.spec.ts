@@ -10,7 +10,20 @@ const t0 = '2026-03-01T00:00:00.000Z';
 const abandoned: DownloadJobEvent = { type: 'DownloadAbandoned', data: { jobId, accountId, abandonedAt: t0 } };
 const requested: DownloadJobEvent = {
   type: 'DownloadRequested',
-  data: { jobId, accountId, url: 'https://youtu.be/abc', format: 'audio', startTime: null, endTime: null, language: null, webhookUrl: null, title: 'T', duration: 5, maxFileSizeBytes: 1, requestedAt: t0 },
+  data: {
+    jobId,
+    accountId,
+    url: 'https://youtu.be/abc',
+    format: 'audio',
+    startTime: null,
+    endTime: null,
+    language: null,
+    webhookUrl: null,
+    title: 'T',
+    duration: 5,
+    maxFileSizeBytes: 1,
+    requestedAt: t0,
+  },
 };
 const abandon = { type: 'AbandonJob' as const, data: { jobId, accountId, now: t0 } };
 
@@ -23,8 +36,19 @@ describe('download job decider: AbandonJob', () => {
     spec.given([abandoned]).when(abandon).thenNothingHappened();
   });
   it('refuses to create or start an abandoned job', () => {
-    const { jobId: _, accountId: __, requestedAt: ___, ...rest } = requested.data as Extract<DownloadJobEvent, { type: 'DownloadRequested' }>['data'];
-    spec.given([abandoned]).when({ type: 'SubmitDownload', data: { jobId, accountId, ...rest, now: t0 } }).thenThrows(JobAbandonedError);
-    spec.given([abandoned]).when({ type: 'StartJob', data: { jobId, leaseId: 'l1', messageId: 'm1', now: t0 } }).thenThrows(JobAbandonedError);
+    const {
+      jobId: _,
+      accountId: __,
+      requestedAt: ___,
+      ...rest
+    } = requested.data as Extract<DownloadJobEvent, { type: 'DownloadRequested' }>['data'];
+    spec
+      .given([abandoned])
+      .when({ type: 'SubmitDownload', data: { jobId, accountId, ...rest, now: t0 } })
+      .thenThrows(JobAbandonedError);
+    spec
+      .given([abandoned])
+      .when({ type: 'StartJob', data: { jobId, leaseId: 'l1', messageId: 'm1', now: t0 } })
+      .thenThrows(JobAbandonedError);
   });
 });

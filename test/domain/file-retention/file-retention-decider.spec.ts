@@ -9,13 +9,34 @@ const accountId = 'acc-1';
 const fileKey = 'acc-1/job-1.m4a';
 const completed: FileRetentionEvent = {
   type: 'DownloadCompleted',
-  data: { jobId, accountId, fileKey, fileSize: 1234, actualFormat: 'audio', mimeType: 'audio/mp4', fileExtension: 'm4a', completedAt: '2026-03-01T00:00:00.000Z' },
+  data: {
+    jobId,
+    accountId,
+    fileKey,
+    fileSize: 1234,
+    actualFormat: 'audio',
+    mimeType: 'audio/mp4',
+    fileExtension: 'm4a',
+    completedAt: '2026-03-01T00:00:00.000Z',
+  },
 };
 const deleteFile = { type: 'DeleteFile' as const, data: { jobId, now: '2026-03-02T00:00:00.000Z' } };
-const deleted: FileRetentionEvent = { type: 'FileDeleted', data: { jobId, accountId, fileKey, deletedAt: '2026-03-02T00:00:00.000Z' } };
-const started: FileRetentionEvent = { type: 'DownloadStarted', data: { jobId, accountId, attempt: 1, startedAt: '2026-03-01T00:00:00.000Z', leaseId: '1:1' } };
-const failed: FileRetentionEvent = { type: 'DownloadFailed', data: { jobId, accountId, errorCode: 'PRIVATE_VIDEO', reason: 'private', failedAt: '2026-03-01T00:01:00.000Z' } };
-const failedJobFilesDeleted: FileRetentionEvent = { type: 'FailedJobFilesDeleted', data: { jobId, accountId, deletedAt: '2026-03-02T00:00:00.000Z' } };
+const deleted: FileRetentionEvent = {
+  type: 'FileDeleted',
+  data: { jobId, accountId, fileKey, deletedAt: '2026-03-02T00:00:00.000Z' },
+};
+const started: FileRetentionEvent = {
+  type: 'DownloadStarted',
+  data: { jobId, accountId, attempt: 1, startedAt: '2026-03-01T00:00:00.000Z', leaseId: '1:1' },
+};
+const failed: FileRetentionEvent = {
+  type: 'DownloadFailed',
+  data: { jobId, accountId, errorCode: 'PRIVATE_VIDEO', reason: 'private', failedAt: '2026-03-01T00:01:00.000Z' },
+};
+const failedJobFilesDeleted: FileRetentionEvent = {
+  type: 'FailedJobFilesDeleted',
+  data: { jobId, accountId, deletedAt: '2026-03-02T00:00:00.000Z' },
+};
 
 describe('file retention decider', () => {
   it('records the deletion of a completed job’s file', () => {

@@ -7,8 +7,14 @@ for (const { title, name, decider, url, details } of LOOKUP_JOB_KIND_EXAMPLES) {
   const spec = deciderSpecification(decider);
   const { jobId, accountId, t0 } = LOOKUP_JOB_EXAMPLE;
   const expiresAt = '2026-03-01T01:00:00.000Z';
-  const abandoned: LookupJobEvent<string, object, unknown> = { type: `${name}Abandoned`, data: { jobId, accountId, abandonedAt: t0 } };
-  const requested: LookupJobEvent<string, object, unknown> = { type: `${name}Requested`, data: { jobId, accountId, url, ...details, requestedAt: t0, expiresAt } };
+  const abandoned: LookupJobEvent<string, object, unknown> = {
+    type: `${name}Abandoned`,
+    data: { jobId, accountId, abandonedAt: t0 },
+  };
+  const requested: LookupJobEvent<string, object, unknown> = {
+    type: `${name}Requested`,
+    data: { jobId, accountId, url, ...details, requestedAt: t0, expiresAt },
+  };
   const abandon = { type: `Abandon${name}` as const, data: { jobId, accountId, now: t0 } };
 
   describe(`${title} decider: Abandon${name}`, () => {
@@ -22,11 +28,17 @@ for (const { title, name, decider, url, details } of LOOKUP_JOB_KIND_EXAMPLES) {
     });
 
     it('refuses a request that arrives after the abandonment', () => {
-      spec.given([abandoned]).when({ type: `Request${name}`, data: { jobId, accountId, url, ...details, expiresAt, now: t0 } }).thenThrows(JobAbandonedError);
+      spec
+        .given([abandoned])
+        .when({ type: `Request${name}`, data: { jobId, accountId, url, ...details, expiresAt, now: t0 } })
+        .thenThrows(JobAbandonedError);
     });
 
     it('refuses to finish an abandoned job', () => {
-      spec.given([abandoned]).when({ type: `Fail${name}`, data: { jobId, error: 'x', errorCode: null, now: t0 } }).thenThrows(JobAbandonedError);
+      spec
+        .given([abandoned])
+        .when({ type: `Fail${name}`, data: { jobId, error: 'x', errorCode: null, now: t0 } })
+        .thenThrows(JobAbandonedError);
     });
   });
 }

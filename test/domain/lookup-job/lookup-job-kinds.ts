@@ -33,4 +33,9 @@ export const LOOKUP_JOB_KIND_EXAMPLES: readonly LookupJobKindExample[] = [
 ];
 
 /** The job, its account and two instants the lookup-job specs share. */
-export const LOOKUP_JOB_EXAMPLE = { jobId: 'job-1', accountId: 'acc-1', t0: '2026-03-01T00:00:00.000Z', t1: '2026-03-01T00:00:05.000Z' } as const;
+export const LOOKUP_JOB_EXAMPLE = {
+  jobId: 'job-1',
+  accountId: 'acc-1',
+  t0: '2026-03-01T00:00:00.000Z',
+  t1: '2026-03-01T00:00:05.000Z',
+} as const;

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../../application/ports/logger.js';
 import { Container } from '../../../infrastructure/composition/container.js';
-import { ADMIN_ENDPOINT_FILE, type AdminEndpointAddress, startAdminEndpoint } from '../../../infrastructure/admin/admin-endpoint.js';
+import {
+  ADMIN_ENDPOINT_FILE,
+  type AdminEndpointAddress,
+  startAdminEndpoint,
+} from '../../../infrastructure/admin/admin-endpoint.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -24,7 +28,11 @@ describe('embedded admin endpoint', () => {
   });
 
   const post = (body: unknown, token: string | null = address.token, route = '/cli') =>
-    fetch(`${address.url}${route}`, { method: 'POST', headers: token === null ? {} : { authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    fetch(`${address.url}${route}`, {
+      method: 'POST',
+      headers: token === null ? {} : { authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
 
   it('listens on loopback and writes its address and token for the owner only', async () => {
     assert.match(address.url, /^http:\/\/127\.0\.0\.1:\d+$/);

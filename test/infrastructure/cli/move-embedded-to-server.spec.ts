@@ -22,7 +22,15 @@ async function everything(store: EventStore): Promise<RecordedEvent[]> {
 }
 
 /** What must survive the move: everything but the positions, which are the target store's own. */
-const portable = (event: RecordedEvent) => ({ id: event.id, type: event.type, streamName: event.streamName, revision: event.revision, data: event.data, metadata: event.metadata, createdAt: event.createdAt.toISOString() });
+const portable = (event: RecordedEvent) => ({
+  id: event.id,
+  type: event.type,
+  streamName: event.streamName,
+  revision: event.revision,
+  data: event.data,
+  metadata: event.metadata,
+  createdAt: event.createdAt.toISOString(),
+});
 
 describe('moving an embedded installation to a PostgreSQL server', function () {
   this.timeout(180_000);
@@ -56,17 +64,30 @@ describe('moving an embedded installation to a PostgreSQL server', function () {
     const targetStore = new PostgresEventStore({ connectionString: target.url });
     try {
       assert.deepEqual((await everything(targetStore)).map(portable), before);
-      const [revision] = (await everything(targetStore)).filter((event) => event.streamName === `account-${accountId}`).slice(-1);
-      await assert.rejects(targetStore.appendToStream(`account-${accountId}`, [{ id: crypto.randomUUID(), type: 'Probe', data: {} }], { expectedRevision: revision.revision - 1 }), /revision/i);
+      const [revision] = (await everything(targetStore))
+        .filter((event) => event.streamName === `account-${accountId}`)
+        .slice(-1);
+      await assert.rejects(
+        targetStore.appendToStream(`account-${accountId}`, [{ id: crypto.randomUUID(), type: 'Probe', data: {} }], {
+          expectedRevision: revision.revision - 1,
+        }),
+        /revision/i,
+      );
     } finally {
       await targetStore.close();
     }
 
-    server = await startTestService({ roles: ['api', 'projector'], env: { DATABASE_URL: target.url, MASTER_KEY_FILE: masterKeyFile } });
+    server = await startTestService({
+      roles: ['api', 'projector'],
+      env: { DATABASE_URL: target.url, MASTER_KEY_FILE: masterKeyFile },
+    });
     const moved = await apiClient(server.url)('GET', '/api/v2/me', { key: apiKey });
     assert.equal(moved.status, 200);
     assert.deepEqual(moved.body, me);
 
-    await assert.rejects(moveToServer({ directory: embeddedDataDir, databaseUrl: target.url, logger: silent }), TargetNotEmptyError);
+    await assert.rejects(
+      moveToServer({ directory: embeddedDataDir, databaseUrl: target.url, logger: silent }),
+      TargetNotEmptyError,
+    );
   });
 });

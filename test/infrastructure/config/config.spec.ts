@@ -19,10 +19,16 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ PORT: 'eighty' }), /PORT must be a whole number/);
     assert.throws(() => loadConfig({ WORKER_CONCURRENCY: '0' }), /WORKER_CONCURRENCY must be between 1 and 64/);
     assert.throws(() => loadConfig({ PUBLIC_BASE_URL: 'ftp://x' }), /PUBLIC_BASE_URL must be an http\(s\) URL/);
-    assert.throws(() => loadConfig({ EVENTSTORE_URL: 'postgres://x' }), /EVENTSTORE_URL must be an esdb:\/\/ or kurrentdb:\/\/ URL/);
+    assert.throws(
+      () => loadConfig({ EVENTSTORE_URL: 'postgres://x' }),
+      /EVENTSTORE_URL must be an esdb:\/\/ or kurrentdb:\/\/ URL/,
+    );
     assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL must be one of/);
     assert.throws(() => loadConfig({ LEGACY_API_PREFIXES: 'api' }), /LEGACY_API_PREFIXES/);
-    assert.throws(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' }), /HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS/);
+    assert.throws(
+      () => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' }),
+      /HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS/,
+    );
   });
 
   it('cuts off slow clients by default: 30 s for a request, 10 s for its headers', () => {
@@ -32,8 +38,14 @@ describe('configuration', () => {
   });
 
   it('selects EventStoreDB for esdb:// and kurrentdb:// URLs', () => {
-    assert.equal(loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).storage.eventStoreUrl, 'esdb://localhost:2113?tls=false');
-    assert.equal(loadConfig({ EVENTSTORE_URL: 'kurrentdb://localhost:2113' }).storage.eventStoreUrl, 'kurrentdb://localhost:2113');
+    assert.equal(
+      loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).storage.eventStoreUrl,
+      'esdb://localhost:2113?tls=false',
+    );
+    assert.equal(
+      loadConfig({ EVENTSTORE_URL: 'kurrentdb://localhost:2113' }).storage.eventStoreUrl,
+      'kurrentdb://localhost:2113',
+    );
   });
 
   it('runs embedded, under the data directory, unless a server URL is set', () => {
@@ -41,7 +53,12 @@ describe('configuration', () => {
     assert.equal(embedded.mode, 'embedded');
     assert.equal(embedded.storage.embeddedDataDir, path.join('/srv/vds', 'embedded'));
     for (const name of ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL']) {
-      const value = name === 'EVENTSTORE_URL' ? 'esdb://localhost:2113' : name === 'NATS_URL' ? 'nats://127.0.0.1:4222' : 'postgres://db/vds';
+      const value =
+        name === 'EVENTSTORE_URL'
+          ? 'esdb://localhost:2113'
+          : name === 'NATS_URL'
+            ? 'nats://127.0.0.1:4222'
+            : 'postgres://db/vds';
       assert.equal(loadConfig({ [name]: value }).mode, 'server', name);
     }
     assert.equal(loadConfig({ DATABASE_URL: ' ' }).mode, 'embedded', 'a blank value counts as unset');

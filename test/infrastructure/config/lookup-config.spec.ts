@@ -17,7 +17,10 @@ describe('configuration of lookups', () => {
     assert.equal(config.lookups.infoJobTtlSeconds, 5);
     assert.deepEqual(config.platforms.socialNetworkHosts, ['a.example', 'b.example']);
     assert.throws(() => loadConfig({ INFO_JOB_TTL_SECONDS: '0' }), /INFO_JOB_TTL_SECONDS must be between 1 and/);
-    assert.throws(() => loadConfig({ CLIENT_DOWNLOAD_JOB_TTL_SECONDS: 'soon' }), /CLIENT_DOWNLOAD_JOB_TTL_SECONDS must be a whole number/);
+    assert.throws(
+      () => loadConfig({ CLIENT_DOWNLOAD_JOB_TTL_SECONDS: 'soon' }),
+      /CLIENT_DOWNLOAD_JOB_TTL_SECONDS must be a whole number/,
+    );
   });
 
   it('ends lookups still pending an hour after their reservation, by default', () => {

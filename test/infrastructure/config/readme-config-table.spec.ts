@@ -26,14 +26,25 @@ describe('the README configuration table', () => {
     const readmePath = path.resolve(__dirname, '../../../../README.md');
     const readme = readFileSync(readmePath, 'utf8');
     const generated = withConfigTable(readme, renderConfigTable(sections));
-    assert.ok(readme === generated, 'README.md configuration table differs from infrastructure/config/sections: run npm run docs:config');
+    assert.ok(
+      readme === generated,
+      'README.md configuration table differs from infrastructure/config/sections: run npm run docs:config',
+    );
   });
 
   it('documents each variable once, and every variable the configuration reads', () => {
-    assert.deepEqual(declared.filter((name, index) => declared.indexOf(name) !== index), [], 'declared in two places');
+    assert.deepEqual(
+      declared.filter((name, index) => declared.indexOf(name) !== index),
+      [],
+      'declared in two places',
+    );
     // The S3 settings are read only when FILE_STORE selects the bucket.
     const read = namesRead({ FILE_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9000' });
-    assert.deepEqual([...read].filter((name) => !declared.includes(name)).sort(), [], 'read but not declared in a section');
+    assert.deepEqual(
+      [...read].filter((name) => !declared.includes(name)).sort(),
+      [],
+      'read but not declared in a section',
+    );
     assert.deepEqual(declared.filter((name) => !read.has(name)).sort(), [], 'declared but never read');
   });
 });

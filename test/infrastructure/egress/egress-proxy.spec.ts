@@ -8,7 +8,11 @@ import path from 'node:path';
 import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 import { type EgressEvent, EgressProxy } from '../../../infrastructure/egress/egress-proxy.js';
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  startFixturePlatform,
+} from '../../fixtures/platform/fixture-platform.js';
 import { type CanaryServer, startCanaryServer } from '../../support/canary-server.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
@@ -19,8 +23,24 @@ let pluginPath = '';
 
 function runYtDlp(args: string[], cwd: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(YT_DLP, ['--ignore-config', '--no-cache-dir', '--ffmpeg-location', FFMPEG, '--socket-timeout', '10', '--retries', '0', '--fragment-retries', '0', ...args], { cwd, env: { ...process.env, PYTHONPATH: pluginPath } }, (error, _stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stderr }),
+    execFile(
+      YT_DLP,
+      [
+        '--ignore-config',
+        '--no-cache-dir',
+        '--ffmpeg-location',
+        FFMPEG,
+        '--socket-timeout',
+        '10',
+        '--retries',
+        '0',
+        '--fragment-retries',
+        '0',
+        ...args,
+      ],
+      { cwd, env: { ...process.env, PYTHONPATH: pluginPath } },
+      (error, _stdout, stderr) =>
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stderr }),
     );
   });
 }
@@ -30,7 +50,9 @@ async function startPlaylistServer(segmentHost: () => string): Promise<{ host: s
   const server = createServer((request, response) => {
     if (request.url === '/elsewhere.m3u8') {
       response.writeHead(200, { 'Content-Type': 'application/vnd.apple.mpegurl' });
-      response.end(`#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:2.0,\nhttp://${segmentHost()}/segment-0.ts\n#EXT-X-ENDLIST\n`);
+      response.end(
+        `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:2.0,\nhttp://${segmentHost()}/segment-0.ts\n#EXT-X-ENDLIST\n`,
+      );
       return;
     }
     response.writeHead(302, { Location: `http://${segmentHost()}/media/redirected.mp4` }).end();
@@ -78,7 +100,14 @@ describe('egress proxy', function () {
   });
 
   it('refuses loopback, private and link-local targets that are not allowed, by address or by what a name resolves to, with 403 and a reason', async () => {
-    for (const target of [canary.host, '10.0.0.1:80', '169.254.169.254:80', '[::1]:80', '0.0.0.0:80', 'rebound.example.com:80']) {
+    for (const target of [
+      canary.host,
+      '10.0.0.1:80',
+      '169.254.169.254:80',
+      '[::1]:80',
+      '0.0.0.0:80',
+      'rebound.example.com:80',
+    ]) {
       const response = await fetchThrough(proxy.proxyUrlNow(), `http://${target}/`);
       assert.equal(response.status, 403, target);
       assert.match(response.body, /^Egress refused: .* is not on EGRESS_ALLOW|did not resolve/, target);
@@ -88,7 +117,13 @@ describe('egress proxy', function () {
     assert.equal(await connectThrough(proxy.proxyUrlNow(), 'rebound.example.com:443'), 403);
     assert.equal(await connectThrough(proxy.proxyUrlNow(), platform.host), 200);
     assert.deepEqual(canary.hits, []);
-    assert.ok(refused.some((event) => event.target === 'rebound.example.com:80' && /127\.0\.0\.1, a loopback address/.test(event.reason ?? '')), JSON.stringify(refused));
+    assert.ok(
+      refused.some(
+        (event) =>
+          event.target === 'rebound.example.com:80' && /127\.0\.0\.1, a loopback address/.test(event.reason ?? ''),
+      ),
+      JSON.stringify(refused),
+    );
   });
 
   it('asks for its own credentials, so no other local program can relay through it', async () => {
@@ -97,17 +132,24 @@ describe('egress proxy', function () {
     assert.equal((await fetchThrough(wrong.toString(), `http://${platform.host}/`)).status, 407);
   });
 
-  it('chains to the operator\'s upstream proxy after judging the target, and never hands it a refused one', async () => {
+  it("chains to the operator's upstream proxy after judging the target, and never hands it a refused one", async () => {
     const { Server } = await import('proxy-chain');
     const upstreamSaw: string[] = [];
-    const upstream = new Server({ port: 0, host: '127.0.0.1', prepareRequestFunction: ({ hostname, port }) => void upstreamSaw.push(`${hostname}:${port}`) });
+    const upstream = new Server({
+      port: 0,
+      host: '127.0.0.1',
+      prepareRequestFunction: ({ hostname, port }) => void upstreamSaw.push(`${hostname}:${port}`),
+    });
     await upstream.listen();
     try {
       const through = proxy.proxyUrlNow(`http://127.0.0.1:${upstream.port}`);
       const page = await fetchThrough(through, platform.watchUrl(FIXTURE_VIDEOS.clip.id));
       assert.equal(page.status, 200);
       assert.deepEqual(upstreamSaw, [platform.host]);
-      assert.ok(allowed.some((event) => event.target === platform.host && event.viaUpstream), JSON.stringify(allowed));
+      assert.ok(
+        allowed.some((event) => event.target === platform.host && event.viaUpstream),
+        JSON.stringify(allowed),
+      );
       assert.equal((await fetchThrough(through, `http://${canary.host}/`)).status, 403);
       assert.deepEqual(upstreamSaw, [platform.host]);
       assert.deepEqual(canary.hits, []);
@@ -117,26 +159,78 @@ describe('egress proxy', function () {
   });
 
   it('lets yt-dlp download from an allowed host, and refuses where a redirect leads outside the rule', async () => {
-    const good = await runYtDlp(['--proxy', proxy.proxyUrlNow(), '-f', 'hd', '-o', 'clip.%(ext)s', platform.pageUrl(`/p/${FIXTURE_VIDEOS.clip.id}`)], workDir);
+    const good = await runYtDlp(
+      [
+        '--proxy',
+        proxy.proxyUrlNow(),
+        '-f',
+        'hd',
+        '-o',
+        'clip.%(ext)s',
+        platform.pageUrl(`/p/${FIXTURE_VIDEOS.clip.id}`),
+      ],
+      workDir,
+    );
     assert.equal(good.code, 0, good.stderr);
-    assert.ok(allowed.some((event) => event.url === `http://${platform.host}/media/${FIXTURE_VIDEOS.clip.id}/video.mp4`), JSON.stringify(allowed));
+    assert.ok(
+      allowed.some((event) => event.url === `http://${platform.host}/media/${FIXTURE_VIDEOS.clip.id}/video.mp4`),
+      JSON.stringify(allowed),
+    );
 
-    const redirected = await runYtDlp(['--proxy', proxy.proxyUrlNow(), '-o', 'redirected.%(ext)s', `http://${playlists.host}/go/anything`], workDir);
+    const redirected = await runYtDlp(
+      ['--proxy', proxy.proxyUrlNow(), '-o', 'redirected.%(ext)s', `http://${playlists.host}/go/anything`],
+      workDir,
+    );
     assert.notEqual(redirected.code, 0);
     assert.match(redirected.stderr, /HTTP Error 403: Forbidden by the egress rule/);
-    assert.ok(refused.some((event) => event.target === canary.host), JSON.stringify(refused));
+    assert.ok(
+      refused.some((event) => event.target === canary.host),
+      JSON.stringify(refused),
+    );
     assert.deepEqual(canary.hits, []);
   });
 
-  it('carries ffmpeg\'s HLS requests too: the fixture\'s segments go through it, and a segment outside the rule is refused', async () => {
-    const hls = await runYtDlp(['--proxy', proxy.proxyUrlNow(), '--downloader', 'ffmpeg', '-o', 'hls.%(ext)s', `http://${platform.host}/media/${FIXTURE_VIDEOS.multi.id}/video-360/index.m3u8`], workDir);
+  it("carries ffmpeg's HLS requests too: the fixture's segments go through it, and a segment outside the rule is refused", async () => {
+    const hls = await runYtDlp(
+      [
+        '--proxy',
+        proxy.proxyUrlNow(),
+        '--downloader',
+        'ffmpeg',
+        '-o',
+        'hls.%(ext)s',
+        `http://${platform.host}/media/${FIXTURE_VIDEOS.multi.id}/video-360/index.m3u8`,
+      ],
+      workDir,
+    );
     assert.equal(hls.code, 0, hls.stderr);
     assert.match(hls.stderr + (await listing(workDir)), /hls\.mp4/);
-    assert.ok(allowed.some((event) => event.url?.startsWith(`http://${platform.host}/media/${FIXTURE_VIDEOS.multi.id}/video-360/`) && !event.url.endsWith('.m3u8')), JSON.stringify(allowed));
+    assert.ok(
+      allowed.some(
+        (event) =>
+          event.url?.startsWith(`http://${platform.host}/media/${FIXTURE_VIDEOS.multi.id}/video-360/`) &&
+          !event.url.endsWith('.m3u8'),
+      ),
+      JSON.stringify(allowed),
+    );
 
-    const elsewhere = await runYtDlp(['--proxy', proxy.proxyUrlNow(), '--downloader', 'ffmpeg', '-o', 'elsewhere.%(ext)s', `http://${playlists.host}/elsewhere.m3u8`], workDir);
+    const elsewhere = await runYtDlp(
+      [
+        '--proxy',
+        proxy.proxyUrlNow(),
+        '--downloader',
+        'ffmpeg',
+        '-o',
+        'elsewhere.%(ext)s',
+        `http://${playlists.host}/elsewhere.m3u8`,
+      ],
+      workDir,
+    );
     assert.notEqual(elsewhere.code, 0);
-    assert.ok(refused.some((event) => event.url === `http://${canary.host}/segment-0.ts`), JSON.stringify(refused));
+    assert.ok(
+      refused.some((event) => event.url === `http://${canary.host}/segment-0.ts`),
+      JSON.stringify(refused),
+    );
     assert.deepEqual(canary.hits, []);
   });
 });
@@ -150,14 +244,24 @@ async function listing(dir: string): Promise<string> {
 async function fetchThrough(proxyUrl: string, target: string): Promise<{ status: number; body: string }> {
   const { request } = await import('node:http');
   const proxyAddress = new URL(proxyUrl);
-  const credentials = Buffer.from(`${decodeURIComponent(proxyAddress.username)}:${decodeURIComponent(proxyAddress.password)}`).toString('base64');
+  const credentials = Buffer.from(
+    `${decodeURIComponent(proxyAddress.username)}:${decodeURIComponent(proxyAddress.password)}`,
+  ).toString('base64');
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: proxyAddress.hostname, port: proxyAddress.port, path: target, headers: { 'Proxy-Authorization': `Basic ${credentials}`, Host: new URL(target).host } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
+    const outgoing = request(
+      {
+        host: proxyAddress.hostname,
+        port: proxyAddress.port,
+        path: target,
+        headers: { 'Proxy-Authorization': `Basic ${credentials}`, Host: new URL(target).host },
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end();
   });
@@ -167,9 +271,17 @@ async function fetchThrough(proxyUrl: string, target: string): Promise<{ status:
 async function connectThrough(proxyUrl: string, target: string): Promise<number> {
   const { request } = await import('node:http');
   const proxyAddress = new URL(proxyUrl);
-  const credentials = Buffer.from(`${decodeURIComponent(proxyAddress.username)}:${decodeURIComponent(proxyAddress.password)}`).toString('base64');
+  const credentials = Buffer.from(
+    `${decodeURIComponent(proxyAddress.username)}:${decodeURIComponent(proxyAddress.password)}`,
+  ).toString('base64');
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: proxyAddress.hostname, port: proxyAddress.port, method: 'CONNECT', path: target, headers: { 'Proxy-Authorization': `Basic ${credentials}` } });
+    const outgoing = request({
+      host: proxyAddress.hostname,
+      port: proxyAddress.port,
+      method: 'CONNECT',
+      path: target,
+      headers: { 'Proxy-Authorization': `Basic ${credentials}` },
+    });
     outgoing.on('connect', (response, socket) => {
       socket.destroy();
       resolve(response.statusCode ?? 0);

@@ -5,7 +5,11 @@ import { createInterface } from 'node:readline';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DataDirectoryInUseError, dataDirectoryOwner, lockDataDirectory } from '../../../infrastructure/embedded/data-directory-lock.js';
+import {
+  DataDirectoryInUseError,
+  dataDirectoryOwner,
+  lockDataDirectory,
+} from '../../../infrastructure/embedded/data-directory-lock.js';
 
 describe('embedded data directory lock', () => {
   let directory: string;
@@ -17,7 +21,10 @@ describe('embedded data directory lock', () => {
   it('lets one process in, refuses the next while it lives, and frees the directory on release', async () => {
     const lock = await lockDataDirectory(directory);
     assert.equal(await dataDirectoryOwner(directory), process.pid);
-    await assert.rejects(lockDataDirectory(directory), (error: unknown) => error instanceof DataDirectoryInUseError && error.pid === process.pid);
+    await assert.rejects(
+      lockDataDirectory(directory),
+      (error: unknown) => error instanceof DataDirectoryInUseError && error.pid === process.pid,
+    );
     await lock.release();
     assert.equal(await dataDirectoryOwner(directory), null);
     await (await lockDataDirectory(directory)).release();

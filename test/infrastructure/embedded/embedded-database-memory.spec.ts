@@ -33,7 +33,8 @@ describe('embedded database: bounded memory', function () {
   it("runs with small buffers and work memory instead of a server's defaults", async () => {
     const database = await openEmbeddedDatabase(directory);
     try {
-      const setting = async (name: string) => ((await database.db.raw(`SHOW ${name}`)) as { rows: Array<Record<string, string>> }).rows[0][name];
+      const setting = async (name: string) =>
+        ((await database.db.raw(`SHOW ${name}`)) as { rows: Array<Record<string, string>> }).rows[0][name];
       assert.equal(await setting('shared_buffers'), '8MB');
       assert.equal(await setting('work_mem'), '2MB');
       assert.equal(await setting('maintenance_work_mem'), '8MB');

@@ -18,7 +18,11 @@ export function newEvent(type: string, data: Record<string, unknown> = {}, metad
 }
 
 /** Takes from a subscription until `count` events arrived; fails after the timeout. */
-export async function take(iterator: AsyncIterator<SubscriptionPage>, count: number, timeoutMs = 10_000): Promise<RecordedEvent[]> {
+export async function take(
+  iterator: AsyncIterator<SubscriptionPage>,
+  count: number,
+  timeoutMs = 10_000,
+): Promise<RecordedEvent[]> {
   const received: RecordedEvent[] = [];
   const deadline = Date.now() + timeoutMs;
   while (received.length < count) {
@@ -34,7 +38,10 @@ export async function take(iterator: AsyncIterator<SubscriptionPage>, count: num
  * The events of the iterator's next page that has any (pages that only move
  * the scan position are passed over), or 'timeout' when none comes within `ms`.
  */
-export async function nextWithin(iterator: AsyncIterator<SubscriptionPage>, ms: number): Promise<IteratorResult<RecordedEvent[], undefined> | 'timeout'> {
+export async function nextWithin(
+  iterator: AsyncIterator<SubscriptionPage>,
+  ms: number,
+): Promise<IteratorResult<RecordedEvent[], undefined> | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), Math.max(1, ms));
@@ -57,7 +64,11 @@ export async function nextWithin(iterator: AsyncIterator<SubscriptionPage>, ms: 
  * moment after the append returned (PostgreSQL waits until every older
  * transaction on the server has ended); it never shows events out of order.
  */
-export async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function readUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -92,7 +103,11 @@ export interface ContractOptions {
   refusesReusedEventIds?: boolean;
 }
 
-export function describeEventStoreContract(label: string, factory: EventStoreFactory, options: ContractOptions = { refusesReusedEventIds: true }): void {
+export function describeEventStoreContract(
+  label: string,
+  factory: EventStoreFactory,
+  options: ContractOptions = { refusesReusedEventIds: true },
+): void {
   describe(`event store contract: ${label}`, function () {
     this.timeout(30_000);
     let store: EventStore;
@@ -111,12 +126,17 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
     describe('appending', () => {
       it('starts a stream at revision 0 with no_stream and returns the last revision and its position', async () => {
         const name = stream();
-        const result = await store.appendToStream(name, [newEvent('A'), newEvent('B')], { expectedRevision: 'no_stream' });
+        const result = await store.appendToStream(name, [newEvent('A'), newEvent('B')], {
+          expectedRevision: 'no_stream',
+        });
         assert.equal(result.nextExpectedRevision, 1);
         const read = await store.readStream(name);
         assert.deepEqual(
           read.map((event) => [event.type, event.revision, event.streamName]),
-          [['A', 0, name], ['B', 1, name]],
+          [
+            ['A', 0, name],
+            ['B', 1, name],
+          ],
         );
         assert.equal(result.position, read[1].position);
         assert.notEqual(read[0].position, read[1].position);
@@ -148,10 +168,22 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
 
       it('accepts an exact revision only when it is the last event’s', async () => {
         const name = stream();
-        await assertConflict(store.appendToStream(name, [newEvent('A')], { expectedRevision: 0 }), { streamName: name, expected: 0, actual: -1 });
+        await assertConflict(store.appendToStream(name, [newEvent('A')], { expectedRevision: 0 }), {
+          streamName: name,
+          expected: 0,
+          actual: -1,
+        });
         await store.appendToStream(name, [newEvent('A'), newEvent('B')], { expectedRevision: 'no_stream' });
-        await assertConflict(store.appendToStream(name, [newEvent('C')], { expectedRevision: 0 }), { streamName: name, expected: 0, actual: 1 });
-        await assertConflict(store.appendToStream(name, [newEvent('C')], { expectedRevision: 5 }), { streamName: name, expected: 5, actual: 1 });
+        await assertConflict(store.appendToStream(name, [newEvent('C')], { expectedRevision: 0 }), {
+          streamName: name,
+          expected: 0,
+          actual: 1,
+        });
+        await assertConflict(store.appendToStream(name, [newEvent('C')], { expectedRevision: 5 }), {
+          streamName: name,
+          expected: 5,
+          actual: 1,
+        });
         const result = await store.appendToStream(name, [newEvent('C'), newEvent('D')], { expectedRevision: 1 });
         assert.equal(result.nextExpectedRevision, 3);
         assert.equal(types(await store.readStream(name)), 'A,B,C,D');
@@ -159,24 +191,48 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
 
       it('accepts any whether or not the stream exists', async () => {
         const name = stream();
-        assert.equal((await store.appendToStream(name, [newEvent('A')], { expectedRevision: 'any' })).nextExpectedRevision, 0);
-        assert.equal((await store.appendToStream(name, [newEvent('B')], { expectedRevision: 'any' })).nextExpectedRevision, 1);
-        assert.deepEqual((await store.readStream(name)).map((event) => event.revision), [0, 1]);
+        assert.equal(
+          (await store.appendToStream(name, [newEvent('A')], { expectedRevision: 'any' })).nextExpectedRevision,
+          0,
+        );
+        assert.equal(
+          (await store.appendToStream(name, [newEvent('B')], { expectedRevision: 'any' })).nextExpectedRevision,
+          1,
+        );
+        assert.deepEqual(
+          (await store.readStream(name)).map((event) => event.revision),
+          [0, 1],
+        );
       });
 
       it('treats a retried append (the same ids at the same expected revision) as done: nothing is written twice', async () => {
         const name = stream();
         const first = [newEvent('A'), newEvent('B')];
         const written = await store.appendToStream(name, first, { expectedRevision: 'no_stream' });
-        const retried = await store.appendToStream(name, first.map((event) => ({ ...event })), { expectedRevision: 'no_stream' });
+        const retried = await store.appendToStream(
+          name,
+          first.map((event) => ({ ...event })),
+          { expectedRevision: 'no_stream' },
+        );
         assert.equal(retried.nextExpectedRevision, written.nextExpectedRevision);
         const next = [newEvent('C')];
         const later = await store.appendToStream(name, next, { expectedRevision: 1 });
-        assert.equal((await store.appendToStream(name, next, { expectedRevision: 1 })).nextExpectedRevision, later.nextExpectedRevision, 'also after the stream moved on');
-        assert.deepEqual((await store.readStream(name)).map((event) => event.type), ['A', 'B', 'C']);
+        assert.equal(
+          (await store.appendToStream(name, next, { expectedRevision: 1 })).nextExpectedRevision,
+          later.nextExpectedRevision,
+          'also after the stream moved on',
+        );
+        assert.deepEqual(
+          (await store.readStream(name)).map((event) => event.type),
+          ['A', 'B', 'C'],
+        );
         if (options.refusesReusedEventIds) {
-          assert.equal(retried.position, written.position, 'and answers with the first append\'s position');
-          assert.equal((await store.appendToStream(name, first, { expectedRevision: 'any' })).nextExpectedRevision, 1, "with 'any', wherever they are in the stream");
+          assert.equal(retried.position, written.position, "and answers with the first append's position");
+          assert.equal(
+            (await store.appendToStream(name, first, { expectedRevision: 'any' })).nextExpectedRevision,
+            1,
+            "with 'any', wherever they are in the stream",
+          );
         }
       });
 
@@ -200,10 +256,16 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
           }
           assert.deepEqual(await store.readStream(other), []);
           assert.equal((await store.readStream(name)).length, 1);
-          assert.equal((await store.appendToStream(other, [newEvent('C')], { expectedRevision: 'no_stream' })).nextExpectedRevision, 0);
+          assert.equal(
+            (await store.appendToStream(other, [newEvent('C')], { expectedRevision: 'no_stream' }))
+              .nextExpectedRevision,
+            0,
+          );
         });
       } else {
-        it('refuses a stored event id outside a retried append (not promised: this server accepts a stored id again elsewhere)');
+        it(
+          'refuses a stored event id outside a retried append (not promised: this server accepts a stored id again elsewhere)',
+        );
       }
 
       it('lets exactly one of racing appends at the same expected revision win, every time', async () => {
@@ -211,7 +273,9 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
           const name = stream();
           await store.appendToStream(name, [newEvent('Start')], { expectedRevision: 'no_stream' });
           const racers = Array.from({ length: 5 }, (_, racer) => newEvent('Next', { racer }));
-          const results = await Promise.allSettled(racers.map((event) => store.appendToStream(name, [event], { expectedRevision: 0 })));
+          const results = await Promise.allSettled(
+            racers.map((event) => store.appendToStream(name, [event], { expectedRevision: 0 })),
+          );
           const winners = results.filter((result) => result.status === 'fulfilled');
           assert.equal(winners.length, 1, `round ${round}: one winner`);
           for (const result of results) {
@@ -230,14 +294,21 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
     describe('reading a stream', () => {
       it('reads forwards, backwards, from a revision (inclusive) and up to a count', async () => {
         const name = stream();
-        await store.appendToStream(name, ['A', 'B', 'C', 'D', 'E'].map((type) => newEvent(type)), { expectedRevision: 'no_stream' });
+        await store.appendToStream(
+          name,
+          ['A', 'B', 'C', 'D', 'E'].map((type) => newEvent(type)),
+          { expectedRevision: 'no_stream' },
+        );
         assert.equal(types(await store.readStream(name)), 'A,B,C,D,E');
         assert.equal(types(await store.readStream(name, { direction: 'forwards', fromRevision: 2 })), 'C,D,E');
         assert.equal(types(await store.readStream(name, { maxCount: 2 })), 'A,B');
         assert.equal(types(await store.readStream(name, { fromRevision: 1, maxCount: 2 })), 'B,C');
         assert.equal(types(await store.readStream(name, { direction: 'backwards' })), 'E,D,C,B,A');
         assert.equal(types(await store.readStream(name, { direction: 'backwards', maxCount: 1 })), 'E');
-        assert.equal(types(await store.readStream(name, { direction: 'backwards', fromRevision: 3, maxCount: 2 })), 'D,C');
+        assert.equal(
+          types(await store.readStream(name, { direction: 'backwards', fromRevision: 3, maxCount: 2 })),
+          'D,C',
+        );
         assert.deepEqual(await store.readStream(name, { fromRevision: 5 }), []);
       });
 
@@ -259,7 +330,10 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
         assert.deepEqual(read.metadata, metadata);
         assert.deepEqual(withoutMetadata.metadata, {});
         assert.ok(read.createdAt instanceof Date);
-        assert.ok(Math.abs(read.createdAt.getTime() - before) < 60_000, `createdAt ${read.createdAt.toISOString()} is now`);
+        assert.ok(
+          Math.abs(read.createdAt.getTime() - before) < 60_000,
+          `createdAt ${read.createdAt.toISOString()} is now`,
+        );
       });
     });
 
@@ -267,12 +341,17 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
       it('reads in global order, after a checkpoint, up to a count, filtered by stream prefix and event type', async () => {
         const one = stream('one');
         const two = stream('two');
-        await store.appendToStream(one, [newEvent('X', { i: 1 }), newEvent('Y', { i: 2 })], { expectedRevision: 'no_stream' });
+        await store.appendToStream(one, [newEvent('X', { i: 1 }), newEvent('Y', { i: 2 })], {
+          expectedRevision: 'no_stream',
+        });
         await store.appendToStream(two, [newEvent('X', { i: 3 })], { expectedRevision: 'no_stream' });
         await store.appendToStream(one, [newEvent('Z', { i: 4 })], { expectedRevision: 1 });
         const order = (events: readonly RecordedEvent[]) => events.map((event) => event.data.i);
 
-        const all = await readUntil(() => store.readAll({ filter: mine() }), (events) => events.length >= 4);
+        const all = await readUntil(
+          () => store.readAll({ filter: mine() }),
+          (events) => events.length >= 4,
+        );
         assert.deepEqual(order(all), [1, 2, 3, 4]);
         assert.deepEqual(order(await store.readAll({ filter: mine(), maxCount: 2 })), [1, 2]);
         assert.deepEqual(order(await store.readAll({ filter: mine(), after: all[1].position })), [3, 4]);
@@ -291,9 +370,14 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
     describe('ordering positions', () => {
       it('compares positions in the order readAll gives, and the head is at or after every append', async () => {
         const name = stream();
-        const appended = await store.appendToStream(name, [newEvent('A', { i: 1 }), newEvent('A', { i: 2 })], { expectedRevision: 'no_stream' });
+        const appended = await store.appendToStream(name, [newEvent('A', { i: 1 }), newEvent('A', { i: 2 })], {
+          expectedRevision: 'no_stream',
+        });
         const head = await store.headPosition();
-        assert.ok(head !== null && store.compare(head, appended.position) >= 0, 'the head is at or after the last append');
+        assert.ok(
+          head !== null && store.compare(head, appended.position) >= 0,
+          'the head is at or after the last append',
+        );
         const [first, second] = await store.readStream(name);
         assert.ok(store.compare(first.position, second.position) < 0);
         assert.ok(store.compare(second.position, first.position) > 0);
@@ -306,10 +390,15 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
         const iterator = subscription[Symbol.asyncIterator]();
         try {
           await take(iterator, 1);
-          const skipped = await store.appendToStream(stream(), [newEvent('Skipped')], { expectedRevision: 'no_stream' });
+          const skipped = await store.appendToStream(stream(), [newEvent('Skipped')], {
+            expectedRevision: 'no_stream',
+          });
           const deadline = Date.now() + 10_000;
           for (;;) {
-            const next = await Promise.race([iterator.next(), new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), deadline - Date.now()).unref())]);
+            const next = await Promise.race([
+              iterator.next(),
+              new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), deadline - Date.now()).unref()),
+            ]);
             assert.ok(next !== 'timeout' && next.done !== true, 'the scan reached the skipped event in time');
             assert.deepEqual(next.value.events, []);
             if (store.compare(next.value.scannedTo, skipped.position) >= 0) break;
@@ -323,18 +412,32 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
     describe('subscribing to all streams', () => {
       it('catches up, then follows live appends in the order readAll gives', async () => {
         const one = stream();
-        await store.appendToStream(one, [newEvent('A', { i: 1 }), newEvent('A', { i: 2 })], { expectedRevision: 'no_stream' });
+        await store.appendToStream(one, [newEvent('A', { i: 1 }), newEvent('A', { i: 2 })], {
+          expectedRevision: 'no_stream',
+        });
         const subscription = store.subscribeToAll({ filter: mine(), batchSize: 1 });
         const iterator = subscription[Symbol.asyncIterator]();
         try {
-          assert.deepEqual((await take(iterator, 2)).map((event) => event.data.i), [1, 2]);
+          assert.deepEqual(
+            (await take(iterator, 2)).map((event) => event.data.i),
+            [1, 2],
+          );
           const live = take(iterator, 3);
           await store.appendToStream(stream(), [newEvent('B', { i: 3 })], { expectedRevision: 'no_stream' });
           await store.appendToStream(one, [newEvent('C', { i: 4 }), newEvent('C', { i: 5 })], { expectedRevision: 1 });
           const received = await live;
-          assert.deepEqual(received.map((event) => event.data.i), [3, 4, 5]);
-          const all = await readUntil(() => store.readAll({ filter: mine() }), (events) => events.length >= 5);
-          assert.deepEqual(received.map((event) => event.position), all.slice(2).map((event) => event.position));
+          assert.deepEqual(
+            received.map((event) => event.data.i),
+            [3, 4, 5],
+          );
+          const all = await readUntil(
+            () => store.readAll({ filter: mine() }),
+            (events) => events.length >= 5,
+          );
+          assert.deepEqual(
+            received.map((event) => event.position),
+            all.slice(2).map((event) => event.position),
+          );
         } finally {
           await subscription.close();
         }
@@ -343,17 +446,27 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
       it('delivers only what the filter selects, live as well as caught up', async () => {
         const kept = stream();
         const ignored = `other${category}-${randomUUID()}`;
-        await store.appendToStream(kept, [newEvent('Wanted', { i: 1 }), newEvent('Unwanted', { i: 2 })], { expectedRevision: 'no_stream' });
+        await store.appendToStream(kept, [newEvent('Wanted', { i: 1 }), newEvent('Unwanted', { i: 2 })], {
+          expectedRevision: 'no_stream',
+        });
         await store.appendToStream(ignored, [newEvent('Wanted', { i: 0 })], { expectedRevision: 'no_stream' });
         const subscription = store.subscribeToAll({ filter: { ...mine(), eventTypes: ['Wanted', 'AlsoWanted'] } });
         const iterator = subscription[Symbol.asyncIterator]();
         try {
-          assert.deepEqual((await take(iterator, 1)).map((event) => event.data.i), [1]);
+          assert.deepEqual(
+            (await take(iterator, 1)).map((event) => event.data.i),
+            [1],
+          );
           const live = take(iterator, 2);
           await store.appendToStream(ignored, [newEvent('Wanted', { i: 0 })], { expectedRevision: 0 });
-          await store.appendToStream(kept, [newEvent('Unwanted', { i: 3 }), newEvent('AlsoWanted', { i: 4 })], { expectedRevision: 1 });
+          await store.appendToStream(kept, [newEvent('Unwanted', { i: 3 }), newEvent('AlsoWanted', { i: 4 })], {
+            expectedRevision: 1,
+          });
           await store.appendToStream(stream(), [newEvent('Wanted', { i: 5 })], { expectedRevision: 'no_stream' });
-          assert.deepEqual((await live).map((event) => event.data.i), [4, 5]);
+          assert.deepEqual(
+            (await live).map((event) => event.data.i),
+            [4, 5],
+          );
           const extra = await nextWithin(iterator, 300);
           assert.equal(extra, 'timeout', 'nothing else arrives');
         } finally {
@@ -363,11 +476,16 @@ export function describeEventStoreContract(label: string, factory: EventStoreFac
 
       it('resumes after a checkpoint', async () => {
         const name = stream();
-        await store.appendToStream(name, [newEvent('A', { i: 1 }), newEvent('A', { i: 2 }), newEvent('A', { i: 3 })], { expectedRevision: 'no_stream' });
+        await store.appendToStream(name, [newEvent('A', { i: 1 }), newEvent('A', { i: 2 }), newEvent('A', { i: 3 })], {
+          expectedRevision: 'no_stream',
+        });
         const [first] = await store.readStream(name);
         const subscription = store.subscribeToAll({ after: first.position, filter: mine() });
         try {
-          assert.deepEqual((await take(subscription[Symbol.asyncIterator](), 2)).map((event) => event.data.i), [2, 3]);
+          assert.deepEqual(
+            (await take(subscription[Symbol.asyncIterator](), 2)).map((event) => event.data.i),
+            [2, 3],
+          );
         } finally {
           await subscription.close();
         }

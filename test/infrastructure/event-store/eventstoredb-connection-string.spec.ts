@@ -8,8 +8,14 @@ describe('EventStoreDB connection strings', () => {
   });
 
   it('rewrites kurrentdb URLs, which the v6 client refuses, keeping the rest', () => {
-    assert.equal(toEsdbConnectionString('kurrentdb://admin:changeit@localhost:2113?tls=false'), 'esdb://admin:changeit@localhost:2113?tls=false');
-    assert.equal(toEsdbConnectionString('kurrentdb+discover://a:2113,b:2113?tls=true'), 'esdb+discover://a:2113,b:2113?tls=true');
+    assert.equal(
+      toEsdbConnectionString('kurrentdb://admin:changeit@localhost:2113?tls=false'),
+      'esdb://admin:changeit@localhost:2113?tls=false',
+    );
+    assert.equal(
+      toEsdbConnectionString('kurrentdb+discover://a:2113,b:2113?tls=true'),
+      'esdb+discover://a:2113,b:2113?tls=true',
+    );
   });
 
   it('refuses other schemes', () => {

@@ -5,10 +5,14 @@ const url = process.env.EVENTSTORE_URL ?? '';
 
 // The suite needs a live server, so it only runs when one is configured.
 if (/^(esdb|kurrentdb)/i.test(url)) {
-  describeEventStoreContract('EventStoreDB', async () => {
-    const store = new EventStoreDbEventStore({ url });
-    return { store, cleanup: () => store.close() };
-  }, { refusesReusedEventIds: false });
+  describeEventStoreContract(
+    'EventStoreDB',
+    async () => {
+      const store = new EventStoreDbEventStore({ url });
+      return { store, cleanup: () => store.close() };
+    },
+    { refusesReusedEventIds: false },
+  );
 } else {
   console.log('EventStoreDB contract suite skipped: set EVENTSTORE_URL=esdb://localhost:2113?tls=false to run it');
   describe('EventStoreDB event store contract', () => {

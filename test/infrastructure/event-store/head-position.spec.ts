@@ -31,11 +31,24 @@ function describeHeadAcrossDigits(label: string, open: () => Promise<Opened>): v
       const older = await idOneDigitShorter(sql);
       const stream = `digits-${randomUUID()}`;
       await storeEventRow(sql, { transactionId: older, streamName: stream, revision: 0, globalPosition: 9 });
-      const tenth = await storeEventRow(sql, { transactionId: older, streamName: stream, revision: 1, globalPosition: 10 });
+      const tenth = await storeEventRow(sql, {
+        transactionId: older,
+        streamName: stream,
+        revision: 1,
+        globalPosition: 10,
+      });
       assert.equal(await store.headPosition(), tenth, 'position 10 of a transaction comes after its position 9');
 
-      const appended = await store.appendToStream(`digits-${randomUUID()}`, [{ id: randomUUID(), type: 'Appended', data: {} }], { expectedRevision: 'no_stream' });
-      assert.equal(await store.headPosition(), appended.position, `an append now (transaction id of more digits than ${older}) is the head`);
+      const appended = await store.appendToStream(
+        `digits-${randomUUID()}`,
+        [{ id: randomUUID(), type: 'Appended', data: {} }],
+        { expectedRevision: 'no_stream' },
+      );
+      assert.equal(
+        await store.headPosition(),
+        appended.position,
+        `an append now (transaction id of more digits than ${older}) is the head`,
+      );
       assert.ok(store.compare(appended.position, tenth) > 0);
     });
   });

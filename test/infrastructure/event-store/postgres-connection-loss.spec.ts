@@ -39,7 +39,9 @@ describe('PostgreSQL event store: the server connection lost during an append', 
       const append = store.appendToStream(stream, [newEvent('Happened')], { expectedRevision: 'no_stream' });
       append.catch(() => undefined);
       const deadline = Date.now() + 20_000;
-      while ((await holder.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rowCount === 0) {
+      while (
+        (await holder.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rowCount === 0
+      ) {
         assert.ok(Date.now() < deadline, 'the append never waited for the stream lock');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -13,7 +13,10 @@ describe('PostgreSQL event store', () => {
   after(async () => database?.drop());
 
   it('migrates idempotently, also from several processes at once', async () => {
-    const stores = Array.from({ length: 4 }, () => new PostgresEventStore({ connectionString: database.url, poolSize: 1 }));
+    const stores = Array.from(
+      { length: 4 },
+      () => new PostgresEventStore({ connectionString: database.url, poolSize: 1 }),
+    );
     try {
       await Promise.all(stores.map((store) => store.migrate()));
       await stores[0].migrate();
@@ -23,8 +26,13 @@ describe('PostgreSQL event store', () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const tables = await client.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE tablename LIKE 'es\\_%' ORDER BY tablename`);
-      assert.deepEqual(tables.rows.map((row) => row.tablename), ['es_events', 'es_order_epoch', 'es_streams']);
+      const tables = await client.query<{ tablename: string }>(
+        `SELECT tablename FROM pg_tables WHERE tablename LIKE 'es\\_%' ORDER BY tablename`,
+      );
+      assert.deepEqual(
+        tables.rows.map((row) => row.tablename),
+        ['es_events', 'es_order_epoch', 'es_streams'],
+      );
     } finally {
       await client.end();
     }
@@ -40,9 +48,16 @@ describe('PostgreSQL event store', () => {
     try {
       await store.migrate();
       const results = await Promise.all(
-        Array.from({ length: 24 }, (_, i) => store.appendToStream('race-1', [{ id: randomUUID(), type: 'Raced', data: { i } }], { expectedRevision: 'any' })),
+        Array.from({ length: 24 }, (_, i) =>
+          store.appendToStream('race-1', [{ id: randomUUID(), type: 'Raced', data: { i } }], {
+            expectedRevision: 'any',
+          }),
+        ),
       );
-      assert.deepEqual(results.map((result) => result.nextExpectedRevision).sort((a, b) => a - b), Array.from({ length: 24 }, (_, i) => i));
+      assert.deepEqual(
+        results.map((result) => result.nextExpectedRevision).sort((a, b) => a - b),
+        Array.from({ length: 24 }, (_, i) => i),
+      );
     } finally {
       await store.close();
       await strict.drop();

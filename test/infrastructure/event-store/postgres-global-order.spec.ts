@@ -26,7 +26,12 @@ interface OpenAppend {
   rollback(): Promise<void>;
 }
 
-async function beginAppend(pool: pg.Pool, streamName: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<OpenAppend> {
+async function beginAppend(
+  pool: pg.Pool,
+  streamName: string,
+  events: readonly EventToAppend[],
+  expectedRevision: ExpectedRevision,
+): Promise<OpenAppend> {
   const client = await pool.connect();
   let released = false;
   const finish = async (statement: 'COMMIT' | 'ROLLBACK') => {
@@ -50,7 +55,13 @@ async function beginAppend(pool: pg.Pool, streamName: string, events: readonly E
 
 /** Whether `promise` settles within `ms`, without consuming its value. */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  const settled = await Promise.race([promise.then(() => true, () => true), sleep(ms).then(() => false)]);
+  const settled = await Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    sleep(ms).then(() => false),
+  ]);
   return settled;
 }
 
@@ -83,28 +94,48 @@ describe('PostgreSQL event store: global order under concurrent writers', functi
     let early: OpenAppend | null = null;
     try {
       // The subscriber is caught up and live before the race begins.
-      const marker = await reader.appendToStream(`${category}-marker`, [newEvent('Marker')], { expectedRevision: 'no_stream' });
+      const marker = await reader.appendToStream(`${category}-marker`, [newEvent('Marker')], {
+        expectedRevision: 'no_stream',
+      });
       assert.deepEqual(types(await take(iterator, 1)), ['Marker']);
 
       early = await beginAppend(rawPool, `${category}-slow`, [newEvent('Early')], 'no_stream');
-      const late = await reader.appendToStream(`${category}-fast`, [newEvent('Late')], { expectedRevision: 'no_stream' });
+      const late = await reader.appendToStream(`${category}-fast`, [newEvent('Late')], {
+        expectedRevision: 'no_stream',
+      });
       const earlyPosition = decodePosition(early.result.position);
       const latePosition = decodePosition(late.position);
-      assert.ok(BigInt(earlyPosition.globalPosition) < BigInt(latePosition.globalPosition), 'the open transaction took the lower global position');
+      assert.ok(
+        BigInt(earlyPosition.globalPosition) < BigInt(latePosition.globalPosition),
+        'the open transaction took the lower global position',
+      );
       assert.ok(comparePositions(earlyPosition, latePosition) < 0, 'and comes first in the global order');
 
       // The later transaction has committed and notified; the subscriber must still not pass the open one.
       const next = nextWithin(iterator, 10_000);
       assert.equal(await settlesWithin(next, 400), false, 'nothing is delivered while the earlier transaction is open');
-      assert.deepEqual(await reader.readAll({ after: marker.position, filter }), [], 'readAll does not advance past it either');
+      assert.deepEqual(
+        await reader.readAll({ after: marker.position, filter }),
+        [],
+        'readAll does not advance past it either',
+      );
 
       await early.commit();
       const first = await next;
       assert.ok(first !== 'timeout' && first.done === false);
-      const delivered = [...first.value, ...(first.value.length < 2 ? await take(iterator, 2 - first.value.length) : [])];
+      const delivered = [
+        ...first.value,
+        ...(first.value.length < 2 ? await take(iterator, 2 - first.value.length) : []),
+      ];
       assert.deepEqual(types(delivered), ['Early', 'Late']);
-      assert.deepEqual(delivered.map((event) => event.position), [early.result.position, late.position]);
-      const read = await readUntil(() => reader.readAll({ after: marker.position, filter }), (events) => events.length >= 2);
+      assert.deepEqual(
+        delivered.map((event) => event.position),
+        [early.result.position, late.position],
+      );
+      const read = await readUntil(
+        () => reader.readAll({ after: marker.position, filter }),
+        (events) => events.length >= 2,
+      );
       assert.deepEqual(types(read), ['Early', 'Late']);
     } finally {
       await early?.rollback();
@@ -123,11 +154,21 @@ describe('PostgreSQL event store: global order under concurrent writers', functi
       const result = await second;
       assert.equal(result.nextExpectedRevision, 1);
       assert.ok(
-        BigInt(decodePosition(result.position).transactionId) > BigInt(decodePosition(first.result.position).transactionId),
+        BigInt(decodePosition(result.position).transactionId) >
+          BigInt(decodePosition(first.result.position).transactionId),
         'the waiting transaction got its id only after taking the lock',
       );
-      const read = await readUntil(() => reader.readAll({ filter: { streamPrefixes: [name] } }), (events) => events.length >= 2);
-      assert.deepEqual(read.map((event) => [event.type, event.revision]), [['First', 0], ['Second', 1]]);
+      const read = await readUntil(
+        () => reader.readAll({ filter: { streamPrefixes: [name] } }),
+        (events) => events.length >= 2,
+      );
+      assert.deepEqual(
+        read.map((event) => [event.type, event.revision]),
+        [
+          ['First', 0],
+          ['Second', 1],
+        ],
+      );
     } finally {
       await first.rollback();
     }
@@ -140,7 +181,10 @@ describe('PostgreSQL event store: global order under concurrent writers', functi
     const category = uniqueCategory('load');
     const shared = Array.from({ length: 3 }, (_, index) => `${category}-shared${index}`);
     const raced = `${category}-raced`;
-    const writers = Array.from({ length: writerCount }, () => new PostgresEventStore({ connectionString: database.url, poolSize: 2 }));
+    const writers = Array.from(
+      { length: writerCount },
+      () => new PostgresEventStore({ connectionString: database.url, poolSize: 2 }),
+    );
 
     const subscription = reader.subscribeToAll({ filter: { streamPrefixes: [`${category}-`] }, batchSize: 25 });
     const received: RecordedEvent[] = [];
@@ -183,7 +227,9 @@ describe('PostgreSQL event store: global order under concurrent writers', functi
       for (let round = 0; round < raceRounds; round += 1) {
         const expected: ExpectedRevision = round === 0 ? 'no_stream' : round - 1;
         const events = writers.map((_, writer) => newEvent('Raced', { round, writer }));
-        const results = await Promise.allSettled(writers.map((store, writer) => store.appendToStream(raced, [events[writer]], { expectedRevision: expected })));
+        const results = await Promise.allSettled(
+          writers.map((store, writer) => store.appendToStream(raced, [events[writer]], { expectedRevision: expected })),
+        );
         results.forEach((result, writer) => {
           if (result.status === 'fulfilled') appended.add(events[writer].id);
         });
@@ -198,7 +244,11 @@ describe('PostgreSQL event store: global order under concurrent writers', functi
       assert.ok(heldOpen.count >= writerCount * 5, 'some appends were held open');
 
       rounds.forEach((results, round) => {
-        assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1, `round ${round} has one winner`);
+        assert.equal(
+          results.filter((result) => result.status === 'fulfilled').length,
+          1,
+          `round ${round} has one winner`,
+        );
         for (const result of results) {
           if (result.status === 'fulfilled') continue;
           const error: unknown = result.reason;
@@ -206,7 +256,10 @@ describe('PostgreSQL event store: global order under concurrent writers', functi
           assert.deepEqual([error.expected, error.actual], [round === 0 ? 'no_stream' : round - 1, round]);
         }
       });
-      assert.deepEqual((await reader.readStream(raced)).map((event) => event.revision), Array.from({ length: raceRounds }, (_, index) => index));
+      assert.deepEqual(
+        (await reader.readStream(raced)).map((event) => event.revision),
+        Array.from({ length: raceRounds }, (_, index) => index),
+      );
 
       const deadline = Date.now() + 15_000;
       while (received.length < appended.size && Date.now() < deadline) await sleep(20);
@@ -216,12 +269,24 @@ describe('PostgreSQL event store: global order under concurrent writers', functi
       assert.deepEqual(new Set(received.map((event) => event.id)), appended, 'every appended event, none twice');
 
       const byStream = new Map<string, number[]>();
-      for (const event of received) byStream.set(event.streamName, [...(byStream.get(event.streamName) ?? []), event.revision]);
+      for (const event of received)
+        byStream.set(event.streamName, [...(byStream.get(event.streamName) ?? []), event.revision]);
       for (const [name, revisions] of byStream) {
-        assert.deepEqual(revisions, revisions.map((_, index) => index), `${name} arrives in revision order`);
+        assert.deepEqual(
+          revisions,
+          revisions.map((_, index) => index),
+          `${name} arrives in revision order`,
+        );
       }
-      const stored = await readUntil(() => reader.readAll({ filter: { streamPrefixes: [`${category}-`] }, maxCount: 10_000 }), (events) => events.length >= appended.size);
-      assert.deepEqual(received.map((event) => event.position), stored.map((event) => event.position), 'delivered in the store’s global order');
+      const stored = await readUntil(
+        () => reader.readAll({ filter: { streamPrefixes: [`${category}-`] }, maxCount: 10_000 }),
+        (events) => events.length >= appended.size,
+      );
+      assert.deepEqual(
+        received.map((event) => event.position),
+        stored.map((event) => event.position),
+        'delivered in the store’s global order',
+      );
     } finally {
       await subscription.close();
       await consuming;

@@ -58,7 +58,9 @@ describe('PostgreSQL event store: notifications and filtered reads', function ()
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`);
+      const { rows } = await client.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`,
+      );
       return rows.map((row) => row.pid);
     } finally {
       await client.end();
@@ -81,10 +83,17 @@ describe('PostgreSQL event store: notifications and filtered reads', function ()
     await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
     try {
       const [a, b] = [category(), category()];
-      await Promise.all(Array.from({ length: 20 }, (_, i) => store.appendToStream(`${i % 2 === 0 ? a : b}-${i}`, [newEvent('Happened')], { expectedRevision: 'no_stream' })));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          store.appendToStream(`${i % 2 === 0 ? a : b}-${i}`, [newEvent('Happened')], {
+            expectedRevision: 'no_stream',
+          }),
+        ),
+      );
       const deadline = Date.now() + 5_000;
       const named = () => new Set(payloads.flatMap((payload) => payload.split(',')));
-      while (!(named().has(a) && named().has(b)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (!(named().has(a) && named().has(b)) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       assert.ok(named().has(a) && named().has(b), `notified: ${payloads.join(' | ')}`);
       assert.ok(payloads.length < 20, `${payloads.length} notifications for 20 appends`);
     } finally {
@@ -101,9 +110,15 @@ describe('PostgreSQL event store: notifications and filtered reads', function ()
       const before = new Set(await listeningConnections());
       // The first read finds nothing and the subscription starts waiting: its store connects and listens.
       const first = take(iterator, 1, 5_000);
-      await waitUntil(async () => (await listeningConnections()).some((pid) => !before.has(pid)), 'the subscription never listened');
+      await waitUntil(
+        async () => (await listeningConnections()).some((pid) => !before.has(pid)),
+        'the subscription never listened',
+      );
       await store.appendToStream(`${wanted}-1`, [newEvent('Wanted')], { expectedRevision: 'no_stream' });
-      assert.deepEqual((await first).map((event) => event.type), ['Wanted']);
+      assert.deepEqual(
+        (await first).map((event) => event.type),
+        ['Wanted'],
+      );
     } finally {
       await subscription.close();
       await reader.close();
@@ -117,8 +132,16 @@ describe('PostgreSQL event store: notifications and filtered reads', function ()
       // The first wait connects and listens; one that times out at once leaves the listener listening, so the
       // waits below register their interest without waiting for a connection.
       await listener.wait(0, controller.signal);
-      const downloads = listener.wait(2_000, controller.signal, (categories) => categories === null || categories.includes('download'));
-      const accounts = listener.wait(300, controller.signal, (categories) => categories === null || categories.includes('account'));
+      const downloads = listener.wait(
+        2_000,
+        controller.signal,
+        (categories) => categories === null || categories.includes('download'),
+      );
+      const accounts = listener.wait(
+        300,
+        controller.signal,
+        (categories) => categories === null || categories.includes('account'),
+      );
       // Both waiters are registered once the promise jobs queued by their calls have run, before the next macrotask.
       await new Promise((resolve) => setImmediate(resolve));
       listener.announce(['download']);
@@ -140,18 +163,39 @@ describe('PostgreSQL event store: notifications and filtered reads', function ()
       appended.push([stream, type]);
     }
     const read = async (filter: { streamPrefixes?: string[]; eventTypes?: string[] }) =>
-      (await store.readAll({ filter, maxCount: 1000 })).filter((event) => [a, b, c].some((name) => event.streamName.startsWith(`${name}-`))).map((event) => Number(event.data.i));
-    const expected = (keep: (stream: string, type: string) => boolean) => appended.flatMap(([stream, type], i) => (keep(stream, type) ? [i] : []));
+      (await store.readAll({ filter, maxCount: 1000 }))
+        .filter((event) => [a, b, c].some((name) => event.streamName.startsWith(`${name}-`)))
+        .map((event) => Number(event.data.i));
+    const expected = (keep: (stream: string, type: string) => boolean) =>
+      appended.flatMap(([stream, type], i) => (keep(stream, type) ? [i] : []));
     // Global reads stop before any transaction still open on the server, another spec file's too, so wait until all are readable.
-    await waitUntil(async () => (await read({})).length === appended.length, 'the appended events become readable in global order');
+    await waitUntil(
+      async () => (await read({})).length === appended.length,
+      'the appended events become readable in global order',
+    );
 
-    assert.deepEqual(await read({ streamPrefixes: [`${a}-`, `${c}-`] }), expected((stream) => stream.startsWith(`${a}-`) || stream.startsWith(`${c}-`)));
-    assert.deepEqual(await read({ streamPrefixes: [`${b}-`], eventTypes: ['Rare'] }), expected((stream, type) => stream.startsWith(`${b}-`) && type === 'Rare'));
-    assert.deepEqual(await read({ eventTypes: ['Rare', 'Common'] }), expected(() => true));
-    assert.deepEqual(await read({ streamPrefixes: [`${a}-s1`] }), expected((stream) => stream === `${a}-s1`));
+    assert.deepEqual(
+      await read({ streamPrefixes: [`${a}-`, `${c}-`] }),
+      expected((stream) => stream.startsWith(`${a}-`) || stream.startsWith(`${c}-`)),
+    );
+    assert.deepEqual(
+      await read({ streamPrefixes: [`${b}-`], eventTypes: ['Rare'] }),
+      expected((stream, type) => stream.startsWith(`${b}-`) && type === 'Rare'),
+    );
+    assert.deepEqual(
+      await read({ eventTypes: ['Rare', 'Common'] }),
+      expected(() => true),
+    );
+    assert.deepEqual(
+      await read({ streamPrefixes: [`${a}-s1`] }),
+      expected((stream) => stream === `${a}-s1`),
+    );
     assert.deepEqual(await read({ eventTypes: [] }), []);
     // A page limit applies to the merged order, not to each category.
     const page = await store.readAll({ filter: { streamPrefixes: [`${a}-`, `${b}-`, `${c}-`] }, maxCount: 4 });
-    assert.deepEqual(page.map((event) => Number(event.data.i)), [0, 1, 2, 3]);
+    assert.deepEqual(
+      page.map((event) => Number(event.data.i)),
+      [0, 1, 2, 3],
+    );
   });
 });

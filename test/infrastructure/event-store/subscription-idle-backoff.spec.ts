@@ -46,7 +46,10 @@ describe('An idle subscription', () => {
     const { asked } = await waitsOf(new Set([20]), 40);
     const afterNews = asked.slice(20);
     assert.equal(afterNews[0], 2);
-    assert.ok(afterNews.every((delay) => delay <= 250), `waits after the notification: ${afterNews.join(', ')}`);
+    assert.ok(
+      afterNews.every((delay) => delay <= 250),
+      `waits after the notification: ${afterNews.join(', ')}`,
+    );
   });
 });
 
@@ -84,7 +87,8 @@ describe('A nudged subscription', () => {
         if (reads === 2) await new Promise<void>((resolve) => (finishRead = resolve));
         return { events: [], scannedTo: reads >= 3 ? 'p2' : 'p1' };
       },
-      (_timeoutMs, signal) => new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true })),
+      (_timeoutMs, signal) =>
+        new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true })),
       { after: null, batchSize: 10, pollIntervalMs: 600_000, idlePollMs: 600_000 },
       () => undefined,
     );

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { buildDownloadArguments, type DownloadArgumentsInput } from '../../../infrastructure/extractor/build-download-arguments.js';
+import {
+  buildDownloadArguments,
+  type DownloadArgumentsInput,
+} from '../../../infrastructure/extractor/build-download-arguments.js';
 
 const URL = 'https://www.youtube.com/watch?v=-rf0Wa1TbtU';
 
@@ -43,7 +46,10 @@ describe('yt-dlp download arguments', () => {
 
   it('video: MP4 by merging or remuxing, preferring the tallest within the cap, then H.264 and AAC', () => {
     const args = argsFor({ format: '720' });
-    assert.equal(optionValue(args, '-f'), 'bv*[height<=?720]+ba[format_note*=original]/bv*[height<=?720]+ba/b[height<=?720]');
+    assert.equal(
+      optionValue(args, '-f'),
+      'bv*[height<=?720]+ba[format_note*=original]/bv*[height<=?720]+ba/b[height<=?720]',
+    );
     assert.equal(optionValue(args, '--merge-output-format'), 'mp4');
     assert.equal(optionValue(args, '--remux-video'), 'mp4');
     assert.equal(optionValue(args, '-S'), 'lang,res,vcodec:h264,acodec:aac');
@@ -51,14 +57,21 @@ describe('yt-dlp download arguments', () => {
   });
 
   it('video: a size cap replaces the requested height', () => {
-    assert.equal(optionValue(argsFor({ format: '1080', maxHeight: 480 }), '-f'), 'bv*[height<=?480]+ba[format_note*=original]/bv*[height<=?480]+ba/b[height<=?480]');
+    assert.equal(
+      optionValue(argsFor({ format: '1080', maxHeight: 480 }), '-f'),
+      'bv*[height<=?480]+ba[format_note*=original]/bv*[height<=?480]+ba/b[height<=?480]',
+    );
   });
 
   it('audio and audio-aac: audio is taken out of video containers without re-encoding, audio containers are left alone', () => {
     for (const format of ['audio', 'audio-aac'] as const) {
       const args = argsFor({ format });
       assert.ok(args.includes('-x'), format);
-      assert.equal(optionValue(args, '--audio-format'), 'mp4>best/mkv>best/mov>best/flv>best/3gp>best/avi>best/ts>best', format);
+      assert.equal(
+        optionValue(args, '--audio-format'),
+        'mp4>best/mkv>best/mov>best/flv>best/3gp>best/avi>best/ts>best',
+        format,
+      );
       assert.equal(optionValue(args, '--audio-quality'), undefined, `${format} is never transcoded`);
       assert.equal(optionValue(args, '-S'), undefined, `${format} takes yt-dlp's own idea of the best audio`);
     }
@@ -85,7 +98,11 @@ describe('yt-dlp download arguments', () => {
     assert.equal(optionValue(argsFor({ format: '360', startTime: 5 }), '--download-sections'), '*5-inf');
     assert.equal(optionValue(argsFor({ format: '360', endTime: 9 }), '--download-sections'), '*0-9');
     assert.equal(optionValue(argsFor({ format: '360' }), '--download-sections'), undefined);
-    assert.equal(optionValue(argsFor({ format: '360', startTime: 0 }), '--download-sections'), undefined, 'from 0 to the end is no cut');
+    assert.equal(
+      optionValue(argsFor({ format: '360', startTime: 0 }), '--download-sections'),
+      undefined,
+      'from 0 to the end is no cut',
+    );
     assert.ok(!argsFor({ format: '360' }).includes('--force-keyframes-at-cuts'));
   });
 

@@ -23,7 +23,11 @@ describe('height capping for the per-file size limit', () => {
 
   it('steps down named heights until video plus audio fits, using size, approximate size or bitrate x duration', () => {
     assert.equal(chooseHeightWithinSize(info, 1080, 500 * MB, null), 720);
-    assert.equal(chooseHeightWithinSize(info, 1080, 100 * MB, null), 480, '1000 kb/s x 600 s = 75 MB, plus 10 MB of audio');
+    assert.equal(
+      chooseHeightWithinSize(info, 1080, 100 * MB, null),
+      480,
+      '1000 kb/s x 600 s = 75 MB, plus 10 MB of audio',
+    );
     assert.equal(chooseHeightWithinSize(info, 1080, 80 * MB, null), 360);
   });
 
@@ -36,12 +40,29 @@ describe('height capping for the per-file size limit', () => {
   });
 
   it('counts no extra audio for muxed formats, and keeps a height whose size cannot be estimated', () => {
-    const muxed = { duration: 100, formats: [{ vcodec: 'avc1', acodec: 'mp4a', height: 720, tbr: 800 }, { vcodec: 'none', acodec: 'opus', filesize: 50 * MB }] };
+    const muxed = {
+      duration: 100,
+      formats: [
+        { vcodec: 'avc1', acodec: 'mp4a', height: 720, tbr: 800 },
+        { vcodec: 'none', acodec: 'opus', filesize: 50 * MB },
+      ],
+    };
     assert.equal(chooseHeightWithinSize(muxed, 720, 10 * MB, null), 720, '800 kb/s x 100 s = 10 MB');
-    assert.equal(chooseHeightWithinSize({ formats: [{ vcodec: 'avc1', acodec: 'none', height: 720 }] }, 720, 1, null), 720);
+    assert.equal(
+      chooseHeightWithinSize({ formats: [{ vcodec: 'avc1', acodec: 'none', height: 720 }] }, 720, 1, null),
+      720,
+    );
   });
 
   it('counts formats of unknown height at every height', () => {
-    assert.equal(chooseHeightWithinSize({ duration: 10, formats: [{ vcodec: null, acodec: null, filesize: 5 * MB }] }, 1080, 1 * MB, null), 360);
+    assert.equal(
+      chooseHeightWithinSize(
+        { duration: 10, formats: [{ vcodec: null, acodec: null, filesize: 5 * MB }] },
+        1080,
+        1 * MB,
+        null,
+      ),
+      360,
+    );
   });
 });

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ExtractorProgress } from '../../../application/ports/extractor.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  startFixturePlatform,
+} from '../../fixtures/platform/fixture-platform.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? 'yt-dlp';
 const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
@@ -25,15 +29,31 @@ describe('YtDlpExtractor progress stages against the fixture platform', function
   });
 
   it('reports downloading with its figures, then converting while ffmpeg makes the MP3', async () => {
-    const extractor = new YtDlpExtractor({ ytDlpPath: YT_DLP, ffmpegPath: FFMPEG, ffprobePath: FFPROBE, pythonPath: platform.pluginPath });
+    const extractor = new YtDlpExtractor({
+      ytDlpPath: YT_DLP,
+      ffmpegPath: FFMPEG,
+      ffprobePath: FFPROBE,
+      pythonPath: platform.pluginPath,
+    });
     const updates: ExtractorProgress[] = [];
-    const media = await extractor.download({ url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio-mp3', workDir: root, onProgress: (update) => updates.push(update) });
+    const media = await extractor.download({
+      url: platform.watchUrl(FIXTURE_VIDEOS.clip.id),
+      format: 'audio-mp3',
+      workDir: root,
+      onProgress: (update) => updates.push(update),
+    });
     assert.ok(media.fileSize > 0);
     const stages = updates.map((update) => update.stage);
     const firstConverting = stages.indexOf('converting');
     assert.ok(stages.includes('downloading'), JSON.stringify(stages));
-    assert.ok(firstConverting > stages.indexOf('downloading'), `converting follows downloading: ${JSON.stringify(stages)}`);
-    assert.ok(stages.slice(firstConverting).every((stage) => stage === 'converting'), 'nothing is downloaded after conversion starts');
+    assert.ok(
+      firstConverting > stages.indexOf('downloading'),
+      `converting follows downloading: ${JSON.stringify(stages)}`,
+    );
+    assert.ok(
+      stages.slice(firstConverting).every((stage) => stage === 'converting'),
+      'nothing is downloaded after conversion starts',
+    );
     const lastDownloading = updates.filter((update) => update.stage === 'downloading').at(-1);
     assert.ok((lastDownloading?.totalBytes ?? 0) > 0);
     const last = updates.at(-1);

@@ -39,14 +39,27 @@ describe('download progress lines', () => {
 
   it('carries the speed and the time left, and takes a finished stream as the start of post-processing until the next one', () => {
     const progress = new DownloadProgress();
-    assert.deepEqual(progress.read('[progress] {"status": "downloading", "downloaded_bytes": 500, "total_bytes": 1000, "speed": 250.5, "eta": 2}'), {
-      stage: 'downloading',
-      downloadedBytes: 500,
-      totalBytes: 1000,
-      speedBytesPerSecond: 250.5,
-      etaSeconds: 2,
-    });
-    assert.equal(progress.read('[progress] {"status": "finished", "downloaded_bytes": 1000, "total_bytes": 1000, "speed": null, "eta": null}')?.stage, 'converting');
-    assert.equal(progress.read('[progress] {"status": "downloading", "downloaded_bytes": 10, "total_bytes": 100}')?.stage, 'downloading');
+    assert.deepEqual(
+      progress.read(
+        '[progress] {"status": "downloading", "downloaded_bytes": 500, "total_bytes": 1000, "speed": 250.5, "eta": 2}',
+      ),
+      {
+        stage: 'downloading',
+        downloadedBytes: 500,
+        totalBytes: 1000,
+        speedBytesPerSecond: 250.5,
+        etaSeconds: 2,
+      },
+    );
+    assert.equal(
+      progress.read(
+        '[progress] {"status": "finished", "downloaded_bytes": 1000, "total_bytes": 1000, "speed": null, "eta": null}',
+      )?.stage,
+      'converting',
+    );
+    assert.equal(
+      progress.read('[progress] {"status": "downloading", "downloaded_bytes": 10, "total_bytes": 100}')?.stage,
+      'downloading',
+    );
   });
 });

@@ -5,7 +5,11 @@ import { createKnex } from '../../../infrastructure/postgres/create-knex.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
 
 /** A page as yt-dlp's -J prints it after a signed-in extraction: cookies and headers on the page, its formats and its requested downloads. */
-const SECRET_HEADERS = { Cookie: 'SID=secret-session', Authorization: 'Bearer secret-token', 'X-Goog-Visitor-Id': 'secret-visitor' };
+const SECRET_HEADERS = {
+  Cookie: 'SID=secret-session',
+  Authorization: 'Bearer secret-token',
+  'X-Goog-Visitor-Id': 'secret-visitor',
+};
 const PAGE = {
   id: 'abc',
   title: 'A video',

@@ -4,12 +4,21 @@ import { canonicalLanguageTag, formatSelector } from '../../../infrastructure/ex
 describe('yt-dlp format selectors', () => {
   describe('video heights', () => {
     it('takes the best video no taller than the height with the original audio, then any audio, then a muxed format', () => {
-      assert.equal(formatSelector('1080'), 'bv*[height<=?1080]+ba[format_note*=original]/bv*[height<=?1080]+ba/b[height<=?1080]');
-      assert.equal(formatSelector('360'), 'bv*[height<=?360]+ba[format_note*=original]/bv*[height<=?360]+ba/b[height<=?360]');
+      assert.equal(
+        formatSelector('1080'),
+        'bv*[height<=?1080]+ba[format_note*=original]/bv*[height<=?1080]+ba/b[height<=?1080]',
+      );
+      assert.equal(
+        formatSelector('360'),
+        'bv*[height<=?360]+ba[format_note*=original]/bv*[height<=?360]+ba/b[height<=?360]',
+      );
     });
 
     it('uses the size cap instead of the named height', () => {
-      assert.equal(formatSelector('720', undefined, 480), 'bv*[height<=?480]+ba[format_note*=original]/bv*[height<=?480]+ba/b[height<=?480]');
+      assert.equal(
+        formatSelector('720', undefined, 480),
+        'bv*[height<=?480]+ba[format_note*=original]/bv*[height<=?480]+ba/b[height<=?480]',
+      );
     });
 
     it('merges the requested language first, falling back to the original', () => {

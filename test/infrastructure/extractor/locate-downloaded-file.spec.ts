@@ -14,7 +14,10 @@ describe('locating the downloaded file', () => {
   it('takes the last printed path, relative ones against the work directory', async () => {
     await writeFile(path.join(workDir, 'media.mp4'), 'x');
     await writeFile(path.join(workDir, 'media.m4a'), 'x');
-    assert.equal(await locateDownloadedFile(workDir, [path.join(workDir, 'media.mp4'), 'media.m4a'], 'media'), path.join(workDir, 'media.m4a'));
+    assert.equal(
+      await locateDownloadedFile(workDir, [path.join(workDir, 'media.mp4'), 'media.m4a'], 'media'),
+      path.join(workDir, 'media.m4a'),
+    );
   });
 
   it('refuses a printed path outside the work directory or one that does not exist', async () => {

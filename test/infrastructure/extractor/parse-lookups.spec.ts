@@ -14,7 +14,16 @@ describe('yt-dlp lookup output parsing', () => {
           uploader_url: 'https://www.youtube.com/@someone',
           channel_follower_count: 10,
           entries: [
-            { _type: 'url', id: 'v1', url: 'https://www.youtube.com/watch?v=v1#__youtubedl_smuggle=%7B%7D', title: 'One', duration: 10, view_count: 5, channel: null, __x_forwarded_for_ip: null },
+            {
+              _type: 'url',
+              id: 'v1',
+              url: 'https://www.youtube.com/watch?v=v1#__youtubedl_smuggle=%7B%7D',
+              title: 'One',
+              duration: 10,
+              view_count: 5,
+              channel: null,
+              __x_forwarded_for_ip: null,
+            },
             'not an entry',
             { id: 'v2', webpage_url: 'https://www.youtube.com/watch?v=v2', title: null, uploader: 'A guest' },
             { id: 'v3', url: 'https://www.youtube.com/watch?v=v3', title: 'Three' },
@@ -32,7 +41,15 @@ describe('yt-dlp lookup output parsing', () => {
         channel_id: 'UCabc',
         channel_url: 'https://www.youtube.com/@someone',
         entries: [
-          { id: 'v1', url: 'https://www.youtube.com/watch?v=v1', title: 'One', duration: 10, view_count: 5, channel: null, uploader: 'Someone' },
+          {
+            id: 'v1',
+            url: 'https://www.youtube.com/watch?v=v1',
+            title: 'One',
+            duration: 10,
+            view_count: 5,
+            channel: null,
+            uploader: 'Someone',
+          },
           { id: 'v2', title: '', url: 'https://www.youtube.com/watch?v=v2', uploader: 'A guest' },
         ],
       });
@@ -58,7 +75,10 @@ describe('yt-dlp lookup output parsing', () => {
         listing?.entries.map((entry) => entry.uploader),
         ['Someone (uploader)', 'Someone (uploader)', 'Someone (uploader)', 'A guest'],
       );
-      const withoutUploader = parseChannelListing({ id: 'UCabc', channel: 'Someone', entries: [{ id: 'v1', url: 'u', title: 'One', uploader: null }] }, 10);
+      const withoutUploader = parseChannelListing(
+        { id: 'UCabc', channel: 'Someone', entries: [{ id: 'v1', url: 'u', title: 'One', uploader: null }] },
+        10,
+      );
       assert.equal(withoutUploader?.entries[0]?.uploader, 'Someone');
     });
 
@@ -81,7 +101,15 @@ describe('yt-dlp lookup output parsing', () => {
           epoch: 1_700_000_000,
           http_headers: { Cookie: 'secret' },
           description: 'About the channel',
-          thumbnails: [{ url: 'https://i.ytimg.com/a.jpg', width: 10, height: 10, http_headers: { Cookie: 'secret' }, preference: 1 }],
+          thumbnails: [
+            {
+              url: 'https://i.ytimg.com/a.jpg',
+              width: 10,
+              height: 10,
+              http_headers: { Cookie: 'secret' },
+              preference: 1,
+            },
+          ],
           entries: [
             {
               _type: 'url',
@@ -109,7 +137,17 @@ describe('yt-dlp lookup output parsing', () => {
         channel_url: 'https://www.youtube.com/channel/UCabc',
         description: 'About the channel',
         thumbnails: [{ url: 'https://i.ytimg.com/a.jpg', width: 10, height: 10 }],
-        entries: [{ id: 'v1', url: 'https://www.youtube.com/watch?v=v1', title: 'One', duration: 10, view_count: 5, uploader: 'Someone', live_status: 'not_live' }],
+        entries: [
+          {
+            id: 'v1',
+            url: 'https://www.youtube.com/watch?v=v1',
+            title: 'One',
+            duration: 10,
+            view_count: 5,
+            uploader: 'Someone',
+            live_status: 'not_live',
+          },
+        ],
       });
     });
 
@@ -130,12 +168,60 @@ describe('yt-dlp lookup output parsing', () => {
         description: '',
         formats: [
           { format_id: 'sb', url: 'https://cdn/sb', protocol: 'mhtml', vcodec: 'none', acodec: 'none' },
-          { format_id: 'a1', url: 'https://cdn/a1', protocol: 'https', vcodec: 'none', acodec: 'opus', abr: 50.2, filesize: 100 },
-          { format_id: 'a2', url: 'https://cdn/a2', protocol: 'https', vcodec: 'none', acodec: 'mp4a.40.2', abr: 129.5, filesize_approx: 300 },
-          { format_id: 'hls', url: 'https://cdn/x.m3u8', protocol: 'm3u8_native', vcodec: 'avc1', acodec: 'mp4a', height: 1080 },
-          { format_id: 'v360', url: 'https://cdn/v360', protocol: 'https', vcodec: 'avc1', acodec: 'mp4a', width: 640, height: 360, filesize: 1000 },
-          { format_id: 'v720', url: 'https://cdn/v720', protocol: 'https', vcodec: 'avc1', acodec: 'none', width: 1280, height: 720 },
-          { format_id: 'v720m', url: 'https://cdn/v720m', protocol: 'https', vcodec: 'avc1', acodec: 'mp4a', width: 1280, height: 720 },
+          {
+            format_id: 'a1',
+            url: 'https://cdn/a1',
+            protocol: 'https',
+            vcodec: 'none',
+            acodec: 'opus',
+            abr: 50.2,
+            filesize: 100,
+          },
+          {
+            format_id: 'a2',
+            url: 'https://cdn/a2',
+            protocol: 'https',
+            vcodec: 'none',
+            acodec: 'mp4a.40.2',
+            abr: 129.5,
+            filesize_approx: 300,
+          },
+          {
+            format_id: 'hls',
+            url: 'https://cdn/x.m3u8',
+            protocol: 'm3u8_native',
+            vcodec: 'avc1',
+            acodec: 'mp4a',
+            height: 1080,
+          },
+          {
+            format_id: 'v360',
+            url: 'https://cdn/v360',
+            protocol: 'https',
+            vcodec: 'avc1',
+            acodec: 'mp4a',
+            width: 640,
+            height: 360,
+            filesize: 1000,
+          },
+          {
+            format_id: 'v720',
+            url: 'https://cdn/v720',
+            protocol: 'https',
+            vcodec: 'avc1',
+            acodec: 'none',
+            width: 1280,
+            height: 720,
+          },
+          {
+            format_id: 'v720m',
+            url: 'https://cdn/v720m',
+            protocol: 'https',
+            vcodec: 'avc1',
+            acodec: 'mp4a',
+            width: 1280,
+            height: 720,
+          },
         ],
       });
       assert.deepEqual(result, {
@@ -155,8 +241,19 @@ describe('yt-dlp lookup output parsing', () => {
     });
 
     it('takes a video without formats as its one link, codecs unknown counting as present', () => {
-      const result = parseClientLinks({ title: 't', url: 'http://host/media.mp4#__youtubedl_smuggle=x', protocol: 'http', width: 640, height: 360, duration: null });
-      assert.deepEqual(result, { title: 't', duration: 0, links: [{ url: 'http://host/media.mp4', type: 'video', hasAudio: true, width: 640, height: 360 }] });
+      const result = parseClientLinks({
+        title: 't',
+        url: 'http://host/media.mp4#__youtubedl_smuggle=x',
+        protocol: 'http',
+        width: 640,
+        height: 360,
+        duration: null,
+      });
+      assert.deepEqual(result, {
+        title: 't',
+        duration: 0,
+        links: [{ url: 'http://host/media.mp4', type: 'video', hasAudio: true, width: 640, height: 360 }],
+      });
     });
   });
 });

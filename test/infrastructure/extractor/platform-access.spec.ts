@@ -8,18 +8,32 @@ import { ExtractionError } from '../../../application/ports/extractor.js';
 import { loadConfig } from '../../../infrastructure/config/config.js';
 import { createYtDlpExtractor } from '../../../infrastructure/extractor/create-yt-dlp-extractor.js';
 import { mergeCookieJars } from '../../../infrastructure/extractor/merge-cookie-jars.js';
-import { PlatformAccess, type PlatformAccessSettings, isBotCheck } from '../../../infrastructure/extractor/platform-access.js';
+import {
+  PlatformAccess,
+  type PlatformAccessSettings,
+  isBotCheck,
+} from '../../../infrastructure/extractor/platform-access.js';
 import { platformOf } from '../../../infrastructure/extractor/platform-of.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  startFixturePlatform,
+} from '../../fixtures/platform/fixture-platform.js';
 import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 const HEADER = '# Netscape HTTP Cookie File';
-const cookie = (name: string, value: string, domain = '127.0.0.1') => [domain, 'FALSE', '/', 'FALSE', '2000000000', name, value].join('\t');
-const cookieNames = (jar: string) => jar.split('\n').filter((line) => line !== '' && !line.startsWith('# ')).map((line) => line.split('\t')[5]).sort();
+const cookie = (name: string, value: string, domain = '127.0.0.1') =>
+  [domain, 'FALSE', '/', 'FALSE', '2000000000', name, value].join('\t');
+const cookieNames = (jar: string) =>
+  jar
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('# '))
+    .map((line) => line.split('\t')[5])
+    .sort();
 
 const settings = (overrides: Partial<PlatformAccessSettings> = {}): PlatformAccessSettings => ({
   cookies: {},
@@ -52,16 +66,30 @@ describe('platform access controls', () => {
       const base = [HEADER, cookie('session', '1'), cookie('old', 'x')].join('\n');
       const ours = [HEADER, cookie('session', '1'), cookie('old', 'x'), cookie('other_run', 'y')].join('\n');
       const theirs = [HEADER, cookie('session', '2'), cookie('new', 'z')].join('\n');
-      assert.equal(mergeCookieJars(base, ours, theirs), `${[HEADER, cookie('session', '2'), cookie('other_run', 'y'), cookie('new', 'z')].join('\n')}\n`);
+      assert.equal(
+        mergeCookieJars(base, ours, theirs),
+        `${[HEADER, cookie('session', '2'), cookie('other_run', 'y'), cookie('new', 'z')].join('\n')}\n`,
+      );
     });
 
     it('rotates proxies round-robin, cools down one that drew a bot check, and backs the platform off', async () => {
       let now = 1_000_000;
       const checks: Array<[string, string | undefined]> = [];
-      const access = new PlatformAccess(settings({ proxies: { '*': ['http://p1', 'http://p2', 'http://p3'] }, proxyCooldownMs: 10_000, botCheckBackoffMs: 5_000 }), { botCheck: (platform, proxy) => checks.push([platform, proxy]) }, () => now);
+      const access = new PlatformAccess(
+        settings({
+          proxies: { '*': ['http://p1', 'http://p2', 'http://p3'] },
+          proxyCooldownMs: 10_000,
+          botCheckBackoffMs: 5_000,
+        }),
+        { botCheck: (platform, proxy) => checks.push([platform, proxy]) },
+        () => now,
+      );
       const dir = await mkdtemp(path.join(tmpdir(), 'access-'));
       const proxyOf = async (stderr: string | null = '') => {
-        const run = await access.begin('https://www.youtube.com/watch?v=a', { scratchDir: dir, waitForPlatform: false });
+        const run = await access.begin('https://www.youtube.com/watch?v=a', {
+          scratchDir: dir,
+          waitForPlatform: false,
+        });
         await run.finish(stderr);
         return run.args[1];
       };
@@ -69,12 +97,27 @@ describe('platform access controls', () => {
       assert.equal(await proxyOf("ERROR: Sign in to confirm you're not a bot"), 'http://p1');
       assert.deepEqual(checks, [['youtube.com', 'http://p1']]);
       assert.equal(access.backoffRemainingMs('youtube.com'), 5_000);
-      await assert.rejects(access.begin('https://youtu.be/a', { scratchDir: dir, waitForPlatform: false }), (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR');
-      assert.equal((await access.begin('https://other.example/a', { scratchDir: dir, waitForPlatform: false })).args[1], 'http://p2', 'other platforms go on');
+      await assert.rejects(
+        access.begin('https://youtu.be/a', { scratchDir: dir, waitForPlatform: false }),
+        (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR',
+      );
+      assert.equal(
+        (await access.begin('https://other.example/a', { scratchDir: dir, waitForPlatform: false })).args[1],
+        'http://p2',
+        'other platforms go on',
+      );
       now += 5_000;
-      assert.deepEqual([await proxyOf(), await proxyOf(), await proxyOf()], ['http://p2', 'http://p3', 'http://p2'], 'p1 is left out while it cools down');
+      assert.deepEqual(
+        [await proxyOf(), await proxyOf(), await proxyOf()],
+        ['http://p2', 'http://p3', 'http://p2'],
+        'p1 is left out while it cools down',
+      );
       now += 5_000;
-      assert.deepEqual([await proxyOf(), await proxyOf(), await proxyOf()], ['http://p2', 'http://p3', 'http://p1'], 'p1 is back in turn once cooled down');
+      assert.deepEqual(
+        [await proxyOf(), await proxyOf(), await proxyOf()],
+        ['http://p2', 'http://p3', 'http://p1'],
+        'p1 is back in turn once cooled down',
+      );
     });
 
     it('keeps a platform’s concurrency and spacing', async () => {
@@ -93,7 +136,8 @@ describe('platform access controls', () => {
       assert.equal(started.length, 3);
       // All three asked at t0, so the n-th run may start no sooner than n spacings later. Measured from t0, not from the run
       // before: a busy machine can resume the run before late, which shortens the gap the test sees but not the schedule.
-      for (let index = 1; index < started.length; index += 1) assert.ok(started[index] >= index * 150 - 10, `runs spaced: ${started.join(', ')}`);
+      for (let index = 1; index < started.length; index += 1)
+        assert.ok(started[index] >= index * 150 - 10, `runs spaced: ${started.join(', ')}`);
     });
   });
 
@@ -106,12 +150,26 @@ describe('platform access controls', () => {
     const startAt = Date.now() + 1_000;
     const runProcess = (label: string) =>
       new Promise<void>((resolve, reject) => {
-        const child = spawn(process.execPath, [path.resolve('build/test/support/cookie-refreshing-process.js'), jar, dir, label, String(runs), String(startAt)], { stdio: ['ignore', 'inherit', 'inherit'] });
+        const child = spawn(
+          process.execPath,
+          [
+            path.resolve('build/test/support/cookie-refreshing-process.js'),
+            jar,
+            dir,
+            label,
+            String(runs),
+            String(startAt),
+          ],
+          { stdio: ['ignore', 'inherit', 'inherit'] },
+        );
         child.on('error', reject);
         child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${label} exited with ${code}`))));
       });
     await Promise.all([runProcess('a'), runProcess('b')]);
-    const expected = ['kept', ...['a', 'b'].flatMap((label) => Array.from({ length: runs }, (_, run) => `${label}_${run}`))].sort();
+    const expected = [
+      'kept',
+      ...['a', 'b'].flatMap((label) => Array.from({ length: runs }, (_, run) => `${label}_${run}`)),
+    ].sort();
     assert.deepEqual(cookieNames(await readFile(jar, 'utf8')), expected);
   });
 
@@ -127,12 +185,20 @@ describe('platform access controls', () => {
       const dir = await mkdtemp(path.join(tmpdir(), 'jar-'));
       const jar = path.join(dir, 'cookies.txt');
       await writeFile(jar, [HEADER, cookie('kept', 'yes'), ''].join('\n'));
-      const extractor = new YtDlpExtractor({ ytDlpPath: YT_DLP, ffmpegPath: FFMPEG, pythonPath: platform.pluginPath, access: new PlatformAccess(settings({ cookies: { '*': [jar] } })) });
+      const extractor = new YtDlpExtractor({
+        ytDlpPath: YT_DLP,
+        ffmpegPath: FFMPEG,
+        pythonPath: platform.pluginPath,
+        access: new PlatformAccess(settings({ cookies: { '*': [jar] } })),
+      });
       const videos = [FIXTURE_VIDEOS.clip, FIXTURE_VIDEOS.voice, FIXTURE_VIDEOS.multi, FIXTURE_VIDEOS.optout];
       await Promise.all(videos.map((video) => extractor.probe(platform.watchUrl(video.id))));
       const written = await readFile(jar, 'utf8');
       assert.ok(written.startsWith(HEADER));
-      assert.deepEqual(cookieNames(written), ['fixture_session', 'kept', ...videos.map((video) => `seen_${video.id.replace(/\W/g, '_')}`)].sort());
+      assert.deepEqual(
+        cookieNames(written),
+        ['fixture_session', 'kept', ...videos.map((video) => `seen_${video.id.replace(/\W/g, '_')}`)].sort(),
+      );
     });
 
     it('backs the platform off after a bot check from the platform: lookups refused, downloads held, metric raised', async () => {
@@ -145,7 +211,11 @@ describe('platform access controls', () => {
       });
       const metrics = new Registry();
       const { extractor } = await createYtDlpExtractor(config.extractor, createLogger('silent'), metrics);
-      await assert.rejects(extractor.probe(platform.watchUrl('bot-x1')), (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR' && /not a bot/.test(error.details ?? ''));
+      await assert.rejects(
+        extractor.probe(platform.watchUrl('bot-x1')),
+        (error: unknown) =>
+          error instanceof ExtractionError && error.code === 'NETWORK_ERROR' && /not a bot/.test(error.details ?? ''),
+      );
       const exported = await metrics.metrics();
       assert.match(exported, /platform_bot_checks_total\{platform="127.0.0.1"\} 1/);
       assert.match(exported, /platform_backoff_seconds\{platform="127.0.0.1"\} 2/);
@@ -154,7 +224,9 @@ describe('platform access controls', () => {
       await assert.rejects(extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)), /paused/);
       assert.equal(platform.watchPageVisits(), visits, 'refused without running yt-dlp');
       const workDir = await mkdtemp(path.join(tmpdir(), 'held-'));
-      await extractor.download({ url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio', workDir }).catch((error: unknown) => error);
+      await extractor
+        .download({ url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio', workDir })
+        .catch((error: unknown) => error);
       assert.ok(Date.now() - started >= 1_500, 'the download waited out the back-off');
     });
   });

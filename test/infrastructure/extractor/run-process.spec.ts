@@ -31,7 +31,8 @@ async function watchdogsOf(pgid: number): Promise<number[]> {
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.endsWith(`\0process-group-watchdog\0${pgid}\0`) && !(await isGone(Number(entry)))) found.push(Number(entry));
+    if (cmdline.endsWith(`\0process-group-watchdog\0${pgid}\0`) && !(await isGone(Number(entry))))
+      found.push(Number(entry));
   }
   return found;
 }
@@ -40,7 +41,9 @@ describe('runProcess and dying workers', function () {
   this.timeout(30_000);
 
   it('leaves nothing running when the worker that started a run is killed with SIGKILL', async () => {
-    const worker = spawn(process.execPath, [path.resolve('build/test/support/worker-like-process.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const worker = spawn(process.execPath, [path.resolve('build/test/support/worker-like-process.js')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const pids = await new Promise<number[]>((resolve, reject) => {
       let output = '';
       worker.stdout.setEncoding('utf8').on('data', (chunk: string) => {

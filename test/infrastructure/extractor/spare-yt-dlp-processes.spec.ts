@@ -30,7 +30,11 @@ def main(argv=None):
     return 0
 `;
 
-async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     assert.ok(Date.now() < deadline, `${what} within ${timeoutMs} ms`);
@@ -75,10 +79,17 @@ describe('spare yt-dlp processes', function () {
     await rm(root, { recursive: true, force: true });
   });
 
-  const importedBy = async () => (await readFile(imports, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
+  const importedBy = async () =>
+    (await readFile(imports, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
 
   const extractor = (installation: () => Promise<number> = async () => 0) => {
-    const created = new YtDlpExtractor({ ytDlpPath: program, ffmpegPath: 'ffmpeg', pythonPath: path.join(root, 'lib'), spareProcesses: 1, installation });
+    const created = new YtDlpExtractor({
+      ytDlpPath: program,
+      ffmpegPath: 'ffmpeg',
+      pythonPath: path.join(root, 'lib'),
+      spareProcesses: 1,
+      installation,
+    });
     extractors.push(created);
     created.spares.start();
     return created;

@@ -21,7 +21,11 @@ const settings = (overrides: Partial<PlatformAccessSettings> = {}): PlatformAcce
   ...overrides,
 });
 
-async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     assert.ok(Date.now() < deadline, `${what} within ${timeoutMs} ms`);
@@ -76,7 +80,10 @@ describe('waits before yt-dlp starts', function () {
       assert.ok(outcome !== 'pending' && outcome.status === 'rejected', 'the aborted waiter was woken');
       holder.finish(null);
       const next = await settledWithin(5_000, access.admit(URL, { waitForPlatform: true }));
-      assert.ok(next !== 'pending' && next.status === 'fulfilled', 'the freed slot went to the next run, not to the one that left');
+      assert.ok(
+        next !== 'pending' && next.status === 'fulfilled',
+        'the freed slot went to the next run, not to the one that left',
+      );
     });
 
     it('says it is alive while a run keeps its spacing', async () => {
@@ -93,10 +100,20 @@ describe('waits before yt-dlp starts', function () {
   it("passes a download's beats to the platform's waits, before yt-dlp starts", async () => {
     const access = await backedOff();
     const workDir = await mkdtemp(path.join(tmpdir(), 'waiting-download-'));
-    const extractor = new YtDlpExtractor({ ytDlpPath: path.join(workDir, 'never-started'), ffmpegPath: 'ffmpeg', access });
+    const extractor = new YtDlpExtractor({
+      ytDlpPath: path.join(workDir, 'never-started'),
+      ffmpegPath: 'ffmpeg',
+      access,
+    });
     let beats = 0;
     const stop = new AbortController();
-    const download = extractor.download({ url: URL, format: 'audio', workDir, signal: stop.signal, onWaiting: () => (beats += 1) });
+    const download = extractor.download({
+      url: URL,
+      format: 'audio',
+      workDir,
+      signal: stop.signal,
+      onWaiting: () => (beats += 1),
+    });
     await eventually(() => beats >= 3, 'three beats during the back-off');
     stop.abort(new Error('cancelled'));
     await assert.rejects(download, /cancelled/);
@@ -111,7 +128,14 @@ describe('waits before yt-dlp starts', function () {
     const extractor = new YtDlpExtractor({ ytDlpPath: program, ffmpegPath: 'ffmpeg' });
     let beats = 0;
     const stop = new AbortController();
-    const download = extractor.download({ url: URL, format: '720', maxFileSizeBytes: 1_000_000, workDir, signal: stop.signal, onWaiting: () => (beats += 1) });
+    const download = extractor.download({
+      url: URL,
+      format: '720',
+      maxFileSizeBytes: 1_000_000,
+      workDir,
+      signal: stop.signal,
+      onWaiting: () => (beats += 1),
+    });
     await eventually(() => beats >= 3, 'three beats during the metadata step');
     stop.abort(new Error('cancelled'));
     await assert.rejects(download);
@@ -136,10 +160,21 @@ describe('waits before yt-dlp starts', function () {
     it('puts the update off, and lets held-back runs go, when downloads under way outlast its wait', async () => {
       const dir = await mkdtemp(path.join(tmpdir(), 'fake-yt-dlp-'));
       const program = path.join(dir, 'yt-dlp');
-      await writeFile(program, `#!/bin/sh\ncase "$1" in\n  --version) echo 2025.01.01 ;;\n  --update-to) touch "$(dirname "$0")/updated" ;;\nesac\n`);
+      await writeFile(
+        program,
+        `#!/bin/sh\ncase "$1" in\n  --version) echo 2025.01.01 ;;\n  --update-to) touch "$(dirname "$0")/updated" ;;\nesac\n`,
+      );
       await chmod(program, 0o755);
       const gate = new ExclusiveGate();
-      const updater = new YtDlpSelfUpdate({ ytDlpPath: program, channel: 'stable', intervalMs: 3_600_000, gate, logger: createLogger('silent'), onVersion: () => undefined, drainWaitMs: 300 });
+      const updater = new YtDlpSelfUpdate({
+        ytDlpPath: program,
+        channel: 'stable',
+        intervalMs: 3_600_000,
+        gate,
+        logger: createLogger('silent'),
+        onVersion: () => undefined,
+        drainWaitMs: 300,
+      });
       let finishDownload!: () => void;
       const download = gate.shared(() => new Promise<void>((resolve) => (finishDownload = resolve)));
       const update = updater.updateOnce();

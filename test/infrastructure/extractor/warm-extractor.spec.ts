@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type DownloadMediaRequest, type DownloadedMedia, ExtractionError, type Extractor, type VideoMetadata } from '../../../application/ports/extractor.js';
+import {
+  type DownloadMediaRequest,
+  type DownloadedMedia,
+  ExtractionError,
+  type Extractor,
+  type VideoMetadata,
+} from '../../../application/ports/extractor.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import { Registry } from 'prom-client';
 import { installedYtDlpPath, loadConfig } from '../../../infrastructure/config/config.js';
@@ -13,14 +19,23 @@ import { WarmExtractor, type WarmExtractorOptions } from '../../../infrastructur
 import { pythonOfYtDlp } from '../../../infrastructure/extractor/warm/python-of-yt-dlp.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
 import { FIXTURE_ARGUMENT_ECHO } from '../../fixtures/platform/fixture-catalog.js';
-import { FIXTURE_LIVE, FIXTURE_MISSING_VIDEO_ID, FIXTURE_REFUSALS, FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_LIVE,
+  FIXTURE_MISSING_VIDEO_ID,
+  FIXTURE_REFUSALS,
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  startFixturePlatform,
+} from '../../fixtures/platform/fixture-platform.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
-const accessSettings = (overrides: Partial<ConstructorParameters<typeof PlatformAccess>[0]>): ConstructorParameters<typeof PlatformAccess>[0] => ({
+const accessSettings = (
+  overrides: Partial<ConstructorParameters<typeof PlatformAccess>[0]>,
+): ConstructorParameters<typeof PlatformAccess>[0] => ({
   cookies: {},
   proxies: {},
   proxyCooldownMs: 60_000,
@@ -47,8 +62,15 @@ class CommandLineStandIn implements Extractor {
   }
   async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
     this.downloads.push(request);
-    if (this.failWithPage && request.infoJson !== undefined) throw new ExtractionError('NETWORK_ERROR', 'HTTP Error 403: Forbidden');
-    return { filePath: '/nowhere/media.m4a', fileSize: 1, actualFormat: 'audio', extension: 'm4a', mimeType: 'audio/mp4' };
+    if (this.failWithPage && request.infoJson !== undefined)
+      throw new ExtractionError('NETWORK_ERROR', 'HTTP Error 403: Forbidden');
+    return {
+      filePath: '/nowhere/media.m4a',
+      fileSize: 1,
+      actualFormat: 'audio',
+      extension: 'm4a',
+      mimeType: 'audio/mp4',
+    };
   }
 }
 
@@ -145,13 +167,21 @@ describe('WarmExtractor', function () {
 
     it('classifies a refusal from the words yt-dlp would print, as the command line does', async () => {
       const { extractor } = scripted();
-      await assert.rejects(extractor.probe('fail'), (error: unknown) => error instanceof ExtractionError && error.code === 'PRIVATE_VIDEO' && !error.message.includes('ERROR'));
+      await assert.rejects(
+        extractor.probe('fail'),
+        (error: unknown) =>
+          error instanceof ExtractionError && error.code === 'PRIVATE_VIDEO' && !error.message.includes('ERROR'),
+      );
     });
 
     it('kills a helper that takes too long, fails the request as a timeout, and starts a new helper for the next one', async () => {
       const { extractor } = scripted({ requestTimeoutMs: 300 });
       const before = await extractor.probe('a');
-      await assert.rejects(extractor.probe('sleep'), (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR' && /timed out/.test(error.message));
+      await assert.rejects(
+        extractor.probe('sleep'),
+        (error: unknown) =>
+          error instanceof ExtractionError && error.code === 'NETWORK_ERROR' && /timed out/.test(error.message),
+      );
       const after = await extractor.probe('a');
       assert.notEqual(after.id, before.id);
     });
@@ -196,7 +226,9 @@ describe('WarmExtractor', function () {
     it('replaces helpers killed while idle, however often, instead of waiting for their places', async () => {
       const { extractor, commandLine } = scripted({ processes: 2 });
       for (let round = 0; round < 3; round += 1) {
-        const pids = (await Promise.all([extractor.probe('x/slow'), extractor.probe('x/slow')])).map((answer) => Number(answer.id));
+        const pids = (await Promise.all([extractor.probe('x/slow'), extractor.probe('x/slow')])).map((answer) =>
+          Number(answer.id),
+        );
         for (const pid of pids) process.kill(pid, 'SIGKILL');
         await eventually(() => pids.every((pid) => !processExists(pid)));
         const after = await within(10_000, extractor.probe('a'));
@@ -220,9 +252,16 @@ describe('WarmExtractor', function () {
 
     it('answers on the command line when a helper is killed while starting, and starts helpers again later', async () => {
       const pidFile = path.join(scratch, 'starting.pid');
-      await writeFile(path.join(scratch, 'slow-start.py'), `import os, time\nopen(${JSON.stringify(pidFile)}, 'w').write(str(os.getpid()))\ntime.sleep(2)\n${SCRIPTED_HELPER}`);
+      await writeFile(
+        path.join(scratch, 'slow-start.py'),
+        `import os, time\nopen(${JSON.stringify(pidFile)}, 'w').write(str(os.getpid()))\ntime.sleep(2)\n${SCRIPTED_HELPER}`,
+      );
       await rm(pidFile, { force: true });
-      const { extractor, commandLine } = scripted({ processes: 1, script: path.join(scratch, 'slow-start.py'), retryStartAfterMs: 200 });
+      const { extractor, commandLine } = scripted({
+        processes: 1,
+        script: path.join(scratch, 'slow-start.py'),
+        retryStartAfterMs: 200,
+      });
       const starting = extractor.probe('a');
       let pid = 0;
       await eventuallyAsync(async () => {
@@ -262,7 +301,11 @@ describe('WarmExtractor', function () {
       await extractor.download({ url: 'page-1', format: 'audio', workDir: '/unused' });
       await extractor.download({ url: 'page-2', format: 'audio', workDir: '/unused' });
       assert.equal(JSON.parse(commandLine.downloads[0].infoJson ?? '{}').title, 'page-1');
-      assert.equal(commandLine.downloads[1].infoJson, undefined, 'a page never extracted here is extracted by the download');
+      assert.equal(
+        commandLine.downloads[1].infoJson,
+        undefined,
+        'a page never extracted here is extracted by the download',
+      );
     });
 
     it('downloads once more from the page itself when the download from the submitted page fails', async () => {
@@ -271,36 +314,66 @@ describe('WarmExtractor', function () {
       commandLine.failWithPage = true;
       await extractor.probe('page-1');
       await extractor.download({ url: 'page-1', format: 'audio', workDir: '/unused' });
-      assert.deepEqual(commandLine.downloads.map((request) => request.infoJson !== undefined), [true, false]);
+      assert.deepEqual(
+        commandLine.downloads.map((request) => request.infoJson !== undefined),
+        [true, false],
+      );
     });
 
     it('refuses a lookup on a platform in back-off without asking a helper, once a helper drew a bot check from it', async () => {
       const checks: string[] = [];
-      const access = new PlatformAccess(accessSettings({ botCheckBackoffMs: 60_000 }), { botCheck: (platform) => checks.push(platform) });
+      const access = new PlatformAccess(accessSettings({ botCheckBackoffMs: 60_000 }), {
+        botCheck: (platform) => checks.push(platform),
+      });
       const { extractor, commandLine } = scripted({ access });
-      await assert.rejects(extractor.probe('http://127.0.0.1:1/bot'), (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR');
+      await assert.rejects(
+        extractor.probe('http://127.0.0.1:1/bot'),
+        (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR',
+      );
       assert.deepEqual(checks, ['127.0.0.1']);
       await assert.rejects(
         extractor.probe('http://127.0.0.1:1/clip'),
-        (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR' && /paused/.test(error.message) && /Retry in 60 s/.test(error.details ?? ''),
+        (error: unknown) =>
+          error instanceof ExtractionError &&
+          error.code === 'NETWORK_ERROR' &&
+          /paused/.test(error.message) &&
+          /Retry in 60 s/.test(error.details ?? ''),
       );
-      assert.equal((await extractor.probe('seen')).title, 'http://127.0.0.1:1/bot seen', 'the refused lookup reached no helper');
+      assert.equal(
+        (await extractor.probe('seen')).title,
+        'http://127.0.0.1:1/bot seen',
+        'the refused lookup reached no helper',
+      );
       assert.deepEqual(commandLine.probed, [], 'nor the command line');
     });
 
     it("cools down the operator's proxy behind the egress proxy when a helper draws a bot check", async () => {
       const cooled: Array<string | undefined> = [];
-      const access = new PlatformAccess(accessSettings({ botCheckBackoffMs: 60_000 }), { botCheck: (_platform, proxy) => cooled.push(proxy) });
-      const { extractor } = scripted({ access, proxy: 'http://direct:secret@127.0.0.1:9', upstreamProxy: 'http://127.0.0.2:3128' });
-      await assert.rejects(extractor.probe('http://127.0.0.1:1/bot'), (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR');
+      const access = new PlatformAccess(accessSettings({ botCheckBackoffMs: 60_000 }), {
+        botCheck: (_platform, proxy) => cooled.push(proxy),
+      });
+      const { extractor } = scripted({
+        access,
+        proxy: 'http://direct:secret@127.0.0.1:9',
+        upstreamProxy: 'http://127.0.0.2:3128',
+      });
+      await assert.rejects(
+        extractor.probe('http://127.0.0.1:1/bot'),
+        (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR',
+      );
       assert.deepEqual(cooled, ['http://127.0.0.2:3128']);
     });
 
     it("keeps the platform's concurrency across helpers", async () => {
       const access = new PlatformAccess(accessSettings({ concurrency: { '127.0.0.1': 1 } }));
       const { extractor } = scripted({ access, processes: 2 });
-      const answers = await Promise.all([extractor.probe('http://127.0.0.1:1/slow'), extractor.probe('http://127.0.0.1:1/slow')]);
-      const [first, second] = answers.map((answer) => JSON.parse(answer.title) as [number, number]).sort((a, b) => a[0] - b[0]);
+      const answers = await Promise.all([
+        extractor.probe('http://127.0.0.1:1/slow'),
+        extractor.probe('http://127.0.0.1:1/slow'),
+      ]);
+      const [first, second] = answers
+        .map((answer) => JSON.parse(answer.title) as [number, number])
+        .sort((a, b) => a[0] - b[0]);
       assert.ok(second[0] >= first[1], `one at a time: ${JSON.stringify([first, second])}`);
     });
 
@@ -321,7 +394,12 @@ describe('WarmExtractor', function () {
 
     before(async () => {
       platform = await startFixturePlatform();
-      const options = { ytDlpPath: YT_DLP, ffmpegPath: FFMPEG, pythonPath: platform.pluginPath, socketTimeoutSeconds: 10 };
+      const options = {
+        ytDlpPath: YT_DLP,
+        ffmpegPath: FFMPEG,
+        pythonPath: platform.pluginPath,
+        socketTimeoutSeconds: 10,
+      };
       commandLine = new YtDlpExtractor(options);
       spy = new CommandLineStandIn();
       warm = new WarmExtractor(spy, { ...options, processes: 2, requestTimeoutMs: 30_000, logger: silent });
@@ -335,16 +413,25 @@ describe('WarmExtractor', function () {
     it('gives the same metadata as `yt-dlp -J`, audio tracks included', async () => {
       for (const video of [FIXTURE_VIDEOS.clip, FIXTURE_VIDEOS.multi, FIXTURE_VIDEOS.optout]) {
         const url = platform.watchUrl(video.id);
-        assert.deepEqual(await warm.probe(url, { includeAudioTracks: true }), await commandLine.probe(url, { includeAudioTracks: true }));
+        assert.deepEqual(
+          await warm.probe(url, { includeAudioTracks: true }),
+          await commandLine.probe(url, { includeAudioTracks: true }),
+        );
       }
       assert.deepEqual(spy.probed, [], 'answered by the helper, not the command line');
     });
 
     it('loads the extractor plugins from YT_DLP_PYTHONPATH: live streams and refusals', async () => {
       assert.equal((await warm.probe(platform.liveUrl(FIXTURE_LIVE.id))).liveStatus, 'is_live');
-      const cases = [...Object.entries(FIXTURE_REFUSALS).map(([kind, refusal]) => [`${kind}-w1`, refusal.expectedCode] as const), [FIXTURE_MISSING_VIDEO_ID, 'VIDEO_NOT_FOUND'] as const];
+      const cases = [
+        ...Object.entries(FIXTURE_REFUSALS).map(([kind, refusal]) => [`${kind}-w1`, refusal.expectedCode] as const),
+        [FIXTURE_MISSING_VIDEO_ID, 'VIDEO_NOT_FOUND'] as const,
+      ];
       for (const [id, code] of cases) {
-        const [warmError, commandLineError] = await Promise.all([warm.probe(platform.watchUrl(id)).catch((error: unknown) => error), commandLine.probe(platform.watchUrl(id)).catch((error: unknown) => error)]);
+        const [warmError, commandLineError] = await Promise.all([
+          warm.probe(platform.watchUrl(id)).catch((error: unknown) => error),
+          commandLine.probe(platform.watchUrl(id)).catch((error: unknown) => error),
+        ]);
         assert.ok(warmError instanceof ExtractionError, id);
         assert.ok(commandLineError instanceof ExtractionError, id);
         assert.equal(warmError.code, code, id);
@@ -363,17 +450,27 @@ describe('WarmExtractor', function () {
 
     /** Helpers configured as the service configures them, in front of a command line that only records. */
     const asTheServiceDoes = (env: Record<string, string>) => {
-      const config = loadConfig({ YT_DLP_PATH: YT_DLP, FFMPEG_PATH: FFMPEG, YT_DLP_PYTHONPATH: platform.pluginPath, ...env });
+      const config = loadConfig({
+        YT_DLP_PATH: YT_DLP,
+        FFMPEG_PATH: FFMPEG,
+        YT_DLP_PYTHONPATH: platform.pluginPath,
+        ...env,
+      });
       const metrics = new Registry();
       const setup = createYtDlpExtractor(config.extractor, silent, metrics);
       const commandLine = new CommandLineStandIn();
-      const extractor = new WarmExtractor(commandLine, { ...warmExtractorOptions(config.extractor, setup, silent), processes: 1 });
+      const extractor = new WarmExtractor(commandLine, {
+        ...warmExtractorOptions(config.extractor, setup, silent),
+        processes: 1,
+      });
       closing.push(extractor);
       return { extractor, commandLine, metrics };
     };
 
     it("hands YT_DLP_EXTRACTOR_ARGS to the platform's extractor", async () => {
-      const { extractor, commandLine } = asTheServiceDoes({ YT_DLP_EXTRACTOR_ARGS: `youtube:player_client=default ${FIXTURE_ARGUMENT_ECHO.ieKey}:${FIXTURE_ARGUMENT_ECHO.argument}=first,second` });
+      const { extractor, commandLine } = asTheServiceDoes({
+        YT_DLP_EXTRACTOR_ARGS: `youtube:player_client=default ${FIXTURE_ARGUMENT_ECHO.ieKey}:${FIXTURE_ARGUMENT_ECHO.argument}=first,second`,
+      });
       const metadata = await extractor.probe(platform.watchUrl(FIXTURE_ARGUMENT_ECHO.id));
       assert.equal(metadata.title, `${FIXTURE_ARGUMENT_ECHO.titlePrefix}first,second`);
       assert.deepEqual(commandLine.probed, [], 'answered by the helper');
@@ -381,12 +478,20 @@ describe('WarmExtractor', function () {
 
     it('backs the platform off after a bot check a helper drew: metric raised, lookups refused without running', async () => {
       const { extractor, commandLine, metrics } = asTheServiceDoes({ PLATFORM_BOT_CHECK_BACKOFF_SECONDS: '30' });
-      await assert.rejects(extractor.probe(platform.watchUrl('bot-w2')), (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR' && /not a bot/.test(error.details ?? ''));
+      await assert.rejects(
+        extractor.probe(platform.watchUrl('bot-w2')),
+        (error: unknown) =>
+          error instanceof ExtractionError && error.code === 'NETWORK_ERROR' && /not a bot/.test(error.details ?? ''),
+      );
       const exported = await metrics.metrics();
       assert.match(exported, /platform_bot_checks_total\{platform="127.0.0.1"\} 1/);
       assert.match(exported, /platform_backoff_seconds\{platform="127.0.0.1"\} 30/);
       const visitsBefore = platform.watchPageVisits();
-      await assert.rejects(extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)), (error: unknown) => error instanceof ExtractionError && /paused/.test(error.message) && /Retry in 30 s/.test(error.details ?? ''));
+      await assert.rejects(
+        extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)),
+        (error: unknown) =>
+          error instanceof ExtractionError && /paused/.test(error.message) && /Retry in 30 s/.test(error.details ?? ''),
+      );
       assert.equal(platform.watchPageVisits(), visitsBefore, 'the platform was not asked');
       assert.deepEqual(commandLine.probed, [], 'nor was the command line');
     });

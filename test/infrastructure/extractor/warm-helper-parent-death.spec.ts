@@ -64,10 +64,17 @@ describe('a warm helper whose service process dies', function () {
     const python = (await pythonOfYtDlp(YT_DLP)) ?? ['python3'];
     const module = path.resolve(__dirname, '../../../infrastructure/extractor/warm/helper-process.js');
     const pidFile = path.join(scratch, 'helper.pid');
-    const parent = spawn(process.execPath, ['-e', PARENT, module, JSON.stringify(python), path.join(scratch, 'busy.py'), pidFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const parent = spawn(
+      process.execPath,
+      ['-e', PARENT, module, JSON.stringify(python), path.join(scratch, 'busy.py'), pidFile],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const exited = new Promise((resolve) => parent.once('exit', resolve));
     const [line] = await Promise.race([
-      createInterface({ input: parent.stdout })[Symbol.asyncIterator]().next().then((next) => [String(next.value)]),
+      createInterface({ input: parent.stdout })
+        [Symbol.asyncIterator]()
+        .next()
+        .then((next) => [String(next.value)]),
       exited.then(() => ['']),
     ]);
     assert.equal(line, 'busy', 'the parent started a helper');

@@ -7,7 +7,11 @@ import type { EgressEvent } from '../../../infrastructure/egress/egress-proxy.js
 import { createYtDlpExtractor } from '../../../infrastructure/extractor/create-yt-dlp-extractor.js';
 import { warmExtractorOptions } from '../../../infrastructure/extractor/warm/configure-warm-extractor.js';
 import { WarmExtractor } from '../../../infrastructure/extractor/warm/warm-extractor.js';
-import { FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../../fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  type FixturePlatform,
+  startFixturePlatform,
+} from '../../fixtures/platform/fixture-platform.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
@@ -34,10 +38,18 @@ describe('warm helpers go through the egress proxy', function () {
   });
 
   function helpers(env: Record<string, string>) {
-    const config = loadConfig({ YT_DLP_PATH: YT_DLP, FFMPEG_PATH: FFMPEG, YT_DLP_PYTHONPATH: platform.pluginPath, ...env });
+    const config = loadConfig({
+      YT_DLP_PATH: YT_DLP,
+      FFMPEG_PATH: FFMPEG,
+      YT_DLP_PYTHONPATH: platform.pluginPath,
+      ...env,
+    });
     const setup = createYtDlpExtractor(config.extractor, silent, new Registry());
     // Not spread: the options' proxy is read when a helper starts, once the egress proxy listens.
-    const extractor = new WarmExtractor(noCommandLine, Object.assign(warmExtractorOptions(config.extractor, setup, silent), { processes: 1 }));
+    const extractor = new WarmExtractor(
+      noCommandLine,
+      Object.assign(warmExtractorOptions(config.extractor, setup, silent), { processes: 1 }),
+    );
     closing.push(extractor, setup.egress);
     const allowed: EgressEvent[] = [];
     const refused: EgressEvent[] = [];
@@ -50,7 +62,10 @@ describe('warm helpers go through the egress proxy', function () {
     const { extractor, allowed } = helpers({ EGRESS_ALLOW: platform.host });
     const metadata = await extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id));
     assert.equal(metadata.title, FIXTURE_VIDEOS.clip.title);
-    assert.ok(allowed.some((event) => event.url === platform.watchUrl(FIXTURE_VIDEOS.clip.id)), JSON.stringify(allowed));
+    assert.ok(
+      allowed.some((event) => event.url === platform.watchUrl(FIXTURE_VIDEOS.clip.id)),
+      JSON.stringify(allowed),
+    );
   });
 
   it('a helper is refused a loopback platform that is not allowed, even when no_proxy names it', async () => {
@@ -61,7 +76,10 @@ describe('warm helpers go through the egress proxy', function () {
       const { extractor, refused } = helpers({});
       const visits = platform.watchPageVisits();
       await assert.rejects(extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)), /Forbidden by the egress rule/);
-      assert.ok(refused.some((event) => event.target === platform.host), JSON.stringify(refused));
+      assert.ok(
+        refused.some((event) => event.target === platform.host),
+        JSON.stringify(refused),
+      );
       assert.equal(platform.watchPageVisits(), visits, 'the platform was not reached');
     } finally {
       if (saved === undefined) delete process.env.no_proxy;

@@ -53,7 +53,10 @@ const noCommandLine: Extractor = {
 
 describe('the options each yt-dlp version gets, as the service composes them', () => {
   async function argumentsGiven(version: string): Promise<string> {
-    const config = loadConfig({ YT_DLP_PATH: await echoingYtDlp(version), YT_DLP_EXTRACTOR_ARGS: 'youtube:player_client=default,mweb' });
+    const config = loadConfig({
+      YT_DLP_PATH: await echoingYtDlp(version),
+      YT_DLP_EXTRACTOR_ARGS: 'youtube:player_client=default,mweb',
+    });
     const setup = createYtDlpExtractor(config.extractor, createLogger('silent'), new Registry());
     await setup.detected;
     return (await setup.extractor.probe('https://www.youtube.com/watch?v=abc')).title;
@@ -73,10 +76,17 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     const script = await echoingHelper();
     const python = (await pythonOfYtDlp(process.env.YT_DLP_PATH ?? installedYtDlpPath())) ?? ['python3'];
     const argumentsGiven = async (version: string) => {
-      const config = loadConfig({ YT_DLP_PATH: await echoingYtDlp(version), YT_DLP_EXTRACTOR_ARGS: 'youtube:player_client=default,mweb' });
+      const config = loadConfig({
+        YT_DLP_PATH: await echoingYtDlp(version),
+        YT_DLP_EXTRACTOR_ARGS: 'youtube:player_client=default,mweb',
+      });
       const logger = createLogger('silent');
       const setup = createYtDlpExtractor(config.extractor, logger, new Registry());
-      const warm = new WarmExtractor(noCommandLine, { ...warmExtractorOptions(config.extractor, setup, logger), python, script });
+      const warm = new WarmExtractor(noCommandLine, {
+        ...warmExtractorOptions(config.extractor, setup, logger),
+        python,
+        script,
+      });
       try {
         return (await warm.probe('https://www.youtube.com/watch?v=abc')).title;
       } finally {
@@ -94,7 +104,11 @@ describe('the options each yt-dlp version gets, as the service composes them', (
 
   it('asks a yt-dlp replaced on disk for its version again before running it, and passes the new version its options', async () => {
     const program = await echoingYtDlp('2023.03.04');
-    const setup = createYtDlpExtractor(loadConfig({ YT_DLP_PATH: program }).extractor, createLogger('silent'), new Registry());
+    const setup = createYtDlpExtractor(
+      loadConfig({ YT_DLP_PATH: program }).extractor,
+      createLogger('silent'),
+      new Registry(),
+    );
     await setup.detected;
     const probe = async () => (await setup.extractor.probe('https://www.youtube.com/watch?v=abc')).title;
     assert.ok(!(await probe()).includes('--js-runtimes'));
@@ -103,7 +117,10 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     await writeFile(program, echoingScript('2026.08.19'));
     const later = new Date(Date.now() + 10_000);
     await utimes(program, later, later);
-    assert.ok((await probe()).includes(`--js-runtimes node:${process.execPath}`), 'the first run after the replacement');
+    assert.ok(
+      (await probe()).includes(`--js-runtimes node:${process.execPath}`),
+      'the first run after the replacement',
+    );
     assert.equal(setup.version().version, '2026.08.19');
   });
 
@@ -114,7 +131,11 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     const logger = createLogger('silent');
     const setup = createYtDlpExtractor(config.extractor, logger, new Registry());
     const python = (await pythonOfYtDlp(process.env.YT_DLP_PATH ?? installedYtDlpPath())) ?? ['python3'];
-    const warm = new WarmExtractor(noCommandLine, { ...warmExtractorOptions(config.extractor, setup, logger), python, script: await echoingHelper() });
+    const warm = new WarmExtractor(noCommandLine, {
+      ...warmExtractorOptions(config.extractor, setup, logger),
+      python,
+      script: await echoingHelper(),
+    });
     try {
       const probe = async () => (await warm.probe('https://www.youtube.com/watch?v=abc')).title;
       assert.ok(!(await probe()).includes('--js-runtimes'));
@@ -132,11 +153,19 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     const program = path.join(dir, 'yt-dlp');
     // Its first update replaces the program with one reporting a newer version; later ones find nothing newer and change nothing.
     await writeFile(path.join(dir, 'version'), '2025.01.01\n');
-    const update = '[ -f "$dir/updated" ] || { echo 2026.08.19 > "$dir/version"; touch "$dir/updated"; cp "$0" "$0.new"; mv "$0.new" "$0"; }';
+    const update =
+      '[ -f "$dir/updated" ] || { echo 2026.08.19 > "$dir/version"; touch "$dir/updated"; cp "$0" "$0.new"; mv "$0.new" "$0"; }';
     // The update comes with other options (--ignore-config first), so the stand-in looks at every argument.
-    await writeFile(program, `#!/bin/sh\ndir=$(dirname "$0")\ncase " $* " in\n  *" --version "*) cat "$dir/version" ;;\n  *" --update-to "*) ${update} ;;\nesac\n`);
+    await writeFile(
+      program,
+      `#!/bin/sh\ndir=$(dirname "$0")\ncase " $* " in\n  *" --version "*) cat "$dir/version" ;;\n  *" --update-to "*) ${update} ;;\nesac\n`,
+    );
     await chmod(program, 0o755);
-    const setup = createYtDlpExtractor(loadConfig({ YT_DLP_PATH: program, YT_DLP_UPDATE: 'stable' }).extractor, createLogger('silent'), new Registry());
+    const setup = createYtDlpExtractor(
+      loadConfig({ YT_DLP_PATH: program, YT_DLP_UPDATE: 'stable' }).extractor,
+      createLogger('silent'),
+      new Registry(),
+    );
     await setup.detected;
     assert.equal(await setup.installation(), 0);
     assert.equal(await setup.selfUpdate?.updateOnce(), true);

@@ -3,7 +3,11 @@ import { mkdir, mkdtemp, readFile, readdir, readlink, rm, stat } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type DownloadMediaRequest, type DownloadedMedia, ExtractionError } from '../../../application/ports/extractor.js';
+import {
+  type DownloadMediaRequest,
+  type DownloadedMedia,
+  ExtractionError,
+} from '../../../application/ports/extractor.js';
 import type { DownloadErrorCode } from '../../../domain/download-error-code.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
 import { type MediaProbe, type MediaStream, probeMediaFile } from '../../../infrastructure/media/ffprobe.js';
@@ -56,7 +60,10 @@ describe('YtDlpExtractor against the fixture platform', function () {
   // Lookups keep a queue of their own: behind the downloads the suite queues at start, a lookup test's clock ran
   // through all of them, which a busy machine did not finish within the test's timeout.
   const probes = concurrencyLimit(2);
-  const results = new Map<keyof typeof DOWNLOADS, Promise<{ media: DownloadedMedia; probe: MediaProbe; progress: number[] }>>();
+  const results = new Map<
+    keyof typeof DOWNLOADS,
+    Promise<{ media: DownloadedMedia; probe: MediaProbe; progress: number[] }>
+  >();
   let platform: FixturePlatform;
   let extractor: YtDlpExtractor;
   let root: string;
@@ -83,8 +90,15 @@ describe('YtDlpExtractor against the fixture platform', function () {
     this.timeout(30_000);
     root = await mkdtemp(path.join(tmpdir(), 'yt-dlp-extractor-spec-'));
     platform = await startFixturePlatform({ ffmpegPath: FFMPEG });
-    extractor = new YtDlpExtractor({ ytDlpPath: YT_DLP, ffmpegPath: FFMPEG, ffprobePath: FFPROBE, pythonPath: platform.pluginPath });
-    for (const [name, { video, ...request }] of Object.entries(DOWNLOADS) as Array<[keyof typeof DOWNLOADS, Download]>) {
+    extractor = new YtDlpExtractor({
+      ytDlpPath: YT_DLP,
+      ffmpegPath: FFMPEG,
+      ffprobePath: FFPROBE,
+      pythonPath: platform.pluginPath,
+    });
+    for (const [name, { video, ...request }] of Object.entries(DOWNLOADS) as Array<
+      [keyof typeof DOWNLOADS, Download]
+    >) {
       const run = limit(async () => {
         const progress: number[] = [];
         const media = await extractor.download({
@@ -122,7 +136,10 @@ describe('YtDlpExtractor against the fixture platform', function () {
     });
 
     it("reports the creator's no-download tag", async () => {
-      assert.deepEqual((await probes(() => extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.optout.id)))).tags, ['music', 'nodownload']);
+      assert.deepEqual((await probes(() => extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.optout.id)))).tags, [
+        'music',
+        'nodownload',
+      ]);
     });
 
     it('reports a stream in progress as is_live, with the title as the platform gives it', async () => {
@@ -151,16 +168,21 @@ describe('YtDlpExtractor against the fixture platform', function () {
         ...Object.entries(FIXTURE_REFUSALS).map(([kind, refusal]) => [`${kind}-x1`, refusal.expectedCode] as const),
         [FIXTURE_MISSING_VIDEO_ID, 'VIDEO_NOT_FOUND'] as const,
       ];
-      await Promise.all(cases.map(([id, code]) => probes(() => expectCode(extractor.probe(platform.watchUrl(id)), code, id))));
+      await Promise.all(
+        cases.map(([id, code]) => probes(() => expectCode(extractor.probe(platform.watchUrl(id)), code, id))),
+      );
     });
 
     it('shows the reason without the extractor prefix or hints meant for command-line users', async () => {
-      await assert.rejects(probes(() => extractor.probe(platform.watchUrl('private-x2'))), (error: unknown) => {
-        assert.ok(error instanceof ExtractionError);
-        assert.equal(error.message, "Private video. Sign in if you've been granted access to this video.");
-        assert.match(error.details ?? '', /ERROR: \[fixtureplatform\] private-x2: Private video/);
-        return true;
-      });
+      await assert.rejects(
+        probes(() => extractor.probe(platform.watchUrl('private-x2'))),
+        (error: unknown) => {
+          assert.ok(error instanceof ExtractionError);
+          assert.equal(error.message, "Private video. Sign in if you've been granted access to this video.");
+          assert.match(error.details ?? '', /ERROR: \[fixtureplatform\] private-x2: Private video/);
+          return true;
+        },
+      );
     });
   });
 
@@ -195,19 +217,34 @@ describe('YtDlpExtractor against the fixture platform', function () {
 
     it('audio-mp3: 320 kb/s constant bitrate, the source sample rate and channel count kept', async () => {
       const [mono, stereo] = await Promise.all([downloaded('mp3'), downloaded('mp3Stereo')]);
-      assert.deepEqual([mono.media.actualFormat, mono.media.extension, mono.media.mimeType], ['audio-mp3', 'mp3', 'audio/mpeg']);
+      assert.deepEqual(
+        [mono.media.actualFormat, mono.media.extension, mono.media.mimeType],
+        ['audio-mp3', 'mp3', 'audio/mpeg'],
+      );
       assert.deepEqual(streamSummary(mono.probe), [['audio', 'mp3', 44100, 1]]);
-      assert.deepEqual(streamSummary(stereo.probe), [['audio', 'mp3', 48000, 2]], 'the original track of the HLS video: 48 kHz stereo');
+      assert.deepEqual(
+        streamSummary(stereo.probe),
+        [['audio', 'mp3', 48000, 2]],
+        'the original track of the HLS video: 48 kHz stereo',
+      );
       for (const { probe } of [mono, stereo]) {
         assert.equal(probe.streams[0].bitRate, 320_000);
-        assert.equal(probe.bitRate !== null && Math.abs(probe.bitRate - 320_000) < 2_000, true, `CBR: the file's rate is the stream's (${probe.bitRate})`);
+        assert.equal(
+          probe.bitRate !== null && Math.abs(probe.bitRate - 320_000) < 2_000,
+          true,
+          `CBR: the file's rate is the stream's (${probe.bitRate})`,
+        );
       }
     });
 
     it('reports progress as it goes', async () => {
       const { media, progress } = await downloaded('audio');
       assert.ok(progress.length > 0);
-      assert.deepEqual(progress, [...progress].sort((a, b) => a - b), 'never goes back');
+      assert.deepEqual(
+        progress,
+        [...progress].sort((a, b) => a - b),
+        'never goes back',
+      );
       assert.ok(progress[progress.length - 1] > 0);
       assert.ok(media.fileSize > 0);
     });
@@ -303,7 +340,15 @@ describe('YtDlpExtractor against the fixture platform', function () {
       await Promise.all(
         failing.map((key) =>
           limit(async () =>
-            expectCode(extractor.download({ url: platform.watchUrl(FIXTURE_VIDEOS[key].id), format: 'audio', workDir: await workDir(key) }), 'NETWORK_ERROR', key),
+            expectCode(
+              extractor.download({
+                url: platform.watchUrl(FIXTURE_VIDEOS[key].id),
+                format: 'audio',
+                workDir: await workDir(key),
+              }),
+              'NETWORK_ERROR',
+              key,
+            ),
           ),
         ),
       );
@@ -314,7 +359,11 @@ describe('YtDlpExtractor against the fixture platform', function () {
         [{ format: 'audio' as const }, { format: '720' as const, maxFileSizeBytes: 10_000_000 }].map((request) =>
           limit(async () =>
             expectCode(
-              extractor.download({ ...request, url: platform.liveUrl(FIXTURE_LIVE.id), workDir: await workDir('live') }),
+              extractor.download({
+                ...request,
+                url: platform.liveUrl(FIXTURE_LIVE.id),
+                workDir: await workDir('live'),
+              }),
               'LIVE_STREAM_IN_PROGRESS',
               request.format,
             ),
@@ -324,7 +373,17 @@ describe('YtDlpExtractor against the fixture platform', function () {
     });
 
     it("reports the platform's refusal on download too", async () => {
-      await limit(async () => expectCode(extractor.download({ url: platform.watchUrl('members-x3'), format: '720', workDir: await workDir('members') }), 'MEMBERS_ONLY', 'members'));
+      await limit(async () =>
+        expectCode(
+          extractor.download({
+            url: platform.watchUrl('members-x3'),
+            format: '720',
+            workDir: await workDir('members'),
+          }),
+          'MEMBERS_ONLY',
+          'members',
+        ),
+      );
     });
 
     it('stops yt-dlp and the ffmpeg it started when aborted', async function () {
@@ -332,7 +391,14 @@ describe('YtDlpExtractor against the fixture platform', function () {
       const controller = new AbortController();
       const dir = await workDir('aborted');
       // A cut section of slow media: ffmpeg, started by yt-dlp, is busy fetching it.
-      const run = extractor.download({ url: platform.watchUrl(FIXTURE_VIDEOS.slow.id), format: 'audio', startTime: 0, endTime: 5, workDir: dir, signal: controller.signal });
+      const run = extractor.download({
+        url: platform.watchUrl(FIXTURE_VIDEOS.slow.id),
+        format: 'audio',
+        startTime: 0,
+        endTime: 5,
+        workDir: dir,
+        signal: controller.signal,
+      });
       run.catch(() => undefined);
       const deadline = Date.now() + 15_000;
       while (!(await processesWorkingIn(dir)).includes('ffmpeg') && Date.now() < deadline) await sleep(25);
@@ -360,7 +426,9 @@ describe('YtDlpExtractor against the fixture platform', function () {
 /** [type, codec, width, height] for video, [type, codec, sample rate, channels] for audio. */
 function streamSummary(probe: MediaProbe): Array<[MediaStream['type'], string | null, number | null, number | null]> {
   return probe.streams.map((stream) =>
-    stream.type === 'video' ? [stream.type, stream.codec, stream.width, stream.height] : [stream.type, stream.codec, stream.sampleRate, stream.channels],
+    stream.type === 'video'
+      ? [stream.type, stream.codec, stream.width, stream.height]
+      : [stream.type, stream.codec, stream.sampleRate, stream.channels],
   );
 }
 
@@ -375,7 +443,8 @@ async function processesWorkingIn(dir: string): Promise<string[]> {
   const names: string[] = [];
   for (const pid of (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry))) {
     try {
-      if ((await readlink(`/proc/${pid}/cwd`)) === dir) names.push((await readFile(`/proc/${pid}/comm`, 'utf8')).trim());
+      if ((await readlink(`/proc/${pid}/cwd`)) === dir)
+        names.push((await readFile(`/proc/${pid}/comm`, 'utf8')).trim());
     } catch {
       // Gone meanwhile, or not ours to look at.
     }

@@ -34,29 +34,48 @@ describe('YtDlpExtractor lookups against the fixture platform', function () {
   it('lists a channel flat, newest first, up to maxVideos', async () => {
     const listing = await extractor.listChannel(platform.pageUrl(`/${FIXTURE_BIG_CHANNEL.handle}`), { maxVideos: 21 });
     assert.equal(listing.entries.length, 21);
-    assert.deepEqual(listing.entries.slice(0, 2).map((entry) => entry.id), FIXTURE_BIG_CHANNEL.videos.slice(0, 2).map((video) => video.id));
+    assert.deepEqual(
+      listing.entries.slice(0, 2).map((entry) => entry.id),
+      FIXTURE_BIG_CHANNEL.videos.slice(0, 2).map((video) => video.id),
+    );
     assert.equal(listing.channel_id, FIXTURE_BIG_CHANNEL.id);
-    const small = await extractor.listChannel(platform.pageUrl(`/channel/${FIXTURE_CHANNEL.id}/videos`), { maxVideos: 1000 });
+    const small = await extractor.listChannel(platform.pageUrl(`/channel/${FIXTURE_CHANNEL.id}/videos`), {
+      maxVideos: 1000,
+    });
     assert.equal(small.entries.length, FIXTURE_CHANNEL.videos.length);
   });
 
   it('reports a channel that does not exist as VIDEO_NOT_FOUND', async () => {
-    await assert.rejects(extractor.listChannel(platform.pageUrl(`/${FIXTURE_MISSING_CHANNEL_HANDLE}`), { maxVideos: 5 }), (error: unknown) => {
-      assert.ok(error instanceof ExtractionError);
-      assert.equal(error.code, 'VIDEO_NOT_FOUND');
-      assert.equal(error.message, 'This channel does not exist.');
-      return true;
-    });
+    await assert.rejects(
+      extractor.listChannel(platform.pageUrl(`/${FIXTURE_MISSING_CHANNEL_HANDLE}`), { maxVideos: 5 }),
+      (error: unknown) => {
+        assert.ok(error instanceof ExtractionError);
+        assert.equal(error.code, 'VIDEO_NOT_FOUND');
+        assert.equal(error.message, 'This channel does not exist.');
+        return true;
+      },
+    );
   });
 
   it('resolves the direct links of a post, best first, and fails one that is not there', async () => {
-    const links = await extractor.resolveMediaLinks(platform.pageUrl(`/@fixturechannel/video/${FIXTURE_VIDEOS.clip.id}`));
-    assert.deepEqual(links.links.map((link) => link.type), ['video', 'audio']);
+    const links = await extractor.resolveMediaLinks(
+      platform.pageUrl(`/@fixturechannel/video/${FIXTURE_VIDEOS.clip.id}`),
+    );
+    assert.deepEqual(
+      links.links.map((link) => link.type),
+      ['video', 'audio'],
+    );
     assert.equal(links.title, FIXTURE_VIDEOS.clip.title);
-    await assert.rejects(extractor.resolveMediaLinks(platform.pageUrl('/tv/nosuchpost')), (error: unknown) => error instanceof ExtractionError && error.code === 'VIDEO_UNAVAILABLE');
+    await assert.rejects(
+      extractor.resolveMediaLinks(platform.pageUrl('/tv/nosuchpost')),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'VIDEO_UNAVAILABLE',
+    );
   });
 
   it('refuses a stream in progress', async () => {
-    await assert.rejects(extractor.resolveMediaLinks(platform.liveUrl('live-x1')), (error: unknown) => error instanceof ExtractionError && error.code === 'LIVE_STREAM_IN_PROGRESS');
+    await assert.rejects(
+      extractor.resolveMediaLinks(platform.liveUrl('live-x1')),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'LIVE_STREAM_IN_PROGRESS',
+    );
   });
 });

@@ -14,8 +14,13 @@ async function fakeYtDlp(canUpdate: boolean): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'fake-yt-dlp-'));
   await writeFile(path.join(dir, 'version'), '2025.01.01\n');
   const program = path.join(dir, 'yt-dlp');
-  const update = canUpdate ? `echo "$*" > "$dir/updated"; echo 2026.01.02.030405 > "$dir/version"` : 'echo "ERROR: use apt to update" >&2; exit 100';
-  await writeFile(program, `#!/bin/sh\ndir=$(dirname "$0")\ncase " $* " in\n  *" --version "*) cat "$dir/version" ;;\n  *" --update-to "*) ${update} ;;\nesac\n`);
+  const update = canUpdate
+    ? `echo "$*" > "$dir/updated"; echo 2026.01.02.030405 > "$dir/version"`
+    : 'echo "ERROR: use apt to update" >&2; exit 100';
+  await writeFile(
+    program,
+    `#!/bin/sh\ndir=$(dirname "$0")\ncase " $* " in\n  *" --version "*) cat "$dir/version" ;;\n  *" --update-to "*) ${update} ;;\nesac\n`,
+  );
   await chmod(program, 0o755);
   return program;
 }
@@ -29,7 +34,14 @@ describe('yt-dlp self-update between runs', () => {
       versions.push(version);
       order.push('update finished');
     };
-    const updater = new YtDlpSelfUpdate({ ytDlpPath: await fakeYtDlp(true), channel: 'nightly', intervalMs: 3_600_000, gate, logger: createLogger('silent'), onVersion });
+    const updater = new YtDlpSelfUpdate({
+      ytDlpPath: await fakeYtDlp(true),
+      channel: 'nightly',
+      intervalMs: 3_600_000,
+      gate,
+      logger: createLogger('silent'),
+      onVersion,
+    });
     const download = gate.shared(async () => {
       await sleep(300);
       order.push('download finished');
@@ -47,14 +59,31 @@ describe('yt-dlp self-update between runs', () => {
 
   it('updates with --ignore-config, so no yt-dlp configuration file on the host can add options to the update', async () => {
     const program = await fakeYtDlp(true);
-    const updater = new YtDlpSelfUpdate({ ytDlpPath: program, channel: 'stable', intervalMs: 3_600_000, gate: new ExclusiveGate(), logger: createLogger('silent'), onVersion: () => undefined });
+    const updater = new YtDlpSelfUpdate({
+      ytDlpPath: program,
+      channel: 'stable',
+      intervalMs: 3_600_000,
+      gate: new ExclusiveGate(),
+      logger: createLogger('silent'),
+      onVersion: () => undefined,
+    });
     assert.equal(await updater.updateOnce(), true);
-    assert.equal((await readFile(path.join(path.dirname(program), 'updated'), 'utf8')).trim(), '--ignore-config --update-to stable');
+    assert.equal(
+      (await readFile(path.join(path.dirname(program), 'updated'), 'utf8')).trim(),
+      '--ignore-config --update-to stable',
+    );
   });
 
   it('gives up on an installation that cannot update itself', async () => {
     const versions: YtDlpVersion[] = [];
-    const updater = new YtDlpSelfUpdate({ ytDlpPath: await fakeYtDlp(false), channel: 'stable', intervalMs: 3_600_000, gate: new ExclusiveGate(), logger: createLogger('silent'), onVersion: (v) => versions.push(v) });
+    const updater = new YtDlpSelfUpdate({
+      ytDlpPath: await fakeYtDlp(false),
+      channel: 'stable',
+      intervalMs: 3_600_000,
+      gate: new ExclusiveGate(),
+      logger: createLogger('silent'),
+      onVersion: (v) => versions.push(v),
+    });
     assert.equal(await updater.updateOnce(), false);
     assert.deepEqual(versions, []);
   });

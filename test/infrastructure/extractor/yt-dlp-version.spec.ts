@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { detectYtDlpVersion, parseYtDlpVersion, supports, versionDependentArguments } from '../../../infrastructure/extractor/yt-dlp-version.js';
+import {
+  detectYtDlpVersion,
+  parseYtDlpVersion,
+  supports,
+  versionDependentArguments,
+} from '../../../infrastructure/extractor/yt-dlp-version.js';
 import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
@@ -11,16 +16,29 @@ describe('yt-dlp version detection and the options it allows', () => {
     assert.match(detected.version, /^\d{4}\.\d{2}\.\d{2}/);
     assert.ok(['stable', 'nightly', 'master'].includes(detected.channel), detected.channel);
     assert.equal(detected.release, detected.version.slice(0, 10));
-    if (detected.release !== null && detected.release < '2025.11.12') assert.deepEqual(versionDependentArguments(detected, process.execPath), []);
+    if (detected.release !== null && detected.release < '2025.11.12')
+      assert.deepEqual(versionDependentArguments(detected, process.execPath), []);
   });
 
   it('reports a program that cannot be run as unknown', async () => {
-    assert.deepEqual(await detectYtDlpVersion('/nonexistent/yt-dlp'), { version: 'unknown', release: null, channel: 'unknown' });
+    assert.deepEqual(await detectYtDlpVersion('/nonexistent/yt-dlp'), {
+      version: 'unknown',
+      release: null,
+      channel: 'unknown',
+    });
   });
 
   it('parses stable and nightly versions, with or without leading zeros', () => {
-    assert.deepEqual(parseYtDlpVersion('2023.03.04\n'), { version: '2023.03.04', release: '2023.03.04', channel: 'stable' });
-    assert.deepEqual(parseYtDlpVersion('2025.11.12.232815'), { version: '2025.11.12.232815', release: '2025.11.12', channel: 'nightly' });
+    assert.deepEqual(parseYtDlpVersion('2023.03.04\n'), {
+      version: '2023.03.04',
+      release: '2023.03.04',
+      channel: 'stable',
+    });
+    assert.deepEqual(parseYtDlpVersion('2025.11.12.232815'), {
+      version: '2025.11.12.232815',
+      release: '2025.11.12',
+      channel: 'nightly',
+    });
     assert.deepEqual(parseYtDlpVersion('2024.1.7'), { version: '2024.1.7', release: '2024.01.07', channel: 'stable' });
     assert.deepEqual(parseYtDlpVersion('weird-build'), { version: 'weird-build', release: null, channel: 'unknown' });
     assert.deepEqual(parseYtDlpVersion(''), { version: 'unknown', release: null, channel: 'unknown' });

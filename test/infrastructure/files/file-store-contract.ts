@@ -88,8 +88,13 @@ export function fileStoreContract(open: () => Promise<FileStore>): void {
     out.end();
     await finished(out);
     assert.deepEqual(await store.put('acc/large.bin', source), { key: 'acc/large.bin', size: 12 * 1024 * 1024 });
-    assert.deepEqual(await sha256(store.read('acc/large.bin')), { hash: expected.digest('hex'), size: 12 * 1024 * 1024 });
-    const tail = await sha256(store.read('acc/large.bin', { start: 12 * 1024 * 1024 - 100, end: 12 * 1024 * 1024 - 1 }));
+    assert.deepEqual(await sha256(store.read('acc/large.bin')), {
+      hash: expected.digest('hex'),
+      size: 12 * 1024 * 1024,
+    });
+    const tail = await sha256(
+      store.read('acc/large.bin', { start: 12 * 1024 * 1024 - 100, end: 12 * 1024 * 1024 - 1 }),
+    );
     assert.equal(tail.size, 100);
   });
 
@@ -100,16 +105,30 @@ export function fileStoreContract(open: () => Promise<FileStore>): void {
   });
 
   it('removes every file whose key starts with a prefix, but the one it is told to keep, and nothing else', async () => {
-    const keys = ['acc/job.1.m4a', 'acc/job.2.m4a', 'acc/job.3.mp4', 'acc/jobs.1.m4a', 'acc/other.1.m4a', 'other/job.1.m4a'];
+    const keys = [
+      'acc/job.1.m4a',
+      'acc/job.2.m4a',
+      'acc/job.3.mp4',
+      'acc/jobs.1.m4a',
+      'acc/other.1.m4a',
+      'other/job.1.m4a',
+    ];
     for (const [index, key] of keys.entries()) await store.put(key, await localFile(`f${index}.bin`, key));
-    assert.deepEqual((await store.removeByPrefix('acc/job.', { except: 'acc/job.2.m4a' })).sort(), ['acc/job.1.m4a', 'acc/job.3.mp4']);
+    assert.deepEqual((await store.removeByPrefix('acc/job.', { except: 'acc/job.2.m4a' })).sort(), [
+      'acc/job.1.m4a',
+      'acc/job.3.mp4',
+    ]);
     const left = [];
     for (const key of keys) if ((await store.stat(key)) !== null) left.push(key);
     assert.deepEqual(left, ['acc/job.2.m4a', 'acc/jobs.1.m4a', 'acc/other.1.m4a', 'other/job.1.m4a']);
     assert.equal(await text(store.read('acc/job.2.m4a')), 'acc/job.2.m4a');
 
     assert.deepEqual((await store.removeByPrefix('acc/job.')).sort(), ['acc/job.2.m4a']);
-    assert.deepEqual((await store.removeByPrefix('acc/')).sort(), ['acc/jobs.1.m4a', 'acc/other.1.m4a'], 'a folder prefix takes the folder');
+    assert.deepEqual(
+      (await store.removeByPrefix('acc/')).sort(),
+      ['acc/jobs.1.m4a', 'acc/other.1.m4a'],
+      'a folder prefix takes the folder',
+    );
     assert.notEqual(await store.stat('other/job.1.m4a'), null);
   });
 

@@ -22,7 +22,13 @@ describe('S3 file store, against a local S3-compatible server (s3rver)', functio
 
   before(async () => {
     directory = await mkdtemp(path.join(tmpdir(), 's3rver-'));
-    server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: 'files' }] });
+    server = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory,
+      configureBuckets: [{ name: 'files' }],
+    });
     const address = await server.run();
     endpoint = `http://127.0.0.1:${address.port}`;
     // s3rver's fixed credentials.
@@ -36,8 +42,16 @@ describe('S3 file store, against a local S3-compatible server (s3rver)', functio
     restore('AWS_SECRET_ACCESS_KEY', saved.secret);
   });
 
-  fileStoreContract(async () =>
-    new S3FileStore({ bucket: 'files', prefix: `run-${randomBytes(4).toString('hex')}/`, endpoint, region: 'us-east-1', forcePathStyle: true, partSizeBytes: 5 * 1024 * 1024 }),
+  fileStoreContract(
+    async () =>
+      new S3FileStore({
+        bucket: 'files',
+        prefix: `run-${randomBytes(4).toString('hex')}/`,
+        endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        partSizeBytes: 5 * 1024 * 1024,
+      }),
   );
 });
 

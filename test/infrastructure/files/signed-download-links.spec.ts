@@ -5,12 +5,22 @@ import { SignedDownloadLinks } from '../../../infrastructure/files/signed-downlo
 describe('signed download links', () => {
   const links = new SignedDownloadLinks(randomBytes(32), 'https://dl.example.com', 3600, 0);
   const now = new Date('2026-05-01T12:00:30Z');
-  const file = { jobId: 'j1', fileKey: 'acc/j1.m4a', filename: 'My video.m4a', completedAt: '2026-05-01T11:59:00.250Z' };
+  const file = {
+    jobId: 'j1',
+    fileKey: 'acc/j1.m4a',
+    filename: 'My video.m4a',
+    completedAt: '2026-05-01T11:59:00.250Z',
+  };
 
   function parts(url: string) {
     const parsed = new URL(url);
     const [, , encodedKey, filename] = parsed.pathname.split('/');
-    return { encodedKey, filename: decodeURIComponent(filename), expires: parsed.searchParams.get('expires') ?? undefined, signature: parsed.searchParams.get('signature') ?? undefined };
+    return {
+      encodedKey,
+      filename: decodeURIComponent(filename),
+      expires: parsed.searchParams.get('expires') ?? undefined,
+      signature: parsed.searchParams.get('signature') ?? undefined,
+    };
   }
 
   it('produces an absolute URL under the public base that verifies until it expires', () => {
@@ -18,8 +28,14 @@ describe('signed download links', () => {
     assert.ok(url.startsWith('https://dl.example.com/files/'));
     const p = parts(url);
     assert.equal(Number(p.expires), Date.parse('2026-05-01T13:01:00Z') / 1000);
-    assert.deepEqual(links.verify(p.encodedKey, p.filename, p.expires, p.signature, now), { fileKey: 'acc/j1.m4a', filename: 'My video.m4a' });
-    assert.equal(links.verify(p.encodedKey, p.filename, p.expires, p.signature, new Date('2026-05-01T13:01:01Z')), null);
+    assert.deepEqual(links.verify(p.encodedKey, p.filename, p.expires, p.signature, now), {
+      fileKey: 'acc/j1.m4a',
+      filename: 'My video.m4a',
+    });
+    assert.equal(
+      links.verify(p.encodedKey, p.filename, p.expires, p.signature, new Date('2026-05-01T13:01:01Z')),
+      null,
+    );
   });
 
   it('gives the same URL to polls within the same minute', () => {
@@ -71,7 +87,10 @@ describe('signed download links', () => {
       const p = parts(retained.linkFor(file, late));
       assert.equal(Number(p.expires), deletedAt);
       assert.notEqual(retained.verify(p.encodedKey, p.filename, p.expires, p.signature, late), null);
-      assert.equal(retained.verify(p.encodedKey, p.filename, p.expires, p.signature, new Date((deletedAt + 1) * 1000)), null);
+      assert.equal(
+        retained.verify(p.encodedKey, p.filename, p.expires, p.signature, new Date((deletedAt + 1) * 1000)),
+        null,
+      );
     });
 
     it('keeps the full lifetime while it ends before the deletion', () => {
@@ -81,16 +100,30 @@ describe('signed download links', () => {
     it('caps nothing when files are kept for ever (retention 0) or the completion is unknown', () => {
       const late = new Date('2026-05-01T13:30:10Z');
       assert.equal(Number(parts(links.linkFor(file, late)).expires), Date.parse('2026-05-01T14:31:00Z') / 1000);
-      assert.equal(Number(parts(retained.linkFor({ ...file, completedAt: null }, late)).expires), Date.parse('2026-05-01T14:31:00Z') / 1000);
+      assert.equal(
+        Number(parts(retained.linkFor({ ...file, completedAt: null }, late)).expires),
+        Date.parse('2026-05-01T14:31:00Z') / 1000,
+      );
     });
 
     it('names the file of a correctly signed link once it has expired, and of no other', () => {
       const p = parts(retained.linkFor(file, now));
       const after = new Date((Number(p.expires) + 1) * 1000);
-      assert.equal(retained.expiredLinkFile(p.encodedKey, p.filename, p.expires, p.signature, now), null, 'still valid');
-      assert.deepEqual(retained.expiredLinkFile(p.encodedKey, p.filename, p.expires, p.signature, after), { fileKey: 'acc/j1.m4a', filename: 'My video.m4a' });
+      assert.equal(
+        retained.expiredLinkFile(p.encodedKey, p.filename, p.expires, p.signature, now),
+        null,
+        'still valid',
+      );
+      assert.deepEqual(retained.expiredLinkFile(p.encodedKey, p.filename, p.expires, p.signature, after), {
+        fileKey: 'acc/j1.m4a',
+        filename: 'My video.m4a',
+      });
       assert.equal(retained.expiredLinkFile(p.encodedKey, 'other.m4a', p.expires, p.signature, after), null, 'altered');
-      assert.equal(links.expiredLinkFile(p.encodedKey, p.filename, p.expires, p.signature, after), null, 'signed with another key');
+      assert.equal(
+        links.expiredLinkFile(p.encodedKey, p.filename, p.expires, p.signature, after),
+        null,
+        'signed with another key',
+      );
     });
   });
 });

@@ -23,7 +23,10 @@ describe('createHttpApp: no API handler runs without an account', () => {
       ctx.body = { accountId: authenticatedAccountId(ctx) };
     });
     // An authentication that accepts a key yet names no account: only the second line of defence stands.
-    const authenticate = { execute: async (key: string) => (key === 'good' ? { accountId: 'acc-1', keyId: 'k', planId: null } : { accountId: '', keyId: 'k', planId: null }) } as unknown as Authenticate;
+    const authenticate = {
+      execute: async (key: string) =>
+        key === 'good' ? { accountId: 'acc-1', keyId: 'k', planId: null } : { accountId: '', keyId: 'k', planId: null },
+    } as unknown as Authenticate;
     const app = createHttpApp({
       logger: createLogger('silent'),
       metrics: new Registry(),
@@ -56,6 +59,9 @@ describe('createHttpApp: no API handler runs without an account', () => {
 
   it('makes a handler that reads the account refuse to act for nobody', async () => {
     const fake = { state: {} } as unknown as Parameters<typeof authenticatedAccountId>[0];
-    assert.throws(() => authenticatedAccountId(fake), (error: { status?: number }) => error.status === 401);
+    assert.throws(
+      () => authenticatedAccountId(fake),
+      (error: { status?: number }) => error.status === 401,
+    );
   });
 });

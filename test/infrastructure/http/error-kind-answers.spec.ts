@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { ExtractorUnavailableError, ListingsBusyError, SubmissionsBusyError, VideoNotDownloadableError } from '../../../application/errors.js';
+import {
+  ExtractorUnavailableError,
+  ListingsBusyError,
+  SubmissionsBusyError,
+  VideoNotDownloadableError,
+} from '../../../application/errors.js';
 import {
   AddOnNotEnabledError,
   CreditLimitReachedError,
@@ -17,27 +22,51 @@ import { HttpError } from '../../../infrastructure/http/http-error.js';
 
 describe('toErrorResponse: each error kind answers with its status, message, details and headers', () => {
   const cases: Array<[string, unknown, ReturnType<typeof toErrorResponse>]> = [
-    ['a rule violation', new RuleViolationError('endTime must be at most 213'), { status: 400, error: 'endTime must be at most 213' }],
+    [
+      'a rule violation',
+      new RuleViolationError('endTime must be at most 213'),
+      { status: 400, error: 'endTime must be at most 213' },
+    ],
     [
       'a video that cannot be downloaded',
       new VideoNotDownloadableError('MEMBERS_ONLY', 'This video is for members only'),
       { status: 400, error: 'This video is for members only', details: 'MEMBERS_ONLY' },
     ],
-    ['a used-up limit, whatever the feature', new CreditLimitReachedError('bandwidth_mb'), { status: 403, error: 'Credit limit reached' }],
-    ['an add-on not enabled', new AddOnNotEnabledError('channel_list'), { status: 403, error: 'The channel_list add-on is not enabled for this account' }],
-    ['a missing thing', new NotFoundError('Download job x not found'), { status: 404, error: 'Download job x not found' }],
-    ['a transition not allowed', new InvalidTransitionError('already COMPLETED'), { status: 409, error: 'already COMPLETED' }],
+    [
+      'a used-up limit, whatever the feature',
+      new CreditLimitReachedError('bandwidth_mb'),
+      { status: 403, error: 'Credit limit reached' },
+    ],
+    [
+      'an add-on not enabled',
+      new AddOnNotEnabledError('channel_list'),
+      { status: 403, error: 'The channel_list add-on is not enabled for this account' },
+    ],
+    [
+      'a missing thing',
+      new NotFoundError('Download job x not found'),
+      { status: 404, error: 'Download job x not found' },
+    ],
+    [
+      'a transition not allowed',
+      new InvalidTransitionError('already COMPLETED'),
+      { status: 409, error: 'already COMPLETED' },
+    ],
     [
       'a reused idempotency key',
       new IdempotencyKeyReusedError('k'),
-      { status: 422, error: 'This Idempotency-Key was already used with a different request; use a new key for a new request' },
+      {
+        status: 422,
+        error: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
+      },
     ],
     [
       'too many pending downloads',
       new PendingDownloadsLimitError(100, 100),
       {
         status: 429,
-        error: 'Too many downloads queued or in progress (100 of 100); resubmit after some jobs reach COMPLETED or FAILED',
+        error:
+          'Too many downloads queued or in progress (100 of 100); resubmit after some jobs reach COMPLETED or FAILED',
         headers: { 'X-Pending-Downloads': '100', 'X-Pending-Downloads-Limit': '100' },
       },
     ],
@@ -53,7 +82,11 @@ describe('toErrorResponse: each error kind answers with its status, message, det
     [
       'listings under way',
       new ListingsBusyError('requester', 5),
-      { status: 429, error: 'Too many channel listings of this account are under way; retry after 5 s', headers: { 'Retry-After': '5' } },
+      {
+        status: 429,
+        error: 'Too many channel listings of this account are under way; retry after 5 s',
+        headers: { 'Retry-After': '5' },
+      },
     ],
     [
       'an abandoned job',
@@ -65,7 +98,11 @@ describe('toErrorResponse: each error kind answers with its status, message, det
       new ExtractorUnavailableError('The platform could not be asked', 'HTTP 503'),
       { status: 500, error: 'The platform could not be asked', details: 'HTTP 503' },
     ],
-    ['a lease held elsewhere, which says nothing to the client', new LeaseHeldError('j1'), { status: 500, error: 'Internal server error' }],
+    [
+      'a lease held elsewhere, which says nothing to the client',
+      new LeaseHeldError('j1'),
+      { status: 500, error: 'Internal server error' },
+    ],
     ['a lease lost', new LeaseLostError('j1'), { status: 500, error: 'Internal server error' }],
     [
       'an HTTP error',

@@ -37,7 +37,9 @@ describe('file links: HEAD, ranges and validators', () => {
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    link = local(links.linkFor({ jobId: 'job', fileKey: 'acc/job.m4a', filename: 'My video.m4a', completedAt: null }, new Date()));
+    link = local(
+      links.linkFor({ jobId: 'job', fileKey: 'acc/job.m4a', filename: 'My video.m4a', completedAt: null }, new Date()),
+    );
   });
   after(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -123,7 +125,10 @@ describe('file links: HEAD, ranges and validators', () => {
     // Completed two hours ago with an hour's retention: the link expired when the file was due for deletion.
     const completedAt = new Date(Date.now() - 2 * 3600_000).toISOString();
     const retained = new SignedDownloadLinks(randomBytes(32), 'http://files.example', 3600, 3600);
-    const expired = retained.linkFor({ jobId: 'short', fileKey: 'acc/short-lived.m4a', filename: 'x.m4a', completedAt }, new Date());
+    const expired = retained.linkFor(
+      { jobId: 'short', fileKey: 'acc/short-lived.m4a', filename: 'x.m4a', completedAt },
+      new Date(),
+    );
     const app = new Koa();
     app.silent = true;
     app.use(errorResponses(createLogger('silent')));

@@ -49,7 +49,9 @@ describe('HTTP metrics and client aborts', () => {
     routes.post('/download', (ctx) => {
       ctx.body = { received: ctx.request.body };
     });
-    const authenticate = { execute: async (key: string) => (key === 'good' ? { accountId: 'acc-1', keyId: 'key-1', planId: null } : null) } as unknown as Authenticate;
+    const authenticate = {
+      execute: async (key: string) => (key === 'good' ? { accountId: 'acc-1', keyId: 'key-1', planId: null } : null),
+    } as unknown as Authenticate;
     const app = createHttpApp({
       logger,
       metrics: registry,
@@ -79,7 +81,9 @@ describe('HTTP metrics and client aborts', () => {
   async function counted(route: string, status: string): Promise<number> {
     const metric = (await registry.getMetricsAsJSON()).find((entry) => entry.name === 'http_requests_total');
     const values = (metric?.values ?? []) as Array<{ value: number; labels: Record<string, string | number> }>;
-    return values.filter((value) => value.labels.route === route && String(value.labels.status) === status).reduce((sum, value) => sum + value.value, 0);
+    return values
+      .filter((value) => value.labels.route === route && String(value.labels.status) === status)
+      .reduce((sum, value) => sum + value.value, 0);
   }
   async function statuses(method: string): Promise<string[]> {
     const metric = (await registry.getMetricsAsJSON()).find((entry) => entry.name === 'http_requests_total');
@@ -94,7 +98,10 @@ describe('HTTP metrics and client aborts', () => {
     assert.equal((await fetch(`${base}/api/v2/download/job-3`)).status, 401);
     assert.equal((await fetch(`${base}/api/v2/download/job-4`, { headers: { ...good, 'X-Refuse': '1' } })).status, 429);
     assert.equal((await fetch(`${base}/api/v2/no-such-thing/job-5`, { headers: good })).status, 404);
-    await eventually(async () => (await counted('/api/v2/download/:jobId', '200')) === 1, 'the poll under /api/v2 counted by its template');
+    await eventually(
+      async () => (await counted('/api/v2/download/:jobId', '200')) === 1,
+      'the poll under /api/v2 counted by its template',
+    );
     assert.equal(await counted('/v2/download/:jobId', '200'), 1);
     assert.equal(await counted('/api/v2/download/:jobId', '401'), 1);
     assert.equal(await counted('/api/v2/download/:jobId', '429'), 1);

@@ -25,7 +25,13 @@ describe('JSON body parsing', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const response = await rawRequest(base, 'POST', '/anything', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, '{"plain":"not gzip"}');
+      const response = await rawRequest(
+        base,
+        'POST',
+        '/anything',
+        { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+        '{"plain":"not gzip"}',
+      );
       assert.equal(response.status, 400);
       assert.match(response.body.error, /not valid gzip data/);
       assert.equal(lines.length, 1, JSON.stringify(lines));
@@ -34,7 +40,13 @@ describe('JSON body parsing', () => {
       assert.equal(lines[0].fields.encoding, 'gzip');
       assert.ok(!JSON.stringify(lines[0]).includes('    at '), 'no stack');
 
-      const fine = await rawRequest(base, 'POST', '/anything', { 'Content-Type': 'application/json' }, '{"plain":true}');
+      const fine = await rawRequest(
+        base,
+        'POST',
+        '/anything',
+        { 'Content-Type': 'application/json' },
+        '{"plain":true}',
+      );
       assert.deepEqual(fine.body, { received: { plain: true } });
       assert.equal(lines.length, 1);
     } finally {

@@ -21,9 +21,13 @@ describe('request rate limits: only the /me route is exempt', () => {
     routes.get('/download/:jobId', (ctx) => {
       ctx.body = { jobId: ctx.params.jobId };
     });
-    const authenticate = { execute: async () => ({ accountId: 'acc-1', keyId: 'key-1', planId: null }) } as unknown as Authenticate;
+    const authenticate = {
+      execute: async () => ({ accountId: 'acc-1', keyId: 'key-1', planId: null }),
+    } as unknown as Authenticate;
     // Every counted request is refused, so a 429 shows the limiter looked at it.
-    const spent = { execute: async () => ({ allowed: false, scope: 'key', limit: 1, remaining: 0, msBeforeReset: 500 }) } as unknown as CheckRequestRate;
+    const spent = {
+      execute: async () => ({ allowed: false, scope: 'key', limit: 1, remaining: 0, msBeforeReset: 500 }),
+    } as unknown as CheckRequestRate;
     const app = createHttpApp({
       logger: createLogger('silent'),
       metrics: new Registry(),
@@ -52,7 +56,14 @@ describe('request rate limits: only the /me route is exempt', () => {
   });
 
   it('counts every other path that merely ends in /me', async () => {
-    for (const path of ['/api/v2/download/me', '/api/v2/download/ME/', '/v2/download/me', '/api/v2/nothing/me', '/me', '/api/v2/me/me']) {
+    for (const path of [
+      '/api/v2/download/me',
+      '/api/v2/download/ME/',
+      '/v2/download/me',
+      '/api/v2/nothing/me',
+      '/me',
+      '/api/v2/me/me',
+    ]) {
       const response = await get(path);
       if (path === '/me') {
         // Outside the API prefixes: no key, no limit, no route.

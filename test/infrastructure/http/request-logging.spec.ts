@@ -6,7 +6,8 @@ import { requestLogging } from '../../../infrastructure/http/middleware/request-
 describe('request logging', () => {
   const lines: Array<Record<string, unknown>> = [];
   const logger: Logger = { info: (fields) => void lines.push(fields), warn() {}, error() {}, child: () => logger };
-  const request = (status: number) => ({ method: 'GET', path: '/api/v2/download/x', status, state: {} }) as unknown as Context;
+  const request = (status: number) =>
+    ({ method: 'GET', path: '/api/v2/download/x', status, state: {} }) as unknown as Context;
 
   beforeEach(() => (lines.length = 0));
 
@@ -21,7 +22,10 @@ describe('request logging', () => {
     const log = requestLogging(logger, 0);
     await log(request(200), async () => undefined);
     await log(request(503), async () => undefined);
-    assert.deepEqual(lines.map((line) => line.status), [503]);
+    assert.deepEqual(
+      lines.map((line) => line.status),
+      [503],
+    );
   });
 
   it('logs every request at 100 percent', async () => {

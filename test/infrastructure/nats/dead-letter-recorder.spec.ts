@@ -22,7 +22,11 @@ describe('dead letters (JetStream advisories)', () => {
 
   before(async () => {
     nc = await connectToNats({ url: NATS_URL, name: 'dead-letter-recorder.spec' });
-    await ensureWorkQueueStream(await nc.jetstreamManager(), { name: stream, subjects: [`${stream}.>`], duplicateWindowMs: 60_000 });
+    await ensureWorkQueueStream(await nc.jetstreamManager(), {
+      name: stream,
+      subjects: [`${stream}.>`],
+      duplicateWindowMs: 60_000,
+    });
     database = await createTestDatabase('dead_letters');
     db = createKnex(database.url);
   });

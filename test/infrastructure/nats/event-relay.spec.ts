@@ -40,7 +40,11 @@ describe('EventRelay (event store → JetStream)', () => {
     nc = await connectToNats({ url: NATS_URL, name: 'event-relay.spec' });
     js = nc.jetstream();
     jsm = await nc.jetstreamManager();
-    await ensureWorkQueueStream(jsm, { name: stream, subjects: [`${prefix}.covered.>`], duplicateWindowMs: 10 * 60_000 });
+    await ensureWorkQueueStream(jsm, {
+      name: stream,
+      subjects: [`${prefix}.covered.>`],
+      duplicateWindowMs: 10 * 60_000,
+    });
   });
 
   afterEach(async () => {
@@ -68,7 +72,19 @@ describe('EventRelay (event store → JetStream)', () => {
       return [{ subject, payload: { eventId: event.id, n } }];
     };
     const relay = (options: Partial<EventRelayOptions> = {}) => {
-      const created = new EventRelay({ db, store, connectionString: database.url, logger: silent, js, route, name, filter: { streamPrefixes: [`${category}-`] }, batchSize: 4, retry: { initialDelayMs: 20, maxDelayMs: 100 }, ...options });
+      const created = new EventRelay({
+        db,
+        store,
+        connectionString: database.url,
+        logger: silent,
+        js,
+        route,
+        name,
+        filter: { streamPrefixes: [`${category}-`] },
+        batchSize: 4,
+        retry: { initialDelayMs: 20, maxDelayMs: 100 },
+        ...options,
+      });
       relays.push(created);
       return created;
     };
@@ -78,7 +94,9 @@ describe('EventRelay (event store → JetStream)', () => {
       for (let n = 0; n < count; n++) {
         const id = randomUUID();
         ids.push(id);
-        ({ position } = await store.appendToStream(`${category}-${n % 2}`, [{ id, type, data: { n } }], { expectedRevision: 'any' }));
+        ({ position } = await store.appendToStream(`${category}-${n % 2}`, [{ id, type, data: { n } }], {
+          expectedRevision: 'any',
+        }));
       }
       return { position, ids };
     };
@@ -92,7 +110,11 @@ describe('EventRelay (event store → JetStream)', () => {
     for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
       const message = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
       if (message === null || message.subject !== subject) continue;
-      found.push({ subject: message.subject, msgId: message.header.get('Nats-Msg-Id') || undefined, payload: message.json() });
+      found.push({
+        subject: message.subject,
+        msgId: message.header.get('Nats-Msg-Id') || undefined,
+        payload: message.json(),
+      });
     }
     return found;
   }
@@ -179,7 +201,11 @@ describe('EventRelay (event store → JetStream)', () => {
     await live.start();
     await assert.rejects(live.waitUntilCaughtUp(events.position, { timeoutMs: 300 }));
 
-    await ensureWorkQueueStream(jsm, { name: stream, subjects: [`${prefix}.covered.>`, `${prefix}.uncovered.>`], duplicateWindowMs: 10 * 60_000 });
+    await ensureWorkQueueStream(jsm, {
+      name: stream,
+      subjects: [`${prefix}.covered.>`, `${prefix}.uncovered.>`],
+      duplicateWindowMs: 10 * 60_000,
+    });
     await live.waitUntilCaughtUp(events.position);
     assert.deepEqual(
       (await messagesOn(subject)).map((m) => m.msgId),

@@ -13,7 +13,13 @@ const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent }
 async function settlesWithin<T>(work: Promise<T>, ms: number, what: string): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-  const outcome = await Promise.race([work.then(() => 'settled', () => 'settled'), late]);
+  const outcome = await Promise.race([
+    work.then(
+      () => 'settled',
+      () => 'settled',
+    ),
+    late,
+  ]);
   clearTimeout(timer);
   assert.equal(outcome, 'settled', `${what} did not settle within ${ms} ms`);
 }

@@ -1,9 +1,21 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { type JetStreamClient, type JetStreamManager, type NatsConnection, RetentionPolicy, StorageType, nanos } from 'nats';
+import {
+  type JetStreamClient,
+  type JetStreamManager,
+  type NatsConnection,
+  RetentionPolicy,
+  StorageType,
+  nanos,
+} from 'nats';
 import type { Logger } from '../../../application/ports/logger.js';
 import { connectToNats, ensureWorkQueueStream } from '../../../infrastructure/nats/connection.js';
-import { type WorkHandler, type WorkItem, WorkQueueConsumer, type WorkQueueConsumerOptions } from '../../../infrastructure/nats/work-queue-consumer.js';
+import {
+  type WorkHandler,
+  type WorkItem,
+  WorkQueueConsumer,
+  type WorkQueueConsumerOptions,
+} from '../../../infrastructure/nats/work-queue-consumer.js';
 
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
@@ -47,8 +59,22 @@ describe('WorkQueueConsumer (JetStream)', () => {
     await nc.close();
   });
 
-  function consumer(subject: string, handler: WorkHandler, options: Partial<WorkQueueConsumerOptions> = {}): WorkQueueConsumer {
-    const created = new WorkQueueConsumer({ js, jsm, stream, subject: `${prefix}.${subject}`, handler, logger: silent, pullExpiresMs: 1_000, ackWaitMs: 2_000, ...options });
+  function consumer(
+    subject: string,
+    handler: WorkHandler,
+    options: Partial<WorkQueueConsumerOptions> = {},
+  ): WorkQueueConsumer {
+    const created = new WorkQueueConsumer({
+      js,
+      jsm,
+      stream,
+      subject: `${prefix}.${subject}`,
+      handler,
+      logger: silent,
+      pullExpiresMs: 1_000,
+      ackWaitMs: 2_000,
+      ...options,
+    });
     started.push(created);
     return created;
   }
@@ -63,7 +89,11 @@ describe('WorkQueueConsumer (JetStream)', () => {
   }
 
   it('creates a file-backed work-queue stream with an explicit duplicate window, idempotently', async () => {
-    const again = await ensureWorkQueueStream(jsm, { name: stream, subjects: [`${prefix}.>`], duplicateWindowMs: 60_000 });
+    const again = await ensureWorkQueueStream(jsm, {
+      name: stream,
+      subjects: [`${prefix}.>`],
+      duplicateWindowMs: 60_000,
+    });
     assert.equal(again.config.retention, RetentionPolicy.Workqueue);
     assert.equal(again.config.storage, StorageType.File);
     assert.equal(again.config.duplicate_window, nanos(60_000));
@@ -114,7 +144,10 @@ describe('WorkQueueConsumer (JetStream)', () => {
       deliveries.map((d) => d.count),
       [1, 2],
     );
-    assert.ok(deliveries[1].at - deliveries[0].at >= 700, `redelivered after ${deliveries[1].at - deliveries[0].at} ms`);
+    assert.ok(
+      deliveries[1].at - deliveries[0].at >= 700,
+      `redelivered after ${deliveries[1].at - deliveries[0].at} ms`,
+    );
   });
 
   it('retries with a delay when the handler throws', async () => {
@@ -188,7 +221,12 @@ describe('WorkQueueConsumer (JetStream)', () => {
       done.resolve();
       return 'ack';
     };
-    const first = consumer('heartbeat', slow, { ackWaitMs: 1_000, heartbeatMs: 250, concurrency: 2, confirmHeartbeat: () => nc.flush() });
+    const first = consumer('heartbeat', slow, {
+      ackWaitMs: 1_000,
+      heartbeatMs: 250,
+      concurrency: 2,
+      confirmHeartbeat: () => nc.flush(),
+    });
     await first.start();
     await publish('heartbeat', { n: 1 });
     await done.promise;
@@ -230,7 +268,11 @@ describe('WorkQueueConsumer (JetStream)', () => {
       return 'ack';
     };
     const started = Date.now();
-    const first = consumer('unconfirmed', cutOff, { ackWaitMs: 1_000, heartbeatMs: 250, confirmHeartbeat: () => Promise.reject(new Error('disconnected')) });
+    const first = consumer('unconfirmed', cutOff, {
+      ackWaitMs: 1_000,
+      heartbeatMs: 250,
+      confirmHeartbeat: () => Promise.reject(new Error('disconnected')),
+    });
     await first.start();
     await publish('unconfirmed', { n: 1 });
     await aborted.promise;

@@ -10,7 +10,7 @@ import { migrateReadModels } from '../../../infrastructure/postgres/read-model-s
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
 
 /** What the accounts read model tells the API about a reservation, read as GET /me would see it. */
-describe('the account read model\'s progress, for read-your-writes', () => {
+describe("the account read model's progress, for read-your-writes", () => {
   let database: TestDatabase;
   let db: Knex;
   let store: PostgresEventStore;
@@ -33,13 +33,27 @@ describe('the account read model\'s progress, for read-your-writes', () => {
   });
 
   /** An account stream of `events` events, and a read-model row folded to `revision` with these reservations open. */
-  async function account(events: number, row: { revision: number; pendingJobs?: string[]; pendingLookups?: string[] }): Promise<string> {
+  async function account(
+    events: number,
+    row: { revision: number; pendingJobs?: string[]; pendingLookups?: string[] },
+  ): Promise<string> {
     const accountId = randomUUID();
     const stream = Array.from({ length: events }, () => ({ id: randomUUID(), type: 'Noted', data: { accountId } }));
     await store.appendToStream(`account-${accountId}`, stream, { expectedRevision: 'no_stream' });
-    const pendingLookups = (row.pendingLookups ?? []).map((lookupId) => ({ lookupId, feature: 'info', units: 1, subject: 'x' }));
+    const pendingLookups = (row.pendingLookups ?? []).map((lookupId) => ({
+      lookupId,
+      feature: 'info',
+      units: 1,
+      subject: 'x',
+    }));
     const state = { ...initialAccountState(), pendingJobs: row.pendingJobs ?? [], pendingLookups };
-    await db('accounts').insert({ account_id: accountId, name: 'A', email: 'a@example.com', state: JSON.stringify(state), last_revision: row.revision });
+    await db('accounts').insert({
+      account_id: accountId,
+      name: 'A',
+      email: 'a@example.com',
+      state: JSON.stringify(state),
+      last_revision: row.revision,
+    });
     return accountId;
   }
 
@@ -57,7 +71,11 @@ describe('the account read model\'s progress, for read-your-writes', () => {
     const accountId = await account(5, { revision: 2 });
     assert.equal(await progress.showsSettled(accountId, 'job-new'), false);
     await db('accounts').where({ account_id: accountId }).update({ last_revision: 4 });
-    assert.equal(await progress.showsSettled(accountId, 'job-new'), true, 'once the row reaches the head without it, it was settled');
+    assert.equal(
+      await progress.showsSettled(accountId, 'job-new'),
+      true,
+      'once the row reaches the head without it, it was settled',
+    );
   });
 
   it('waits for a revision until the row reaches it, and gives up after the bounded wait', async () => {

@@ -21,15 +21,23 @@ describe('processes starting together on a database that does not exist yet', fu
     }
   });
 
-  it('all start: one creates the database, one migrates at a time, and none fails on the other\'s work', async () => {
-    const config = loadConfig({ DATABASE_URL: url.toString(), NATS_URL: 'nats://127.0.0.1:4222', DATABASE_POOL_SIZE: '2' });
+  it("all start: one creates the database, one migrates at a time, and none fails on the other's work", async () => {
+    const config = loadConfig({
+      DATABASE_URL: url.toString(),
+      NATS_URL: 'nats://127.0.0.1:4222',
+      DATABASE_POOL_SIZE: '2',
+    });
     const starts = await Promise.allSettled(Array.from({ length: 8 }, () => openStorage(config.storage, config.mode)));
     const opened = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
     try {
-      const failures = starts.flatMap((start) => (start.status === 'rejected' ? [String((start.reason as Error).message)] : []));
+      const failures = starts.flatMap((start) =>
+        start.status === 'rejected' ? [String((start.reason as Error).message)] : [],
+      );
       assert.deepEqual(failures, [], 'no start-up failed');
       const [storage] = opened as [Storage];
-      const tables = await storage.database.raw(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('download_jobs', 'es_events')`);
+      const tables = await storage.database.raw(
+        `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('download_jobs', 'es_events')`,
+      );
       assert.equal(tables.rows[0].n, 2, 'the schema is there');
     } finally {
       await Promise.all(opened.map((storage) => storage.close()));

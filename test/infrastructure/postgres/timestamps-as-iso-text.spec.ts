@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { TIMESTAMPS_AS_ISO_TEXT, timestamptzTextAsIso } from '../../../infrastructure/postgres/timestamps-as-iso-text.js';
+import {
+  TIMESTAMPS_AS_ISO_TEXT,
+  timestamptzTextAsIso,
+} from '../../../infrastructure/postgres/timestamps-as-iso-text.js';
 import { TEST_POSTGRES_URL } from '../../support/postgres.js';
 
 const VALUES = [

@@ -20,7 +20,9 @@ class ScriptedSharedStore implements RateLimitStore {
     }
     state.used += points;
     const msBeforeReset = state.endsAt - this.now;
-    return state.used <= limitPerSecond ? { allowed: true, remaining: limitPerSecond - state.used, msBeforeReset } : { allowed: false, remaining: 0, msBeforeReset };
+    return state.used <= limitPerSecond
+      ? { allowed: true, remaining: limitPerSecond - state.used, msBeforeReset }
+      : { allowed: false, remaining: 0, msBeforeReset };
   }
 }
 

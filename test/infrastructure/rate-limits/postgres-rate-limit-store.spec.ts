@@ -21,9 +21,13 @@ describe('PostgreSQL request rate limit store', function () {
   });
 
   it('keeps its counters in an UNLOGGED table, and turns a table made before that into one', async () => {
-    await db.raw('CREATE TABLE rate_limit_buckets (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)');
+    await db.raw(
+      'CREATE TABLE rate_limit_buckets (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)',
+    );
     await PostgresRateLimitStore.open(db);
-    const { rows } = await db.raw<{ rows: Array<{ relpersistence: string }> }>(`SELECT relpersistence FROM pg_class WHERE relname = 'rate_limit_buckets'`);
+    const { rows } = await db.raw<{ rows: Array<{ relpersistence: string }> }>(
+      `SELECT relpersistence FROM pg_class WHERE relname = 'rate_limit_buckets'`,
+    );
     assert.equal(rows[0].relpersistence, 'u');
     await PostgresRateLimitStore.open(db);
   });
@@ -45,9 +49,13 @@ describe('PostgreSQL request rate limit store', function () {
   });
 
   it('admits no more than the limit across instances leasing from the same table at once, and at most a lease per other instance fewer', async function () {
-    const instances = await Promise.all([0, 1].map(async () => new LeasedRateLimitStore(await PostgresRateLimitStore.open(db), 0.1)));
+    const instances = await Promise.all(
+      [0, 1].map(async () => new LeasedRateLimitStore(await PostgresRateLimitStore.open(db), 0.1)),
+    );
     const started = Date.now();
-    const decisions = await Promise.all(Array.from({ length: 150 }, (_, i) => instances[i % 2].consume('key:leased', 100)));
+    const decisions = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => instances[i % 2].consume('key:leased', 100)),
+    );
     // One window is one second from the bucket's first request: a machine too slow to send these within it would see two.
     if (Date.now() - started > 900) this.skip();
     const admitted = decisions.filter((decision) => decision.allowed).length;

@@ -56,29 +56,68 @@ describe('webhook URL policy', () => {
       ['http://[2001:db8::1]/hook', '[2001:db8::1] is reserved'],
     ];
     for (const [url, problem] of cases) {
-      it(`refuses ${url}`, () => assert.equal(reason(url), `webhookUrl must not point to a non-public address (${problem})`));
+      it(`refuses ${url}`, () =>
+        assert.equal(reason(url), `webhookUrl must not point to a non-public address (${problem})`));
     }
   });
 
   describe('local names', () => {
-    for (const url of ['http://localhost/hook', 'http://LOCALHOST./hook', 'http://api.localhost/hook', 'http://printer.local/hook', 'http://service.internal/hook', 'http://svc.cluster.localdomain/hook', 'http://nas.home.arpa/hook', 'http://router.lan/hook']) {
-      it(`refuses ${url}`, () => assert.match(reason(url), /^webhookUrl must not point to a local or internal host name \(.+\)$/));
+    for (const url of [
+      'http://localhost/hook',
+      'http://LOCALHOST./hook',
+      'http://api.localhost/hook',
+      'http://printer.local/hook',
+      'http://service.internal/hook',
+      'http://svc.cluster.localdomain/hook',
+      'http://nas.home.arpa/hook',
+      'http://router.lan/hook',
+    ]) {
+      it(`refuses ${url}`, () =>
+        assert.match(reason(url), /^webhookUrl must not point to a local or internal host name \(.+\)$/));
     }
     for (const url of ['http://wiki/hook', 'https://hooks:8443/x', 'http://metadata/computeMetadata']) {
-      it(`refuses the single-label name in ${url}`, () => assert.match(reason(url), /^webhookUrl must use a fully qualified public host name \(\w+ is a single label\)$/));
+      it(`refuses the single-label name in ${url}`, () =>
+        assert.match(
+          reason(url),
+          /^webhookUrl must use a fully qualified public host name \(\w+ is a single label\)$/,
+        ));
     }
   });
 
   describe('malformed and special-use host names, port 0', () => {
     it('refuses empty, overlong and badly spelled labels', () => {
-      for (const url of ['http://.example.com/h', 'http://example..com/h', 'http://-.com/h', 'http://a-.example.com/h', 'http://-a.example.com/h', 'http://under_score.example.com/h', `http://${'a'.repeat(64)}.com/h`, `http://${'abcdefghi.'.repeat(26)}com/h`]) {
-        assert.equal(reason(url), 'webhookUrl must have a well-formed host name (labels of letters, digits and inner hyphens, none empty)', url);
+      for (const url of [
+        'http://.example.com/h',
+        'http://example..com/h',
+        'http://-.com/h',
+        'http://a-.example.com/h',
+        'http://-a.example.com/h',
+        'http://under_score.example.com/h',
+        `http://${'a'.repeat(64)}.com/h`,
+        `http://${'abcdefghi.'.repeat(26)}com/h`,
+      ]) {
+        assert.equal(
+          reason(url),
+          'webhookUrl must have a well-formed host name (labels of letters, digits and inner hyphens, none empty)',
+          url,
+        );
       }
     });
 
     it('refuses special-use domains that never resolve publicly', () => {
-      for (const url of ['https://hooks.test/h', 'https://x.invalid/h', 'https://abc.onion/h', 'https://hooks.example/h', 'https://a.alt/h', 'https://a.b.TEST./h']) {
-        assert.match(reason(url), /^webhookUrl must not use a special-use domain that never resolves publicly \(.+\)$/, url);
+      for (const url of [
+        'https://hooks.test/h',
+        'https://x.invalid/h',
+        'https://abc.onion/h',
+        'https://hooks.example/h',
+        'https://a.alt/h',
+        'https://a.b.TEST./h',
+      ]) {
+        assert.match(
+          reason(url),
+          /^webhookUrl must not use a special-use domain that never resolves publicly \(.+\)$/,
+          url,
+        );
       }
       assert.match(reason('https://app.localhost/h'), /local or internal host name/);
     });
@@ -91,19 +130,36 @@ describe('webhook URL policy', () => {
 
   describe('schemes, credentials and malformed URLs', () => {
     it('refuses schemes other than http and https', () => {
-      for (const url of ['ftp://example.com/hook', 'file:///etc/passwd', 'gopher://example.com/', 'javascript:alert(1)', 'ws://example.com/hook']) {
+      for (const url of [
+        'ftp://example.com/hook',
+        'file:///etc/passwd',
+        'gopher://example.com/',
+        'javascript:alert(1)',
+        'ws://example.com/hook',
+      ]) {
         assert.equal(reason(url), 'webhookUrl must use http:// or https://', url);
       }
     });
 
     it('refuses credentials in the URL', () => {
-      for (const url of ['https://user:pass@example.com/hook', 'https://user@example.com/hook', 'https://:secret@example.com/hook']) {
+      for (const url of [
+        'https://user:pass@example.com/hook',
+        'https://user@example.com/hook',
+        'https://:secret@example.com/hook',
+      ]) {
         assert.equal(reason(url), 'webhookUrl must not contain credentials', url);
       }
     });
 
     it('refuses what is not an absolute URL', () => {
-      for (const url of ['not a url', '/relative', 'http://', 'http://[::1/hook', 'http://999.1.1.1/hook', 'http://[fe80::1%25eth0]/hook']) {
+      for (const url of [
+        'not a url',
+        '/relative',
+        'http://',
+        'http://[::1/hook',
+        'http://999.1.1.1/hook',
+        'http://[fe80::1%25eth0]/hook',
+      ]) {
         assert.equal(reason(url), 'webhookUrl must be an absolute http:// or https:// URL', url);
       }
     });
@@ -139,7 +195,9 @@ describe('webhook URL policy', () => {
       assert.deepEqual(checkWebhookUrl('http://127.0.0.1:9999/h', { allowHosts: ['127.0.0.1:9999'] }), { ok: true });
       assert.equal(checkWebhookUrl('http://127.0.0.1:9998/h', { allowHosts: ['127.0.0.1:9999'] }).ok, false);
       assert.deepEqual(checkWebhookUrl('http://127.0.0.1/h', { allowHosts: ['127.0.0.1:80'] }), { ok: true });
-      assert.deepEqual(checkWebhookUrl('https://receiver.internal/h', { allowHosts: ['receiver.internal:443'] }), { ok: true });
+      assert.deepEqual(checkWebhookUrl('https://receiver.internal/h', { allowHosts: ['receiver.internal:443'] }), {
+        ok: true,
+      });
     });
 
     it('exempts a host on any port, names and bracketed IPv6 included, in any letter case', () => {
@@ -151,26 +209,53 @@ describe('webhook URL policy', () => {
 
     it('still refuses other schemes and credentials', () => {
       assert.equal(reason('ftp://127.0.0.1:9999/h', ['127.0.0.1:9999']), 'webhookUrl must use http:// or https://');
-      assert.equal(reason('http://u:p@127.0.0.1:9999/h', ['127.0.0.1:9999']), 'webhookUrl must not contain credentials');
+      assert.equal(
+        reason('http://u:p@127.0.0.1:9999/h', ['127.0.0.1:9999']),
+        'webhookUrl must not contain credentials',
+      );
     });
   });
 
   describe('isPublicAddress, for the address a delivery connects to', () => {
     it('accepts public unicast addresses', () => {
-      for (const ip of ['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8', '[2001:4860:4860::8888]']) assert.equal(isPublicAddress(ip), true, ip);
+      for (const ip of ['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8', '[2001:4860:4860::8888]'])
+        assert.equal(isPublicAddress(ip), true, ip);
     });
 
     it('refuses every non-public range', () => {
       for (const ip of [
-        '127.0.0.1', '10.0.0.8', '172.16.5.4', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.251', '240.0.0.1', '192.0.0.8',
-        '::1', '::', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd00::1', 'ff02::1', '::ffff:192.168.0.1', '::ffff:127.0.0.1', '::7f00:1', '64:ff9b::a00:1', '2002:a00:1::', '2001:db8::1',
+        '127.0.0.1',
+        '10.0.0.8',
+        '172.16.5.4',
+        '192.168.0.1',
+        '169.254.169.254',
+        '100.64.0.1',
+        '0.0.0.0',
+        '255.255.255.255',
+        '224.0.0.251',
+        '240.0.0.1',
+        '192.0.0.8',
+        '::1',
+        '::',
+        'fe80::1',
+        'fe80::1%eth0',
+        'fc00::1',
+        'fd00::1',
+        'ff02::1',
+        '::ffff:192.168.0.1',
+        '::ffff:127.0.0.1',
+        '::7f00:1',
+        '64:ff9b::a00:1',
+        '2002:a00:1::',
+        '2001:db8::1',
       ]) {
         assert.equal(isPublicAddress(ip), false, ip);
       }
     });
 
     it('refuses what is not an address a resolver returns', () => {
-      for (const text of ['garbage', '', 'example.com', '127.1', '2130706433', '0x7f.0.0.1', '1.2.3.4.5']) assert.equal(isPublicAddress(text), false, text);
+      for (const text of ['garbage', '', 'example.com', '127.1', '2130706433', '0x7f.0.0.1', '1.2.3.4.5'])
+        assert.equal(isPublicAddress(text), false, text);
     });
   });
 });

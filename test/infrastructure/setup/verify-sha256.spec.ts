@@ -10,7 +10,9 @@ const SCRIPT = path.resolve('infrastructure/setup/verify-sha256.sh');
 
 function verify(file: string, sums: string, name = 'yt-dlp'): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', [SCRIPT, file, sums, name], (error, _stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code ?? 1), stderr }));
+    execFile('bash', [SCRIPT, file, sums, name], (error, _stdout, stderr) =>
+      resolve({ code: error === null ? 0 : Number(error.code ?? 1), stderr }),
+    );
   });
 }
 
@@ -43,7 +45,10 @@ describe('verifying a downloaded yt-dlp release against its published SHA-256 su
     await writeFile(program, `${content}import os; os.system("curl evil")\n`);
     const result = await verify(program, sums);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /^refusing yt-dlp: its SHA-256 is [0-9a-f]{64} but the release publishes [0-9a-f]{64}; the download is not the release$/m);
+    assert.match(
+      result.stderr,
+      /^refusing yt-dlp: its SHA-256 is [0-9a-f]{64} but the release publishes [0-9a-f]{64}; the download is not the release$/m,
+    );
   });
 
   it('fails closed when the sums are missing, empty, lack the file, list it twice, or are no hash', async () => {

@@ -28,16 +28,21 @@ class Instance {
     };
     const logger = { ...silent, info } as Logger;
     const lock = new PostgresExclusiveLock({ connectionString: database.url, key: KEY, logger });
-    this.leader = new LeaderOnly('test loops', lock, async () => {
-      onStart();
-      this.running = true;
-      return {
-        stop: async () => {
-          this.running = false;
-          this.stops += 1;
-        },
-      };
-    }, silent);
+    this.leader = new LeaderOnly(
+      'test loops',
+      lock,
+      async () => {
+        onStart();
+        this.running = true;
+        return {
+          stop: async () => {
+            this.running = false;
+            this.stops += 1;
+          },
+        };
+      },
+      silent,
+    );
   }
 }
 
@@ -49,7 +54,8 @@ describe('background work behind a leadership lock', () => {
   beforeEach(async () => {
     database = await createTestDatabase('leader_only');
     mostAtOnce = 0;
-    const onStart = () => (mostAtOnce = Math.max(mostAtOnce, instances.filter((instance) => instance.running).length + 1));
+    const onStart = () =>
+      (mostAtOnce = Math.max(mostAtOnce, instances.filter((instance) => instance.running).length + 1));
     instances = [new Instance(database, onStart), new Instance(database, onStart)];
   });
   afterEach(async () => {

@@ -19,7 +19,8 @@ const apiKey = 'vds_test-key-for-signatures';
 function resolverFor(table: Record<string, string[]>): ResolveHost {
   return async (hostname) => {
     const addresses = table[hostname];
-    if (addresses === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (addresses === undefined)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
 }
@@ -37,7 +38,11 @@ describe('webhook sender (real HTTP on loopback)', function () {
   });
 
   const sender = (options: { allowHosts?: string[]; resolve?: ResolveHost } = {}) =>
-    new HttpWebhookSender({ allowHosts: options.allowHosts ?? ['127.0.0.1'], resolve: options.resolve ?? resolverFor({}), clock: new SystemClock() });
+    new HttpWebhookSender({
+      allowHosts: options.allowHosts ?? ['127.0.0.1'],
+      resolve: options.resolve ?? resolverFor({}),
+      clock: new SystemClock(),
+    });
   const request = (url: string, overrides: Partial<WebhookRequest> = {}): WebhookRequest => ({
     url,
     event: 'download.completed',
@@ -63,7 +68,10 @@ describe('webhook sender (real HTTP on loopback)', function () {
     assert.ok(!JSON.stringify(received.headers).includes(apiKey), 'the key itself is never sent');
     const signature = received.headers['x-service-signature'] as string;
     assert.match(signature, /^t=\d+,v1=[0-9a-f]{64}$/);
-    assert.deepEqual(verifyWebhookSignature(received.rawBody, signature, apiKey), { ok: true, timestamp: Number(/t=(\d+)/.exec(signature)?.[1]) });
+    assert.deepEqual(verifyWebhookSignature(received.rawBody, signature, apiKey), {
+      ok: true,
+      timestamp: Number(/t=(\d+)/.exec(signature)?.[1]),
+    });
     assert.equal(verifyWebhookSignature(received.rawBody, signature, 'vds_another-key').ok, false);
   });
 
@@ -95,7 +103,10 @@ describe('webhook sender (real HTTP on loopback)', function () {
 
   it('refuses a name that resolves to loopback at delivery, while the allowlisted receiver is reached', async () => {
     const target = await receiver();
-    const resolve = resolverFor({ 'hooks.example.com': ['127.0.0.1'], 'mixed.example.com': ['93.184.215.14', '10.0.0.7'] });
+    const resolve = resolverFor({
+      'hooks.example.com': ['127.0.0.1'],
+      'mixed.example.com': ['93.184.215.14', '10.0.0.7'],
+    });
     const send = sender({ allowHosts: ['127.0.0.1'], resolve });
 
     const refused = await send.send(request(`http://hooks.example.com:${target.port}/hook`));
@@ -114,7 +125,9 @@ describe('webhook sender (real HTTP on loopback)', function () {
   it('an allowlisted name may resolve anywhere; the allowlist is the only exemption', async () => {
     const target = await receiver();
     const resolve = resolverFor({ 'receiver.test.example': ['127.0.0.1'] });
-    const allowed = await sender({ allowHosts: ['receiver.test.example'], resolve }).send(request(`http://receiver.test.example:${target.port}/hook`));
+    const allowed = await sender({ allowHosts: ['receiver.test.example'], resolve }).send(
+      request(`http://receiver.test.example:${target.port}/hook`),
+    );
     assert.equal(allowed.kind === 'response' && allowed.statusCode, 200);
     const notAllowed = await sender({ allowHosts: [], resolve }).send(request(target.url()));
     assert.equal(notAllowed.kind === 'error' && notAllowed.errorClass, 'address_refused');
@@ -126,7 +139,16 @@ describe('webhook sender (real HTTP on loopback)', function () {
       lookups += 1;
       return [{ address: '93.184.215.14', family: 4 }];
     };
-    for (const url of ['http://127.0.0.1:9/hook', 'http://[::1]:9/hook', 'http://[::ffff:127.0.0.1]:9/hook', 'http://169.254.169.254/latest/meta-data', 'http://0x7f.1/hook', 'http://[fd00:ec2::254]/', 'http://192.0.2.10/hook', 'http://100.64.1.1/']) {
+    for (const url of [
+      'http://127.0.0.1:9/hook',
+      'http://[::1]:9/hook',
+      'http://[::ffff:127.0.0.1]:9/hook',
+      'http://169.254.169.254/latest/meta-data',
+      'http://0x7f.1/hook',
+      'http://[fd00:ec2::254]/',
+      'http://192.0.2.10/hook',
+      'http://100.64.1.1/',
+    ]) {
       const response = await sender({ allowHosts: [], resolve: counting }).send(request(url));
       assert.equal(response.kind === 'error' && response.errorClass, 'address_refused', url);
     }
@@ -139,18 +161,39 @@ describe('webhook sender (real HTTP on loopback)', function () {
     const keyFile = path.join(dir, 'key.pem');
     const certFile = path.join(dir, 'cert.pem');
     // A throwaway self-signed certificate, made here so no private key is kept in the repository.
-    await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=secure.example.com']);
-    const server = createHttpsServer({ key: await readFile(keyFile), cert: await readFile(certFile) }, (_request, response) => {
-      requests += 1;
-      response.end();
-    });
+    await promisify(execFile)('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=secure.example.com',
+    ]);
+    const server = createHttpsServer(
+      { key: await readFile(keyFile), cert: await readFile(certFile) },
+      (_request, response) => {
+        requests += 1;
+        response.end();
+      },
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
       const resolve = resolverFor({ 'secure.example.com': ['127.0.0.1'] });
-      const viaName = await sender({ allowHosts: ['secure.example.com'], resolve }).send(request(`https://secure.example.com:${port}/hook`));
+      const viaName = await sender({ allowHosts: ['secure.example.com'], resolve }).send(
+        request(`https://secure.example.com:${port}/hook`),
+      );
       assert.equal(viaName.kind === 'error' && viaName.errorClass, 'tls', JSON.stringify(viaName));
-      const refused = await sender({ allowHosts: [], resolve }).send(request(`https://secure.example.com:${port}/hook`));
+      const refused = await sender({ allowHosts: [], resolve }).send(
+        request(`https://secure.example.com:${port}/hook`),
+      );
       assert.equal(refused.kind === 'error' && refused.errorClass, 'address_refused');
       assert.equal(requests, 0);
     } finally {

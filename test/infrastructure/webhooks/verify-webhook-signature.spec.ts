@@ -23,13 +23,22 @@ describe('verifyWebhookSignature (for receivers)', () => {
   it('refuses another body, another key, or a changed timestamp', () => {
     assert.equal(reason(verifyWebhookSignature(`${body} `, header, key, at(0))), 'signature_mismatch');
     assert.equal(reason(verifyWebhookSignature(body, header, 'vds_other', at(0))), 'signature_mismatch');
-    assert.equal(reason(verifyWebhookSignature(body, header.replace(`t=${t}`, `t=${t + 1}`), key, at(0))), 'signature_mismatch');
+    assert.equal(
+      reason(verifyWebhookSignature(body, header.replace(`t=${t}`, `t=${t + 1}`), key, at(0))),
+      'signature_mismatch',
+    );
   });
 
   it('names what is wrong with a missing or malformed header', () => {
     assert.equal(reason(verifyWebhookSignature(body, undefined, key)), 'missing_signature');
     assert.equal(reason(verifyWebhookSignature(body, '', key)), 'missing_signature');
-    for (const malformed of ['v1=abc', `t=${t}`, `t=soon,v1=${'a'.repeat(64)}`, `t=${t},v1=${'A'.repeat(64)}`, 'garbage']) {
+    for (const malformed of [
+      'v1=abc',
+      `t=${t}`,
+      `t=soon,v1=${'a'.repeat(64)}`,
+      `t=${t},v1=${'A'.repeat(64)}`,
+      'garbage',
+    ]) {
       assert.equal(reason(verifyWebhookSignature(body, malformed, key, at(0))), 'malformed_signature', malformed);
     }
   });

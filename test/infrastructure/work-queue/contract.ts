@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { beatWhile } from '../../../application/beat-while.js';
 import type { EventStore } from '../../../application/ports/event-store.js';
-import type { WorkConsumer, WorkConsumerOptions, WorkHandler, WorkItem, WorkQueue, WorkRelay } from '../../../application/ports/work-queue.js';
+import type {
+  WorkConsumer,
+  WorkConsumerOptions,
+  WorkHandler,
+  WorkItem,
+  WorkQueue,
+  WorkRelay,
+} from '../../../application/ports/work-queue.js';
 
 export interface WorkQueueHarness {
   store: EventStore;
@@ -58,7 +65,11 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
       const category = `wq${counter}x${randomUUID().slice(0, 8)}`;
       const subject = `${harness.subjectPrefix}.s${counter}`;
       const startRelay = async (from: WorkQueue) => {
-        const relay = from.relay({ name: `relay:${category}`, filter: { streamPrefixes: [`${category}-`] }, route: (event) => [{ subject, payload: event.data }] });
+        const relay = from.relay({
+          name: `relay:${category}`,
+          filter: { streamPrefixes: [`${category}-`] },
+          route: (event) => [{ subject, payload: event.data }],
+        });
         await relay.start();
         running.push(relay);
         return relay;
@@ -69,7 +80,12 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
         relay,
         startRelay,
         async submit(...ns: number[]) {
-          for (const n of ns) await harness.store.appendToStream(`${category}-${n}`, [{ id: randomUUID(), type: 'Worked', data: { n } }], { expectedRevision: 'any' });
+          for (const n of ns)
+            await harness.store.appendToStream(
+              `${category}-${n}`,
+              [{ id: randomUUID(), type: 'Worked', data: { n } }],
+              { expectedRevision: 'any' },
+            );
         },
         consumer(handler: WorkHandler, options: Partial<WorkConsumerOptions> = {}, from: WorkQueue = on) {
           const created = from.consumer({ subject, handler, ackWaitMs: 2_000, drainTimeoutMs: 5_000, ...options });
@@ -133,11 +149,14 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
       const { submit, consumer } = await scenario();
       let calls = 0;
       const handled = deferred();
-      await consumer(async () => {
-        calls += 1;
-        handled.resolve();
-        return 'terminate';
-      }, { ackWaitMs: 1_000 }).start();
+      await consumer(
+        async () => {
+          calls += 1;
+          handled.resolve();
+          return 'terminate';
+        },
+        { ackWaitMs: 1_000 },
+      ).start();
       await submit(1);
       await handled.promise;
       await pause(1_800);
@@ -238,11 +257,14 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
       const { submit, consumer } = await scenario();
       const seen: Array<[number, boolean]> = [];
       const third = deferred();
-      await consumer(async (item) => {
-        seen.push([item.deliveryCount, item.isLastAttempt]);
-        if (seen.length === 3) third.resolve();
-        return { retryAfterMs: 50 };
-      }, { maxDeliver: 3, ackWaitMs: 1_000 }).start();
+      await consumer(
+        async (item) => {
+          seen.push([item.deliveryCount, item.isLastAttempt]);
+          if (seen.length === 3) third.resolve();
+          return { retryAfterMs: 50 };
+        },
+        { maxDeliver: 3, ackWaitMs: 1_000 },
+      ).start();
       await submit(1);
       // However slowly the three deliveries come on a busy machine; then a while for a fourth that must not come.
       await third.promise;
@@ -271,22 +293,28 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
       assert.equal(finished, true);
 
       const stuckIn = deferred<WorkItem>();
-      const stuck = consumer(async (item) => {
-        if ((item.data as { n: number }).n !== 2) return 'ack';
-        stuckIn.resolve(item);
-        await new Promise((resolve) => item.signal.addEventListener('abort', resolve));
-        return 'ack';
-      }, { ackWaitMs: 30_000, drainTimeoutMs: 200 });
+      const stuck = consumer(
+        async (item) => {
+          if ((item.data as { n: number }).n !== 2) return 'ack';
+          stuckIn.resolve(item);
+          await new Promise((resolve) => item.signal.addEventListener('abort', resolve));
+          return 'ack';
+        },
+        { ackWaitMs: 30_000, drainTimeoutMs: 200 },
+      );
       await stuck.start();
       await submit(2);
       const first = await stuckIn.promise;
       await stuck.stop();
       const redelivered = deferred<WorkItem>();
       const handedBackAt = Date.now();
-      await consumer(async (item) => {
-        redelivered.resolve(item);
-        return 'ack';
-      }, { ackWaitMs: 30_000 }).start();
+      await consumer(
+        async (item) => {
+          redelivered.resolve(item);
+          return 'ack';
+        },
+        { ackWaitMs: 30_000 },
+      ).start();
       const again = await redelivered.promise;
       assert.equal(again.messageId, first.messageId);
       assert.notEqual(again.deliveryId, first.deliveryId);
@@ -301,11 +329,14 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
       const started = deferred<WorkItem>();
       // One handler, stuck without heartbeats: the process takes nothing more, as if it had died mid-job. Its late
       // answer, once its delivery lapsed, must not settle the message the queue has given out again.
-      await consumer(async (item) => {
-        started.resolve(item);
-        await new Promise((resolve) => item.signal.addEventListener('abort', resolve));
-        return 'ack';
-      }, { ackWaitMs: 1_000, heartbeatMs: 60_000, drainTimeoutMs: 100 }).start();
+      await consumer(
+        async (item) => {
+          started.resolve(item);
+          await new Promise((resolve) => item.signal.addEventListener('abort', resolve));
+          return 'ack';
+        },
+        { ackWaitMs: 1_000, heartbeatMs: 60_000, drainTimeoutMs: 100 },
+      ).start();
       await submit(1);
       const first = await started.promise;
       await relay.stop();
@@ -316,11 +347,15 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
       await startRelay(restarted);
       const seen = new Map<number, WorkItem>();
       const both = deferred();
-      await consumer(async (item) => {
-        seen.set((item.data as { n: number }).n, item);
-        if (seen.size === 2) both.resolve();
-        return 'ack';
-      }, { ackWaitMs: 1_000 }, restarted).start();
+      await consumer(
+        async (item) => {
+          seen.set((item.data as { n: number }).n, item);
+          if (seen.size === 2) both.resolve();
+          return 'ack';
+        },
+        { ackWaitMs: 1_000 },
+        restarted,
+      ).start();
       await both.promise;
       assert.equal(seen.get(1)?.messageId, first.messageId, 'the message the dead process had');
       assert.notEqual(seen.get(1)?.deliveryId, first.deliveryId);

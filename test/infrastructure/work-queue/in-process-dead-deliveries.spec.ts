@@ -27,7 +27,12 @@ describe('in-process work queue: rows whose last delivery died with its process'
   let db: Knex;
   let consumer: WorkConsumer | null;
   const open = () =>
-    InProcessWorkQueue.open({ processor: { db, store, connectionString: '', acquireLock: inProcessLocks(), logger: silent, lockRetryMs: 100 }, logger: silent, exclusive: true, pollIntervalMs: 50 });
+    InProcessWorkQueue.open({
+      processor: { db, store, connectionString: '', acquireLock: inProcessLocks(), logger: silent, lockRetryMs: 100 },
+      logger: silent,
+      exclusive: true,
+      pollIntervalMs: 50,
+    });
 
   before(async () => {
     embedded = await openEmbeddedDatabase(null);
@@ -81,7 +86,9 @@ describe('in-process work queue: rows whose last delivery died with its process'
     await waitFor(async () => (await rowsOf(WORK_QUEUE_TABLE)) === 0, 'the queue is empty');
     assert.deepEqual(delivered, [{ jobId: 'resumable' }]);
     const letters = await db(DEAD_LETTER_TABLE).select('reason', 'consumer', 'deliveries', 'body');
-    assert.deepEqual(letters, [{ reason: 'max_deliveries', consumer: 'work.download', deliveries: 3, body: { jobId: 'exhausted' } }]);
+    assert.deepEqual(letters, [
+      { reason: 'max_deliveries', consumer: 'work.download', deliveries: 3, body: { jobId: 'exhausted' } },
+    ]);
   });
 
   it('dead-letters a message whose last allowed delivery stopped being renewed while this process runs', async () => {
@@ -94,7 +101,12 @@ describe('in-process work queue: rows whose last delivery died with its process'
       lease_token: 'a-delivery-that-hung',
       leased_until: db.raw(`clock_timestamp() - interval '1 second'`),
     });
-    consumer = queue.consumer({ subject: 'work.download', maxDeliver: 3, ackWaitMs: 2_000, handler: async () => 'ack' });
+    consumer = queue.consumer({
+      subject: 'work.download',
+      maxDeliver: 3,
+      ackWaitMs: 2_000,
+      handler: async () => 'ack',
+    });
     await consumer.start();
     await waitFor(async () => (await rowsOf(DEAD_LETTER_TABLE)) === 1, 'the message is dead-lettered');
     assert.equal(await rowsOf(WORK_QUEUE_TABLE), 0);

@@ -118,6 +118,9 @@ describe('in-process work queue: many idle loops on one stop signal', function (
       await consumer.stop();
       process.off('warning', onWarning);
     }
-    assert.deepEqual(warnings.filter((name) => name === 'MaxListenersExceededWarning'), []);
+    assert.deepEqual(
+      warnings.filter((name) => name === 'MaxListenersExceededWarning'),
+      [],
+    );
   });
 });

@@ -32,7 +32,14 @@ describeWorkQueueContract('in-process, on the embedded PGlite database', async (
   const embedded = await openEmbeddedDatabase(null);
   const store = new PgliteEventStore(embedded.db, { pollIntervalMs: 50 });
   await store.migrate();
-  const processor = { db: embedded.db, store, connectionString: '', acquireLock: inProcessLocks(), logger: silent, lockRetryMs: 100 };
+  const processor = {
+    db: embedded.db,
+    store,
+    connectionString: '',
+    acquireLock: inProcessLocks(),
+    logger: silent,
+    lockRetryMs: 100,
+  };
   return {
     store,
     subjectPrefix: 'work',
@@ -50,7 +57,14 @@ describeWorkQueueContract('in-process, on the embedded PGlite database, with the
   const embedded = await openEmbeddedDatabase(null);
   const store = new PgliteEventStore(embedded.db);
   await store.migrate();
-  const processor = { db: embedded.db, store, connectionString: '', acquireLock: inProcessLocks(), logger: silent, lockRetryMs: 100 };
+  const processor = {
+    db: embedded.db,
+    store,
+    connectionString: '',
+    acquireLock: inProcessLocks(),
+    logger: silent,
+    lockRetryMs: 100,
+  };
   return {
     store,
     subjectPrefix: 'work',

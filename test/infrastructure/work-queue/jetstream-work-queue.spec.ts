@@ -22,7 +22,16 @@ describeWorkQueueContract('JetStream', async () => {
   return {
     store,
     subjectPrefix,
-    open: () => JetStreamWorkQueue.open({ url: NATS_URL, stream, subjects: [`${subjectPrefix}.>`], connectionName: 'work-queue contract', logger: silent, processor, pullExpiresMs: 1_000 }),
+    open: () =>
+      JetStreamWorkQueue.open({
+        url: NATS_URL,
+        stream,
+        subjects: [`${subjectPrefix}.>`],
+        connectionName: 'work-queue contract',
+        logger: silent,
+        processor,
+        pullExpiresMs: 1_000,
+      }),
     async cleanup() {
       const nc = await connectToNats({ url: NATS_URL });
       await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);

@@ -29,7 +29,10 @@ export function foldStoredStreams(rows: readonly StoredEventRow[]): Record<strin
     if (deciders === undefined) continue;
     const domainEvents = events.map(({ type, data }) => ({ type, data }));
     states[stream] = Object.fromEntries(
-      Object.entries(deciders).map(([name, decider]) => [name, JSON.parse(JSON.stringify(foldEvents(decider, domainEvents)))]),
+      Object.entries(deciders).map(([name, decider]) => [
+        name,
+        JSON.parse(JSON.stringify(foldEvents(decider, domainEvents))),
+      ]),
     );
   }
   return states;

@@ -11,11 +11,23 @@ export async function importStoredRows(database: Knex, rows: readonly StoredEven
     for (const row of rows) {
       await trx.raw(
         'INSERT INTO es_events (stream_name, stream_revision, event_id, event_type, data, metadata, created_at) VALUES (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?)',
-        [row.streamName, row.revision, row.id, row.type, JSON.stringify(row.data), JSON.stringify(row.metadata), row.createdAt],
+        [
+          row.streamName,
+          row.revision,
+          row.id,
+          row.type,
+          JSON.stringify(row.data),
+          JSON.stringify(row.metadata),
+          row.createdAt,
+        ],
       );
     }
     for (const [stream, events] of rowsByStream(rows)) {
-      await trx.raw('INSERT INTO es_streams (stream_name, category, revision) VALUES (?, ?, ?)', [stream, stream.split('-')[0], events.at(-1)?.revision ?? 0]);
+      await trx.raw('INSERT INTO es_streams (stream_name, category, revision) VALUES (?, ?, ?)', [
+        stream,
+        stream.split('-')[0],
+        events.at(-1)?.revision ?? 0,
+      ]);
     }
   });
 }

@@ -27,7 +27,11 @@ import type { PolledJob, WrittenStoreFixture } from './written-store-fixture.js'
 /** A test key only: it opens the fixture's API keys and nothing else. */
 const FIXTURE_MASTER_KEY = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff';
 /** What a reader must be configured with to answer as the writer did: its keys and its links' lifetimes. */
-const READER_ENV = { MASTER_KEY: FIXTURE_MASTER_KEY, FILE_RETENTION_SECONDS: '8', FILE_RETENTION_BELOW_LINK_TTL: 'allow' };
+const READER_ENV = {
+  MASTER_KEY: FIXTURE_MASTER_KEY,
+  FILE_RETENTION_SECONDS: '8',
+  FILE_RETENTION_BELOW_LINK_TTL: 'allow',
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -64,10 +68,19 @@ async function main(output: string): Promise<void> {
   }
 }
 
-async function writeStore(service: TestService, platform: FixturePlatform, receiver: WebhookReceiver): Promise<WrittenStoreFixture> {
+async function writeStore(
+  service: TestService,
+  platform: FixturePlatform,
+  receiver: WebhookReceiver,
+): Promise<WrittenStoreFixture> {
   const call = apiClient(service.url);
   const admin = service.service.container.resolve(AccountAdministration);
-  const alpha = await service.createAccount({ planId: 'growth', addOns: ['client_download', 'channel_list'], name: 'Alpha', email: 'alpha@example.com' });
+  const alpha = await service.createAccount({
+    planId: 'growth',
+    addOns: ['client_download', 'channel_list'],
+    name: 'Alpha',
+    email: 'alpha@example.com',
+  });
   const spare = await admin.issueKey(alpha.accountId);
   await admin.revokeKey(alpha.accountId, spare.keyId);
   await admin.grantExtraUnits(alpha.accountId, 'info', 5, 'goodwill');
@@ -80,14 +93,26 @@ async function writeStore(service: TestService, platform: FixturePlatform, recei
 
   const submit = async (key: string, path: string, json: unknown): Promise<PolledJob> => {
     const response = await call('POST', path, { key, json });
-    if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
+    if (response.status !== 200)
+      throw new Error(`${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
     return { path: `${path}/${response.body.jobId}`, apiKey: key, view: null };
   };
   const key = alpha.apiKey;
   const webhookUrl = receiver.url('/hook');
-  const completed = await submit(key, '/api/v2/download', { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio', webhookUrl });
-  const failed = await submit(key, '/api/v2/download', { url: platform.watchUrl(FIXTURE_VIDEOS.missing.id), format: 'audio', webhookUrl });
-  const cancelled = await submit(key, '/api/v2/download', { url: platform.watchUrl(FIXTURE_VIDEOS.slow.id), format: 'audio' });
+  const completed = await submit(key, '/api/v2/download', {
+    url: platform.watchUrl(FIXTURE_VIDEOS.clip.id),
+    format: 'audio',
+    webhookUrl,
+  });
+  const failed = await submit(key, '/api/v2/download', {
+    url: platform.watchUrl(FIXTURE_VIDEOS.missing.id),
+    format: 'audio',
+    webhookUrl,
+  });
+  const cancelled = await submit(key, '/api/v2/download', {
+    url: platform.watchUrl(FIXTURE_VIDEOS.slow.id),
+    format: 'audio',
+  });
   await call('DELETE', cancelled.path, { key });
   const jobs = [
     completed,
@@ -96,21 +121,33 @@ async function writeStore(service: TestService, platform: FixturePlatform, recei
     await submit(key, '/api/v2/info', { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) }),
     await submit(key, '/api/v2/info', { url: platform.watchUrl(FIXTURE_DUBBED.id), includeAudioTracks: true }),
     await submit(key, '/api/v2/info', { url: platform.watchUrl('ratelimit-x1') }),
-    await submit(key, '/api/v2/client-download', { url: platform.pageUrl(FIXTURE_CLIENT_DOWNLOAD_PATHS['photo sharing /p'](FIXTURE_VIDEOS.clip.id)) }),
-    await submit(key, '/api/v2/client-download', { url: platform.pageUrl(FIXTURE_CLIENT_DOWNLOAD_PATHS['photo sharing /p'](FIXTURE_MISSING_VIDEO_ID)) }),
+    await submit(key, '/api/v2/client-download', {
+      url: platform.pageUrl(FIXTURE_CLIENT_DOWNLOAD_PATHS['photo sharing /p'](FIXTURE_VIDEOS.clip.id)),
+    }),
+    await submit(key, '/api/v2/client-download', {
+      url: platform.pageUrl(FIXTURE_CLIENT_DOWNLOAD_PATHS['photo sharing /p'](FIXTURE_MISSING_VIDEO_ID)),
+    }),
   ];
   for (const account of [alpha, beta]) {
-    const listing = await call('POST', '/api/v2/list-channel', { key: account.apiKey, json: { channelUrl: platform.channelUrl(), maxVideos: 3 } });
-    if (listing.status !== 200) throw new Error(`list-channel answered ${listing.status}: ${JSON.stringify(listing.body)}`);
+    const listing = await call('POST', '/api/v2/list-channel', {
+      key: account.apiKey,
+      json: { channelUrl: platform.channelUrl(), maxVideos: 3 },
+    });
+    if (listing.status !== 200)
+      throw new Error(`list-channel answered ${listing.status}: ${JSON.stringify(listing.body)}`);
   }
 
   for (const job of jobs) await untilFinished(call, job);
   await receiver.waitFor(3, 60_000);
   const store = service.service.container.resolve<EventStore>(TOKENS.eventStore);
   await abandonLookups(service, store, alpha.accountId);
-  await waitUntil('the completed file is deleted', async () => (await store.readStream(jobStream(completed))).some((event) => event.type === 'FileDeleted'));
+  await waitUntil('the completed file is deleted', async () =>
+    (await store.readStream(jobStream(completed))).some((event) => event.type === 'FileDeleted'),
+  );
   await waitUntil('both deliveries are recorded', async () => {
-    const histories = await Promise.all([completed, failed].map((job) => new ReadWebhookDeliveryHistory(store).execute(jobIdOf(job))));
+    const histories = await Promise.all(
+      [completed, failed].map((job) => new ReadWebhookDeliveryHistory(store).execute(jobIdOf(job))),
+    );
     return histories.every((history) => history?.attempts.at(-1)?.outcome === 'acknowledged');
   });
   await service.settle();
@@ -127,8 +164,13 @@ async function abandonLookups(service: TestService, store: EventStore, accountId
   for (const { feature, stream, event } of orphans) {
     const lookupId = randomUUID();
     const now = new Date().toISOString();
-    await accounts.handle(accountId, { type: 'ReserveLookup', data: { lookupId, feature, units: 1, subject: `orphaned ${feature}`, now } });
-    await waitUntil(`${event} is recorded`, async () => (await store.readStream(`${stream}-${lookupId}`)).some((recorded) => recorded.type === event));
+    await accounts.handle(accountId, {
+      type: 'ReserveLookup',
+      data: { lookupId, feature, units: 1, subject: `orphaned ${feature}`, now },
+    });
+    await waitUntil(`${event} is recorded`, async () =>
+      (await store.readStream(`${stream}-${lookupId}`)).some((recorded) => recorded.type === event),
+    );
   }
 }
 
@@ -141,7 +183,9 @@ async function record(
 ): Promise<WrittenStoreFixture> {
   const call = apiClient(service.url);
   const ledger = service.service.container.resolve(ReplayAccountLedger);
-  const polled = await Promise.all(jobs.map(async (job) => ({ ...job, view: (await call('GET', job.path, { key: job.apiKey })).body })));
+  const polled = await Promise.all(
+    jobs.map(async (job) => ({ ...job, view: (await call('GET', job.path, { key: job.apiKey })).body })),
+  );
   const recordedAccounts = await Promise.all(
     accounts.map(async ({ accountId, apiKey }) => ({
       accountId,
@@ -159,7 +203,15 @@ async function record(
   );
   const writtenAt = new Date().toISOString();
   const events = await storedRows(service.config.storage.databaseUrl);
-  return { writtenAt, env: READER_ENV, accounts: recordedAccounts, jobs: polled, webhookDeliveries, states: foldStoredStreams(events), events };
+  return {
+    writtenAt,
+    env: READER_ENV,
+    accounts: recordedAccounts,
+    jobs: polled,
+    webhookDeliveries,
+    states: foldStoredStreams(events),
+    events,
+  };
 }
 
 /** The rows exactly as stored, in the order readers see them. */

@@ -9,18 +9,83 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 /** Keywords of JSON Schema 2020-12 and of the OpenAPI 3.1 base vocabulary; anything else in a schema is a typo ajv would ignore. */
 const SCHEMA_KEYWORDS = new Set([
-  '$id', '$schema', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$defs', '$comment', '$vocabulary',
-  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'prefixItems', 'items', 'contains',
-  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
-  'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength',
-  'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties', 'minProperties', 'required', 'dependentRequired',
-  'format', 'contentEncoding', 'contentMediaType', 'contentSchema',
-  'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'examples',
-  'discriminator', 'xml', 'externalDocs', 'example',
+  '$id',
+  '$schema',
+  '$ref',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$defs',
+  '$comment',
+  '$vocabulary',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  'prefixItems',
+  'items',
+  'contains',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'type',
+  'enum',
+  'const',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxContains',
+  'minContains',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'dependentRequired',
+  'format',
+  'contentEncoding',
+  'contentMediaType',
+  'contentSchema',
+  'title',
+  'description',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'examples',
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'example',
 ]);
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SCHEMA_VALUES = ['items', 'contains', 'additionalProperties', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const SCHEMA_VALUES = [
+  'items',
+  'contains',
+  'additionalProperties',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 
 interface Operation {
   where: string;
@@ -36,7 +101,11 @@ function operationsOf(section: 'paths' | 'webhooks'): Operation[] {
   return Object.entries(document[section] as Record<string, Json>).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => METHODS.includes(method))
-      .map(([method, operation]) => ({ where: `${method.toUpperCase()} ${path}`, pointer: `/${section}/${escapePointerSegment(path)}/${method}`, operation: operation as Json })),
+      .map(([method, operation]) => ({
+        where: `${method.toUpperCase()} ${path}`,
+        pointer: `/${section}/${escapePointerSegment(path)}/${method}`,
+        operation: operation as Json,
+      })),
   );
 }
 
@@ -46,19 +115,25 @@ const allOperations = (): Operation[] => [...operationsOf('paths'), ...operation
 function operationSchemas(): Array<[string, unknown]> {
   const found: Array<[string, unknown]> = [];
   for (const { pointer, operation } of allOperations()) {
-    for (const [index, parameter] of ((operation.parameters ?? []) as Json[]).entries()) found.push([`${pointer}/parameters/${index}/schema`, parameter.schema]);
+    for (const [index, parameter] of ((operation.parameters ?? []) as Json[]).entries())
+      found.push([`${pointer}/parameters/${index}/schema`, parameter.schema]);
     const body = operation.requestBody as { content?: Record<string, Json> } | undefined;
-    for (const [type, media] of Object.entries(body?.content ?? {})) found.push([`${pointer}/requestBody/content/${escapePointerSegment(type)}/schema`, media.schema]);
+    for (const [type, media] of Object.entries(body?.content ?? {}))
+      found.push([`${pointer}/requestBody/content/${escapePointerSegment(type)}/schema`, media.schema]);
     for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
-      for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>)) found.push([`${pointer}/responses/${status}/content/${escapePointerSegment(type)}/schema`, media.schema]);
-      for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) found.push([`${pointer}/responses/${status}/headers/${escapePointerSegment(name)}/schema`, header.schema]);
+      for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>))
+        found.push([`${pointer}/responses/${status}/content/${escapePointerSegment(type)}/schema`, media.schema]);
+      for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>))
+        found.push([`${pointer}/responses/${status}/headers/${escapePointerSegment(name)}/schema`, header.schema]);
     }
   }
   return found;
 }
 
 function allSchemas(): Array<[string, unknown]> {
-  const components = Object.entries((document.components as Json).schemas as Json).map(([name, schema]): [string, unknown] => [`/components/schemas/${name}`, schema]);
+  const components = Object.entries((document.components as Json).schemas as Json).map(
+    ([name, schema]): [string, unknown] => [`/components/schemas/${name}`, schema],
+  );
   return [...components, ...operationSchemas()];
 }
 
@@ -68,8 +143,11 @@ function walkSchema(schema: unknown, at: string, visit: (schema: Json, at: strin
   assert.ok(typeof schema === 'object' && schema !== null && !Array.isArray(schema), `${at} is not a schema`);
   const node = schema as Json;
   visit(node, at);
-  for (const key of SCHEMA_MAPS) for (const [name, sub] of Object.entries((node[key] ?? {}) as Json)) walkSchema(sub, `${at}/${key}/${name}`, visit);
-  for (const key of SCHEMA_LISTS) for (const [index, sub] of ((node[key] ?? []) as unknown[]).entries()) walkSchema(sub, `${at}/${key}/${index}`, visit);
+  for (const key of SCHEMA_MAPS)
+    for (const [name, sub] of Object.entries((node[key] ?? {}) as Json)) walkSchema(sub, `${at}/${key}/${name}`, visit);
+  for (const key of SCHEMA_LISTS)
+    for (const [index, sub] of ((node[key] ?? []) as unknown[]).entries())
+      walkSchema(sub, `${at}/${key}/${index}`, visit);
   for (const key of SCHEMA_VALUES) if (node[key] !== undefined) walkSchema(node[key], `${at}/${key}`, visit);
 }
 
@@ -90,7 +168,18 @@ function schemaNamed(name: string): Json {
 describe('OpenAPI document', () => {
   describe('as an OpenAPI 3.1 document', () => {
     it('has only OpenAPI 3.1 top-level fields, with info and a version', () => {
-      const allowed = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags', 'externalDocs'];
+      const allowed = [
+        'openapi',
+        'info',
+        'jsonSchemaDialect',
+        'servers',
+        'paths',
+        'webhooks',
+        'components',
+        'security',
+        'tags',
+        'externalDocs',
+      ];
       for (const key of Object.keys(document)) assert.ok(allowed.includes(key), key);
       assert.equal(openApiDocument.openapi, '3.1.0');
       assert.equal(typeof openApiDocument.info.title, 'string');
@@ -113,14 +202,20 @@ describe('OpenAPI document', () => {
       const scheme = openApiDocument.components.securitySchemes.bearerAuth;
       assert.equal(scheme.type, 'http');
       assert.equal(scheme.scheme, 'bearer');
-      const open = operationsOf('paths').filter(({ operation }) => operation.security !== undefined).map(({ where }) => where);
+      const open = operationsOf('paths')
+        .filter(({ operation }) => operation.security !== undefined)
+        .map(({ where }) => where);
       assert.deepEqual(open, ['GET /openapi.json']);
     });
 
     it('names only defined security schemes', () => {
       const defined = Object.keys(openApiDocument.components.securitySchemes);
-      const requirements = [...openApiDocument.security, ...allOperations().flatMap(({ operation }) => (operation.security ?? []) as Json[])];
-      for (const requirement of requirements) for (const name of Object.keys(requirement)) assert.ok(defined.includes(name), name);
+      const requirements = [
+        ...openApiDocument.security,
+        ...allOperations().flatMap(({ operation }) => (operation.security ?? []) as Json[]),
+      ];
+      for (const requirement of requirements)
+        for (const name of Object.keys(requirement)) assert.ok(defined.includes(name), name);
     });
 
     it('gives every operation a unique operationId, declared tags and described responses with valid status keys', () => {
@@ -180,21 +275,29 @@ describe('OpenAPI document', () => {
       for (const [pointer, schema] of allSchemas()) {
         walkSchema(schema, pointer, (node, at) => {
           if (node.additionalProperties !== false || !Array.isArray(node.required)) return;
-          for (const name of node.required as string[]) assert.ok(name in ((node.properties ?? {}) as Json), `${at}: required ${name} is not a property`);
+          for (const name of node.required as string[])
+            assert.ok(name in ((node.properties ?? {}) as Json), `${at}: required ${name} is not a property`);
         });
       }
     });
 
     it('has discriminators whose mapping matches the status values of their oneOf branches', () => {
       for (const [name, schema] of Object.entries(openApiDocument.components.schemas) as Array<[string, Json]>) {
-        const discriminator = schema.discriminator as { propertyName: string; mapping: Record<string, string> } | undefined;
+        const discriminator = schema.discriminator as
+          | { propertyName: string; mapping: Record<string, string> }
+          | undefined;
         if (discriminator === undefined) continue;
         const branches = (schema.oneOf as Array<{ $ref: string }>).map((branch) => branch.$ref);
         const covered = new Set<string>();
         for (const branch of branches) {
           const target = resolve(branch) as Json;
-          assert.ok((target.required as string[]).includes(discriminator.propertyName), `${name}: ${branch} must require ${discriminator.propertyName}`);
-          const tag: { const?: string; enum?: string[] } = (target.properties as Record<string, { const?: string; enum?: string[] }>)[discriminator.propertyName];
+          assert.ok(
+            (target.required as string[]).includes(discriminator.propertyName),
+            `${name}: ${branch} must require ${discriminator.propertyName}`,
+          );
+          const tag: { const?: string; enum?: string[] } = (
+            target.properties as Record<string, { const?: string; enum?: string[] }>
+          )[discriminator.propertyName];
           const values: string[] = tag.enum ?? [tag.const as string];
           for (const value of values) {
             assert.equal(discriminator.mapping[value], branch, `${name}: ${value}`);
@@ -214,11 +317,13 @@ describe('OpenAPI document', () => {
   });
 
   describe('against the contract', () => {
-    const operation = (path: string, method: string) => ((document.paths as Record<string, Json>)[path][method] as Json);
+    const operation = (path: string, method: string) => (document.paths as Record<string, Json>)[path][method] as Json;
     const statuses = (path: string, method: string) => Object.keys(operation(path, method).responses as Json).sort();
 
     it('has exactly the contract operations under the API prefix, and the document itself', () => {
-      const found = operationsOf('paths').map(({ where, operation: op }) => `${where} ${String(op.operationId)}`).sort();
+      const found = operationsOf('paths')
+        .map(({ where, operation: op }) => `${where} ${String(op.operationId)}`)
+        .sort();
       assert.deepEqual(found, [
         'DELETE /download/{jobId} cancelDownload',
         'GET /client-download/{jobId} getClientDownload',
@@ -237,7 +342,8 @@ describe('OpenAPI document', () => {
     });
 
     it('leaves signed file links and operational endpoints out', () => {
-      for (const path of Object.keys(openApiDocument.paths)) assert.doesNotMatch(path, /^\/(files|healthz|readyz|metrics)/);
+      for (const path of Object.keys(openApiDocument.paths))
+        assert.doesNotMatch(path, /^\/(files|healthz|readyz|metrics)/);
     });
 
     it('documents the status codes of each endpoint', () => {
@@ -254,13 +360,25 @@ describe('OpenAPI document', () => {
 
     it('documents the pending-download headers and the rate-limit headers on the submit 429', () => {
       const headers = openApiDocument.paths['/download'].post.responses['429'].headers;
-      assert.deepEqual(Object.keys(headers), ['X-Pending-Downloads', 'X-Pending-Downloads-Limit', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+      assert.deepEqual(Object.keys(headers), [
+        'X-Pending-Downloads',
+        'X-Pending-Downloads-Limit',
+        'Retry-After',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+      ]);
       for (const header of Object.values(headers)) assert.equal(header.schema.type, 'integer');
     });
 
     it('requires Retry-After and the RateLimit headers on every other 429', () => {
       const headers = openApiDocument.paths['/download/{jobId}'].get.responses['429'].headers;
-      assert.deepEqual(Object.keys(headers), ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+      assert.deepEqual(Object.keys(headers), [
+        'Retry-After',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+      ]);
       for (const header of Object.values(headers)) assert.equal(header.required, true);
     });
 
@@ -268,7 +386,14 @@ describe('OpenAPI document', () => {
       const request = openApiDocument.components.schemas.SubmitDownloadRequest;
       assert.deepEqual(request.required, ['url']);
       assert.equal(request.additionalProperties, false);
-      assert.deepEqual(Object.keys(request.properties).sort(), ['endTime', 'format', 'language', 'startTime', 'url', 'webhookUrl']);
+      assert.deepEqual(Object.keys(request.properties).sort(), [
+        'endTime',
+        'format',
+        'language',
+        'startTime',
+        'url',
+        'webhookUrl',
+      ]);
       assert.equal(request.properties.format.default, 'audio');
       assert.deepEqual([request.properties.startTime.type, request.properties.startTime.minimum], ['integer', 0]);
       assert.deepEqual([request.properties.endTime.type, request.properties.endTime.minimum], ['integer', 1]);
@@ -282,30 +407,85 @@ describe('OpenAPI document', () => {
       assert.equal(schemas.DownloadErrorCode.enum.length, 15);
       assert.deepEqual(schemas.DownloadJobStatus.enum, ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED', 'FAILED']);
       assert.deepEqual(schemas.AccountPlan.properties.id.enum, ['free', 'starter', 'growth', 'scale', 'custom']);
-      assert.deepEqual(schemas.FeatureId.enum, ['download_count', 'bandwidth_mb', 'info', 'client_download', 'channel_list']);
+      assert.deepEqual(schemas.FeatureId.enum, [
+        'download_count',
+        'bandwidth_mb',
+        'info',
+        'client_download',
+        'channel_list',
+      ]);
     });
 
     it('requires exactly the fields the contract lists for each download shape', () => {
       const shape = (name: string) => schemaNamed(name) as { required: string[]; properties: Json };
-      const optional = (name: string) => Object.keys(shape(name).properties).filter((field) => !shape(name).required.includes(field)).sort();
-      assert.deepEqual(shape('DownloadJobPending').required.sort(), ['duration', 'format', 'jobId', 'status', 'title', 'url']);
+      const optional = (name: string) =>
+        Object.keys(shape(name).properties)
+          .filter((field) => !shape(name).required.includes(field))
+          .sort();
+      assert.deepEqual(shape('DownloadJobPending').required.sort(), [
+        'duration',
+        'format',
+        'jobId',
+        'status',
+        'title',
+        'url',
+      ]);
       // progress is this service's extension to the pending shape: optional, so contract clients never miss it.
-      assert.deepEqual(optional('DownloadJobPending'), ['completedAt', 'createdAt', 'language', 'progress', 'startedAt']);
-      assert.deepEqual(shape('DownloadJobCompleted').required.sort(), ['actualFormat', 'downloadUrl', 'duration', 'fileSize', 'format', 'jobId', 'status', 'title', 'url']);
+      assert.deepEqual(optional('DownloadJobPending'), [
+        'completedAt',
+        'createdAt',
+        'language',
+        'progress',
+        'startedAt',
+      ]);
+      assert.deepEqual(shape('DownloadJobCompleted').required.sort(), [
+        'actualFormat',
+        'downloadUrl',
+        'duration',
+        'fileSize',
+        'format',
+        'jobId',
+        'status',
+        'title',
+        'url',
+      ]);
       assert.deepEqual(optional('DownloadJobCompleted'), ['completedAt', 'createdAt', 'language', 'startedAt']);
-      assert.deepEqual(shape('DownloadJobFailed').required.sort(), ['duration', 'format', 'jobId', 'status', 'title', 'url']);
-      assert.deepEqual(optional('DownloadJobFailed'), ['completedAt', 'createdAt', 'errorCode', 'language', 'startedAt']);
+      assert.deepEqual(shape('DownloadJobFailed').required.sort(), [
+        'duration',
+        'format',
+        'jobId',
+        'status',
+        'title',
+        'url',
+      ]);
+      assert.deepEqual(optional('DownloadJobFailed'), [
+        'completedAt',
+        'createdAt',
+        'errorCode',
+        'language',
+        'startedAt',
+      ]);
     });
 
     it('answers a used-up limit with exactly "Credit limit reached"', () => {
-      assert.deepEqual(openApiDocument.paths['/download'].post.responses['403'].content['application/json'].schema, { $ref: '#/components/schemas/CreditLimitError' });
-      assert.deepEqual(resolve('#/components/schemas/CreditLimitError/allOf/1/properties/error'), { const: 'Credit limit reached' });
+      assert.deepEqual(openApiDocument.paths['/download'].post.responses['403'].content['application/json'].schema, {
+        $ref: '#/components/schemas/CreditLimitError',
+      });
+      assert.deepEqual(resolve('#/components/schemas/CreditLimitError/allOf/1/properties/error'), {
+        const: 'Credit limit reached',
+      });
     });
 
     it('describes the download.finished webhook with its signed headers and the completed or failed body', () => {
       const webhook = openApiDocument.webhooks['download.finished'].post;
-      assert.deepEqual(webhook.parameters.map((parameter) => parameter.name), ['X-Service-Event', 'X-Service-Job-Id', 'X-Service-Attempt', 'X-Service-Signature']);
-      assert.deepEqual(Object.keys(openApiDocument.components.schemas.DownloadFinishedEvent.discriminator.mapping), ['COMPLETED', 'FAILED']);
+      assert.deepEqual(
+        webhook.parameters.map((parameter) => parameter.name),
+        ['X-Service-Event', 'X-Service-Job-Id', 'X-Service-Attempt', 'X-Service-Signature'],
+      );
+      assert.deepEqual(Object.keys(openApiDocument.components.schemas.DownloadFinishedEvent.discriminator.mapping), [
+        'COMPLETED',
+        'FAILED',
+      ]);
     });
   });
 });

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { validatePathParameters, validateRequestBody } from '../../../../infrastructure/http/openapi/request-validator.js';
+import {
+  validatePathParameters,
+  validateRequestBody,
+} from '../../../../infrastructure/http/openapi/request-validator.js';
 
 const url = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
 
@@ -18,22 +21,42 @@ describe('request validation by the OpenAPI document', () => {
     });
 
     it('fills in includeAudioTracks false and maxVideos 5', () => {
-      assert.deepEqual(validateRequestBody('submitInfo', { url }), { ok: true, value: { url, includeAudioTracks: false } });
-      assert.deepEqual(validateRequestBody('listChannel', { channelUrl: 'https://www.youtube.com/@x' }), { ok: true, value: { channelUrl: 'https://www.youtube.com/@x', maxVideos: 5 } });
+      assert.deepEqual(validateRequestBody('submitInfo', { url }), {
+        ok: true,
+        value: { url, includeAudioTracks: false },
+      });
+      assert.deepEqual(validateRequestBody('listChannel', { channelUrl: 'https://www.youtube.com/@x' }), {
+        ok: true,
+        value: { channelUrl: 'https://www.youtube.com/@x', maxVideos: 5 },
+      });
     });
 
     it('keeps what the client gave', () => {
-      const body = { url, format: '720', startTime: 0, endTime: 30, language: 'en-US', webhookUrl: 'https://hooks.example.com/done' };
+      const body = {
+        url,
+        format: '720',
+        startTime: 0,
+        endTime: 30,
+        language: 'en-US',
+        webhookUrl: 'https://hooks.example.com/done',
+      };
       assert.deepEqual(validateRequestBody('submitDownload', body), { ok: true, value: body });
-      assert.deepEqual(validateRequestBody('submitInfo', { url, includeAudioTracks: true }), { ok: true, value: { url, includeAudioTracks: true } });
-      assert.deepEqual(validateRequestBody('listChannel', { channelUrl: 'c', maxVideos: 1000 }), { ok: true, value: { channelUrl: 'c', maxVideos: 1000 } });
+      assert.deepEqual(validateRequestBody('submitInfo', { url, includeAudioTracks: true }), {
+        ok: true,
+        value: { url, includeAudioTracks: true },
+      });
+      assert.deepEqual(validateRequestBody('listChannel', { channelUrl: 'c', maxVideos: 1000 }), {
+        ok: true,
+        value: { channelUrl: 'c', maxVideos: 1000 },
+      });
       assert.deepEqual(validateRequestBody('submitClientDownload', { url }), { ok: true, value: { url } });
     });
   });
 
   describe('messages naming the field and its rule', () => {
     it('refuses a body that is not a JSON object', () => {
-      for (const body of [undefined, null, 'text', 3, true, [1]]) assert.equal(refusal(body), 'request body must be a JSON object', JSON.stringify(body));
+      for (const body of [undefined, null, 'text', 3, true, [1]])
+        assert.equal(refusal(body), 'request body must be a JSON object', JSON.stringify(body));
     });
 
     it('url', () => {
@@ -45,27 +68,47 @@ describe('request validation by the OpenAPI document', () => {
 
     it('format', () => {
       const message = 'format must be one of: 1080, 720, 480, 360, audio, audio-aac, audio-mp3';
-      for (const format of ['4k', 'AUDIO', '', 1080, null]) assert.equal(refusal({ url, format }), message, String(format));
-      for (const format of ['1080', '720', '480', '360', 'audio', 'audio-aac', 'audio-mp3']) assert.equal(validateRequestBody('submitDownload', { url, format }).ok, true, format);
+      for (const format of ['4k', 'AUDIO', '', 1080, null])
+        assert.equal(refusal({ url, format }), message, String(format));
+      for (const format of ['1080', '720', '480', '360', 'audio', 'audio-aac', 'audio-mp3'])
+        assert.equal(validateRequestBody('submitDownload', { url, format }).ok, true, format);
     });
 
     it('startTime and endTime', () => {
-      for (const startTime of [-1, 1.5, '3', null, true, Infinity, 2 ** 31]) assert.equal(refusal({ url, startTime }), 'startTime must be an integer from 0 to 2147483647', String(startTime));
-      for (const endTime of [0, -5, 2.5, '10', Infinity]) assert.equal(refusal({ url, endTime }), 'endTime must be an integer from 1 to 2147483647', String(endTime));
+      for (const startTime of [-1, 1.5, '3', null, true, Infinity, 2 ** 31])
+        assert.equal(
+          refusal({ url, startTime }),
+          'startTime must be an integer from 0 to 2147483647',
+          String(startTime),
+        );
+      for (const endTime of [0, -5, 2.5, '10', Infinity])
+        assert.equal(refusal({ url, endTime }), 'endTime must be an integer from 1 to 2147483647', String(endTime));
       assert.equal(validateRequestBody('submitDownload', { url, startTime: 0, endTime: 1 }).ok, true);
     });
 
     it('language', () => {
-      const message = 'language must match the pattern ^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$ (for example en, en-US, pt-BR)';
-      for (const language of ['english!', 'e', 'en_US', 'en-', 'en-toolongsubtag', '']) assert.equal(refusal({ url, language }), message, language);
+      const message =
+        'language must match the pattern ^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$ (for example en, en-US, pt-BR)';
+      for (const language of ['english!', 'e', 'en_US', 'en-', 'en-toolongsubtag', ''])
+        assert.equal(refusal({ url, language }), message, language);
       assert.equal(refusal({ url, language: 7 }), 'language must be a string');
-      assert.equal(refusal({ url, language: `en${'-abcdefgh'.repeat(3000)}` }), 'language must be at most 35 characters');
-      assert.equal(validateRequestBody('submitDownload', { url, language: `en${'-abcdefgh'.repeat(3)}-abcd` }).ok, true);
-      for (const language of ['en', 'EN', 'yue', 'en-US', 'zh-Hant-TW', 'es-419']) assert.equal(validateRequestBody('submitDownload', { url, language }).ok, true, language);
+      assert.equal(
+        refusal({ url, language: `en${'-abcdefgh'.repeat(3000)}` }),
+        'language must be at most 35 characters',
+      );
+      assert.equal(
+        validateRequestBody('submitDownload', { url, language: `en${'-abcdefgh'.repeat(3)}-abcd` }).ok,
+        true,
+      );
+      for (const language of ['en', 'EN', 'yue', 'en-US', 'zh-Hant-TW', 'es-419'])
+        assert.equal(validateRequestBody('submitDownload', { url, language }).ok, true, language);
     });
 
     it('webhookUrl', () => {
-      assert.equal(refusal({ url, webhookUrl: `https://example.com/${'a'.repeat(2048)}` }), 'webhookUrl must be at most 2048 characters');
+      assert.equal(
+        refusal({ url, webhookUrl: `https://example.com/${'a'.repeat(2048)}` }),
+        'webhookUrl must be at most 2048 characters',
+      );
       assert.equal(refusal({ url, webhookUrl: 'not a uri' }), 'webhookUrl must be an absolute URL');
       assert.equal(refusal({ url, webhookUrl: '/relative/path' }), 'webhookUrl must be an absolute URL');
       assert.equal(refusal({ url, webhookUrl: 42 }), 'webhookUrl must be a string (an absolute URL)');
@@ -80,15 +123,24 @@ describe('request validation by the OpenAPI document', () => {
     });
 
     it('the other operations', () => {
-      assert.equal(refusal({ url, includeAudioTracks: 'yes' }, 'submitInfo'), 'includeAudioTracks must be true or false');
+      assert.equal(
+        refusal({ url, includeAudioTracks: 'yes' }, 'submitInfo'),
+        'includeAudioTracks must be true or false',
+      );
       assert.equal(refusal({}, 'submitInfo'), 'url is required');
       assert.equal(refusal({}, 'listChannel'), 'channelUrl is required');
-      for (const maxVideos of [0, 1001, 2.5, '5']) assert.equal(refusal({ channelUrl: 'c', maxVideos }, 'listChannel'), 'maxVideos must be an integer from 1 to 1000', String(maxVideos));
+      for (const maxVideos of [0, 1001, 2.5, '5'])
+        assert.equal(
+          refusal({ channelUrl: 'c', maxVideos }, 'listChannel'),
+          'maxVideos must be an integer from 1 to 1000',
+          String(maxVideos),
+        );
       assert.equal(refusal({}, 'submitClientDownload'), 'url is required');
     });
 
     it('never leaks ajv internals', () => {
-      for (const body of [{ url: {} }, { url, startTime: {} }, { url, language: [] }]) assert.doesNotMatch(refusal(body), /#\/|schemaPath|instancePath|\bat\b.*:\d+/);
+      for (const body of [{ url: {} }, { url, startTime: {} }, { url, language: [] }])
+        assert.doesNotMatch(refusal(body), /#\/|schemaPath|instancePath|\bat\b.*:\d+/);
     });
   });
 
@@ -102,9 +154,16 @@ describe('request validation by the OpenAPI document', () => {
 
     it('refuses a missing or malformed job id, naming it', () => {
       assert.deepEqual(validatePathParameters('getDownload', {}), { ok: false, message: 'jobId is required' });
-      assert.deepEqual(validatePathParameters('getDownload', { jobId: '' }), { ok: false, message: 'jobId is required' });
+      assert.deepEqual(validatePathParameters('getDownload', { jobId: '' }), {
+        ok: false,
+        message: 'jobId is required',
+      });
       for (const jobId of ['a/b', '../x', 'a b', 'x'.repeat(129)]) {
-        assert.deepEqual(validatePathParameters('getDownload', { jobId }), { ok: false, message: 'jobId must match the pattern ^[A-Za-z0-9_-]{1,128}$' }, jobId);
+        assert.deepEqual(
+          validatePathParameters('getDownload', { jobId }),
+          { ok: false, message: 'jobId must match the pattern ^[A-Za-z0-9_-]{1,128}$' },
+          jobId,
+        );
       }
     });
 
