@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { ROLES, type Role, loadConfig } from './config/config.js';
 import { createLogger } from './observability/create-logger.js';
-import { startService } from './service.js';
+import { type RunningService, startService } from './service.js';
 
 /**
  * `node build/infrastructure/main.js [--role api|projector|worker ...]`:
@@ -20,27 +20,37 @@ async function main(): Promise<void> {
   const logger = createLogger(config.observability.logLevel, { buffered: true });
   // Buffered lines are written out before any exit.
   const exit = (code: number) => logger.flush(() => process.exit(code));
-  const service = await startService(config, roles, logger).catch(async (error: unknown) => {
-    await new Promise((resolve) => logger.flush(resolve));
-    throw error;
-  });
-  logger.info({ roles: [...roles] }, 'service started');
-
-  let signals = 0;
-  const shutdown = (signal: string) => {
-    signals += 1;
-    if (signals > 1) exit(1);
-    logger.info({ signal }, 'shutting down');
-    service.stop().then(
+  let service: RunningService | null = null;
+  let stopRequested = false;
+  const stop = (running: RunningService) =>
+    running.stop().then(
       () => exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         exit(1);
       },
     );
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    signals += 1;
+    if (signals > 1) exit(1);
+    logger.info({ signal }, 'shutting down');
+    stopRequested = true;
+    // A signal during start-up is honoured once the start ends, so nothing is left half started.
+    if (service !== null) void stop(service);
   };
+  // Listened for before starting: a process stopped while it starts (a deploy, a scale-down) still stops cleanly.
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  service = await startService(config, roles, logger).catch(async (error: unknown) => {
+    await new Promise((resolve) => logger.flush(resolve));
+    throw error;
+  });
+  if (stopRequested) {
+    await stop(service);
+    return;
+  }
+  logger.info({ roles: [...roles] }, 'service started');
 }
 
 main().catch((error: unknown) => {

@@ -163,6 +163,8 @@ export class CheckpointedProcessor {
       // Ends a subscription that is waiting for new events; a batch in hand still commits.
       const close = () => void subscription.close().catch(() => undefined);
       halt.addEventListener('abort', close, { once: true });
+      // Stopped while the checkpoint was being read: the listener came too late to hear it.
+      if (halt.aborted) close();
       // Every store of the checkpoint goes through one chain, so a batch and a trailing watermark never race on it.
       let commits: Promise<unknown> = Promise.resolve();
       const commit = (events: Parameters<typeof commitBatchWithRetries>[3], next: Checkpoint) => {

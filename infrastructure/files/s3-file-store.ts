@@ -57,6 +57,7 @@ export class S3FileStore implements FileStore {
     // Aborting drops the parts sent so far: S3 keeps nothing of an aborted multipart upload.
     const abort = () => abortController.abort(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
+    if (signal?.aborted) abort();
     try {
       await upload.done();
     } catch (error) {

@@ -145,6 +145,7 @@ export class WarmExtractor implements Extractor {
     }, this.options.requestTimeoutMs);
     const onAbort = () => helper.kill();
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
     try {
       return await helper.extract(url);
     } catch (error) {
