@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { portBelowEphemeralRange } from '../support/port-below-ephemeral-range.js';
 import { type TestDatabase, createTestDatabase } from '../support/postgres.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -90,7 +91,7 @@ describe('the service process', function () {
   });
 
   it('becomes ready, then on SIGTERM stops accepting and exits 0', async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = portBelowEphemeralRange();
     const stream = `VDS_LIFECYCLE_${randomBytes(3).toString('hex').toUpperCase()}`;
     const { child, exited } = start({ PORT: String(port), HOST: '127.0.0.1', NATS_STREAM: stream });
     const base = `http://127.0.0.1:${port}`;

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { portBelowEphemeralRange } from '../support/port-below-ephemeral-range.js';
 import { TEST_POSTGRES_URL } from '../support/postgres.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -95,7 +96,7 @@ describe('service processes starting together on a new database', function () {
   }
 
   it('every one starts: the database is created once, and schemas migrate one process at a time', async () => {
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const base = portBelowEphemeralRange(13);
     const ports = [base, base + 1, base + 2];
     const processes = [
       ...ports.map((port) => start('api', port)),
