@@ -1,25 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildDownloadArguments } from '../infrastructure/extractor/build-download-arguments.js';
 import { Driver } from './driver.js';
 import { startServiceProcess } from './service-process.js';
+import { processTreeCpuSeconds, waitedCpuSeconds } from './process-cpu.js';
 import { QUICK } from './settings.js';
 import { timedProcess } from './timed-process.js';
-
-/** CPU seconds of a process and of its children it has waited for (yt-dlp, ffmpeg), from /proc. */
-function cpuSeconds(pid: number | 'self'): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime, stime, cutime, cstime are fields 14-17 of stat, 11-14 after the command name.
-  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
-}
 
 /**
  * `BENCH_MANY_JOBS` (100; 10 with --quick) audio downloads of a short clip
  * submitted together to one service process (api, projector and worker,
- * `BENCH_MANY_CONCURRENCY` downloads at once, as many spare yt-dlp
- * processes), until the last is COMPLETED; against the same number of
+ * `BENCH_MANY_CONCURRENCY` downloads at once, forked from its warm yt-dlp),
+ * until the last is COMPLETED; against the same number of
  * hand-run yt-dlp commands one after another. CPU time of each side (the
  * service with the yt-dlp and ffmpeg it ran; the bench's own yt-dlp children)
  * over its wall time says whether CPU was the limit.
@@ -33,7 +26,6 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
     env: {
       ...env,
       WORKER_CONCURRENCY: concurrency,
-      YT_DLP_SPARE_PROCESSES: concurrency,
       DOWNLOAD_RETRY_BASE_MS: '0',
       RATE_LIMIT_KEY_PER_SECOND: '0',
       RATE_LIMIT_ACCOUNT_PER_SECOND: '0',
@@ -61,11 +53,11 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
       if (status === 'FAILED') throw new Error(`the bench job ${jobId} failed`);
       return status === 'COMPLETED';
     };
-    // One first, so neither side pays for a cold cache of the fixture's media, and the spares are up.
+    // One first, so neither side pays for a cold cache of the fixture's media, and the fork server is up.
     const first = await submit();
     while (!(await completed(first))) await new Promise((resolve) => setTimeout(resolve, 50));
 
-    const serviceCpu = cpuSeconds(service.pid);
+    const serviceCpu = processTreeCpuSeconds(service.pid);
     const started = performance.now();
     const jobs = await Promise.all(Array.from({ length: count }, submit));
     let pending = jobs;
@@ -75,13 +67,13 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
       if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const serviceMs = performance.now() - started;
-    const serviceCpuSeconds = cpuSeconds(service.pid) - serviceCpu;
+    const serviceCpuSeconds = processTreeCpuSeconds(service.pid) - serviceCpu;
 
     const ytDlpEnv = {
       ...process.env,
       PYTHONPATH: [env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
     };
-    const handCpu = cpuSeconds('self');
+    const handCpu = waitedCpuSeconds('self');
     const handStarted = performance.now();
     for (let index = 0; index < count; index += 1) {
       const args = [
@@ -96,7 +88,7 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
       await timedProcess(service.config.extractor.ytDlpPath, args, ytDlpEnv);
     }
     const handMs = performance.now() - handStarted;
-    const handCpuSeconds = cpuSeconds('self') - handCpu;
+    const handCpuSeconds = waitedCpuSeconds('self') - handCpu;
     console.log(
       `many jobs (${count} audio downloads submitted together, ${concurrency} at once): all COMPLETED in ${(serviceMs / 1000).toFixed(1)} s, ` +
         `CPU ${serviceCpuSeconds.toFixed(1)} s (${((100 * serviceCpuSeconds) / (serviceMs / 1000)).toFixed(0)}% of a core); ` +

@@ -60,11 +60,12 @@ export class FaultInjector {
         return `kill -9 ${victim.name} (pid ${pid})${leader === null ? ', the leader could not be told apart' : ', the leader'}`;
       }
       case 'kill-warm-helpers': {
-        // As the OOM killer would: the API processes' yt-dlp helpers, idle or busy; the API processes live on.
+        // As the OOM killer would: the API processes' lookup helpers and the workers' download fork servers, idle or
+        // busy (a fork server's downloads then die with it); the service processes live on.
         const killed: number[] = [];
-        for (const api of this.fleet.withRole('api')) {
-          if (api.pid === null) continue;
-          for (const child of await childrenOf(api.pid)) {
+        for (const owner of [...this.fleet.withRole('api'), ...this.fleet.withRole('worker')]) {
+          if (owner.pid === null) continue;
+          for (const child of await childrenOf(owner.pid)) {
             if (!/python|yt-dlp|yt_dlp/.test(await commandLineOf(child))) continue;
             try {
               process.kill(child, 'SIGKILL');
@@ -74,7 +75,7 @@ export class FaultInjector {
             }
           }
         }
-        return `kill -9 of ${killed.length} warm helpers (pids ${killed.join(', ') || 'none found'})`;
+        return `kill -9 of ${killed.length} warm helpers and fork servers (pids ${killed.join(', ') || 'none found'})`;
       }
       case 'restart-postgres': {
         const downMs = this.random.between(1_000, 8_000);

@@ -99,7 +99,7 @@ export function createYtDlpExtractor(settings: ExtractorSettings, logger: Logger
     extraArgs,
     versionArguments,
     gate,
-    spareProcesses: settings.ytDlpSpareProcesses,
+    forkDownloads: settings.ytDlpDownloadProcess === 'fork',
     installation: currentInstallation,
   });
   const selfUpdate =

@@ -1,5 +1,5 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { watchProcessGroup } from './process-group-watchdog.js';
 
 export interface ProcessResult {
@@ -57,13 +57,36 @@ export function spawnProcessGroup(
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  return { child, watchdog: child.pid === undefined ? null : watchProcessGroup(child.pid) };
+  const watchdog = child.pid === undefined ? null : watchProcessGroup(child.pid);
+  return {
+    child,
+    killGroup() {
+      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group is already gone.
+      }
+    },
+    release: () => watchdog?.release(),
+  };
 }
 
-/** A child leading its own process group, with the watchdog that kills the group if this process dies. */
+/** What supervising a run needs of its process: its output and its end ('close' once it has exited and its output ended; the code is null when a signal killed it). */
+export interface SupervisedChild {
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  once(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'close', listener: (code: number | null) => void): unknown;
+}
+
+/** A run leading its own process group, guarded so that the group dies if this process dies first. */
 export interface StartedProcess {
-  child: ChildProcessByStdio<Writable | null, Readable, Readable>;
-  watchdog: { release(): void } | null;
+  child: SupervisedChild;
+  /** Kills the run with whatever it started, unless it has ended. */
+  killGroup(): void;
+  /** Called once the run has ended: the guard is no longer needed. */
+  release(): void;
 }
 
 /**
@@ -79,21 +102,13 @@ export function superviseProcess(start: () => StartedProcess, options: RunProces
       reject(options.signal.reason);
       return;
     }
-    const { child, watchdog } = start();
+    const { child, killGroup, release } = start();
     let stdout = '';
     let stderr = '';
     let pendingLine = '';
     let timedOut = false;
     let failure: unknown = null;
 
-    const killGroup = () => {
-      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // The group is already gone.
-      }
-    };
     const onAbort = () => {
       failure ??= options.signal?.reason;
       killGroup();
@@ -125,7 +140,7 @@ export function superviseProcess(start: () => StartedProcess, options: RunProces
     });
 
     const finish = () => {
-      watchdog?.release();
+      release();
       if (timer !== null) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
     };

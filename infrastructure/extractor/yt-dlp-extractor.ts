@@ -35,7 +35,7 @@ import {
   spawnProcessGroup,
   superviseProcess,
 } from './run-process.js';
-import { SpareYtDlpProcesses } from './spare/spare-yt-dlp-processes.js';
+import { YtDlpForkServer } from './forked/yt-dlp-fork-server.js';
 
 export interface YtDlpExtractorOptions {
   ytDlpPath: string;
@@ -58,9 +58,9 @@ export interface YtDlpExtractorOptions {
   versionArguments?: () => Promise<readonly string[]>;
   /** Every run is shared; a self-update takes it alone. */
   gate?: ExclusiveGate;
-  /** yt-dlp processes kept started ahead of runs (see spare-yt-dlp-processes.ts); default 0, every run spawns the command. */
-  spareProcesses?: number;
-  /** Which installation of yt-dlp runs now; a spare started from an earlier one is not used. */
+  /** Fork downloads from a warm yt-dlp once the worker role starts the server (see yt-dlp-fork-server.ts); default true. */
+  forkDownloads?: boolean;
+  /** Which installation of yt-dlp runs now; a fork server that imported an earlier one is not used. */
   installation?: () => Promise<number>;
 }
 
@@ -84,17 +84,27 @@ const MAX_DETAILS_CHARS = 4000;
  */
 export class YtDlpExtractor implements Extractor {
   private readonly ffprobePath: string;
-  /** Started by the worker role (`start`), which runs the downloads; without it every run spawns yt-dlp. */
-  readonly spares: SpareYtDlpProcesses;
+  /** Started by the worker role, which runs the downloads (see yt-dlp-fork-server.ts); until then every run spawns yt-dlp. */
+  readonly forks: YtDlpForkServer | null;
 
   constructor(private readonly options: YtDlpExtractorOptions) {
     this.ffprobePath = options.ffprobePath ?? siblingProgram(options.ffmpegPath, 'ffprobe');
-    this.spares = new SpareYtDlpProcesses({
-      ytDlpPath: options.ytDlpPath,
-      count: options.spareProcesses ?? 0,
-      env: this.environment(),
-      installation: options.installation,
-    });
+    this.forks =
+      options.forkDownloads === false
+        ? null
+        : new YtDlpForkServer({
+            ytDlpPath: options.ytDlpPath,
+            env: this.environment(),
+            warmUpArgs: composeYtDlpArguments(
+              {
+                ffmpegPath: options.ffmpegPath,
+                socketTimeoutSeconds: options.socketTimeoutSeconds,
+                extraArgs: options.extraArgs,
+              },
+              [],
+            ),
+            installation: options.installation,
+          });
   }
 
   async probe(url: string, options: ProbeOptions = {}): Promise<VideoMetadata> {
@@ -276,12 +286,12 @@ export class YtDlpExtractor implements Extractor {
         },
         args,
       );
-      // A spare has already paid Python's start-up; without one (none kept, or all taken) the command starts as usual.
+      // A fork of the warm server has already paid Python's start-up; without one ready the command starts as usual.
       const start = async () => {
         const installation = (await this.options.installation?.()) ?? 0;
         return superviseProcess(
           () =>
-            this.spares.take(installation, argv, options.cwd) ??
+            this.forks?.take(installation, argv, options.cwd) ??
             spawnProcessGroup(this.options.ytDlpPath, argv, { env: this.environment(), ...options }),
           options,
         );

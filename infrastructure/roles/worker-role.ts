@@ -37,7 +37,7 @@ export async function startWorkerRole(context: RoleContext): Promise<WorkerRole>
     const ytDlp = container.resolve(TOKENS.ytDlp);
     if (ytDlp !== null)
       await startLoops(
-        [ytDlp.selfUpdate, ytDlp.extractor.spares].filter((loop) => loop != null),
+        [ytDlp.selfUpdate, ytDlp.extractor.forks].filter((loop) => loop != null),
         parts,
         'yt-dlp upkeep',
       );

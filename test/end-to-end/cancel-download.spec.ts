@@ -63,7 +63,7 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
     const slowUrl = platform.watchUrl(FIXTURE_VIDEOS.slow.id);
     const running = (await call('POST', '/api/v2/download', { key: apiKey, json: { url: slowUrl, format: 'audio' } }))
       .body.jobId;
-    // A run in a spare yt-dlp process reads its URL on stdin, not from its command line; its working directory, the job's, shows it (and no other service's run).
+    // A run forked from the fork server has the server's command line, not its URL; its working directory, the job's, shows it (and no other service's run).
     await waitFor(
       'yt-dlp downloads the slow video',
       async () => (await processesWorkingIn(service.config.storage.workDir)).length > 0,
