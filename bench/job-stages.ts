@@ -45,3 +45,23 @@ export function describeStages(stages: readonly JobStages[]): string {
     `run ${median((stage) => stage.run)} ms, completion visible ${median((stage) => stage.completionVisible)} ms`
   );
 }
+
+/**
+ * The steps inside the run stage, from the worker's `download completed` lines in the service's `log` (`stageMs`: preparing yt-dlp's
+ * arguments, yt-dlp itself with its download and post-processing, the check of the delivered file, storing it), as
+ * medians over `jobIds`: `prepare 3 ms, ytDlp 380 ms, check 90 ms, store 2 ms (5 jobs)`.
+ */
+export function describeRunSteps(log: string, jobIds: readonly string[]): string {
+  const wanted = new Set(jobIds);
+  const steps = new Map<string, number[]>();
+  let found = 0;
+  for (const line of log.split('\n')) {
+    if (!line.includes('"download completed"')) continue;
+    const entry = JSON.parse(line) as { jobId?: string; stageMs?: Record<string, number> };
+    if (entry.jobId === undefined || !wanted.has(entry.jobId) || entry.stageMs === undefined) continue;
+    found += 1;
+    for (const [step, ms] of Object.entries(entry.stageMs)) steps.set(step, [...(steps.get(step) ?? []), ms]);
+  }
+  const parts = [...steps].map(([step, values]) => `${step} ${percentile(values, 0.5).toFixed(0)} ms`);
+  return `${parts.join(', ')} (${found} of ${jobIds.length} jobs logged)`;
+}

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,8 @@ export interface ServiceProcess {
   config: Config;
   env: Record<string, string>;
   database: TestDatabase;
-  stop(): Promise<void>;
+  /** Ends it, and answers its whole log (JSON lines; the service buffers them until it exits). */
+  stop(): Promise<string>;
 }
 
 /**
@@ -48,7 +49,9 @@ export async function startServiceProcess(options: {
     LOG_LEVEL: 'info',
     ...options.env,
   };
-  const log = createWriteStream(path.join(dataDir, 'service.log'));
+  const logFile = path.join(dataDir, 'service.log');
+  const log = createWriteStream(logFile);
+  const logEnded = new Promise<void>((resolve) => log.once('close', () => resolve()));
   const child: ChildProcess = spawn(
     process.execPath,
     [...(options.nodeArgs ?? []), MAIN, ...options.roles.flatMap((role) => ['--role', role])],
@@ -76,9 +79,12 @@ export async function startServiceProcess(options: {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
     log.end();
+    await logEnded;
+    const text = await readFile(logFile, 'utf8').catch(() => '');
     await deleteNatsStream(env.NATS_STREAM);
     await database.drop();
     await rm(dataDir, { recursive: true, force: true });
+    return text;
   };
   try {
     await waitUntilHealthy(`http://127.0.0.1:${port}/healthz`, child, () => stderr);

@@ -6,7 +6,7 @@ import { buildDownloadArguments } from '../infrastructure/extractor/build-downlo
 import { Driver } from './driver.js';
 import { startServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';
-import { type JobStages, describeStages, jobStages } from './job-stages.js';
+import { type JobStages, describeRunSteps, describeStages, jobStages } from './job-stages.js';
 import { curlRequest, percentile, timedProcess } from './timed-process.js';
 
 const FORMATS: MediaFormat[] = ['audio', 'audio-mp3', '720'];
@@ -23,6 +23,8 @@ export async function benchWholeJob(
   videoUrl: (format: MediaFormat) => string,
 ): Promise<void> {
   const samples = QUICK ? 2 : 5;
+  const jobsByFormat = new Map<MediaFormat, string[]>();
+  let log = '';
   // The bench polls every 10 ms, past the default request rate limits: they are off here, and every poll must answer 200.
   const service = await startServiceProcess({
     label: 'bench_jobs',
@@ -39,6 +41,7 @@ export async function benchWholeJob(
       PYTHONPATH: [env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
     };
     const stages: JobStages[] = [];
+    let jobIds: string[] = [];
     const job = async (format: MediaFormat) => {
       const started = performance.now();
       const { body, ms: submitMs } = await curlRequest(`${service.api}/download`, {
@@ -56,6 +59,7 @@ export async function benchWholeJob(
         if (status === 'COMPLETED') {
           const ms = performance.now() - started;
           stages.push(await jobStages(driver.store, jobId, { submitMs, answeredAt, visibleAt: Date.now() }));
+          jobIds.push(jobId);
           return ms;
         }
         if (status === 'FAILED') throw new Error(`the bench job ${jobId} failed`);
@@ -75,13 +79,16 @@ export async function benchWholeJob(
     const startUp = async () =>
       (await timedProcess(service.config.extractor.ytDlpPath, ['--ignore-config', '--version'], ytDlpEnv)).ms;
     for (const format of FORMATS) {
-      // One of each first, so neither side pays for a cold cache of the fixture's media.
+      // One of each first, so neither side pays for a cold cache of the fixture's media; its figures are not kept.
+      jobIds = [];
       await job(format);
       await byHand(format, -1);
       const jobs: number[] = [];
       const hand: number[] = [];
       const startUps: number[] = [];
       stages.length = 0;
+      jobIds = [];
+      jobsByFormat.set(format, jobIds);
       for (let round = 0; round < samples; round += 1) {
         jobs.push(await job(format));
         hand.push(await byHand(format, round));
@@ -98,6 +105,8 @@ export async function benchWholeJob(
   } finally {
     await rm(scratch, { recursive: true, force: true });
     await driver.close();
-    await service.stop();
+    log = await service.stop();
   }
+  for (const [format, jobIds] of jobsByFormat)
+    console.log(`whole job (${format}), inside the run (p50): ${describeRunSteps(log, jobIds)}`);
 }

@@ -63,6 +63,8 @@ export interface DownloadedMedia {
   /** File extension without the dot, e.g. `m4a`, `mp4`, `mp3`. */
   extension: string;
   mimeType: string;
+  /** Where the download's time went, in milliseconds by step, for the log (the extractor names its steps). */
+  stageMs?: Record<string, number>;
 }
 
 export interface ChannelListingOptions {

@@ -132,7 +132,9 @@ export class RunDownload {
         percent: 100,
       });
       fileKey = attemptFileKey(request.accountId, jobId, attempt, media.extension);
+      const storingAt = performance.now();
       const stored = await this.files.put(fileKey, media.filePath, { signal });
+      const stageMs = { ...media.stageMs, store: Math.round(performance.now() - storingAt) };
       await this.jobs.handle(
         jobId,
         {
@@ -150,7 +152,7 @@ export class RunDownload {
         },
         context,
       );
-      log.info({ fileSize: stored.size, actualFormat: media.actualFormat, attempt }, 'download completed');
+      log.info({ fileSize: stored.size, actualFormat: media.actualFormat, attempt, stageMs }, 'download completed');
       await this.removeAttemptFiles(message, log, fileKey);
       return DONE;
     } catch (error) {

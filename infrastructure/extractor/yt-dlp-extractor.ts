@@ -145,6 +145,7 @@ export class YtDlpExtractor implements Extractor {
   }
 
   async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
+    const startedAt = performance.now();
     const workDir = path.resolve(request.workDir);
     let maxHeight: number | undefined;
     let infoJsonFile: string | undefined;
@@ -179,6 +180,7 @@ export class YtDlpExtractor implements Extractor {
       outputTemplate: `${MEDIA_BASE_NAME}.%(ext)s`,
       infoJsonFile,
     });
+    const runStartedAt = performance.now();
     const result = await this.run(
       request.url,
       args,
@@ -197,6 +199,7 @@ export class YtDlpExtractor implements Extractor {
     if (result.code === REJECTED_BY_FILTER_EXIT_CODE) throw liveStreamError();
     if (result.code !== 0 || result.timedOut) throw failure(result);
 
+    const ranAt = performance.now();
     const filePath = await locateDownloadedFile(workDir, printedPaths, MEDIA_BASE_NAME);
     if (filePath === null)
       throw new ExtractionError(null, 'The extractor reported no output file', details(result.stderr));
@@ -219,6 +222,11 @@ export class YtDlpExtractor implements Extractor {
       actualFormat: deliveredFormat(request.format, probe),
       extension,
       mimeType: mediaMimeType(extension, hasVideo),
+      stageMs: {
+        prepare: Math.round(runStartedAt - startedAt),
+        ytDlp: Math.round(ranAt - runStartedAt),
+        check: Math.round(performance.now() - ranAt),
+      },
     };
   }
 
