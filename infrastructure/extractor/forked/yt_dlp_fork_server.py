@@ -71,18 +71,25 @@ class Server:
             data = data[os.write(self.control_fd, data):]
 
     def serve(self):
-        self.send({'ready': True})
-        while True:
-            for key, _ in self.selector.select():
-                if key.data == 'control':
-                    if not self.read_control():
-                        self.kill_all()
-                        return
-                elif key.data == 'wakeup':
-                    os.read(self.wakeup_r, 4096)
-                    self.reap()
-                else:
-                    self.relay(key.fd, key.data)
+        # However serving ends (input ended, or the service gone mid-write), no run outlives it.
+        try:
+            self.send({'ready': True})
+            while self.serve_once():
+                pass
+        finally:
+            self.kill_all()
+
+    def serve_once(self):
+        for key, _ in self.selector.select():
+            if key.data == 'control':
+                if not self.read_control():
+                    return False
+            elif key.data == 'wakeup':
+                os.read(self.wakeup_r, 4096)
+                self.reap()
+            else:
+                self.relay(key.fd, key.data)
+        return True
 
     def read_control(self):
         chunk = os.read(0, READ_SIZE)
@@ -110,6 +117,11 @@ class Server:
             os.close(out_r)
             os.close(err_r)
             run_child(request, out_w, err_w, self.inherited_fds())
+        try:
+            # The child does the same: whichever comes first, a kill sent right after the fork finds the group.
+            os.setpgid(pid, pid)
+        except OSError:
+            pass
         os.close(out_w)
         os.close(err_w)
         run = Run(request['run'], pid, out_r, err_r)
