@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,14 +5,7 @@ import { buildDownloadArguments } from '../infrastructure/extractor/build-downlo
 import { Driver } from './driver.js';
 import { startServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';
-import { timedProcess } from './timed-process.js';
-
-/** CPU seconds of a process and of its children it has waited for (yt-dlp, ffmpeg), from /proc. */
-function cpuSeconds(pid: number | 'self'): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime, stime, cutime, cstime are fields 14-17 of stat, 11-14 after the command name.
-  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
-}
+import { cpuSeconds, timedProcess } from './timed-process.js';
 
 /**
  * `BENCH_MANY_JOBS` (100; 10 with --quick) audio downloads of a short clip
