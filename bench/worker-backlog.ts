@@ -22,6 +22,8 @@ interface Round {
   firstStartMs: number;
   /** DownloadStarted to DownloadCompleted of one job, median of the round. */
   runMs: number;
+  /** From the first DownloadStarted to the last DownloadCompleted: the backlog without the workers' start-up. */
+  workingMs: number;
 }
 
 /**
@@ -59,26 +61,39 @@ export async function benchWorkerBacklog(env: Record<string, string>, videoUrl: 
       one.push(await backlogRound(service, driver, videoUrl, count, 1));
       two.push(await backlogRound(service, driver, videoUrl, count, 2));
     }
-    const median = (side: Round[], pick: (round: Round) => number) => percentile(side.map(pick), 0.5);
-    const seconds = (side: Round[]) => (median(side, (round) => round.ms) / 1000).toFixed(1);
-    const cpu = (side: Round[]) => median(side, (round) => round.cpuPercent).toFixed(0);
-    const speedUp = median(one, (round) => round.ms) / median(two, (round) => round.ms);
-    console.log(
-      `worker backlog (${count} audio downloads queued, 1 vs 2 worker processes, concurrency ${service.config.jobs.workerConcurrency} each, median of ${rounds}): ` +
-        `one worker ${seconds(one)} s (CPU ${cpu(one)}% of a core), two workers ${seconds(two)} s (CPU ${cpu(two)}%); ` +
-        `speed-up ${speedUp.toFixed(2)} (target ${SPEED_UP_TARGET})`,
-    );
-    const detail = (side: Round[]) =>
-      `first download started after ${median(side, (round) => round.firstStartMs).toFixed(0)} ms, ` +
-      `a download's run p50 ${median(side, (round) => round.runMs).toFixed(0)} ms, ` +
-      `PostgreSQL backends ${median(side, (round) => round.postgresPercent).toFixed(0)}%, ` +
-      `the bench process (fixture platform) ${median(side, (round) => round.benchPercent).toFixed(0)}%, ` +
-      `machine busy ${median(side, (round) => round.machineBusyPercent).toFixed(0)}% of ${cpus().length} cores`;
-    console.log(`  one worker: ${detail(one)}; two workers: ${detail(two)}`);
+    report(count, service.config.jobs.workerConcurrency, one, two);
   } finally {
     await driver.close();
     await service.stop();
   }
+}
+
+/** The line every bench prints (medians, the ratio), then what bounds it: where each side's time and CPU went. */
+function report(count: number, concurrency: number, one: Round[], two: Round[]): void {
+  const median = (side: Round[], pick: (round: Round) => number) => percentile(side.map(pick), 0.5);
+  const seconds = (side: Round[]) => (median(side, (round) => round.ms) / 1000).toFixed(1);
+  const cpu = (side: Round[]) => median(side, (round) => round.cpuPercent).toFixed(0);
+  const speedUp = median(one, (round) => round.ms) / median(two, (round) => round.ms);
+  console.log(
+    `worker backlog (${count} audio downloads queued, 1 vs 2 worker processes, concurrency ${concurrency} each, median of ${one.length}): ` +
+      `one worker ${seconds(one)} s (CPU ${cpu(one)}% of a core), two workers ${seconds(two)} s (CPU ${cpu(two)}%); ` +
+      `speed-up ${speedUp.toFixed(2)} (target ${SPEED_UP_TARGET})`,
+  );
+  const detail = (side: Round[]) =>
+    `rounds ${side.map((round) => (round.ms / 1000).toFixed(1)).join(', ')} s; ` +
+    `first download started after ${median(side, (round) => round.firstStartMs).toFixed(0)} ms, ` +
+    `a download's run p50 ${median(side, (round) => round.runMs).toFixed(0)} ms, ` +
+    `CPU per download ${median(side, (round) => (round.cpuPercent * round.ms) / 100_000 / count).toFixed(2)} s, ` +
+    `PostgreSQL backends ${median(side, (round) => round.postgresPercent).toFixed(0)}%, ` +
+    `the bench process (fixture platform) ${median(side, (round) => round.benchPercent).toFixed(0)}%, ` +
+    `machine busy ${median(side, (round) => round.machineBusyPercent).toFixed(0)}% of ${cpus().length} cores`;
+  console.log(`  one worker: ${detail(one)}`);
+  console.log(`  two workers: ${detail(two)}`);
+  const working = (side: Round[]) => median(side, (round) => round.workingMs);
+  console.log(
+    `  first start to last completion: one worker ${(working(one) / 1000).toFixed(1)} s, two workers ${(working(two) / 1000).toFixed(1)} s; ` +
+      `speed-up without the start-up ${(working(one) / working(two)).toFixed(2)}`,
+  );
 }
 
 /** Queues `count` downloads with no worker running, then starts `workers` worker processes and times the backlog. */
@@ -103,7 +118,7 @@ async function backlogRound(
   const processes = Array.from({ length: workers }, (_, index) =>
     startRoleProcess(service, ['worker'], `worker-${index}`),
   );
-  let round: Omit<Round, 'firstStartMs' | 'runMs'>;
+  let round: Omit<Round, 'firstStartMs' | 'runMs' | 'workingMs'>;
   try {
     for (;;) {
       for (const worker of processes) worker.assertRunning();
@@ -172,14 +187,23 @@ async function assertCompletedThroughApi(
 }
 
 /** The first start after the workers were started, and the median run, from the times the read model holds. */
-async function jobTimes(db: Knex, jobIds: string[], startedAt: number): Promise<Pick<Round, 'firstStartMs' | 'runMs'>> {
+async function jobTimes(
+  db: Knex,
+  jobIds: string[],
+  startedAt: number,
+): Promise<Pick<Round, 'firstStartMs' | 'runMs' | 'workingMs'>> {
   const rows = (await db('download_jobs').whereIn('job_id', jobIds).select('started_at', 'completed_at')) as {
     started_at: Date;
     completed_at: Date;
   }[];
   const starts = rows.map((row) => new Date(row.started_at).getTime());
   const runs = rows.map((row) => new Date(row.completed_at).getTime() - new Date(row.started_at).getTime());
-  return { firstStartMs: Math.min(...starts) - startedAt, runMs: percentile(runs, 0.5) };
+  const lastCompleted = Math.max(...rows.map((row) => new Date(row.completed_at).getTime()));
+  return {
+    firstStartMs: Math.min(...starts) - startedAt,
+    runMs: percentile(runs, 0.5),
+    workingMs: lastCompleted - Math.min(...starts),
+  };
 }
 
 /** CPU seconds of each PostgreSQL backend connected to the service's database (the server runs on this machine). */
