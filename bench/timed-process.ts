@@ -52,9 +52,23 @@ export function percentile(values: readonly number[], q: number): number {
 
 /** CPU seconds of a process and of its children it has waited for (yt-dlp, ffmpeg), from /proc. */
 export function cpuSeconds(pid: number | 'self'): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime, stime, cutime, cstime are fields 14-17 of stat, 11-14 after the command name.
-  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
+  return statTicks(pid).reduce((sum, ticks) => sum + ticks, 0) / 100;
+}
+
+/** CPU seconds of a process alone, without its children's. */
+export function ownCpuSeconds(pid: number): number {
+  const [utime, stime] = statTicks(pid);
+  return (utime + stime) / 100;
+}
+
+/** utime, stime, cutime, cstime: fields 14-17 of /proc/<pid>/stat, 11-14 after the command name. */
+function statTicks(pid: number | 'self'): number[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat
+    .slice(stat.lastIndexOf(') ') + 2)
+    .split(' ')
+    .slice(11, 15)
+    .map(Number);
 }
 
 /**

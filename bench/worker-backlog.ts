@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { Driver, waitFor } from './driver.js';
 import { type ServiceProcess, startRoleProcess, startServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';
-import { cpuSeconds, percentile, processTreeCpuSeconds } from './timed-process.js';
+import { cpuSeconds, ownCpuSeconds, percentile, processTreeCpuSeconds } from './timed-process.js';
 
 const SPEED_UP_TARGET = 1.7;
 
@@ -12,6 +12,8 @@ interface Round {
   ms: number;
   /** The API and projector process, the worker processes and all their children, over the round's wall time. */
   cpuPercent: number;
+  /** CPU seconds per download: the API and projector process (with its helpers), the worker processes alone, their children (yt-dlp, ffmpeg, ffprobe, helpers). */
+  cpuPerDownload: { service: number; workers: number; children: number };
   /** The PostgreSQL backends serving the service's database, the same way. */
   postgresPercent: number;
   /** This process (the fixture platform serving the media, the polling), the same way. */
@@ -79,11 +81,15 @@ function report(count: number, concurrency: number, one: Round[], two: Round[]):
       `one worker ${seconds(one)} s (CPU ${cpu(one)}% of a core), two workers ${seconds(two)} s (CPU ${cpu(two)}%); ` +
       `speed-up ${speedUp.toFixed(2)} (target ${SPEED_UP_TARGET})`,
   );
+  const perDownload = (side: Round[], pick: (cpu: Round['cpuPerDownload']) => number) =>
+    median(side, (round) => pick(round.cpuPerDownload)).toFixed(2);
   const detail = (side: Round[]) =>
     `rounds ${side.map((round) => (round.ms / 1000).toFixed(1)).join(', ')} s; ` +
     `first download started after ${median(side, (round) => round.firstStartMs).toFixed(0)} ms, ` +
     `a download's run p50 ${median(side, (round) => round.runMs).toFixed(0)} ms, ` +
-    `CPU per download ${median(side, (round) => (round.cpuPercent * round.ms) / 100_000 / count).toFixed(2)} s, ` +
+    `CPU per download ${perDownload(side, (cpu) => cpu.service + cpu.workers + cpu.children)} s ` +
+    `(API and projector ${perDownload(side, (cpu) => cpu.service)}, worker processes ${perDownload(side, (cpu) => cpu.workers)}, ` +
+    `their yt-dlp, ffmpeg and helpers ${perDownload(side, (cpu) => cpu.children)}), ` +
     `PostgreSQL backends ${median(side, (round) => round.postgresPercent).toFixed(0)}%, ` +
     `the bench process (fixture platform) ${median(side, (round) => round.benchPercent).toFixed(0)}%, ` +
     `machine busy ${median(side, (round) => round.machineBusyPercent).toFixed(0)}% of ${cpus().length} cores`;
@@ -111,7 +117,7 @@ async function backlogRound(
 
   const serviceCpu = await processTreeCpuSeconds(service.pid);
   const postgresCpu = await backendCpuSeconds(driver.db);
-  const benchCpu = ownCpuSeconds();
+  const benchCpu = benchCpuSeconds();
   const machine = machineTicks();
   const startedAt = Date.now();
   const started = performance.now();
@@ -129,15 +135,25 @@ async function backlogRound(
     }
     const ms = performance.now() - started;
     // Every process of the deployment, read while the workers still run: their children are counted too.
-    let cpu = (await processTreeCpuSeconds(service.pid)) - serviceCpu;
-    for (const worker of processes) cpu += await processTreeCpuSeconds(worker.pid);
+    const split = { service: (await processTreeCpuSeconds(service.pid)) - serviceCpu, workers: 0, children: 0 };
+    for (const worker of processes) {
+      const own = ownCpuSeconds(worker.pid);
+      split.workers += own;
+      split.children += (await processTreeCpuSeconds(worker.pid)) - own;
+    }
+    const cpu = split.service + split.workers + split.children;
     const postgres = spentSince(postgresCpu, await backendCpuSeconds(driver.db));
-    const bench = ownCpuSeconds() - benchCpu;
+    const bench = benchCpuSeconds() - benchCpu;
     const { busy, all } = machineTicks();
     const share = (seconds: number) => (100 * seconds) / (ms / 1000);
     round = {
       ms,
       cpuPercent: share(cpu),
+      cpuPerDownload: {
+        service: split.service / count,
+        workers: split.workers / count,
+        children: split.children / count,
+      },
       postgresPercent: share(postgres),
       benchPercent: share(bench),
       machineBusyPercent: (100 * (busy - machine.busy)) / (all - machine.all),
@@ -230,7 +246,7 @@ function spentSince(before: Map<number, number>, after: Map<number, number>): nu
 }
 
 /** This process's own CPU seconds: its children (the worker processes, once stopped) are not in them. */
-function ownCpuSeconds(): number {
+function benchCpuSeconds(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 }
