@@ -4,9 +4,8 @@ import path from 'node:path';
 import { buildDownloadArguments } from '../infrastructure/extractor/build-download-arguments.js';
 import { Driver } from './driver.js';
 import { startServiceProcess } from './service-process.js';
-import { processTreeCpuSeconds, waitedCpuSeconds } from './process-cpu.js';
 import { QUICK } from './settings.js';
-import { timedProcess } from './timed-process.js';
+import { cpuSeconds, processTreeCpuSeconds, timedProcess } from './timed-process.js';
 
 /**
  * `BENCH_MANY_JOBS` (100; 10 with --quick) audio downloads of a short clip
@@ -57,7 +56,7 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
     const first = await submit();
     while (!(await completed(first))) await new Promise((resolve) => setTimeout(resolve, 50));
 
-    const serviceCpu = processTreeCpuSeconds(service.pid);
+    const serviceCpu = await processTreeCpuSeconds(service.pid);
     const started = performance.now();
     const jobs = await Promise.all(Array.from({ length: count }, submit));
     let pending = jobs;
@@ -67,13 +66,13 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
       if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const serviceMs = performance.now() - started;
-    const serviceCpuSeconds = processTreeCpuSeconds(service.pid) - serviceCpu;
+    const serviceCpuSeconds = (await processTreeCpuSeconds(service.pid)) - serviceCpu;
 
     const ytDlpEnv = {
       ...process.env,
       PYTHONPATH: [env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
     };
-    const handCpu = waitedCpuSeconds('self');
+    const handCpu = cpuSeconds('self');
     const handStarted = performance.now();
     for (let index = 0; index < count; index += 1) {
       const args = [
@@ -88,7 +87,7 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
       await timedProcess(service.config.extractor.ytDlpPath, args, ytDlpEnv);
     }
     const handMs = performance.now() - handStarted;
-    const handCpuSeconds = waitedCpuSeconds('self') - handCpu;
+    const handCpuSeconds = cpuSeconds('self') - handCpu;
     console.log(
       `many jobs (${count} audio downloads submitted together, ${concurrency} at once): all COMPLETED in ${(serviceMs / 1000).toFixed(1)} s, ` +
         `CPU ${serviceCpuSeconds.toFixed(1)} s (${((100 * serviceCpuSeconds) / (serviceMs / 1000)).toFixed(0)}% of a core); ` +

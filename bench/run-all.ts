@@ -13,6 +13,7 @@ import { QUICK, selectedBenchmarks } from './settings.js';
 import { benchSubmit } from './submit.js';
 import { benchManyJobs } from './many-jobs.js';
 import { benchWholeJob } from './whole-job.js';
+import { benchWorkerBacklog } from './worker-backlog.js';
 
 /**
  * Prints each figure next to a baseline measured in the same run, as a ratio.
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
         platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id),
       );
     if (only.has('many-jobs')) await benchManyJobs(serviceEnvFor(platform), platform.watchUrl(FIXTURE_VIDEOS.clip.id));
+    if (only.has('worker-backlog'))
+      await benchWorkerBacklog(serviceEnvFor(platform), platform.watchUrl(FIXTURE_VIDEOS.clip.id));
     if (only.has('replay')) await benchReplay();
     if (only.has('event-streams')) {
       // One key opens every stream: the per-key and per-process limits are raised past the load.

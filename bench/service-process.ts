@@ -49,12 +49,60 @@ export async function startServiceProcess(options: {
     LOG_LEVEL: 'info',
     ...options.env,
   };
-  const logFile = path.join(dataDir, 'service.log');
+  const main = spawnMain(options.roles, env, path.join(dataDir, 'service.log'), options.nodeArgs);
+  const api = `http://127.0.0.1:${port}/api/v2`;
+  const stop = async () => {
+    await main.stop();
+    const log = await readFile(path.join(dataDir, 'service.log'), 'utf8').catch(() => '');
+    await deleteNatsStream(env.NATS_STREAM);
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+    return log;
+  };
+  try {
+    await waitUntilHealthy(`http://127.0.0.1:${port}/healthz`, main.child, main.stderr);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { api, pid: main.child.pid as number, config: loadConfig(env), env, database, stop };
+}
+
+export interface RoleProcess {
+  pid: number;
+  /** Throws, with the end of its stderr, once the process has exited. */
+  assertRunning(): void;
+  /** SIGTERM, and its exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Another process of the same deployment as `service` (its database, NATS
+ * stream, files and master key), with other roles, such as a worker; its log
+ * beside the service's. Not waited for: roles without the API have no health
+ * endpoint, and a bench may time their start-up.
+ */
+export function startRoleProcess(service: ServiceProcess, roles: string[], label: string): RoleProcess {
+  const main = spawnMain(roles, service.env, path.join(service.env.DATA_DIR, `${label}.log`));
+  return {
+    pid: main.child.pid as number,
+    assertRunning: () => {
+      if (main.child.exitCode !== null || main.child.signalCode !== null)
+        throw new Error(
+          `the ${label} process exited (${main.child.exitCode ?? main.child.signalCode}): ${main.stderr()}`,
+        );
+    },
+    stop: main.stop,
+  };
+}
+
+/** `main.js` with the given roles, its stdout in a log file; killed if the bench exits first. */
+function spawnMain(roles: string[], env: Record<string, string>, logFile: string, nodeArgs: string[] = []) {
   const log = createWriteStream(logFile);
-  const logEnded = new Promise<void>((resolve) => log.once('close', () => resolve()));
+  const logClosed = new Promise<void>((resolve) => log.once('close', () => resolve()));
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), MAIN, ...options.roles.flatMap((role) => ['--role', role])],
+    [...nodeArgs, MAIN, ...roles.flatMap((role) => ['--role', role])],
     {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,8 +113,7 @@ export async function startServiceProcess(options: {
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  const api = `http://127.0.0.1:${port}/api/v2`;
-  // However the bench ends (an error, a closed pipe), the service it started ends with it.
+  // However the bench ends (an error, a closed pipe), the processes it started end with it.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   const exited = new Promise<void>((resolve) =>
@@ -79,20 +126,9 @@ export async function startServiceProcess(options: {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
     log.end();
-    await logEnded;
-    const text = await readFile(logFile, 'utf8').catch(() => '');
-    await deleteNatsStream(env.NATS_STREAM);
-    await database.drop();
-    await rm(dataDir, { recursive: true, force: true });
-    return text;
+    await logClosed;
   };
-  try {
-    await waitUntilHealthy(`http://127.0.0.1:${port}/healthz`, child, () => stderr);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { api, pid: child.pid as number, config: loadConfig(env), env, database, stop };
+  return { child, stderr: () => stderr, stop };
 }
 
 export async function waitUntilHealthy(url: string, child: ChildProcess, stderr: () => string): Promise<void> {

@@ -17,6 +17,7 @@ const BENCHMARKS = [
   'polling-at-scale',
   'whole-job',
   'many-jobs',
+  'worker-backlog',
   'replay',
   'event-streams',
   'idle-cost',

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { childrenOf } from './soak/process-tree.js';
 
 /** Runs a program to its end; its wall time in milliseconds, its stdout, and a failure when it exits non-zero. */
 export function timedProcess(
@@ -46,4 +48,43 @@ export async function curlRequest(
 export function percentile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+/** CPU seconds of a process and of its children it has waited for (yt-dlp, ffmpeg), from /proc. */
+export function cpuSeconds(pid: number | 'self'): number {
+  return statTicks(pid).reduce((sum, ticks) => sum + ticks, 0) / 100;
+}
+
+/** CPU seconds of a process alone, without its children's. */
+export function ownCpuSeconds(pid: number): number {
+  const [utime, stime] = statTicks(pid);
+  return (utime + stime) / 100;
+}
+
+/** utime, stime, cutime, cstime: fields 14-17 of /proc/<pid>/stat, 11-14 after the command name. */
+function statTicks(pid: number | 'self'): number[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat
+    .slice(stat.lastIndexOf(') ') + 2)
+    .split(' ')
+    .slice(11, 15)
+    .map(Number);
+}
+
+/**
+ * CPU seconds of a process and every descendant: those still running (warm
+ * helpers, spare yt-dlp processes) read one by one, those already waited for
+ * through their parents. A parent is read before its children, so a child
+ * reaped in between is lost rather than counted twice; one that exits
+ * between the readings is lost (0 s).
+ */
+export async function processTreeCpuSeconds(pid: number): Promise<number> {
+  let seconds = 0;
+  try {
+    seconds = cpuSeconds(pid);
+  } catch {
+    return 0;
+  }
+  for (const child of await childrenOf(pid)) seconds += await processTreeCpuSeconds(child);
+  return seconds;
 }
