@@ -73,7 +73,7 @@ function statTicks(pid: number | 'self'): number[] {
 
 /**
  * CPU seconds of a process and every descendant: those still running (warm
- * helpers, spare yt-dlp processes) read one by one, those already waited for
+ * helpers, the fork server) read one by one, those already waited for
  * through their parents. A parent is read before its children, so a child
  * reaped in between is lost rather than counted twice; one that exits
  * between the readings is lost (0 s).
