@@ -13,6 +13,8 @@ const SETTLE_SECONDS = Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 15);
 const WINDOW_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const CPU_TARGET_PERCENT = 1;
 const EMBEDDED_RSS_TARGET_MB = 200;
+/** `BENCH_IDLE_MODES=embedded` (or `server`) measures one mode alone. */
+const MODES = (process.env.BENCH_IDLE_MODES ?? 'embedded,server').split(',').map((mode) => mode.trim());
 // USER_HZ: the unit of utime and stime in /proc/<pid>/stat (100 on every Linux this runs on).
 const TICKS_PER_SECOND = 100;
 
@@ -32,6 +34,7 @@ interface Idle {
  */
 export async function benchIdleCost(): Promise<void> {
   for (const embedded of [true, false]) {
+    if (!MODES.includes(embedded ? 'embedded' : 'server')) continue;
     const service = await startIdleService(embedded);
     try {
       await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
@@ -46,13 +49,13 @@ export async function benchIdleCost(): Promise<void> {
       const children = share(spent(before.children, after.children));
       const postgres = share(spent(before.postgres, after.postgres));
       const total = own + children + postgres;
-      const rssMb = (await rssKb(pid)) / 1024;
+      const memory = await residentMemory(pid);
       const mode = embedded ? 'embedded' : 'server';
       const parts = [`process ${own.toFixed(2)}%`, `helpers ${children.toFixed(2)}%`];
       if (!embedded) parts.push(`PostgreSQL backends ${postgres.toFixed(2)}%`);
       console.log(
         `idle cost (${mode}, every role, ${seconds.toFixed(0)} s after ${SETTLE_SECONDS} s settling): CPU ${total.toFixed(2)}% of a core (${parts.join(', ')}; target < ${CPU_TARGET_PERCENT}%)` +
-          `; RSS ${rssMb.toFixed(0)} MB${embedded ? ` (target < ${EMBEDDED_RSS_TARGET_MB} MB)` : ''}`,
+          `; RSS ${memory.rss} MB (${memory.anonymous} MB anonymous, ${memory.file} MB of files)${embedded ? ` (target < ${EMBEDDED_RSS_TARGET_MB} MB)` : ''}`,
       );
     } finally {
       await service.stop();
@@ -186,10 +189,11 @@ async function backendsOf(database: TestDatabase): Promise<number[]> {
   }
 }
 
-async function rssKb(pid: number): Promise<number> {
+/** Resident memory in MB, whole and split: anonymous (heaps, WebAssembly memory) and files (mostly the node binary's code). */
+async function residentMemory(pid: number): Promise<{ rss: number; anonymous: number; file: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const match = /VmRSS:\s+(\d+) kB/.exec(status);
-  return match === null ? 0 : Number(match[1]);
+  const mb = (field: string) => Math.round(Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024);
+  return { rss: mb('VmRSS'), anonymous: mb('RssAnon'), file: mb('RssFile') };
 }
 
 async function deleteNatsStream(name: string): Promise<void> {

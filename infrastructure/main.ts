@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { ROLES, type Role, loadConfig } from './config/config.js';
 import { createLogger } from './observability/create-logger.js';
-import { type RunningService, startService } from './service.js';
+import { keepYoungGenerationSmall } from './embedded/small-young-generation.js';
+import type { RunningService } from './service.js';
 
 /**
  * `node build/infrastructure/main.js [--role api|projector|worker ...]`:
@@ -17,6 +18,9 @@ async function main(): Promise<void> {
     roles.add(role as Role);
   }
   const config = loadConfig();
+  if (config.mode === 'embedded') keepYoungGenerationSmall();
+  // Loaded once the heap is configured: loading the service's modules is most of start-up's allocation.
+  const { startService } = await import('./service.js');
   const logger = createLogger(config.observability.logLevel, { buffered: true });
   // Buffered lines are written out before any exit.
   const exit = (code: number) => logger.flush(() => process.exit(code));

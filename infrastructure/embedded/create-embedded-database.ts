@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
+import { useBaselineWasmCompiler } from './baseline-wasm-compiler.js';
 import { EMBEDDED_START_PARAMS } from './embedded-database-settings.js';
 
 /**
@@ -18,6 +19,7 @@ export async function createEmbeddedDatabaseApart(directory: string): Promise<vo
 }
 
 if (require.main === module) {
+  useBaselineWasmCompiler();
   PGlite.create(process.argv[2], { startParams: EMBEDDED_START_PARAMS })
     .then((pglite) => pglite.close())
     .catch((error: unknown) => {

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import knex, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import { useBaselineWasmCompiler } from './baseline-wasm-compiler.js';
 import { createEmbeddedDatabaseApart } from './create-embedded-database.js';
 import { EMBEDDED_START_PARAMS } from './embedded-database-settings.js';
 
@@ -26,6 +27,7 @@ export async function openEmbeddedDatabase(directory: string | null): Promise<Em
     await mkdir(directory, { recursive: true });
     await createEmbeddedDatabaseApart(directory);
   }
+  useBaselineWasmCompiler();
   const pglite = await PGlite.create(directory ?? undefined, { startParams: EMBEDDED_START_PARAMS });
   // knex-pglite takes an open instance through a connection function; its typings do not describe that form.
   const db = knex({

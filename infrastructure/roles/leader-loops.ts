@@ -1,7 +1,6 @@
 import type { Loop } from '../composition/feature-module.js';
 import { FEATURES } from '../features/features.js';
 import { TOKENS } from '../composition/tokens.js';
-import { JetStreamWorkQueue } from '../nats/jetstream-work-queue.js';
 import type { LedWork } from '../system/leader-only.js';
 import type { RoleContext } from './role-context.js';
 
@@ -11,13 +10,10 @@ import type { RoleContext } from './role-context.js';
  * features' reconcilers. Started by the leading worker.
  */
 export async function startLeaderLoops(context: RoleContext): Promise<LedWork> {
-  const { container, queue } = context;
+  const { queue } = context;
   const started: Loop[] = [];
   const stopAll = async () => void (await Promise.all(started.map((loop) => loop.stop())));
-  const deadLetters =
-    queue instanceof JetStreamWorkQueue
-      ? [queue.deadLetterRecorder(container.resolve(TOKENS.database), container.resolve(TOKENS.anomalies))]
-      : [];
+  const deadLetters = queue.kind === 'jetstream' ? [await deadLetterRecorder(context)] : [];
   try {
     for (const loop of [...deadLetters, ...FEATURES.flatMap((feature) => feature.leaderLoops?.(context) ?? [])]) {
       await loop.start();
@@ -28,4 +24,11 @@ export async function startLeaderLoops(context: RoleContext): Promise<LedWork> {
     throw error;
   }
   return { stop: stopAll };
+}
+
+/** JetStream's advisories of messages it gave up on, recorded; loaded only with JetStream, like the queue itself. */
+async function deadLetterRecorder({ container, queue }: RoleContext): Promise<Loop> {
+  const { JetStreamWorkQueue } = await import('../nats/jetstream-work-queue.js');
+  if (!(queue instanceof JetStreamWorkQueue)) throw new Error(`a ${queue.kind} work queue has no dead letters`);
+  return queue.deadLetterRecorder(container.resolve(TOKENS.database), container.resolve(TOKENS.anomalies));
 }
