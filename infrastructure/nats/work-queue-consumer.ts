@@ -60,9 +60,9 @@ interface InFlight {
 const CONSUMER_NOT_FOUND = 10014;
 
 /**
- * A durable pull consumer on one subject of a work-queue stream. Each of
- * `concurrency` loops pulls one message only when it is free, so no message
- * waits in a local buffer while its ack-wait runs out.
+ * A durable pull consumer on one subject of a work-queue stream. It pulls one
+ * message at a time and only while one of its `concurrency` handler slots is
+ * free, so no message waits in a local buffer while its ack-wait runs out.
  */
 export class WorkQueueConsumer implements WorkConsumer {
   private readonly inFlight = new Set<InFlight>();
@@ -83,9 +83,7 @@ export class WorkQueueConsumer implements WorkConsumer {
     const consumer = await js.consumers.get(stream, this.durableName);
     const stop = new AbortController();
     this.stopController = stop;
-    this.loops = Array.from({ length: Math.max(1, this.options.concurrency ?? 1) }, () =>
-      this.pullLoop(consumer, stop.signal),
-    );
+    this.loops = [this.pullLoop(consumer, stop.signal, Math.max(1, this.options.concurrency ?? 1))];
   }
 
   /**
@@ -122,11 +120,20 @@ export class WorkQueueConsumer implements WorkConsumer {
     };
   }
 
-  private async pullLoop(consumer: Consumer, stop: AbortSignal): Promise<void> {
+  /**
+   * One pull at a time, and only while a handler slot is free: an idle consumer keeps one pull open whatever its
+   * concurrency (an idle service pulled once per slot, dozens of times every few seconds), and a busy one none.
+   */
+  private async pullLoop(consumer: Consumer, stop: AbortSignal, slots: number): Promise<void> {
     const { logger } = this.options;
     const expires = Math.max(1_000, this.options.pullExpiresMs ?? 5_000);
+    const running = new Set<Promise<void>>();
     let failures = 0;
     while (!stop.aborted) {
+      if (running.size >= slots) {
+        await Promise.race(running);
+        continue;
+      }
       let message: JsMsg | null;
       try {
         message = await consumer.next({ expires });
@@ -143,8 +150,12 @@ export class WorkQueueConsumer implements WorkConsumer {
         message.nak();
         continue;
       }
-      await this.handle(message);
+      const handled: Promise<void> = this.handle(message)
+        .catch((error: unknown) => logger.error({ subject: this.options.subject, err: error }, 'Handling work failed'))
+        .finally(() => running.delete(handled));
+      running.add(handled);
     }
+    await Promise.all(running);
   }
 
   private async handle(message: JsMsg): Promise<void> {
