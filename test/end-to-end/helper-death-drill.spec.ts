@@ -8,6 +8,7 @@ import {
 } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
+import { isAlive } from '../support/processes.js';
 
 /** This process's children (the test service runs in it), with their command lines. */
 async function ownChildren(): Promise<Array<{ pid: number; commandLine: string }>> {
@@ -23,15 +24,6 @@ async function ownChildren(): Promise<Array<{ pid: number; commandLine: string }
       children.push({ pid: Number(entry), commandLine: commandLine.split('\0').join(' ').trim() });
   }
   return children;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function eventually(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
@@ -52,7 +44,7 @@ async function killHelpers(): Promise<void> {
     `the API process runs warm helpers; its children: ${JSON.stringify(children.map((child) => child.commandLine))}`,
   );
   for (const pid of pids) process.kill(pid, 'SIGKILL');
-  await eventually(async () => pids.every((pid) => !alive(pid)), 'the helpers died');
+  await eventually(async () => pids.every((pid) => !isAlive(pid)), 'the helpers died');
 }
 
 describe('drill: warm helpers killed while idle', function () {

@@ -29,3 +29,13 @@ export async function processesWorkingIn(dir: string): Promise<string[]> {
   }
   return names;
 }
+
+/** Whether a process with this id exists (a zombie not yet reaped counts). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

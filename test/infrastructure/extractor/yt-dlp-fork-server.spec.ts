@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ExtractionError } from '../../../application/ports/extractor.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
+import { isAlive } from '../../support/processes.js';
 
 const URL = 'http://127.0.0.1:1/watch?v=a';
 
@@ -45,15 +46,6 @@ async function eventually(
   while (!(await condition())) {
     assert.ok(Date.now() < deadline, `${what} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -152,9 +144,9 @@ describe('yt-dlp fork server', function () {
     abort.abort(new Error('cancelled'));
 
     assert.notEqual(await settled, 'resolved');
-    await eventually(() => !alive(child), 'the run’s child is gone');
+    await eventually(() => !isAlive(child), 'the run’s child is gone');
     const next = await ytDlp.probe(URL);
-    assert.ok(alive(server));
+    assert.ok(isAlive(server));
     assert.notEqual(Number(next.title.split(' ')[0]), server);
     assert.deepEqual(await importedBy(), [server], 'the next run was forked too');
   });
@@ -168,7 +160,7 @@ describe('yt-dlp fork server', function () {
 
     const outcome = await settled;
     assert.ok(outcome instanceof ExtractionError, `the run failed: ${String(outcome)}`);
-    await eventually(() => !alive(child), 'the orphaned run’s child is gone');
+    await eventually(() => !isAlive(child), 'the orphaned run’s child is gone');
     const replacement = await serverOf(ytDlp);
     assert.notEqual(replacement, server);
     const next = await ytDlp.probe(URL);
@@ -185,7 +177,7 @@ describe('yt-dlp fork server', function () {
 
     const runPid = Number(title.split(' ')[0]);
     assert.ok((await importedBy()).includes(runPid), 'the run started the command, which imported yt_dlp itself');
-    await eventually(() => !alive(stale), 'the stale server ended');
+    await eventually(() => !isAlive(stale), 'the stale server ended');
     const fresh = await serverOf(ytDlp);
     assert.notEqual(fresh, stale);
   });
@@ -198,7 +190,7 @@ describe('yt-dlp fork server', function () {
     ytDlp.forks?.stop();
 
     assert.notEqual(await settled, 'resolved');
-    await eventually(() => !alive(child) && !alive(server), 'the server and the run’s child are gone');
+    await eventually(() => !isAlive(child) && !isAlive(server), 'the server and the run’s child are gone');
   });
 
   it('leaves no run behind when the service process is killed outright', async () => {
@@ -227,7 +219,7 @@ describe('yt-dlp fork server', function () {
 
       service.kill('SIGKILL');
 
-      await eventually(() => !alive(server) && !alive(child), 'the server and the run’s child are gone');
+      await eventually(() => !isAlive(server) && !isAlive(child), 'the server and the run’s child are gone');
     } finally {
       service.kill('SIGKILL');
     }
