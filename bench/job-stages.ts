@@ -49,7 +49,7 @@ export function describeStages(stages: readonly JobStages[]): string {
 /**
  * The steps inside the run stage, from the worker's `download completed` lines in the service's `log` (`stageMs`: preparing yt-dlp's
  * arguments, yt-dlp itself with its download and post-processing, the check of the delivered file, storing it), as
- * medians over `jobIds`: `prepare 3 ms, ytDlp 380 ms, check 90 ms, store 2 ms (5 jobs)`.
+ * medians over `jobIds`: `prepare 3 ms, ytDlp 380 ms, check 90 ms, store 2 ms (5 of 5 jobs logged)`.
  */
 export function describeRunSteps(log: string, jobIds: readonly string[]): string {
   const wanted = new Set(jobIds);

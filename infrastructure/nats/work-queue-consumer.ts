@@ -67,7 +67,7 @@ const CONSUMER_NOT_FOUND = 10014;
 export class WorkQueueConsumer implements WorkConsumer {
   private readonly inFlight = new Set<InFlight>();
   private stopController: AbortController | null = null;
-  private loops: Promise<void>[] = [];
+  private pulling: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: WorkQueueConsumerOptions) {}
 
@@ -83,7 +83,7 @@ export class WorkQueueConsumer implements WorkConsumer {
     const consumer = await js.consumers.get(stream, this.durableName);
     const stop = new AbortController();
     this.stopController = stop;
-    this.loops = [this.pullLoop(consumer, stop.signal, Math.max(1, this.options.concurrency ?? 1))];
+    this.pulling = this.pullLoop(consumer, stop.signal, Math.max(1, this.options.concurrency ?? 1));
   }
 
   /**
@@ -95,7 +95,7 @@ export class WorkQueueConsumer implements WorkConsumer {
     const stop = this.stopController;
     if (stop === null) return;
     stop.abort();
-    if (!(await settlesWithin(Promise.all(this.loops), this.options.drainTimeoutMs ?? 30_000))) {
+    if (!(await settlesWithin(this.pulling, this.options.drainTimeoutMs ?? 30_000))) {
       for (const entry of this.inFlight) {
         this.options.logger.warn(
           { subject: entry.message.subject, seq: entry.message.seq },
@@ -106,7 +106,7 @@ export class WorkQueueConsumer implements WorkConsumer {
       }
     }
     this.stopController = null;
-    this.loops = [];
+    this.pulling = Promise.resolve();
   }
 
   private consumerConfig(): Partial<ConsumerConfig> & { durable_name: string } {

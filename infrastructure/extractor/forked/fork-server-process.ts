@@ -69,10 +69,6 @@ export class ForkServerProcess {
     return this.isReady && !this.exited;
   }
 
-  get runCount(): number {
-    return this.runs.size;
-  }
-
   /** Resolves true once it takes runs, false when it exits first. */
   whenReady(): Promise<boolean> {
     if (this.exited) return Promise.resolve(false);
