@@ -413,7 +413,11 @@ describe('YtDlpExtractor against the fixture platform', function () {
         Date.now() < deadline
       )
         await sleep(25);
-      assert.ok((await processesWorkingIn(dir)).includes('ffmpeg'), `ffmpeg is running (the download: ${outcome})`);
+      const running = await processesWorkingIn(dir);
+      assert.ok(
+        running.includes('ffmpeg'),
+        `ffmpeg is running (the download: ${outcome}; working in its directory: ${running.join(', ') || 'nothing'})`,
+      );
       controller.abort(new Error('lease lost'));
       await assert.rejects(run, /lease lost/);
       // Killed processes leave the table when they are reaped, which a busy machine may take a moment to do.
