@@ -16,7 +16,10 @@ export interface AcquireLockOptions {
   logger: Logger;
   /** Pause between attempts while another session holds the lock. */
   retryMs?: number;
-  /** How often the held connection is probed, so a silently dropped one is noticed. Default 5 s. */
+  /**
+   * How often the held connection is probed, so a silently dropped one is noticed. Default 10 s: with the probe's
+   * timeout, the loss is noticed within 15 s, before the server's keep-alives release the lock to another instance.
+   */
   probeMs?: number;
   /** A probe unanswered for this long counts as a lost connection. Default 5 s. */
   probeTimeoutMs?: number;
@@ -50,7 +53,7 @@ export async function acquireSessionLock(options: AcquireLockOptions): Promise<H
           [key],
         );
         if (rows[0]?.locked === true) {
-          const held = holdLock(client, key, logger, options.probeMs ?? 5_000);
+          const held = holdLock(client, key, logger, options.probeMs ?? DEFAULT_PROBE_MS);
           client = null;
           return held;
         }
@@ -69,6 +72,7 @@ export async function acquireSessionLock(options: AcquireLockOptions): Promise<H
   }
 }
 
+const DEFAULT_PROBE_MS = 10_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
 const KEEP_ALIVE_INITIAL_DELAY_MS = 10_000;
 

@@ -27,7 +27,7 @@ export interface JetStreamWorkQueueOptions {
   logger: Logger;
   /** Where the relay keeps its checkpoint and lock. */
   processor: CheckpointedProcessorOptions;
-  /** How long an idle pull waits; bounds how long a consumer's stop() waits. */
+  /** How long an idle pull waits before another is sent. */
   pullExpiresMs?: number;
 }
 

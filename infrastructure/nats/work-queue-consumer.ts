@@ -43,7 +43,10 @@ export interface WorkQueueConsumerOptions {
   confirmHeartbeat?: () => Promise<void>;
   /** Redelivery delay after the handler throws, doubling per delivery. Default 1 s up to 60 s. */
   errorRetry?: { initialDelayMs: number; maxDelayMs: number };
-  /** How long one pull waits for a message; bounds how long stop() waits for idle pulls. Default 5 s, at least 1 s. */
+  /**
+   * How long one pull waits for a message before another is sent. Default 30 s, at least 1 s. A pull is
+   * given up at once when the consumer stops, so a long one costs an idle service nothing but a rare request.
+   */
   pullExpiresMs?: number;
   /** How long stop() lets handlers finish before handing their messages back. Default 30 s. */
   drainTimeoutMs?: number;
@@ -58,6 +61,22 @@ interface InFlight {
 }
 
 const CONSUMER_NOT_FOUND = 10014;
+
+/**
+ * One message, or null once `expires` passes or `stop` aborts. A fetch of one rather than `next()`: its pull can be
+ * ended early, so stopping never waits out an idle pull, and the pull can last long.
+ */
+async function pullOne(consumer: Consumer, expires: number, stop: AbortSignal): Promise<JsMsg | null> {
+  const pull = await consumer.fetch({ max_messages: 1, expires });
+  const end = () => pull.stop();
+  stop.addEventListener('abort', end, { once: true });
+  try {
+    for await (const message of pull) return message;
+    return null;
+  } finally {
+    stop.removeEventListener('abort', end);
+  }
+}
 
 /**
  * A durable pull consumer on one subject of a work-queue stream. It pulls one
@@ -126,7 +145,7 @@ export class WorkQueueConsumer implements WorkConsumer {
    */
   private async pullLoop(consumer: Consumer, stop: AbortSignal, slots: number): Promise<void> {
     const { logger } = this.options;
-    const expires = Math.max(1_000, this.options.pullExpiresMs ?? 5_000);
+    const expires = Math.max(1_000, this.options.pullExpiresMs ?? 30_000);
     const running = new Set<Promise<void>>();
     let failures = 0;
     while (!stop.aborted) {
@@ -136,7 +155,7 @@ export class WorkQueueConsumer implements WorkConsumer {
       }
       let message: JsMsg | null;
       try {
-        message = await consumer.next({ expires });
+        message = await pullOne(consumer, expires, stop);
         failures = 0;
       } catch (error) {
         failures += 1;

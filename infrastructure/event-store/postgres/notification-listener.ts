@@ -5,10 +5,11 @@ export type NotificationInterest = (categories: readonly string[] | null) => boo
 
 /**
  * One LISTEN connection per store, shared by its subscriptions. A
- * notification is only a hint to read again: subscriptions also poll, so a
- * lost connection or a missed notification delays delivery but never loses
- * an event. A notification wakes only the waiters interested in one of the
- * categories it names.
+ * notification is only a hint to read again. Notifications are missed only
+ * while no connection listens, so losing it wakes every waiter, and a wait
+ * that had to connect first ends at once: either way the subscriptions read
+ * again instead of waiting for their slow poll. A notification wakes only
+ * the waiters interested in one of the categories it names.
  */
 export class NotificationListener {
   private client: pg.Client | null = null;
@@ -21,10 +22,14 @@ export class NotificationListener {
     private readonly channel: string,
   ) {}
 
-  /** Resolves true at the next notification it is interested in, false after `timeoutMs` or when `signal` aborts. */
+  /**
+   * Resolves true at the next notification it is interested in, or at once when the listening connection had to be
+   * opened (what was appended before it listened went unheard); false after `timeoutMs` or when `signal` aborts.
+   */
   async wait(timeoutMs: number, signal: AbortSignal, interest: NotificationInterest = () => true): Promise<boolean> {
-    await this.ensureListening().catch(() => undefined);
+    const connected = await this.ensureListening().catch(() => false);
     if (signal.aborted || this.closed) return false;
+    if (connected) return true;
     return new Promise<boolean>((resolve) => {
       const finish = (notified: boolean) => {
         clearTimeout(timer);
@@ -54,19 +59,23 @@ export class NotificationListener {
     await client?.end().catch(() => undefined);
   }
 
-  private ensureListening(): Promise<void> {
-    if (this.closed || this.client !== null) return Promise.resolve();
+  /** True when this call (or one it joined) opened the connection. */
+  private ensureListening(): Promise<boolean> {
+    if (this.closed || this.client !== null) return Promise.resolve(false);
     this.connecting ??= this.listen().finally(() => {
       this.connecting = null;
     });
-    return this.connecting;
+    return this.connecting.then(() => true);
   }
 
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString });
     const forget = () => {
-      // The next wait connects again; polling covers the gap.
-      if (this.client === client) this.client = null;
+      if (this.client === client) {
+        this.client = null;
+        // Whatever is appended from now on goes unheard: everyone reads again, and the next wait connects again.
+        this.announce(null);
+      }
       client.end().catch(() => undefined);
     };
     // A payload-less notification (another version of the store) wakes everyone.

@@ -10,16 +10,17 @@ export interface PostgresSubscriptionOptions {
   /** The slowest poll while a notification is recent (it may name an event still hidden behind an older transaction). */
   pollIntervalMs: number;
   /**
-   * The slowest poll once no notification came for a while: only a lost
-   * notification (a dropped LISTEN connection) needs it. Default 5 s, and
-   * never below `pollIntervalMs`.
+   * The slowest poll once no notification came for a while. Notifications are
+   * not lost (a dropped LISTEN connection wakes every waiter), so it only
+   * bounds how long an event hidden behind a transaction running for more
+   * than `RECENT_NEWS_MS` can wait. Default 30 s, and never below `pollIntervalMs`.
    */
   idlePollMs?: number;
 }
 
 /** How long after a notification hidden events are looked for at the fast pace. */
 const RECENT_NEWS_MS = 10_000;
-const DEFAULT_IDLE_POLL_MS = 5_000;
+const DEFAULT_IDLE_POLL_MS = 30_000;
 
 /**
  * Reads pages after its position; when one comes back empty, waits for a

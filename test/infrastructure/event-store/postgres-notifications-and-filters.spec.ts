@@ -153,6 +153,41 @@ describe('PostgreSQL event store: notifications and filtered reads', function ()
     }
   });
 
+  it('ends a wait at once when it had to connect, and wakes every waiter when the connection is lost', async () => {
+    const channel = `lost_${randomUUID().slice(0, 8)}`;
+    const listener = new NotificationListener(database.url, channel);
+    const controller = new AbortController();
+    try {
+      // Nothing was heard before the connection listened: the caller is told to read at once.
+      assert.equal(await listener.wait(60_000, controller.signal), true);
+      const waiting = listener.wait(
+        60_000,
+        controller.signal,
+        (categories) => categories === null || categories.includes('never'),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      const killer = new pg.Client({ connectionString: database.url });
+      await killer.connect();
+      try {
+        await killer.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`, [
+          `LISTEN ${pg.escapeIdentifier(channel)}`,
+        ]);
+        // Woken by the loss, although no notification matched its interest and its timeout is far off.
+        assert.equal(await waiting, true);
+        assert.equal(await listener.wait(60_000, controller.signal), true, 'the next wait connects again');
+        const heard = listener.wait(60_000, controller.signal);
+        await new Promise((resolve) => setImmediate(resolve));
+        await killer.query(`SELECT pg_notify($1, 'any')`, [channel]);
+        assert.equal(await heard, true, 'listening again after the loss');
+      } finally {
+        await killer.end();
+      }
+    } finally {
+      controller.abort();
+      await listener.close();
+    }
+  });
+
   it('reads filters over several categories, event types and partial prefixes in global order', async () => {
     const [a, b, c] = [category(), category(), category()];
     const appended: Array<[string, string]> = [];

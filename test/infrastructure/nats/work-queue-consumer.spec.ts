@@ -364,6 +364,28 @@ describe('WorkQueueConsumer (JetStream)', () => {
     assert.equal(await messagesLeft('drain'), 0);
   });
 
+  it('stop() ends an idle pull at once, and the pull it gave up takes no message from the next consumer', async () => {
+    const idle = consumer('long-pull', async () => 'ack', { pullExpiresMs: 600_000, ackWaitMs: 30_000 });
+    await idle.start();
+    await eventually(async () => (await jsm.consumers.info(stream, idle.durableName)).num_waiting > 0, 20_000);
+    // Waiting out the pull would outlast the test's timeout.
+    await idle.stop();
+
+    const received = deferred<WorkItem>();
+    const next = consumer(
+      'long-pull',
+      async (item) => {
+        received.resolve(item);
+        return 'ack';
+      },
+      { ackWaitMs: 30_000 },
+    );
+    await next.start();
+    await publish('long-pull', { n: 1 });
+    // Handed to the abandoned pull, it would come back only after the ack wait, as a second delivery.
+    assert.equal((await received.promise).deliveryCount, 1);
+  });
+
   it('stop() hands back, at once, the messages whose handlers outlive the drain timeout', async () => {
     const inHandler = deferred<WorkItem>();
     let aborted = false;
