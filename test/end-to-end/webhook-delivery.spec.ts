@@ -409,9 +409,8 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
 
   it('a worker stopped between attempts resumes after restart: nothing lost, early or repeated', async function () {
     this.timeout(150_000);
-    // A long wait before attempt 3, so the worker is surely gone when it falls due (a graceful stop lets consumers
-    // finish their pulls, which takes seconds on a busy machine).
-    const longWaitMs = 30_000;
+    // A longer wait before attempt 3, so the worker is surely gone when it falls due (the stop is checked below).
+    const longWaitMs = 12_000;
     await worker.stop();
     worker = await startService(
       {
