@@ -6,7 +6,10 @@ export interface HelperOptions {
   /** The interpreter and its arguments, e.g. `['/usr/bin/python3']`. */
   python: readonly string[];
   script: string;
-  /** Handed to the script as its first argument, as JSON. */
+  /**
+   * Handed to the script as JSON in HELPER_SETTINGS_VARIABLE, not on its command line, which every local user can
+   * read (`ps`): the options may hold the egress proxy's credentials.
+   */
   settings: Record<string, unknown>;
   env: NodeJS.ProcessEnv;
   readyTimeoutMs: number;
@@ -24,6 +27,8 @@ export class HelperStoppedError extends Error {
 }
 
 const MAX_STDERR_CHARS = 16 * 1024;
+/** The helper removes it from its environment at once, so nothing it starts inherits it. */
+export const HELPER_SETTINGS_VARIABLE = 'YT_DLP_HELPER_SETTINGS';
 
 /**
  * One long-lived helper process speaking JSON lines (see yt_dlp_helper.py),
@@ -49,8 +54,8 @@ export class HelperProcess {
   /** Resolves once the script has imported yt_dlp and said so; rejects when it cannot. */
   static start(options: HelperOptions): Promise<{ helper: HelperProcess; version: string }> {
     const [command, ...args] = options.python;
-    const child = spawn(command, [...args, options.script, JSON.stringify(options.settings)], {
-      env: options.env,
+    const child = spawn(command, [...args, options.script], {
+      env: { ...options.env, [HELPER_SETTINGS_VARIABLE]: JSON.stringify(options.settings) },
       stdio: 'pipe',
       detached: true,
     });

@@ -1,8 +1,10 @@
 """A warm yt-dlp for metadata: imports yt_dlp once, then answers requests.
 
 Protocol, one JSON document per line:
-  argv[1]  settings: {"argv": [...]}, the options the command line would get
-           for `yt-dlp -J`, without the URL
+  YT_DLP_HELPER_SETTINGS (environment)
+           settings: {"argv": [...]}, the options the command line would get
+           for `yt-dlp -J`, without the URL; not an argument, since they may
+           hold a proxy's credentials and every local user can read argv
   stdout   {"ready": true, "version": "..."} once yt_dlp is imported
   stdin    {"id": n, "url": "..."}
   stdout   {"id": n, "ok": true, "info": {...}, "stderr": "..."}   the document `yt-dlp -J` prints
@@ -47,7 +49,8 @@ class CollectingLogger:
 
 
 def main():
-    options = json.loads(sys.argv[1])
+    # Removed from the environment: nothing the helper starts inherits it.
+    options = json.loads(os.environ.pop('YT_DLP_HELPER_SETTINGS'))
     import yt_dlp
     from yt_dlp.utils import DownloadError
 

@@ -13,7 +13,7 @@ const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 /** A helper that says where it runs, then takes a minute over every request: it reads no further input meanwhile. */
 const BUSY_HELPER = `
 import json, os, sys, time
-with open(json.loads(sys.argv[1])['pidFile'], 'w') as file:
+with open(json.loads(os.environ['YT_DLP_HELPER_SETTINGS'])['pidFile'], 'w') as file:
     file.write(str(os.getpid()))
 print(json.dumps({'ready': True, 'version': 'busy'}), flush=True)
 for line in sys.stdin:

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
 import { Registry } from 'prom-client';
 import type { Extractor } from '../../../application/ports/extractor.js';
 import type { Logger } from '../../../application/ports/logger.js';
@@ -24,6 +25,20 @@ const noCommandLine: Extractor = {
   listChannel: async () => assert.fail('the command line was asked'),
   resolveMediaLinks: async () => assert.fail('the command line was asked'),
 };
+
+/** The command lines of this process's warm helpers, as `ps` shows them to anyone. */
+async function helperCommandLines(): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (parent !== process.pid) continue;
+    const commandLine = (await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).split('\0').join(' ');
+    if (commandLine.includes('yt_dlp_helper.py')) found.push(commandLine);
+  }
+  return found;
+}
 
 describe('warm helpers go through the egress proxy', function () {
   this.timeout(120_000);
@@ -66,6 +81,10 @@ describe('warm helpers go through the egress proxy', function () {
       allowed.some((event) => event.url === platform.watchUrl(FIXTURE_VIDEOS.clip.id)),
       JSON.stringify(allowed),
     );
+    // The proxy's address carries its credentials: not on a command line, which every local user can read.
+    const commandLines = await helperCommandLines();
+    assert.ok(commandLines.length > 0, 'a helper runs');
+    for (const commandLine of commandLines) assert.doesNotMatch(commandLine, /--proxy|direct:|@127\./);
   });
 
   it('a helper is refused a loopback platform that is not allowed, even when no_proxy names it', async () => {

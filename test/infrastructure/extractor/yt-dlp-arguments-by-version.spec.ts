@@ -32,8 +32,8 @@ async function echoingHelper(): Promise<string> {
   await writeFile(
     script,
     [
-      'import json, sys',
-      "argv = json.loads(sys.argv[1]).get('argv', [])",
+      'import json, os, sys',
+      "argv = json.loads(os.environ['YT_DLP_HELPER_SETTINGS']).get('argv', [])",
       "print(json.dumps({'ready': True, 'version': 'echo'}), flush=True)",
       'for line in sys.stdin:',
       "    print(json.dumps({'id': json.loads(line)['id'], 'ok': True, 'info': {'id': 'x', 'title': ' '.join(argv), 'duration': 5}}), flush=True)",
