@@ -5,6 +5,7 @@ import { KeyedMutex } from '../../application/keyed-mutex.js';
 import { ExtractionError } from '../../application/ports/extractor.js';
 import { sleep } from '../../projections/sleep.js';
 import { mergeIntoCookieJar } from './merge-into-cookie-jar.js';
+import { type PrivateProxyOption, privateProxyOption } from './private-proxy-option.js';
 import { forPlatform, platformOf } from './platform-of.js';
 import type { PlatformAccessSettings } from '../config/sections/platform-access.js';
 
@@ -105,11 +106,15 @@ export class PlatformAccess {
   async begin(url: string, options: AdmitOptions & { scratchDir: string }): Promise<RunAccess> {
     const platform = platformOf(url) ?? '*';
     const turn = await this.admit(url, options);
+    let proxyOption: PrivateProxyOption | null = null;
     try {
       const args: string[] = [];
       const proxy = this.pickProxy(platform);
       const routed = this.egress === undefined ? proxy : await this.egress.proxyUrl(proxy);
-      if (routed !== undefined) args.push('--proxy', routed);
+      if (routed !== undefined) {
+        proxyOption = await privateProxyOption(routed, options.scratchDir);
+        args.push(...proxyOption.args);
+      }
       const jar = await this.checkOutJar(platform, options.scratchDir);
       if (jar !== null) args.push('--cookies', jar.copy);
       let finished = false;
@@ -119,6 +124,7 @@ export class PlatformAccess {
           if (finished) return;
           finished = true;
           try {
+            await proxyOption?.remove();
             if (jar !== null) await this.checkInJar(jar);
           } finally {
             turn.finish(stderr, proxy);
@@ -126,6 +132,7 @@ export class PlatformAccess {
         },
       };
     } catch (error) {
+      await proxyOption?.remove();
       turn.finish(null);
       throw error;
     }

@@ -26,6 +26,14 @@ import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 const HEADER = '# Netscape HTTP Cookie File';
+
+/** The proxy a run's options name: in the private options file `--config-locations` points at. */
+async function proxyIn(args: readonly string[]): Promise<string | undefined> {
+  const at = args.indexOf('--config-locations');
+  if (at === -1) return undefined;
+  const line = await readFile(args[at + 1], 'utf8');
+  return /^--proxy '([^']*)'\n$/.exec(line)?.[1];
+}
 const cookie = (name: string, value: string, domain = '127.0.0.1') =>
   [domain, 'FALSE', '/', 'FALSE', '2000000000', name, value].join('\t');
 const cookieNames = (jar: string) =>
@@ -90,8 +98,9 @@ describe('platform access controls', () => {
           scratchDir: dir,
           waitForPlatform: false,
         });
+        const proxy = await proxyIn(run.args);
         await run.finish(stderr);
-        return run.args[1];
+        return proxy;
       };
       assert.deepEqual([await proxyOf(), await proxyOf(), await proxyOf()], ['http://p1', 'http://p2', 'http://p3']);
       assert.equal(await proxyOf("ERROR: Sign in to confirm you're not a bot"), 'http://p1');
@@ -102,7 +111,9 @@ describe('platform access controls', () => {
         (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR',
       );
       assert.equal(
-        (await access.begin('https://other.example/a', { scratchDir: dir, waitForPlatform: false })).args[1],
+        await proxyIn(
+          (await access.begin('https://other.example/a', { scratchDir: dir, waitForPlatform: false })).args,
+        ),
         'http://p2',
         'other platforms go on',
       );
