@@ -96,13 +96,18 @@ export function startRoleProcess(service: ServiceProcess, roles: string[], label
   };
 }
 
+/** `BENCH_SERVICE_NODE_ARGS` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`): Node refuses profiling flags in NODE_OPTIONS. */
+function profilingArgs(): string[] {
+  return (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+}
+
 /** `main.js` with the given roles, its stdout in a log file; killed if the bench exits first. */
 function spawnMain(roles: string[], env: Record<string, string>, logFile: string, nodeArgs: string[] = []) {
   const log = createWriteStream(logFile);
   const logClosed = new Promise<void>((resolve) => log.once('close', () => resolve()));
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, MAIN, ...roles.flatMap((role) => ['--role', role])],
+    [...nodeArgs, ...profilingArgs(), MAIN, ...roles.flatMap((role) => ['--role', role])],
     {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,12 +14,18 @@ interface Lease {
   renewal: Promise<void> | null;
 }
 
+/** What may be left of a lease when the next one is taken ahead, so busy requests never wait for the shared store. */
+const RENEW_AHEAD_SHARE = 0.25;
+/** A lease taken ahead must land in its window: none is taken ahead this close to the window's end. */
+const RENEW_AHEAD_MIN_WINDOW_MS = 100;
+
 /**
  * Takes a busy bucket's requests from the shared store several at a time (`leaseShare` of its limit per lease, never
- * more than the bucket was last seen to have left) and admits the rest of a lease from memory. The shared count comes
- * before admission, so instances together never exceed the limit; a lease unused within the window is lost to the
- * others, so several instances may refuse up to a lease short of the limit (one admits exactly the limit). Limits too
- * small to split go to the shared store request by request.
+ * more than the bucket was last seen to have left) and admits the rest of a lease from memory. The next lease is taken
+ * in the background once a quarter of the current one is left, so within a window only its first request waits for
+ * the shared store. The shared count comes before admission, so instances together never exceed the limit; a lease
+ * unused within the window is lost to the others, so several instances may refuse up to a lease and a quarter short of
+ * the limit each (one admits exactly the limit). Limits too small to split go to the shared store request by request.
  */
 export class LeasedRateLimitStore implements RateLimitStore {
   private readonly leases = new Map<string, Lease>();
@@ -40,6 +46,8 @@ export class LeasedRateLimitStore implements RateLimitStore {
       const current = lease !== undefined && lease.endsAt > now ? lease : undefined;
       if (current !== undefined && current.unused > 0) {
         current.unused -= 1;
+        if (current.unused <= Math.floor(leaseSize * RENEW_AHEAD_SHARE))
+          this.renewAhead(bucket, limitPerSecond, current);
         return {
           allowed: true,
           remaining: current.sharedRemaining + current.unused,
@@ -77,6 +85,35 @@ export class LeasedRateLimitStore implements RateLimitStore {
       lease.renewal = null;
       renewed();
     }
+  }
+
+  /** Adds the next lease to `lease` in the background; the request path reports the shared store's failures. */
+  private renewAhead(bucket: string, limitPerSecond: number, lease: Lease): void {
+    const size = Math.min(Math.floor(limitPerSecond * this.leaseShare), lease.sharedRemaining);
+    if (lease.renewal !== null || size <= 0 || lease.endsAt - this.now() < RENEW_AHEAD_MIN_WINDOW_MS) return;
+    let renewed!: () => void;
+    lease.renewal = new Promise<void>((resolve) => (renewed = resolve));
+    this.shared
+      .consume(bucket, limitPerSecond, size)
+      .then((state) => {
+        if (!state.allowed) {
+          lease.sharedRemaining = 0;
+          return;
+        }
+        // Taken in a later window (the store was slow): the lease starts over in that window.
+        const endsAt = this.now() + state.msBeforeReset;
+        if (Math.abs(endsAt - lease.endsAt) >= RENEW_AHEAD_MIN_WINDOW_MS) {
+          lease.unused = 0;
+          lease.endsAt = endsAt;
+        }
+        lease.unused += size;
+        lease.sharedRemaining = state.remaining;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        lease.renewal = null;
+        renewed();
+      });
   }
 
   private sweep(): void {

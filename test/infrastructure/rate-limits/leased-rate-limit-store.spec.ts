@@ -50,13 +50,14 @@ describe('leased request rate limit store', () => {
     assert.deepEqual(shared.calls.slice(0, 4), [3, 3, 3, 1]);
   });
 
-  it('lets several instances together admit no more than the limit, and at most a lease per other instance fewer', async () => {
+  it('lets several instances together admit no more than the limit, and at most a lease and a quarter per other instance fewer', async () => {
     const shared = new ScriptedSharedStore();
     const instances = [0, 1, 2].map(() => new LeasedRateLimitStore(shared, 0.1, () => shared.now));
     let admitted = 0;
     for (let i = 0; i < 300; i += 1) if ((await instances[i % 3].consume('account:c', 100)).allowed) admitted += 1;
     assert.ok(admitted <= 100, `admitted ${admitted}`);
-    assert.ok(admitted >= 100 - 2 * 9, `admitted ${admitted}`);
+    // Each other instance may be left with up to a lease and a quarter (less its first request) it cannot use.
+    assert.ok(admitted >= 100 - 2 * (9 + 2), `admitted ${admitted}`);
   });
 
   it('lets requests that arrive while a lease is being taken wait for it instead of each taking one', async () => {
@@ -72,6 +73,40 @@ describe('leased request rate limit store', () => {
     const decisions = await Promise.all(pending);
     assert.ok(decisions.every((decision) => decision.allowed));
     assert.deepEqual(shared.calls, [10, 10, 10]);
+  });
+
+  it('takes the next lease ahead, so requests go on being admitted while the shared store answers slowly', async () => {
+    const shared = new ScriptedSharedStore();
+    const store = new LeasedRateLimitStore(shared, 0.1, () => shared.now);
+    // A lease of ten: the first request takes it and six more leave three; the next leaves a quarter and takes one ahead.
+    for (let i = 0; i < 7; i += 1) await store.consume('key:h', 100);
+    assert.deepEqual(shared.calls, [10], 'not yet');
+    let release!: () => void;
+    shared.gate = new Promise<void>((resolve) => (release = resolve));
+    const eighth = await store.consume('key:h', 100);
+    assert.deepEqual(shared.calls, [10, 10], 'the next lease is on its way');
+    // The store has not answered, yet the last two of the lease are admitted at once.
+    for (let i = 0; i < 2; i += 1) assert.equal((await store.consume('key:h', 100)).allowed, true);
+    const eleventh = store.consume('key:h', 100);
+    shared.gate = null;
+    release();
+    assert.equal((await eleventh).remaining, 89, 'counted against the limit once, whichever lease served it');
+    assert.equal(eighth.remaining, 92);
+  });
+
+  it('takes no lease ahead once the shared bucket is seen to be empty, nor in the last moments of a window', async () => {
+    const shared = new ScriptedSharedStore();
+    const store = new LeasedRateLimitStore(shared, 0.5, () => shared.now);
+    for (let i = 0; i < 10; i += 1) await store.consume('key:i', 10);
+    assert.deepEqual(shared.calls, [5, 5], 'two leases make the limit, and nothing is taken ahead after them');
+    assert.equal((await store.consume('key:i', 10)).allowed, false);
+
+    const late = new LeasedRateLimitStore(shared, 0.1, () => shared.now);
+    shared.calls.length = 0;
+    await late.consume('key:j', 100);
+    shared.now += 950;
+    for (let i = 0; i < 8; i += 1) await late.consume('key:j', 100);
+    assert.deepEqual(shared.calls, [10], 'a lease taken ahead now could land in the next window');
   });
 
   it('drops what is left of a lease when its window ends', async () => {
