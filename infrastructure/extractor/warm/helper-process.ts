@@ -28,7 +28,7 @@ export class HelperStoppedError extends Error {
 
 const MAX_STDERR_CHARS = 16 * 1024;
 /** The helper removes it from its environment at once, so nothing it starts inherits it. */
-export const HELPER_SETTINGS_VARIABLE = 'YT_DLP_HELPER_SETTINGS';
+const HELPER_SETTINGS_VARIABLE = 'YT_DLP_HELPER_SETTINGS';
 
 /**
  * One long-lived helper process speaking JSON lines (see yt_dlp_helper.py),
