@@ -69,7 +69,14 @@ export class NotificationListener {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
+    // TCP keep-alives: a connection that died silently (a dropped route, a vanished host) ends in an error once the
+    // system's probes give up (about 11 minutes with Linux's defaults), so it is replaced instead of leaving the
+    // readers on their 30 s poll for good.
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     const forget = () => {
       if (this.client === client) {
         this.client = null;
