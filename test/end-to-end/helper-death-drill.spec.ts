@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFile, readdir } from 'node:fs/promises';
 import {
   FIXTURE_VIDEOS,
   type FixturePlatform,
@@ -8,23 +7,7 @@ import {
 } from '../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
-import { isAlive } from '../support/processes.js';
-
-/** This process's children (the test service runs in it), with their command lines. */
-async function ownChildren(): Promise<Array<{ pid: number; commandLine: string }>> {
-  const children: Array<{ pid: number; commandLine: string }> = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const [status, commandLine] = await Promise.all([
-      readFile(`/proc/${entry}/status`, 'utf8'),
-      readFile(`/proc/${entry}/cmdline`, 'utf8'),
-    ]).catch(() => ['', '']);
-    const parent = /^PPid:\s+(\d+)$/m.exec(status)?.[1];
-    if (Number(parent) === process.pid)
-      children.push({ pid: Number(entry), commandLine: commandLine.split('\0').join(' ').trim() });
-  }
-  return children;
-}
+import { isAlive, ownChildren } from '../support/processes.js';
 
 async function eventually(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -39,3 +39,19 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** This process's children (a test service runs in it), with their command lines. */
+export async function ownChildren(): Promise<Array<{ pid: number; commandLine: string }>> {
+  const children: Array<{ pid: number; commandLine: string }> = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const [status, commandLine] = await Promise.all([
+      readFile(`/proc/${entry}/status`, 'utf8'),
+      readFile(`/proc/${entry}/cmdline`, 'utf8'),
+    ]).catch(() => ['', '']);
+    const parent = /^PPid:\s+(\d+)$/m.exec(status)?.[1];
+    if (Number(parent) === process.pid)
+      children.push({ pid: Number(entry), commandLine: commandLine.split('\0').join(' ').trim() });
+  }
+  return children;
+}

@@ -26,14 +26,6 @@ import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 const HEADER = '# Netscape HTTP Cookie File';
-
-/** The proxy a run's options name: in the private options file `--config-locations` points at. */
-async function proxyIn(args: readonly string[]): Promise<string | undefined> {
-  const at = args.indexOf('--config-locations');
-  if (at === -1) return undefined;
-  const line = await readFile(args[at + 1], 'utf8');
-  return /^--proxy '([^']*)'\n$/.exec(line)?.[1];
-}
 const cookie = (name: string, value: string, domain = '127.0.0.1') =>
   [domain, 'FALSE', '/', 'FALSE', '2000000000', name, value].join('\t');
 const cookieNames = (jar: string) =>
@@ -42,6 +34,14 @@ const cookieNames = (jar: string) =>
     .filter((line) => line !== '' && !line.startsWith('# '))
     .map((line) => line.split('\t')[5])
     .sort();
+
+/** The proxy a run's options name: in the private options file `--config-locations` points at. */
+async function proxyIn(args: readonly string[]): Promise<string | undefined> {
+  const at = args.indexOf('--config-locations');
+  if (at === -1) return undefined;
+  const line = await readFile(args[at + 1], 'utf8');
+  return /^--proxy '([^']*)'\n$/.exec(line)?.[1];
+}
 
 const settings = (overrides: Partial<PlatformAccessSettings> = {}): PlatformAccessSettings => ({
   cookies: {},

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFile, readdir } from 'node:fs/promises';
 import { Registry } from 'prom-client';
 import type { Extractor } from '../../../application/ports/extractor.js';
 import type { Logger } from '../../../application/ports/logger.js';
@@ -13,6 +12,7 @@ import {
   type FixturePlatform,
   startFixturePlatform,
 } from '../../fixtures/platform/fixture-platform.js';
+import { ownChildren } from '../../support/processes.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
@@ -25,20 +25,6 @@ const noCommandLine: Extractor = {
   listChannel: async () => assert.fail('the command line was asked'),
   resolveMediaLinks: async () => assert.fail('the command line was asked'),
 };
-
-/** The command lines of this process's warm helpers, as `ps` shows them to anyone. */
-async function helperCommandLines(): Promise<string[]> {
-  const found: string[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (parent !== process.pid) continue;
-    const commandLine = (await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).split('\0').join(' ');
-    if (commandLine.includes('yt_dlp_helper.py')) found.push(commandLine);
-  }
-  return found;
-}
 
 describe('warm helpers go through the egress proxy', function () {
   this.timeout(120_000);
@@ -82,7 +68,9 @@ describe('warm helpers go through the egress proxy', function () {
       JSON.stringify(allowed),
     );
     // The proxy's address carries its credentials: not on a command line, which every local user can read.
-    const commandLines = await helperCommandLines();
+    const commandLines = (await ownChildren())
+      .map((child) => child.commandLine)
+      .filter((commandLine) => commandLine.includes('yt_dlp_helper.py'));
     assert.ok(commandLines.length > 0, 'a helper runs');
     for (const commandLine of commandLines) assert.doesNotMatch(commandLine, /--proxy|direct:|@127\./);
   });
