@@ -1,124 +1,168 @@
 import type { BucketState, RateLimitStore } from '../../application/ports/rate-limit-store.js';
+import type { WindowCounter } from './window-counter.js';
 
-/** Past this many buckets, those whose window has ended are dropped before another lease is taken. */
+/** The limits' window: the clock's whole second, the same on every instance. */
+const WINDOW_MS = 1_000;
+/** Past this many buckets, those whose windows have ended are dropped before another is added. */
 const SWEEP_ABOVE_BUCKETS = 10_000;
+/** What may be left of a lease when the next one is taken ahead, so busy requests never wait for the shared count. */
+const RENEW_AHEAD_SHARE = 0.25;
+/** A busy bucket takes its first lease of the next window this close to the end of the current one. */
+const NEXT_WINDOW_AHEAD_MS = 200;
+/** Busy: admitted this many requests in the current window. A bucket used once a second is left to lease as it comes. */
+const BUSY_REQUESTS = 2;
 
+/** This instance's share of one bucket's count in one window. */
 interface Lease {
-  /** Requests taken from the shared bucket and not yet used here. */
+  epochSecond: number;
+  /** Requests taken from the shared count and not yet used here. */
   unused: number;
-  /** What the shared bucket had left after the last lease. */
+  /** Requests admitted here in this window. */
+  admitted: number;
+  /** What the shared count had left after this instance's last lease; 0 once a lease was refused. */
   sharedRemaining: number;
-  /** Epoch ms when the shared bucket's window ends, and with it every lease of that window. */
-  endsAt: number;
-  /** The lease being taken, which the requests arriving meanwhile wait for rather than each taking their own. */
+  /** The shared count refused a single request: the bucket is spent until the window ends. */
+  spent: boolean;
+  /** The lease being taken, which requests arriving meanwhile wait for rather than each taking their own. */
   renewal: Promise<void> | null;
 }
 
-/** What may be left of a lease when the next one is taken ahead, so busy requests never wait for the shared store. */
-const RENEW_AHEAD_SHARE = 0.25;
-/** A lease taken ahead must land in its window: none is taken ahead this close to the window's end. */
-const RENEW_AHEAD_MIN_WINDOW_MS = 100;
+interface BucketLeases {
+  current: Lease;
+  /** The next window's first lease, taken before that window starts. */
+  next: Lease | null;
+}
 
 /**
- * Takes a busy bucket's requests from the shared store several at a time (`leaseShare` of its limit per lease, never
- * more than the bucket was last seen to have left) and admits the rest of a lease from memory. The next lease is taken
- * in the background once a quarter of the current one is left, so within a window only its first request waits for
- * the shared store. The shared count comes before admission, so instances together never exceed the limit; a lease
- * unused within the window is lost to the others, so several instances may refuse up to a lease and a quarter short of
- * the limit each (one admits exactly the limit). Limits too small to split go to the shared store request by request.
+ * Takes a busy bucket's requests from the shared count several at a time (`leaseShare` of its limit per lease, never
+ * more than the count was last seen to have left) and admits the rest of a lease from memory. Windows are the clock's
+ * seconds, so no request waits for the shared count: the next lease is taken in the background once a quarter of the
+ * current one is left, and a bucket still busy near a window's end takes the next window's first lease before it
+ * starts. The shared count comes before admission, so instances together never exceed the limit; a lease unused within
+ * its window is lost to the others, so several instances may refuse up to a lease and a quarter short of the limit
+ * each (one admits exactly the limit). Limits too small to split go to the shared count request by request.
  */
 export class LeasedRateLimitStore implements RateLimitStore {
-  private readonly leases = new Map<string, Lease>();
+  private readonly buckets = new Map<string, BucketLeases>();
 
   constructor(
-    private readonly shared: RateLimitStore,
+    private readonly shared: WindowCounter,
     private readonly leaseShare: number,
     private readonly now: () => number = Date.now,
   ) {}
 
   async consume(bucket: string, limitPerSecond: number, points = 1): Promise<BucketState> {
     const leaseSize = Math.floor(limitPerSecond * this.leaseShare);
-    // Leases serve requests one at a time; a count of several goes to the shared bucket as it is.
-    if (leaseSize <= 1 || points !== 1) return this.shared.consume(bucket, limitPerSecond, points);
+    // Leases serve requests one at a time; a count of several goes to the shared count as it is.
+    if (leaseSize <= 1 || points !== 1) return this.countDirectly(bucket, limitPerSecond, points);
     for (;;) {
       const now = this.now();
-      const lease = this.leases.get(bucket);
-      const current = lease !== undefined && lease.endsAt > now ? lease : undefined;
-      if (current !== undefined && current.unused > 0) {
-        current.unused -= 1;
-        if (current.unused <= Math.floor(leaseSize * RENEW_AHEAD_SHARE))
-          this.renewAhead(bucket, limitPerSecond, current);
-        return {
-          allowed: true,
-          remaining: current.sharedRemaining + current.unused,
-          msBeforeReset: current.endsAt - now,
-        };
+      const lease = this.leaseAt(bucket, now);
+      if (lease.unused > 0) {
+        lease.unused -= 1;
+        lease.admitted += 1;
+        this.renewAhead(bucket, limitPerSecond, lease, leaseSize);
+        this.takeNextWindowAhead(bucket, limitPerSecond, lease, leaseSize, now);
+        return { allowed: true, remaining: lease.sharedRemaining + lease.unused, msBeforeReset: msLeft(lease, now) };
       }
-      if (lease?.renewal != null) {
-        await lease.renewal;
-        continue;
-      }
-      return this.lease(bucket, limitPerSecond, Math.min(leaseSize, current?.sharedRemaining ?? leaseSize));
+      if (lease.renewal !== null) await lease.renewal;
+      else if (lease.spent) return refused(lease, now);
+      else await this.take(bucket, limitPerSecond, lease, Math.min(leaseSize, lease.sharedRemaining));
     }
   }
 
-  /** Takes `size` requests (at least one) from the shared bucket and uses the first. */
-  private async lease(bucket: string, limitPerSecond: number, size: number): Promise<BucketState> {
-    if (this.leases.size > SWEEP_ABOVE_BUCKETS) this.sweep();
-    const points = Math.max(1, size);
-    let renewed!: () => void;
-    const lease: Lease = {
-      unused: 0,
-      sharedRemaining: 0,
-      endsAt: 0,
-      renewal: new Promise<void>((resolve) => (renewed = resolve)),
-    };
-    this.leases.set(bucket, lease);
+  /** Small limits and multi-point counts: straight to the shared count, refused from memory once spent. */
+  private async countDirectly(bucket: string, limitPerSecond: number, points: number): Promise<BucketState> {
+    const lease = this.leaseAt(bucket, this.now());
+    if (lease.spent) return refused(lease, this.now());
+    const count = await this.shared.add(bucket, lease.epochSecond, limitPerSecond, points);
+    if (!count.allowed && points === 1) lease.spent = true;
+    return { ...count, msBeforeReset: msLeft(lease, this.now()) };
+  }
+
+  /** The bucket's lease for the window `now` is in: the one taken ahead for it, or a new empty one. */
+  private leaseAt(bucket: string, now: number): Lease {
+    const epochSecond = Math.floor(now / WINDOW_MS);
+    let leases = this.buckets.get(bucket);
+    if (leases?.current.epochSecond === epochSecond) return leases.current;
+    if (leases?.next?.epochSecond === epochSecond) {
+      leases.current = leases.next;
+      leases.next = null;
+      return leases.current;
+    }
+    if (leases === undefined && this.buckets.size > SWEEP_ABOVE_BUCKETS) this.sweep(epochSecond);
+    leases = { current: emptyLease(epochSecond), next: null };
+    this.buckets.set(bucket, leases);
+    return leases.current;
+  }
+
+  /** Takes `size` requests (at least one) from the shared count into `lease`, as the requests waiting on it do. */
+  private async take(bucket: string, limitPerSecond: number, lease: Lease, size: number): Promise<void> {
+    let done!: () => void;
+    lease.renewal = new Promise<void>((resolve) => (done = resolve));
     try {
-      const state = await this.shared.consume(bucket, limitPerSecond, points);
-      lease.endsAt = this.now() + state.msBeforeReset;
-      if (!state.allowed) return state;
-      lease.unused = points - 1;
-      lease.sharedRemaining = state.remaining;
-      return { allowed: true, remaining: state.remaining + lease.unused, msBeforeReset: state.msBeforeReset };
+      await this.addTo(lease, bucket, limitPerSecond, Math.max(1, size));
     } finally {
       lease.renewal = null;
-      renewed();
+      done();
     }
   }
 
-  /** Adds the next lease to `lease` in the background; the request path reports the shared store's failures. */
-  private renewAhead(bucket: string, limitPerSecond: number, lease: Lease): void {
-    const size = Math.min(Math.floor(limitPerSecond * this.leaseShare), lease.sharedRemaining);
-    if (lease.renewal !== null || size <= 0 || lease.endsAt - this.now() < RENEW_AHEAD_MIN_WINDOW_MS) return;
-    let renewed!: () => void;
-    lease.renewal = new Promise<void>((resolve) => (renewed = resolve));
-    this.shared
-      .consume(bucket, limitPerSecond, size)
-      .then((state) => {
-        if (!state.allowed) {
-          lease.sharedRemaining = 0;
-          return;
-        }
-        // Taken in a later window (the store was slow): the lease starts over in that window.
-        const endsAt = this.now() + state.msBeforeReset;
-        if (Math.abs(endsAt - lease.endsAt) >= RENEW_AHEAD_MIN_WINDOW_MS) {
-          lease.unused = 0;
-          lease.endsAt = endsAt;
-        }
-        lease.unused += size;
-        lease.sharedRemaining = state.remaining;
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        lease.renewal = null;
-        renewed();
-      });
+  private async addTo(lease: Lease, bucket: string, limitPerSecond: number, size: number): Promise<void> {
+    const count = await this.shared.add(bucket, lease.epochSecond, limitPerSecond, size);
+    if (count.allowed) {
+      lease.unused += size;
+      lease.sharedRemaining = count.remaining;
+    } else if (size === 1) lease.spent = true;
+    // Others took what was seen left: the next lease asks for one request at a time, so none is refused early.
+    else lease.sharedRemaining = 0;
   }
 
-  private sweep(): void {
-    const now = this.now();
-    for (const [bucket, lease] of this.leases)
-      if (lease.endsAt <= now && lease.renewal === null) this.leases.delete(bucket);
+  /** Adds the window's next lease in the background; the request path reports the shared count's failures. */
+  private renewAhead(bucket: string, limitPerSecond: number, lease: Lease, leaseSize: number): void {
+    if (lease.renewal !== null || lease.unused > Math.floor(leaseSize * RENEW_AHEAD_SHARE)) return;
+    const size = Math.min(leaseSize, lease.sharedRemaining);
+    if (size > 0) this.take(bucket, limitPerSecond, lease, size).catch(() => undefined);
   }
+
+  /** A busy bucket still used near its window's end leases the next window now. */
+  private takeNextWindowAhead(
+    bucket: string,
+    limitPerSecond: number,
+    lease: Lease,
+    leaseSize: number,
+    now: number,
+  ): void {
+    const leases = this.buckets.get(bucket);
+    if (leases === undefined || leases.next !== null || leases.current !== lease) return;
+    if (msLeft(lease, now) > NEXT_WINDOW_AHEAD_MS || lease.admitted < BUSY_REQUESTS) return;
+    leases.next = emptyLease(lease.epochSecond + 1);
+    this.take(bucket, limitPerSecond, leases.next, leaseSize).catch(() => undefined);
+  }
+
+  private sweep(epochSecond: number): void {
+    for (const [bucket, { current, next }] of this.buckets)
+      if (current.epochSecond < epochSecond && (next === null || next.epochSecond < epochSecond))
+        this.buckets.delete(bucket);
+  }
+}
+
+/** Nothing is known of the shared count yet: the first lease asks for a whole lease. */
+function emptyLease(epochSecond: number): Lease {
+  return {
+    epochSecond,
+    unused: 0,
+    admitted: 0,
+    sharedRemaining: Number.POSITIVE_INFINITY,
+    spent: false,
+    renewal: null,
+  };
+}
+
+function msLeft(lease: Lease, now: number): number {
+  return Math.max(0, (lease.epochSecond + 1) * WINDOW_MS - now);
+}
+
+function refused(lease: Lease, now: number): BucketState {
+  return { allowed: false, remaining: 0, msBeforeReset: msLeft(lease, now) };
 }

@@ -10,8 +10,8 @@ import { RequestValidation } from '../http/request-validation.js';
 import { operationsRoutes } from '../http/routes/operations-routes.js';
 import { UrlPolicies } from '../http/url-policies.js';
 import { LeasedRateLimitStore } from '../rate-limits/leased-rate-limit-store.js';
-import { MemoryRateLimitStore } from '../rate-limits/memory-rate-limit-store.js';
-import { PostgresRateLimitStore } from '../rate-limits/postgres-rate-limit-store.js';
+import { MemoryWindowCounter } from '../rate-limits/memory-window-counter.js';
+import { PostgresWindowCounter } from '../rate-limits/postgres-window-counter.js';
 import { baseUrl, closeServer, listen } from './http-server.js';
 import { readiness } from './readiness.js';
 import type { RoleContext } from './role-context.js';
@@ -87,11 +87,11 @@ async function startFeatureParts(context: RoleContext, parts: Stoppables): Promi
   return features.map(({ part }) => part);
 }
 
-/** Embedded, one process serves every request, so its memory is the shared store. */
+/** Embedded, one process serves every request, so its memory is the shared count and nothing is leased. */
 async function rateLimitStore({ container, config }: RoleContext) {
-  if (config.mode === 'embedded') return new MemoryRateLimitStore();
+  if (config.mode === 'embedded') return new LeasedRateLimitStore(new MemoryWindowCounter(), 0);
   return new LeasedRateLimitStore(
-    await PostgresRateLimitStore.open(container.resolve(TOKENS.database)),
+    await PostgresWindowCounter.open(container.resolve(TOKENS.database)),
     config.rateLimits.leasePercent / 100,
   );
 }

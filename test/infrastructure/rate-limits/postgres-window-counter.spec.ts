@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import type { Knex } from 'knex';
+import { createKnex } from '../../../infrastructure/postgres/create-knex.js';
+import { LeasedRateLimitStore } from '../../../infrastructure/rate-limits/leased-rate-limit-store.js';
+import { PostgresWindowCounter } from '../../../infrastructure/rate-limits/postgres-window-counter.js';
+import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
+
+describe('PostgreSQL request rate limit counter', function () {
+  this.timeout(30_000);
+  let database: TestDatabase;
+  let db: Knex;
+
+  before(async () => {
+    database = await createTestDatabase('rate_limit_counter');
+    db = createKnex(database.url);
+  });
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  const pointsOf = async (bucket: string, second: number) =>
+    (await db('rate_limit_windows').where({ bucket, epoch_second: second }).first())?.points;
+
+  it('keeps its counts in an UNLOGGED table, created once however many instances open it', async () => {
+    await Promise.all([PostgresWindowCounter.open(db), PostgresWindowCounter.open(db)]);
+    const { rows } = await db.raw<{ rows: Array<{ relpersistence: string }> }>(
+      `SELECT relpersistence FROM pg_class WHERE relname = 'rate_limit_windows'`,
+    );
+    assert.equal(rows[0].relpersistence, 'u');
+  });
+
+  it('adds within the limit, refuses past it without counting, and keeps each second apart', async () => {
+    const counter = await PostgresWindowCounter.open(db);
+    assert.deepEqual(await counter.add('key:a', 5_000, 10, 6), { allowed: true, remaining: 4 });
+    assert.deepEqual(await counter.add('key:a', 5_000, 10, 5), { allowed: false, remaining: 0 });
+    assert.equal(await pointsOf('key:a', 5_000), 6, 'the refused five were not counted');
+    assert.deepEqual(await counter.add('key:a', 5_000, 10, 4), { allowed: true, remaining: 0 });
+    assert.deepEqual(await counter.add('key:a', 5_001, 10, 10), { allowed: true, remaining: 0 }, 'the next second');
+    assert.deepEqual(await counter.add('key:b', 5_000, 10, 11), { allowed: false, remaining: 0 });
+    assert.equal(await pointsOf('key:b', 5_000), undefined);
+  });
+
+  it('never counts past the limit under concurrent additions from several instances', async () => {
+    const counters = await Promise.all([0, 1, 2].map(() => PostgresWindowCounter.open(db)));
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => counters[i % 3].add('key:busy', 6_000, 25, 1 + (i % 2))),
+    );
+    const admitted = results.filter((result) => result.allowed).length;
+    assert.equal(await pointsOf('key:busy', 6_000), 25, 'filled exactly: single requests fit where pairs did not');
+    assert.ok(admitted >= 13 && admitted <= 25, `admitted ${admitted}`);
+  });
+
+  it('admits no more than the limit across leasing instances at once, and at most a lease and a quarter per other instance fewer', async () => {
+    const instances = await Promise.all(
+      [0, 1].map(async () => new LeasedRateLimitStore(await PostgresWindowCounter.open(db), 0.1)),
+    );
+    const second = () => Math.floor(Date.now() / 1_000);
+    // Exact counts hold within one second of the clock: retried until a burst fits in one.
+    for (let attempt = 0; ; attempt += 1) {
+      const bucket = `key:leased:${attempt}`;
+      const started = second();
+      const decisions = await Promise.all(Array.from({ length: 150 }, (_, i) => instances[i % 2].consume(bucket, 100)));
+      if (second() !== started) {
+        assert.ok(attempt < 20, 'no burst fitted in one second');
+        continue;
+      }
+      const admitted = decisions.filter((decision) => decision.allowed).length;
+      assert.ok(admitted <= 100 && admitted >= 100 - 9 - 2, `admitted ${admitted}`);
+      assert.equal(await pointsOf(bucket, started), 100, 'the count was filled, and never passed');
+      return;
+    }
+  });
+});
