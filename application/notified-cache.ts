@@ -6,15 +6,20 @@
  */
 export class NotifiedCache<V> {
   private readonly entries = new Map<string, V>();
-  private trusted = false;
+  private isTrusted = false;
   /** Moves on at every change and change of trust. */
   private generation = 0;
 
   constructor(private readonly maxEntries: number) {}
 
+  /** Whether changes are being reported, so what is kept may be served. */
+  get trusted(): boolean {
+    return this.isTrusted;
+  }
+
   /** Nothing while changes may be missed. */
   get(key: string): V | undefined {
-    if (!this.trusted) return undefined;
+    if (!this.isTrusted) return undefined;
     const value = this.entries.get(key);
     if (value !== undefined) {
       this.entries.delete(key);
@@ -29,7 +34,7 @@ export class NotifiedCache<V> {
   }
 
   remember(key: string, value: V, ticket: number): void {
-    if (!this.trusted || ticket !== this.generation || this.maxEntries === 0) return;
+    if (!this.isTrusted || ticket !== this.generation || this.maxEntries === 0) return;
     this.entries.set(key, value);
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
@@ -57,11 +62,11 @@ export class NotifiedCache<V> {
   /** Changes are reported from now on; what was kept before may have missed some, so it goes. */
   trust(): void {
     this.forgetAll();
-    this.trusted = true;
+    this.isTrusted = true;
   }
 
   distrust(): void {
     this.forgetAll();
-    this.trusted = false;
+    this.isTrusted = false;
   }
 }

@@ -78,11 +78,50 @@ describe('RevocableKeyCache', () => {
     assert.equal(await cache.findActiveKey('hash-a'), null);
   });
 
+  it('lets concurrent requests for a key share one lookup', async () => {
+    const release = source.hold();
+    const owners = Array.from({ length: 5 }, () => cache.findActiveKey('hash-a'));
+    release();
+    for (const owner of await Promise.all(owners)) assert.equal(owner?.keyId, 'key-a');
+    assert.equal(source.lookups, 1);
+  });
+
+  it('never lets a request that arrives after an eviction join a lookup that began before it', async () => {
+    const release = source.hold();
+    const early = cache.findActiveKey('hash-a');
+    cache.evict('key-a');
+    source.keys.delete('hash-a');
+    const late = cache.findActiveKey('hash-a');
+    release();
+    assert.equal((await early)?.keyId, 'key-a');
+    assert.equal(await late, null);
+    assert.equal(source.lookups, 2);
+  });
+
+  it('looks a key in use up again in the background before it expires, while its requests are answered from memory', async () => {
+    await cache.findActiveKey('hash-a');
+    now = 7_500;
+    const release = source.hold();
+    assert.equal((await cache.findActiveKey('hash-a'))?.keyId, 'key-a', 'answered without waiting for the lookup');
+    assert.equal((await cache.findActiveKey('hash-a'))?.keyId, 'key-a');
+    assert.equal(source.lookups, 2, 'one lookup ahead, however many requests');
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    now = 14_000;
+    assert.equal((await cache.findActiveKey('hash-a'))?.keyId, 'key-a');
+    assert.equal(source.lookups, 2, 'the refreshed entry lasts a TTL from its lookup, past the first one');
+    source.keys.delete('hash-a');
+    now = 16_000;
+    await cache.findActiveKey('hash-a');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(await cache.findActiveKey('hash-a'), null, 'a key the background lookup no longer finds is dropped');
+  });
+
   it('caches nothing and answers from the source while revocations may be missed', async () => {
     cache.distrust();
     await cache.findActiveKey('hash-a');
-    await cache.findActiveKey('hash-a');
-    assert.equal(source.lookups, 2);
+    await Promise.all([cache.findActiveKey('hash-a'), cache.findActiveKey('hash-a')]);
+    assert.equal(source.lookups, 3, 'not even a lookup under way is shared');
   });
 
   it('forgets what it cached when it stops being told of revocations', async () => {
