@@ -22,7 +22,7 @@ const API_KEY_CACHE_TTL_SECONDS = integer(
   'API_KEY_CACHE_TTL_SECONDS',
   10,
   [0, 3_600],
-  'the API keeps active keys in memory this long at most; a revocation evicts its key at once (the accounts projection notifies every API process), and nothing is cached while that notification channel is down; `0` looks every key up',
+  'the API keeps active keys in memory this long at most; a revocation evicts its key at once (the accounts projection notifies every API process), and nothing is cached while that notification channel is down; `0` looks every key up. A key in use is looked up again in the background after three quarters of this, and requests for a key being looked up share that lookup, so the requests of a busy key never queue on the database',
 );
 
 export const securitySection: ConfigSection<SecuritySettings> = {
