@@ -70,6 +70,8 @@ async function pullOne(consumer: Consumer, expires: number, stop: AbortSignal): 
   const pull = await consumer.fetch({ max_messages: 1, expires });
   const end = () => pull.stop();
   stop.addEventListener('abort', end, { once: true });
+  // A stop that came while the pull was being sent has already fired.
+  if (stop.aborted) end();
   try {
     for await (const message of pull) return message;
     return null;
