@@ -126,13 +126,11 @@ function commandLineExtractor(ytDlp: YtDlpSetup | null): YtDlpSetup['extractor']
 }
 
 /**
- * The warm helpers take one cookie jar and one proxy (the `*` entries). Cookie or proxy pools, or settings for one
- * platform, need the command line's per-run rotation and cookie write-back, so lookups then run there.
+ * A helper keeps one cookie jar for its life: a platform whose cookie pool holds several jars (several accounts,
+ * rotated run by run) needs the command line's rotation, so lookups then run there. Proxy pools and per-platform
+ * entries are served by helpers (see PlatformAccess.helperChoice).
  */
 function warmHelpersFit(config: Config): boolean {
   if (config.extractor.warmExtractorProcesses === 0) return false;
-  const { cookies, proxies } = config.extractor.platformAccess;
-  const single = (pools: Readonly<Record<string, readonly string[]>>) =>
-    Object.entries(pools).every(([platform, pool]) => platform === '*' && pool.length <= 1);
-  return single(cookies) && single(proxies);
+  return Object.values(config.extractor.platformAccess.cookies).every((pool) => pool.length <= 1);
 }

@@ -211,15 +211,40 @@ export class PlatformAccess {
     if (signal?.aborted === true) throw signal.reason;
   }
 
+  /**
+   * The cookies file and proxy a warm helper looking up this URL starts with:
+   * the platform's first cookies file, and the first of its proxies not
+   * cooling down. Steady, unlike a command-line run's rotation, so helpers are
+   * not restarted lookup by lookup; a bot check moves it to the next proxy.
+   */
+  helperChoice(url: string): { cookiesFile?: string; upstreamProxy?: string } {
+    const platform = platformOf(url) ?? '*';
+    const cookiesFile = forPlatform(this.settings.cookies, platform)?.[0];
+    const upstreamProxy = this.firstProxyAvailable(forPlatform(this.settings.proxies, platform) ?? [], 0);
+    return {
+      ...(cookiesFile === undefined ? {} : { cookiesFile }),
+      ...(upstreamProxy === undefined ? {} : { upstreamProxy }),
+    };
+  }
+
+  /** True while the proxy sits out after a bot check. */
+  coolingDown(proxy: string): boolean {
+    return (this.proxyCoolUntil.get(proxy) ?? 0) > this.now();
+  }
+
   /** Round-robin over the pool, skipping proxies cooling down; when all are, the one cooled down soonest. */
   private pickProxy(platform: string): string | undefined {
     const pool = forPlatform(this.settings.proxies, platform) ?? [];
     if (pool.length === 0) return undefined;
-    const turn = this.nextTurn(`proxy:${platform}`);
-    const now = this.now();
+    return this.firstProxyAvailable(pool, this.nextTurn(`proxy:${platform}`));
+  }
+
+  /** The first proxy from `start` on (round the pool) not cooling down; when all are, the one cooled down soonest. */
+  private firstProxyAvailable(pool: readonly string[], start: number): string | undefined {
+    if (pool.length === 0) return undefined;
     for (let offset = 0; offset < pool.length; offset += 1) {
-      const candidate = pool[(turn + offset) % pool.length];
-      if ((this.proxyCoolUntil.get(candidate) ?? 0) <= now) return candidate;
+      const candidate = pool[(start + offset) % pool.length];
+      if (!this.coolingDown(candidate)) return candidate;
     }
     return [...pool].sort((a, b) => (this.proxyCoolUntil.get(a) ?? 0) - (this.proxyCoolUntil.get(b) ?? 0))[0];
   }

@@ -13,6 +13,10 @@ export interface ExtractorSettings {
   /** Targets (`host` or `host:port`) yt-dlp and ffmpeg may reach whatever address they resolve to (see infrastructure/egress). */
   egressAllow: string[];
   warmExtractorProcesses: number;
+  /** A warm helper is replaced after this many lookups; 0: never. */
+  warmExtractorMaxLookups: number;
+  /** A warm helper is replaced after a lookup that leaves it past this resident memory, in MiB; 0: never. */
+  warmExtractorMaxMemoryMb: number;
   /** `fork`: downloads fork from a warm yt-dlp in each worker process; `spawn`: each starts the command. */
   ytDlpDownloadProcess: 'fork' | 'spawn';
   extractedInfoTtlSeconds: number;
@@ -55,6 +59,18 @@ const WARM_EXTRACTOR_PROCESSES = integer(
   [0, 32],
   'warm yt-dlp helper processes per API or worker process for metadata lookups (see "Metadata lookups" below); `0` runs `yt-dlp -J` for every lookup',
 );
+const WARM_EXTRACTOR_MAX_LOOKUPS = integer(
+  'WARM_EXTRACTOR_MAX_LOOKUPS',
+  500,
+  [0, 1_000_000],
+  "a warm helper is replaced after this many lookups (`0`: never): one `YoutubeDL` keeps every page's cookies and its extractors' caches, so a helper only grows, and a new one costs about a second once",
+);
+const WARM_EXTRACTOR_MAX_MEMORY_MB = integer(
+  'WARM_EXTRACTOR_MAX_MEMORY_MB',
+  400,
+  [0, 65_536],
+  'a warm helper whose resident memory exceeds this after a lookup is replaced (`0`: never); a warmed-up one holds under 100 MB, so this is four times what it needs, well before the OOM killer would pick a process',
+);
 const YT_DLP_DOWNLOAD_PROCESS = choice(
   'YT_DLP_DOWNLOAD_PROCESS',
   ['fork', 'spawn'],
@@ -96,6 +112,8 @@ export const extractorSection: ConfigSection<ExtractorSettings> = {
     EXTRACTOR_SOCKET_TIMEOUT_SECONDS,
     EGRESS_ALLOW,
     WARM_EXTRACTOR_PROCESSES,
+    WARM_EXTRACTOR_MAX_LOOKUPS,
+    WARM_EXTRACTOR_MAX_MEMORY_MB,
     YT_DLP_DOWNLOAD_PROCESS,
     EXTRACTED_INFO_TTL_SECONDS,
     YT_DLP_UPDATE,
@@ -111,6 +129,8 @@ export const extractorSection: ConfigSection<ExtractorSettings> = {
     socketTimeoutSeconds: EXTRACTOR_SOCKET_TIMEOUT_SECONDS.read(env),
     egressAllow: EGRESS_ALLOW.read(env),
     warmExtractorProcesses: WARM_EXTRACTOR_PROCESSES.read(env),
+    warmExtractorMaxLookups: WARM_EXTRACTOR_MAX_LOOKUPS.read(env),
+    warmExtractorMaxMemoryMb: WARM_EXTRACTOR_MAX_MEMORY_MB.read(env),
     ytDlpDownloadProcess: YT_DLP_DOWNLOAD_PROCESS.read(env),
     extractedInfoTtlSeconds: EXTRACTED_INFO_TTL_SECONDS.read(env),
     ytDlpUpdate: YT_DLP_UPDATE.read(env),

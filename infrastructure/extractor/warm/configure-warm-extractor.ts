@@ -7,7 +7,7 @@ import type { WarmExtractorOptions } from './warm-extractor.js';
 /**
  * The helpers' options from the same settings and the same yt-dlp set-up as
  * the command line: its version's options, the extractor arguments, its
- * platforms' back-off and pacing, and the egress proxy.
+ * platforms' back-off, pacing, cookies and proxies, and the egress proxy.
  */
 export function warmExtractorOptions(
   settings: ExtractorSettings,
@@ -19,13 +19,9 @@ export function warmExtractorOptions(
     ytDlpPath: settings.ytDlpPath,
     ffmpegPath: settings.ffmpegPath,
     pythonPath: settings.ytDlpPythonPath,
-    cookiesFile: settings.platformAccess.cookies['*']?.[0],
-    // Read when a helper starts, after versionDetected, by which time the egress proxy listens; read earlier
-    // (a copy of these options), it names an address nothing listens on, so lookups fail rather than bypass the rule.
-    get proxy() {
-      return ytDlp.egress.proxyUrlNow(settings.platformAccess.proxies['*']?.[0]);
-    },
-    upstreamProxy: settings.platformAccess.proxies['*']?.[0],
+    // Called when a helper starts, after versionDetected, by which time the egress proxy listens; called earlier, it
+    // names an address nothing listens on, so lookups fail rather than bypass the rule.
+    proxyUrl: (upstream) => ytDlp.egress.proxyUrlNow(upstream),
     socketTimeoutSeconds: settings.socketTimeoutSeconds,
     versionArguments: ytDlp.versionArguments,
     installation: ytDlp.installation,
@@ -33,6 +29,10 @@ export function warmExtractorOptions(
     extraArgs: ytDlp.extraArgs,
     access: ytDlp.access,
     processes: settings.warmExtractorProcesses,
+    wear: {
+      maxLookups: settings.warmExtractorMaxLookups,
+      maxResidentBytes: settings.warmExtractorMaxMemoryMb * 2 ** 20,
+    },
     requestTimeoutMs: 120_000,
     logger,
     extractedInfo,

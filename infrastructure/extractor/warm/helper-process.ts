@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { watchProcessGroup } from '../process-group-watchdog.js';
 
@@ -116,6 +117,19 @@ export class HelperProcess {
 
   get busy(): boolean {
     return this.pending !== null;
+  }
+
+  /** Requests sent to it so far. */
+  get requests(): number {
+    return this.nextId - 1;
+  }
+
+  /** Its resident memory in bytes (VmRSS, Linux's /proc); null where that cannot be read. */
+  async residentBytes(): Promise<number | null> {
+    if (this.exited || this.child.pid === undefined) return null;
+    const status = await readFile(`/proc/${this.child.pid}/status`, 'utf8').catch(() => '');
+    const kilobytes = /^VmRSS:\s*(\d+)\s*kB/m.exec(status)?.[1];
+    return kilobytes === undefined ? null : Number(kilobytes) * 1024;
   }
 
   /** The metadata of one page; rejects with HelperStoppedError when the helper dies or is killed meanwhile. */

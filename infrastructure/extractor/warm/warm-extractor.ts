@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -17,6 +17,8 @@ import type { PlatformAccess } from '../platform-access.js';
 import { type YtDlpInfo, parseVideoMetadata } from '../parse-video-metadata.js';
 import { HelperPool } from './helper-pool.js';
 import { type HelperAnswer, HelperProcess, HelperStoppedError } from './helper-process.js';
+import { type HelperSettings, cookieIdentity, helperKey, helperSettingsNow } from './helper-settings.js';
+import { type HelperWearLimits, wornOut } from './helper-wear.js';
 import type { PostgresExtractedInfoCache } from './extracted-info-cache.js';
 import { pythonOfYtDlp } from './python-of-yt-dlp.js';
 
@@ -25,11 +27,11 @@ export interface WarmExtractorOptions {
   ffmpegPath: string;
   /** Extra PYTHONPATH entries (extractor plugins), as for the command line. */
   pythonPath?: string;
-  cookiesFile?: string;
-  /** The proxy URL the helpers are given (the egress proxy, chained to `upstreamProxy`). */
-  proxy?: string;
-  /** The operator's proxy behind it, which a bot check cools down; the egress proxy is the same for every upstream. */
-  upstreamProxy?: string;
+  /**
+   * The proxy URL a helper is given for the operator's proxy it uses (the egress proxy, chained to it); read when the
+   * helper starts. Default: the operator's proxy itself.
+   */
+  proxyUrl?: (upstream: string | undefined) => string;
   socketTimeoutSeconds?: number;
   /** Options the installed version understands, as the command line gets them (see yt-dlp-version.ts). */
   versionArguments?: () => Promise<readonly string[]>;
@@ -45,8 +47,13 @@ export interface WarmExtractorOptions {
   versionDetected?: Promise<unknown>;
   /** The operator's options (YT_DLP_EXTRACTOR_ARGS), as the command line gets them. */
   extraArgs?: readonly string[];
-  /** The platforms' back-off and pacing, shared with the command line's runs. */
-  access?: Pick<PlatformAccess, 'admit'>;
+  /**
+   * The platforms' back-off and pacing, shared with the command line's runs, and the cookies file and proxy each
+   * platform's lookups use. Without it, helpers use neither.
+   */
+  access?: Pick<PlatformAccess, 'admit' | 'helperChoice' | 'coolingDown'>;
+  /** When a helper that still works is replaced anyway (see wornOut); none by default. */
+  wear?: HelperWearLimits;
   /** Helper processes at most; each answers one request at a time. */
   processes: number;
   /** A request that finds every helper busy for this long runs on the command line instead. Default 10 s. */
@@ -78,9 +85,9 @@ const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
 export class WarmExtractor implements Extractor {
   private readonly pool: HelperPool;
   private readonly scratchDirs = new Map<HelperProcess, string>();
-  /** The installation new helpers start from, and the one each running helper started from. */
+  /** The installation new helpers start from; each running helper's installation and settings. */
   private installation = 0;
-  private readonly startedWith = new Map<HelperProcess, number>();
+  private readonly startedWith = new Map<HelperProcess, { installation: number; settings: HelperSettings }>();
   private unavailableUntil = 0;
   private closed = false;
   private python: readonly string[] | null | undefined;
@@ -93,27 +100,27 @@ export class WarmExtractor implements Extractor {
     this.pool = new HelperPool({
       size: options.processes,
       waitMs: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
-      start: () => this.startHelper(),
-      reusable: (helper) => this.startedWith.get(helper) === this.installation,
       left: (helper) => void this.forget(helper),
     });
   }
 
   /** Starts one helper ahead of the first request and logs which extraction is in use. */
   async start(): Promise<void> {
-    const helper = await this.acquire(undefined);
-    if (helper !== null) this.release(helper);
+    const helper = await this.acquire(await this.settingsFor(''), undefined);
+    if (helper !== null) await this.release(helper);
   }
 
   async probe(url: string, options: ProbeOptions = {}): Promise<VideoMetadata> {
     // Refused during the platform's back-off and paced like any run; given up before a command-line fallback, which takes its own.
     const turn = await this.options.access?.admit(url, { waitForPlatform: false, signal: options.signal });
     let answer: HelperAnswer | null;
+    let settings: HelperSettings = {};
     try {
-      answer = await this.askHelper(url, options);
-      turn?.finish(answer?.stderr ?? null, this.options.upstreamProxy);
+      settings = await this.settingsFor(url);
+      answer = await this.askHelper(url, settings, options);
+      turn?.finish(answer?.stderr ?? null, settings.upstreamProxy);
     } catch (error) {
-      turn?.finish(error instanceof ExtractionError ? (error.details ?? null) : null, this.options.upstreamProxy);
+      turn?.finish(error instanceof ExtractionError ? (error.details ?? null) : null, settings.upstreamProxy);
       throw error;
     }
     if (answer === null) return this.commandLine.probe(url, options);
@@ -126,7 +133,7 @@ export class WarmExtractor implements Extractor {
     const metadata = parseVideoMetadata(answer.info as YtDlpInfo, options.includeAudioTracks === true);
     if (this.options.extractedInfo !== undefined) {
       await this.options.extractedInfo
-        .remember(url, await this.cookieIdentity(), JSON.stringify(answer.info))
+        .remember(url, cookieIdentity(settings), JSON.stringify(answer.info))
         .catch((error: unknown) => {
           this.options.logger.warn({ err: error }, 'could not keep the extracted page for the download');
         });
@@ -135,8 +142,8 @@ export class WarmExtractor implements Extractor {
   }
 
   /** A helper's answer; null when no helper can take the request or the one taking it died (the command line answers then). */
-  private async askHelper(url: string, options: ProbeOptions): Promise<HelperAnswer | null> {
-    const helper = await this.acquire(options.signal);
+  private async askHelper(url: string, settings: HelperSettings, options: ProbeOptions): Promise<HelperAnswer | null> {
+    const helper = await this.acquire(settings, options.signal);
     if (helper === null) return null;
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -165,7 +172,7 @@ export class WarmExtractor implements Extractor {
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      this.release(helper);
+      await this.release(helper);
     }
   }
 
@@ -187,7 +194,7 @@ export class WarmExtractor implements Extractor {
     if (request.infoJson !== undefined || this.options.extractedInfo === undefined)
       return this.commandLine.download(request);
     const infoJson = await this.options.extractedInfo
-      .recall(request.url, await this.cookieIdentity())
+      .recall(request.url, cookieIdentity(await this.settingsFor(request.url)))
       .catch(() => null);
     if (infoJson === null) return this.commandLine.download(request);
     try {
@@ -202,14 +209,9 @@ export class WarmExtractor implements Extractor {
     }
   }
 
-  /** The cookies a page was extracted with: none, or this file as it was last changed. */
-  private async cookieIdentity(): Promise<string> {
-    if (this.options.cookiesFile === undefined) return 'no cookies';
-    const changed = await stat(this.options.cookiesFile).then(
-      (file) => file.mtimeMs,
-      () => 0,
-    );
-    return `${this.options.cookiesFile}@${changed}`;
+  /** The settings a helper for this URL's platform starts with now. */
+  private settingsFor(url: string): Promise<HelperSettings> {
+    return helperSettingsNow(this.options.access?.helperChoice(url) ?? {});
   }
 
   async close(): Promise<void> {
@@ -218,18 +220,38 @@ export class WarmExtractor implements Extractor {
     await Promise.all([...this.scratchDirs.values()].map((dir) => rm(dir, { recursive: true, force: true })));
   }
 
-  /** A helper of the pool; null means "use the command line". */
-  private async acquire(signal: AbortSignal | undefined): Promise<HelperProcess | null> {
+  /** A helper started with these settings; null means "use the command line". */
+  private async acquire(settings: HelperSettings, signal: AbortSignal | undefined): Promise<HelperProcess | null> {
     if (this.closed || Date.now() < this.unavailableUntil) return null;
     await this.retireHelpersOfAReplacedYtDlp();
-    return this.pool.acquire(signal);
+    this.pool.retireIdle((helper) => this.outdated(helper, settings));
+    return this.pool.acquire({ key: helperKey(settings), start: () => this.startHelper(settings) }, signal);
   }
 
-  private release(helper: HelperProcess): void {
-    this.pool.release(helper);
+  /** A helper that read an earlier version of the cookies file wanted now, or uses a proxy a bot check moved away from. */
+  private outdated(helper: HelperProcess, wanted: HelperSettings): boolean {
+    const started = this.startedWith.get(helper)?.settings;
+    if (started === undefined) return false;
+    const oldCookies = started.cookiesFile === wanted.cookiesFile && started.cookiesVersion !== wanted.cookiesVersion;
+    const movedProxy =
+      started.upstreamProxy !== undefined &&
+      started.upstreamProxy !== wanted.upstreamProxy &&
+      this.options.access?.coolingDown(started.upstreamProxy) === true;
+    return oldCookies || movedProxy;
   }
 
-  private async startHelper(): Promise<HelperProcess | null> {
+  /** Back to the pool, or out of it: a helper of a replaced yt-dlp, or one worn out (see wornOut), does not serve again. */
+  private async release(helper: HelperProcess): Promise<void> {
+    let reusable = this.startedWith.get(helper)?.installation === this.installation;
+    const worn = reusable && this.options.wear !== undefined ? await wornOut(helper, this.options.wear) : null;
+    if (worn !== null) {
+      reusable = false;
+      this.options.logger.info({ reason: worn }, 'a warm yt-dlp helper is replaced');
+    }
+    this.pool.release(helper, reusable);
+  }
+
+  private async startHelper(settings: HelperSettings): Promise<HelperProcess | null> {
     if (this.closed || Date.now() < this.unavailableUntil) return null;
     const script = this.options.script ?? locateHelperScript();
     if (this.python === undefined) this.python = this.options.python ?? (await pythonOfYtDlp(this.options.ytDlpPath));
@@ -243,20 +265,22 @@ export class WarmExtractor implements Extractor {
     let scratch: string | null = null;
     try {
       let cookiefile: string | undefined;
-      if (this.options.cookiesFile !== undefined) {
+      if (settings.cookiesFile !== undefined) {
         // yt-dlp writes its cookie jar back when it closes: each helper gets a private copy, as each command-line run does.
         scratch = await mkdtemp(path.join(tmpdir(), 'yt-dlp-helper-'));
         cookiefile = path.join(scratch, 'cookies.txt');
-        await copyFile(this.options.cookiesFile, cookiefile);
+        await copyFile(settings.cookiesFile, cookiefile);
       }
       await this.options.versionDetected;
+      // Read once the version is known, by which time the egress proxy listens.
+      const proxy = this.options.proxyUrl?.(settings.upstreamProxy) ?? settings.upstreamProxy;
       // The command line's own options, turned into the helper's YoutubeDL parameters by yt-dlp's own parser.
       const argv = composeYtDlpArguments(
         {
           ffmpegPath: this.options.ffmpegPath,
           socketTimeoutSeconds: this.options.socketTimeoutSeconds,
           accessArgs: [
-            ...(this.options.proxy === undefined ? [] : ['--proxy', this.options.proxy]),
+            ...(proxy === undefined ? [] : ['--proxy', proxy]),
             ...(cookiefile === undefined ? [] : ['--cookies', cookiefile]),
           ],
           versionArgs: await this.options.versionArguments?.(),
@@ -272,7 +296,7 @@ export class WarmExtractor implements Extractor {
         readyTimeoutMs: this.options.readyTimeoutMs ?? 30_000,
       });
       if (scratch !== null) this.scratchDirs.set(helper, scratch);
-      this.startedWith.set(helper, this.installation);
+      this.startedWith.set(helper, { installation: this.installation, settings });
       if (!this.announced) {
         this.announced = true;
         this.options.logger.info(

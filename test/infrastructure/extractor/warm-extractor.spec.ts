@@ -349,14 +349,11 @@ describe('WarmExtractor', function () {
 
     it("cools down the operator's proxy behind the egress proxy when a helper draws a bot check", async () => {
       const cooled: Array<string | undefined> = [];
-      const access = new PlatformAccess(accessSettings({ botCheckBackoffMs: 60_000 }), {
-        botCheck: (_platform, proxy) => cooled.push(proxy),
-      });
-      const { extractor } = scripted({
-        access,
-        proxy: 'http://direct:secret@127.0.0.1:9',
-        upstreamProxy: 'http://127.0.0.2:3128',
-      });
+      const access = new PlatformAccess(
+        accessSettings({ botCheckBackoffMs: 60_000, proxies: { '*': ['http://127.0.0.2:3128'] } }),
+        { botCheck: (_platform, proxy) => cooled.push(proxy) },
+      );
+      const { extractor } = scripted({ access, proxyUrl: () => 'http://direct:secret@127.0.0.1:9' });
       await assert.rejects(
         extractor.probe('http://127.0.0.1:1/bot'),
         (error: unknown) => error instanceof ExtractionError && error.code === 'NETWORK_ERROR',
