@@ -1,7 +1,7 @@
 import type { Api } from './api.js';
 import type { FeatureBalance, Me } from './api-types.js';
 import { byId, el } from './dom.js';
-import { formatDate } from './format.js';
+import { formatCount, formatDate } from './format.js';
 
 const FEATURE_NAMES: Record<string, string> = {
   download_count: 'Downloads',
@@ -24,12 +24,18 @@ export async function showAccount(api: Api): Promise<Me> {
   return me;
 }
 
+/** Nothing of the account left on the page (after signing out). */
+export function clearAccount(): void {
+  byId('plan').textContent = '';
+  byId('balances').replaceChildren();
+}
+
 function balanceItem(feature: string, balance: FeatureBalance): HTMLElement {
   const labelId = `balance-${feature}`;
   const name = FEATURE_NAMES[feature] ?? feature;
   const words = balance.unlimited
     ? 'unlimited'
-    : `${balance.used} used of ${balance.granted}, ${balance.remaining} left`;
+    : `${formatCount(balance.used)} used of ${formatCount(balance.granted)}, ${formatCount(balance.remaining)} left`;
   const resets = balance.resetsAt === null ? '' : ` · resets ${formatDate(balance.resetsAt)}`;
   const meter = balance.unlimited
     ? null

@@ -1,6 +1,14 @@
 import type { Job, Progress } from './api-types.js';
+import { cancelledJobs } from './cancelled-jobs.js';
 
 /** Human-readable figures for the views. */
+
+const COUNT = new Intl.NumberFormat();
+
+/** A whole number with the reader's digit grouping: 5000000 reads 5,000,000 in English. */
+export function formatCount(value: number): string {
+  return COUNT.format(value);
+}
 
 export function formatBytes(bytes: number): string {
   const units = ['B', 'kB', 'MB', 'GB', 'TB'];
@@ -34,8 +42,14 @@ const STATUS_WORDS: Record<Job['status'], string> = {
   FAILED: 'Failed',
 };
 
+/** The status as shown: the API's, except that a job this tab cancelled reads "Cancelled", not "Failed". */
+export function shownStatus(job: Job): Job['status'] | 'CANCELLED' {
+  return job.status === 'FAILED' && cancelledJobs.has(job.jobId) ? 'CANCELLED' : job.status;
+}
+
 export function statusWords(job: Job): string {
-  return STATUS_WORDS[job.status] ?? job.status;
+  const status = shownStatus(job);
+  return status === 'CANCELLED' ? 'Cancelled' : (STATUS_WORDS[status] ?? status);
 }
 
 /** "downloading 42 % · 3.1 MB of 7.4 MB · 1.2 MB/s · 4 s left" */

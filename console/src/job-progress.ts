@@ -1,6 +1,6 @@
 import type { Job } from './api-types.js';
 import { el } from './dom.js';
-import { describeProgress, statusWords } from './format.js';
+import { describeProgress, shownStatus, statusWords } from './format.js';
 
 /** A job's bar and its words: queued empty, running by its percent (indeterminate until one is known), ended full. */
 export function jobProgress(job: Job, labelId: string): HTMLElement {
@@ -15,7 +15,7 @@ export function jobProgress(job: Job, labelId: string): HTMLElement {
     'div',
     { class: 'progress' },
     bar,
-    el('span', { class: `meta status-${job.status}`, id: labelId, 'data-job-status': job.status }, words),
+    el('span', { class: `meta status-${shownStatus(job)}`, id: labelId, 'data-job-status': job.status }, words),
   );
 }
 

@@ -1,8 +1,9 @@
 import { type Api, ApiError } from './api.js';
 import { type Job, type WebhookAttempt, isTerminal } from './api-types.js';
+import { cancelledJobs } from './cancelled-jobs.js';
 import { byId, el } from './dom.js';
 import { followJob } from './follow-job.js';
-import { formatBytes, formatDate, formatDuration } from './format.js';
+import { formatBytes, formatCount, formatDate, formatDuration, shownStatus } from './format.js';
 import { jobProgress } from './job-progress.js';
 import { wait } from './wait.js';
 
@@ -16,6 +17,9 @@ const deliveryEnded = (last: WebhookAttempt) =>
 /** One job: its fields, live progress, download link, webhook history and a cancel button while it is unfinished. */
 export class JobView {
   private following = new AbortController();
+  /** The job as last shown, and whether its cancel waits for a confirmation. */
+  private shown: Job | null = null;
+  private confirmingCancel = false;
 
   constructor(
     private readonly api: () => Api,
@@ -23,15 +27,9 @@ export class JobView {
   ) {}
 
   async open(jobId: string): Promise<void> {
-    this.stop();
+    this.clear();
     this.following = new AbortController();
     const signal = this.following.signal;
-    byId('job-error').textContent = '';
-    byId('job-title').textContent = 'Job';
-    byId('job-fields').replaceChildren();
-    byId('job-progress').replaceChildren();
-    byId('job-actions').replaceChildren();
-    byId('webhook-attempts').replaceChildren();
     let job: Job;
     try {
       job = await this.api().request<Job>('GET', `/download/${encodeURIComponent(jobId)}`);
@@ -60,12 +58,29 @@ export class JobView {
     this.following.abort();
   }
 
+  /** Stops following and leaves nothing of the job on the page. */
+  clear(): void {
+    this.stop();
+    this.shown = null;
+    this.confirmingCancel = false;
+    byId('job-error').textContent = '';
+    byId('job-title').textContent = 'Job';
+    byId('job-title').removeAttribute('title');
+    byId('job-fields').replaceChildren();
+    byId('job-progress').replaceChildren();
+    byId('job-actions').replaceChildren();
+    byId('webhook-attempts').replaceChildren();
+  }
+
   private render(job: Job): void {
+    this.shown = job;
+    // Cut to a few lines by the style sheet; the whole title shows on hover.
     byId('job-title').textContent = job.title;
+    byId('job-title').title = job.title;
     byId('job-progress').replaceChildren(jobProgress(job, 'job-status-detail'));
     const rows: [string, string | Node][] = [
       ['Job id', job.jobId],
-      ['Status', job.status],
+      ['Status', shownStatus(job) === 'CANCELLED' ? 'FAILED (cancelled)' : job.status],
       ['Video', el('a', { href: job.url, rel: 'noreferrer noopener', target: '_blank' }, job.url)],
       ['Duration', formatDuration(job.duration)],
       [
@@ -85,12 +100,41 @@ export class JobView {
     const actions: Node[] = [];
     if (job.downloadUrl !== undefined)
       actions.push(el('a', { href: job.downloadUrl, download: true, id: 'download-link' }, 'Download the file'));
-    if (!isTerminal(job)) {
+    if (!isTerminal(job)) actions.push(...this.cancelControls(job.jobId));
+    // Progress redraws the actions: whichever of them had the focus keeps it.
+    const actionsBox = byId('job-actions');
+    const focused = actionsBox.contains(document.activeElement) ? document.activeElement?.id : undefined;
+    actionsBox.replaceChildren(...actions);
+    if (focused) document.getElementById(focused)?.focus();
+  }
+
+  /** "Cancel this job", then a question with "Yes, cancel it" and "No, keep it": a cancel cannot be undone. */
+  private cancelControls(jobId: string): Node[] {
+    const redraw = (focus: string) => {
+      if (this.shown !== null) this.render(this.shown);
+      document.getElementById(focus)?.focus();
+    };
+    if (!this.confirmingCancel) {
       const cancel = el('button', { type: 'button', class: 'secondary', id: 'cancel-job' }, 'Cancel this job');
-      cancel.addEventListener('click', () => void this.cancel(job.jobId, cancel));
-      actions.push(cancel);
+      cancel.addEventListener('click', () => {
+        this.confirmingCancel = true;
+        redraw('confirm-cancel');
+      });
+      return [cancel];
     }
-    byId('job-actions').replaceChildren(...actions);
+    const question = el('span', { id: 'cancel-question' }, 'Cancel this job? It stops for good.');
+    const confirm = el(
+      'button',
+      { type: 'button', id: 'confirm-cancel', 'aria-describedby': 'cancel-question' },
+      'Yes, cancel it',
+    );
+    const keep = el('button', { type: 'button', class: 'secondary', id: 'keep-job' }, 'No, keep it');
+    confirm.addEventListener('click', () => void this.cancel(jobId, confirm));
+    keep.addEventListener('click', () => {
+      this.confirmingCancel = false;
+      redraw('cancel-job');
+    });
+    return [question, confirm, keep];
   }
 
   private async cancel(jobId: string, button: HTMLButtonElement): Promise<void> {
@@ -98,6 +142,8 @@ export class JobView {
     byId('job-error').textContent = '';
     try {
       const cancelled = await this.api().request<Job>('DELETE', `/download/${encodeURIComponent(jobId)}`);
+      cancelledJobs.add(jobId);
+      this.confirmingCancel = false;
       // The answer is the job's end; a poll under way may still bring an older view, which must not replace it.
       this.stop();
       this.following = new AbortController();
@@ -155,7 +201,7 @@ export class JobView {
         el('td', {}, String(attempt.attempt)),
         el('td', {}, formatDate(attempt.at)),
         el('td', {}, attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : (attempt.error ?? 'under way')),
-        el('td', {}, `${attempt.durationMs} ms`),
+        el('td', {}, `${formatCount(attempt.durationMs)} ms`),
         el('td', {}, formatDate(attempt.nextAttemptAt)),
       ),
     );

@@ -35,6 +35,16 @@ export class JobsView {
     this.following.abort();
   }
 
+  /** Stops following and leaves no job on the page (after signing out). */
+  clear(): void {
+    this.stop();
+    this.rows.clear();
+    this.cursor = null;
+    byId('job-list').replaceChildren();
+    show(byId('more-jobs'), false);
+    show(byId('jobs-empty'), false);
+  }
+
   /**
    * A job just submitted goes on top at once, read by its id: the list is
    * read from a view the service brings up to date a moment later.
@@ -96,7 +106,8 @@ export class JobsView {
     if (row === undefined) return;
     const labelId = `job-status-${job.jobId}`;
     row.replaceChildren(
-      el('a', { class: 'title', href: `#/jobs/${encodeURIComponent(job.jobId)}` }, job.title),
+      // Cut to one line by the style sheet; the whole title shows on hover.
+      el('a', { class: 'title', href: `#/jobs/${encodeURIComponent(job.jobId)}`, title: job.title }, job.title),
       el('span', { class: 'meta' }, `${job.format} · submitted ${formatDate(job.createdAt)}`),
       jobProgress(job, labelId),
     );

@@ -1,5 +1,6 @@
-import { showAccount } from './account-view.js';
+import { clearAccount, showAccount } from './account-view.js';
 import { Api, ApiError } from './api.js';
+import { cancelledJobs } from './cancelled-jobs.js';
 import { byId, show } from './dom.js';
 import { JobView } from './job-view.js';
 import { JobsView } from './jobs-view.js';
@@ -58,11 +59,15 @@ async function signIn(apiKey: string): Promise<boolean> {
   return true;
 }
 
+/** Forgets the key and leaves nothing of the account on the page or in the address (a job's #/jobs/<id>). */
 function signOut(message = ''): void {
   api = null;
   keyStore.clear();
-  jobs.stop();
-  job.stop();
+  cancelledJobs.clear();
+  jobs.clear();
+  job.clear();
+  clearAccount();
+  if (location.hash !== '') history.replaceState(null, '', location.pathname + location.search);
   notice(message);
   show(byId('signed-in'), false);
   show(byId('sign-out'), false);
@@ -106,11 +111,16 @@ byId('back').addEventListener('click', (event) => {
   location.hash = '';
 });
 window.addEventListener('hashchange', route);
-setUpSubmitForm(currentApi, (jobId) => {
-  notice('Download submitted.');
-  refreshAccount();
-  void jobs.addSubmitted(jobId);
-});
+setUpSubmitForm(
+  currentApi,
+  // A message about an earlier submission would read as the answer to this one.
+  () => notice(''),
+  (jobId) => {
+    notice('Download submitted.');
+    refreshAccount();
+    void jobs.addSubmitted(jobId);
+  },
+);
 
 const saved = keyStore.get();
 if (saved === null || !(await signIn(saved))) signOut();

@@ -10,11 +10,12 @@ type Field = (typeof FIELDS)[number];
  * shown beside that field; any other refusal (a credit limit, too many
  * pending downloads) is shown under the form.
  */
-export function setUpSubmitForm(api: () => Api, onSubmitted: (jobId: string) => void): void {
+export function setUpSubmitForm(api: () => Api, onSubmitting: () => void, onSubmitted: (jobId: string) => void): void {
   const form = byId<HTMLFormElement>('submit-form');
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearErrors();
+    onSubmitting();
     const button = form.querySelector('button[type="submit"]') as HTMLButtonElement;
     button.disabled = true;
     try {

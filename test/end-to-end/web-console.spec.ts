@@ -252,7 +252,8 @@ for (const mode of ['server', 'embedded'] as const) {
       await page.goto(`${service.url}/#/jobs/${queued}`);
       await page.locator('#job-status-detail').filter({ hasText: 'In queue' }).waitFor();
       await page.getByRole('button', { name: 'Cancel this job' }).click();
-      await page.locator('#job-status-detail').filter({ hasText: 'Failed' }).waitFor();
+      await page.getByRole('button', { name: 'Yes, cancel it' }).click();
+      await page.locator('#job-status-detail').filter({ hasText: 'Cancelled' }).waitFor();
       assert.equal(await page.locator('#cancel-job').count(), 0);
       await waitFor(
         'a poll shows the job failed',
