@@ -132,14 +132,17 @@ export class HelperProcess {
     return kilobytes === undefined ? null : Number(kilobytes) * 1024;
   }
 
-  /** The metadata of one page; rejects with HelperStoppedError when the helper dies or is killed meanwhile. */
-  extract(url: string): Promise<HelperAnswer> {
+  /**
+   * The metadata of one page, after replacing the helper's cookies with those of the file `cookies` when given;
+   * rejects with HelperStoppedError when the helper dies or is killed meanwhile.
+   */
+  extract(url: string, cookies?: string): Promise<HelperAnswer> {
     if (this.pending !== null) return Promise.reject(new Error('the extractor helper is busy'));
     if (this.exited) return Promise.reject(new HelperStoppedError(this.stderr));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending = { id, resolve, reject };
-      this.child.stdin.write(`${JSON.stringify({ id, url })}\n`);
+      this.child.stdin.write(`${JSON.stringify({ id, url, cookies })}\n`);
     });
   }
 

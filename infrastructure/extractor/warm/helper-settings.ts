@@ -7,9 +7,10 @@ export interface HelperChoice {
 }
 
 /**
- * What a helper was started with. A helper keeps its cookies and proxy for
- * its life (yt-dlp reads them once), so a lookup is served only by a helper
- * started with the settings it would start one with now.
+ * What a helper runs with. A helper keeps its proxy for its life (yt-dlp
+ * reads it once), so a lookup is served only by a helper started with the
+ * same cookies file and proxy; the file's contents it reads again when the
+ * file changed (see WarmExtractor).
  */
 export interface HelperSettings extends HelperChoice {
   /** The cookies file as it was read: its modification time and size, which a replaced or edited file changes. */
@@ -26,13 +27,9 @@ export async function helperSettingsNow(choice: HelperChoice): Promise<HelperSet
   return { ...choice, cookiesVersion };
 }
 
-/** Equal for settings a helper can serve alike. */
+/** Equal for settings one helper can serve. */
 export function helperKey(settings: HelperSettings): string {
-  return JSON.stringify([
-    settings.cookiesFile ?? null,
-    settings.cookiesVersion ?? null,
-    settings.upstreamProxy ?? null,
-  ]);
+  return JSON.stringify([settings.cookiesFile ?? null, settings.upstreamProxy ?? null]);
 }
 
 /** The cookies a page was extracted with, for the extracted-page store: none, or this file as it was then. */

@@ -154,7 +154,7 @@ export class WarmExtractor implements Extractor {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     try {
-      return await helper.extract(url);
+      return await helper.extract(url, await this.changedCookies(helper, settings));
     } catch (error) {
       if (!(error instanceof HelperStoppedError)) throw error;
       if (options.signal?.aborted === true) throw options.signal.reason;
@@ -220,6 +220,21 @@ export class WarmExtractor implements Extractor {
     await Promise.all([...this.scratchDirs.values()].map((dir) => rm(dir, { recursive: true, force: true })));
   }
 
+  /**
+   * A fresh private copy of the cookies file when it changed since the helper read it (replaced by the operator, or
+   * refreshed cookies merged back by a run): the helper then reads it again, instead of being restarted each time.
+   */
+  private async changedCookies(helper: HelperProcess, wanted: HelperSettings): Promise<string | undefined> {
+    const started = this.startedWith.get(helper);
+    const scratch = this.scratchDirs.get(helper);
+    if (started === undefined || scratch === undefined || wanted.cookiesFile === undefined) return undefined;
+    if (started.settings.cookiesVersion === wanted.cookiesVersion) return undefined;
+    const copy = path.join(scratch, 'cookies.txt');
+    await copyFile(wanted.cookiesFile, copy);
+    started.settings = { ...started.settings, cookiesVersion: wanted.cookiesVersion };
+    return copy;
+  }
+
   /** A helper started with these settings; null means "use the command line". */
   private async acquire(settings: HelperSettings, signal: AbortSignal | undefined): Promise<HelperProcess | null> {
     if (this.closed || Date.now() < this.unavailableUntil) return null;
@@ -228,16 +243,10 @@ export class WarmExtractor implements Extractor {
     return this.pool.acquire({ key: helperKey(settings), start: () => this.startHelper(settings) }, signal);
   }
 
-  /** A helper that read an earlier version of the cookies file wanted now, or uses a proxy a bot check moved away from. */
+  /** A helper on a proxy a bot check moved the lookups away from. */
   private outdated(helper: HelperProcess, wanted: HelperSettings): boolean {
-    const started = this.startedWith.get(helper)?.settings;
-    if (started === undefined) return false;
-    const oldCookies = started.cookiesFile === wanted.cookiesFile && started.cookiesVersion !== wanted.cookiesVersion;
-    const movedProxy =
-      started.upstreamProxy !== undefined &&
-      started.upstreamProxy !== wanted.upstreamProxy &&
-      this.options.access?.coolingDown(started.upstreamProxy) === true;
-    return oldCookies || movedProxy;
+    const proxy = this.startedWith.get(helper)?.settings.upstreamProxy;
+    return proxy !== undefined && proxy !== wanted.upstreamProxy && this.options.access?.coolingDown(proxy) === true;
   }
 
   /** Back to the pool, or out of it: a helper of a replaced yt-dlp, or one worn out (see wornOut), does not serve again. */

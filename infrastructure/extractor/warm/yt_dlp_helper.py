@@ -6,7 +6,9 @@ Protocol, one JSON document per line:
            for `yt-dlp -J`, without the URL; not an argument, since they may
            hold a proxy's credentials and every local user can read argv
   stdout   {"ready": true, "version": "..."} once yt_dlp is imported
-  stdin    {"id": n, "url": "..."}
+  stdin    {"id": n, "url": "...", "cookies": "..."}   "cookies" only when the cookies
+           file changed since the helper read it: a fresh private copy, whose
+           cookies replace those of the helper's jar before the extraction
   stdout   {"id": n, "ok": true, "info": {...}, "stderr": "..."}   the document `yt-dlp -J` prints
            {"id": n, "ok": false, "stderr": "..."}                 a failure
            where "stderr" is what `yt-dlp -J` would have printed there
@@ -77,6 +79,10 @@ def main():
         logger.lines = []
         getattr(ydl, '_printed_messages', set()).clear()
         try:
+            if request.get('cookies'):
+                # The same jar object the request handlers hold, emptied and filled from the new file.
+                ydl.cookiejar.clear()
+                ydl.cookiejar.load(request['cookies'], ignore_discard=True, ignore_expires=True)
             info = ydl.extract_info(request['url'], download=False)
             ydl.post_extract(info)
             send({'id': request['id'], 'ok': True, 'info': ydl.sanitize_info(info), 'stderr': '\n'.join(logger.lines)})

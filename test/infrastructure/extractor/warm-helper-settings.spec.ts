@@ -17,6 +17,7 @@ import {
   type FixturePlatform,
   startFixturePlatform,
 } from '../../fixtures/platform/fixture-platform.js';
+import { ownChildren } from '../../support/processes.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
@@ -100,16 +101,25 @@ describe('warm helpers follow the settings they run with', function () {
   const cookieJar = (account: string) =>
     `# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\t${FIXTURE_COOKIE_ECHO.cookie}\t${account}\n`;
 
-  it('a lookup after the cookies file was replaced runs with the new cookies', async () => {
+  const helperPids = async () =>
+    (await ownChildren()).filter((child) => child.commandLine.includes('yt_dlp_helper.py')).map((child) => child.pid);
+
+  it('a lookup after the cookies file was replaced runs with the new cookies, on the same helper', async () => {
     const cookies = path.join(scratch, 'cookies.txt');
     await writeFile(cookies, cookieJar('alice'));
     const extractor = helpers({ YT_DLP_COOKIES_FILE: cookies });
     const url = platform.watchUrl(FIXTURE_COOKIE_ECHO.id);
     assert.equal((await extractor.probe(url)).title, `${FIXTURE_COOKIE_ECHO.titlePrefix}alice`);
+    const running = await helperPids();
+    assert.equal(running.length, 1);
     // Replaced whole, as an operator's deployment or an export does.
     await writeFile(`${cookies}.new`, cookieJar('bob'));
     await rename(`${cookies}.new`, cookies);
     assert.equal((await extractor.probe(url)).title, `${FIXTURE_COOKIE_ECHO.titlePrefix}bob`);
+    // Written in place, as refreshed cookies merged back by a download are not, but an editor may.
+    await writeFile(cookies, cookieJar('carol'));
+    assert.equal((await extractor.probe(url)).title, `${FIXTURE_COOKIE_ECHO.titlePrefix}carol`);
+    assert.deepEqual(await helperPids(), running, 'the helper read the file again instead of being replaced');
   });
 
   it("a lookup goes through its platform's own proxy", async () => {
