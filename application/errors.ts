@@ -25,7 +25,7 @@ export class VideoNotDownloadableError extends ApplicationError {
   }
 }
 
-/** The platform could not be asked right now, or answered in a way nobody recognised: a 500 with details. */
+/** The platform could not be asked right now, or answered in a way nobody recognised: a 500; `details` (the extractor's output) is for the log. */
 export class ExtractorUnavailableError extends ApplicationError {
   readonly kind = 'extractor_unavailable';
   constructor(

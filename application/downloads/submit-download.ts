@@ -165,17 +165,9 @@ export class SubmitDownload {
       if (error instanceof LookupQueueFullError)
         throw new SubmissionsBusyError(error.scope, error.retryAfterSeconds, pendingNow, PENDING_DOWNLOADS_LIMIT);
       if (error instanceof ExtractionError && error.code !== null && error.code !== 'NETWORK_ERROR') {
-        throw new VideoNotDownloadableError(
-          error.code,
-          `The video cannot be downloaded: ${error.message}`,
-          error.details,
-        );
+        throw new VideoNotDownloadableError(error.code, error.message, error.details);
       }
-      const details = error instanceof ExtractionError ? (error.details ?? error.message) : undefined;
-      throw new ExtractorUnavailableError(
-        'The video platform could not be reached; retry after a short backoff',
-        details,
-      );
+      throw unavailable(error);
     }
   }
 
@@ -217,4 +209,11 @@ function checkDownloadable(video: VideoMetadata, input: SubmitDownloadInput): vo
   if (endTime !== undefined && endTime > video.duration) {
     throw new RuleViolationError(`endTime must not exceed the video's duration (${video.duration} s)`);
   }
+}
+
+/** A passing failure, in the extractor's words for what happened; its own output rides along for the log. */
+function unavailable(error: unknown): ExtractorUnavailableError {
+  if (!(error instanceof ExtractionError))
+    return new ExtractorUnavailableError('The video lookup failed; retry after a short backoff');
+  return new ExtractorUnavailableError(error.message, error.details ?? error.message);
 }

@@ -121,8 +121,14 @@ export class ListChannel {
 /** A lasting refusal by the platform is the client's problem (400, its code in `details`); anything else is a 500 worth retrying. */
 function refusal(error: unknown): Error {
   if (error instanceof ExtractionError && error.code !== null && error.code !== 'NETWORK_ERROR') {
-    return new VideoNotDownloadableError(error.code, `The channel cannot be listed: ${error.message}`, error.details);
+    const reason =
+      error.code === 'VIDEO_NOT_FOUND'
+        ? 'The channel was not found: it does not exist, was removed, or the link does not lead to one'
+        : `The channel cannot be listed: ${error.message}`;
+    return new VideoNotDownloadableError(error.code, reason, error.details);
   }
-  const details = error instanceof ExtractionError ? (error.details ?? error.message) : undefined;
-  return new ExtractorUnavailableError('The video platform could not be reached; retry after a short backoff', details);
+  if (!(error instanceof ExtractionError))
+    return new ExtractorUnavailableError('The channel listing failed; retry after a short backoff');
+  // The extractor's words for what happened; its own output rides along for the log.
+  return new ExtractorUnavailableError(error.message, error.details ?? error.message);
 }

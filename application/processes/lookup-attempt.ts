@@ -11,8 +11,8 @@ export interface LookupRetryOptions {
 
 export type LookupAttempt<T> =
   | { kind: 'success'; value: T }
-  | { kind: 'failed'; error: string; errorCode: DownloadErrorCode | null }
-  | { kind: 'retry'; afterMs: number; error: string; errorCode: DownloadErrorCode | null };
+  | { kind: 'failed'; error: string; errorCode: DownloadErrorCode | null; detail?: string }
+  | { kind: 'retry'; afterMs: number; error: string; errorCode: DownloadErrorCode | null; detail?: string };
 
 /**
  * One extractor attempt of a lookup job. A final condition fails the job at
@@ -36,9 +36,11 @@ export async function attemptLookup<T>(
     if (signal?.aborted === true) throw error;
     const errorCode = error instanceof ExtractionError ? error.code : null;
     const message = error instanceof ExtractionError ? error.message : 'The lookup failed on the service side';
+    // The extractor's own output, for the operator's log only.
+    const detail = error instanceof ExtractionError ? error.details : undefined;
     if ((errorCode !== null && isFinalErrorCode(errorCode)) || attempt >= options.maxAttempts)
-      return { kind: 'failed', error: message, errorCode };
+      return { kind: 'failed', error: message, errorCode, detail };
     const afterMs = Math.min(options.retryMaxDelayMs, options.retryBaseDelayMs * 2 ** (attempt - 1));
-    return { kind: 'retry', afterMs, error: error instanceof Error ? error.message : String(error), errorCode };
+    return { kind: 'retry', afterMs, error: error instanceof Error ? error.message : String(error), errorCode, detail };
   }
 }

@@ -185,15 +185,17 @@ export class RunDownload {
     log: Logger,
   ): Promise<WorkOutcome> {
     const { code, message: reason } = error;
+    // The client reads `reason`, in the service's words; the extractor's own output is for the operator.
+    const detail = error.details;
     try {
       if (code !== null && isFinalErrorCode(code)) {
-        log.info({ errorCode: code, reason }, 'download failed');
+        log.info({ errorCode: code, reason, detail }, 'download failed');
         await this.fail(message, code, reason, leaseId);
         await this.removeAttemptFiles(message, log);
         return DONE;
       }
       if (failedAttempts >= this.options.maxAttempts) {
-        log.warn({ errorCode: code, reason }, 'download failed; no attempts left');
+        log.warn({ errorCode: code, reason, detail }, 'download failed; no attempts left');
         await this.fail(message, 'NETWORK_ERROR', reason, leaseId);
         await this.removeAttemptFiles(message, log);
         return DONE;
@@ -209,7 +211,7 @@ export class RunDownload {
       throw failure;
     }
     const afterMs = Math.min(this.options.retryMaxDelayMs, this.options.retryBaseDelayMs * 2 ** (failedAttempts - 1));
-    log.warn({ errorCode: code, reason, retryInMs: afterMs }, 'download attempt failed; retrying');
+    log.warn({ errorCode: code, reason, detail, retryInMs: afterMs }, 'download attempt failed; retrying');
     return { kind: 'retry', afterMs };
   }
 

@@ -46,6 +46,7 @@ export class RunLookupJob<Result> {
               kind: 'failed',
               error: `Gave up after ${this.options.maxAttempts} failed attempts`,
               errorCode: 'NETWORK_ERROR',
+              detail: undefined,
             } as const)
           : // The extractor bounds a lookup's time (a listing's may well exceed the ack wait), so it beats while it runs.
             await attemptLookup(
@@ -65,7 +66,13 @@ export class RunLookupJob<Result> {
           context,
         );
         this.logger.warn(
-          { jobId, attempt: job.failedAttempts + 1, reason: attempt.error, retryInMs: attempt.afterMs },
+          {
+            jobId,
+            attempt: job.failedAttempts + 1,
+            reason: attempt.error,
+            detail: attempt.detail,
+            retryInMs: attempt.afterMs,
+          },
           `${this.label} failed; retrying`,
         );
         return { kind: 'retry', afterMs: attempt.afterMs };
@@ -76,7 +83,11 @@ export class RunLookupJob<Result> {
           : this.steps.fail(jobId, attempt.error, attempt.errorCode, now, context),
       );
       this.logger.info(
-        { jobId, status, errorCode: attempt.kind === 'failed' ? attempt.errorCode : undefined },
+        {
+          jobId,
+          status,
+          ...(attempt.kind === 'failed' ? { errorCode: attempt.errorCode, detail: attempt.detail } : {}),
+        },
         `${this.label} finished`,
       );
     }

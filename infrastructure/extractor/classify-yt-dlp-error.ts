@@ -1,4 +1,5 @@
 import type { DownloadErrorCode } from '../../domain/download-error-code.js';
+import { clientMessage } from './client-message.js';
 
 type Needle = string | RegExp;
 
@@ -138,11 +139,9 @@ const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly Needle[]]> = [
 
 export interface ClassifiedError {
   code: DownloadErrorCode | null;
-  /** The reason without the `ERROR: [extractor] id:` prefix and without hints for command-line users; safe to show. */
+  /** What happened in the service's words (see clientMessage): safe to show; yt-dlp's own text is for the log. */
   message: string;
 }
-
-const FALLBACK_MESSAGE = 'The extractor failed';
 
 export function classifyYtDlpError(stderr: string): ClassifiedError {
   const lines = stderr.split(/\r?\n/).filter((line) => line.trim() !== '');
@@ -152,26 +151,20 @@ export function classifyYtDlpError(stderr: string): ClassifiedError {
     firstError === -1
       ? lines.slice(-20).filter((line) => !line.startsWith('WARNING:'))
       : lines.slice(firstError).filter((line) => !line.startsWith('WARNING:'));
-  const lastError = [...relevant].reverse().find((line) => line.startsWith('ERROR:')) ?? relevant.at(-1) ?? '';
-  const message = cleanMessage(lastError) || FALLBACK_MESSAGE;
   const haystack = normalise(relevant.join('\n'));
+  const code = classify(haystack);
+  return { code, message: clientMessage(code, haystack) };
+}
+
+function classify(haystack: string): DownloadErrorCode | null {
   for (const [code, needles] of RULES) {
     if (needles.some((needle) => (typeof needle === 'string' ? haystack.includes(needle) : needle.test(haystack))))
-      return { code, message };
+      return code;
   }
-  return { code: null, message };
+  return null;
 }
 
 /** Lower case, with typographic apostrophes made plain: the platform uses both. */
 function normalise(text: string): string {
   return text.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'");
-}
-
-function cleanMessage(line: string): string {
-  return line
-    .replace(/^ERROR:\s*/, '')
-    .replace(/^\[[^\]]+\]\s*(?:[^\s:]+:\s+)?/, '')
-    .replace(/;?\s*please report this issue on\b.*$/i, '')
-    .replace(/\.?\s*Use --cookies[\s\S]*$/, '.')
-    .trim();
 }

@@ -157,10 +157,12 @@ export class PlatformAccess {
       remaining = this.backoffRemainingMs(platform)
     ) {
       if (!options.waitForPlatform) {
+        const wait = `Retry in ${Math.ceil(remaining / 1000)} s`;
+        // The client reads the message only: the wait goes in it.
         throw new ExtractionError(
           'NETWORK_ERROR',
-          'The platform asked for a bot check; requests to it are paused',
-          `Retry in ${Math.ceil(remaining / 1000)} s`,
+          `The platform asked for a bot check; requests to it are paused. ${wait}`,
+          wait,
         );
       }
       await sleep(remaining, options.signal);

@@ -13,9 +13,17 @@ export function linkExpiresAt(
   retentionSeconds: number,
 ): number {
   const byLifetime = Math.ceil((now.getTime() / 1000 + ttlSeconds) / 60) * 60;
+  const deletedAt = fileDeletedAt(file, retentionSeconds);
+  return deletedAt === null ? byLifetime : Math.min(byLifetime, deletedAt);
+}
+
+/**
+ * When the file's retention ends, in Unix seconds: null when files are kept
+ * for ever (retention 0) or the completion is unknown. Whole seconds, rounded
+ * down: a link may end a fraction early, never late.
+ */
+export function fileDeletedAt(file: { completedAt: string | null }, retentionSeconds: number): number | null {
   const completedMs = file.completedAt === null ? Number.NaN : Date.parse(file.completedAt);
-  if (retentionSeconds === 0 || Number.isNaN(completedMs)) return byLifetime;
-  // Whole seconds, rounded down: the link may end a fraction early, never late.
-  const deletedAt = Math.floor(completedMs / 1000) + retentionSeconds;
-  return Math.min(byLifetime, deletedAt);
+  if (retentionSeconds === 0 || Number.isNaN(completedMs)) return null;
+  return Math.floor(completedMs / 1000) + retentionSeconds;
 }

@@ -66,7 +66,8 @@ const ANSWER_OF_KIND: { [K in ErrorKind]?: (error: ErrorOfKind<K>) => Answer } =
     },
   }),
   listings_busy: (error) => ({ error: error.message, headers: { 'Retry-After': String(error.retryAfterSeconds) } }),
-  extractor_unavailable: (error) => ({ error: error.message, details: error.details }),
+  // The extractor's own words (the platform's text, yt-dlp's advice) go to the log with the 500, never to the client.
+  extractor_unavailable: (error) => ({ error: error.message }),
   lease_held: () => ({ error: 'Internal server error' }),
   lease_lost: () => ({ error: 'Internal server error' }),
 };

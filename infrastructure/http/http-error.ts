@@ -5,8 +5,10 @@ export class HttpError extends Error {
     message: string,
     readonly details?: string,
     readonly headers: Record<string, string> = {},
+    /** What went wrong underneath, for the operator's log only. */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'HttpError';
   }
 }

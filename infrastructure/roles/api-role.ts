@@ -90,8 +90,7 @@ async function startFeatureParts(context: RoleContext, parts: Stoppables): Promi
 /** Embedded, one process serves every request, so its memory is the shared count and nothing is leased. */
 async function rateLimitStore({ container, config }: RoleContext) {
   if (config.mode === 'embedded') return new LeasedRateLimitStore(new MemoryWindowCounter(), 0);
-  return new LeasedRateLimitStore(
-    await PostgresWindowCounter.open(container.resolve(TOKENS.database)),
-    config.rateLimits.leasePercent / 100,
-  );
+  const counter = await PostgresWindowCounter.open(container.resolve(TOKENS.database));
+  // Windows are the database's seconds, shared by every instance whatever their own clocks say.
+  return new LeasedRateLimitStore(counter, config.rateLimits.leasePercent / 100, () => counter.now());
 }

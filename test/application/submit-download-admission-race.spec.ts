@@ -106,7 +106,7 @@ describe('POST /download admissions of one account under way together count agai
 
     // The first ends (its video cannot be looked up), and a third starts and is being admitted.
     firstLookup.fail(new Error('platform unreachable'));
-    await assert.rejects(first, /could not be reached/);
+    await assert.rejects(first, /video lookup failed/);
     const third = submit();
     const thirdLookup = await lookups.next(2);
 
@@ -134,7 +134,7 @@ describe('POST /download admissions of one account under way together count agai
     lookups.holding = true;
     const failing = submit();
     (await lookups.next(1)).fail(new Error('platform unreachable'));
-    await assert.rejects(failing, /could not be reached/);
+    await assert.rejects(failing, /video lookup failed/);
     const underWay = submit();
     const underWayLookup = await lookups.next(2);
 

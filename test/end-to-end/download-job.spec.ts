@@ -170,7 +170,7 @@ for (const mode of ['server', 'embedded'] as const)
     it('refuses videos that cannot be downloaded with 400, charging nothing and leaving no job', async () => {
       const { accountId, apiKey } = await service.createAccount();
       const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-        ['private', { url: platform.watchUrl('private-x1') }, /Private video/],
+        ['private', { url: platform.watchUrl('private-x1') }, /^The video is private$/],
         ['live', { url: platform.watchUrl('live-x1') }, /live stream is still in progress/],
         ['opt-out', { url: platform.watchUrl(FIXTURE_VIDEOS.optout.id) }, /opted out/],
         [

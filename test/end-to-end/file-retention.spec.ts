@@ -95,12 +95,12 @@ describe('end to end: produced files are deleted after their retention period', 
       (event) => event.type === type,
     );
 
-  /** Links expire when their file is due, so one answers 403 between then and the sweeper's pass. */
+  /** Served until the file is due; 410 from then, whether or not the sweeper has deleted it yet. */
   async function waitUntilGone(downloadUrl: string): Promise<Response> {
     const deadline = Date.now() + 30_000;
     for (;;) {
       const response = await fetch(downloadUrl);
-      if (response.status !== 200 && response.status !== 403) return response;
+      if (response.status !== 200) return response;
       await response.arrayBuffer();
       assert.ok(Date.now() < deadline, 'the file was never deleted');
       await sleep(200);
@@ -116,7 +116,7 @@ describe('end to end: produced files are deleted after their retention period', 
     }
   }
 
-  /** Waits until a link answers `status` (a link answers 403 once its file is due). */
+  /** Waits until a link answers `status` (a link answers 410 once its file is due). */
   async function waitForStatus(url: string, status: number): Promise<void> {
     const deadline = Date.now() + 30_000;
     for (;;) {
@@ -145,9 +145,9 @@ describe('end to end: produced files are deleted after their retention period', 
     assert.equal(gone.status, 410);
     assert.match(gone.headers.get('content-type') ?? '', /application\/json/);
     assert.match((await gone.json()).error, /deleted after its retention period/);
-    assert.equal(await files().stat(first.fileKey), null);
     // Stopped, neither sweeper has a pass under way: whatever they recorded is all they will.
     await waitForEvents(first.jobId);
+    assert.equal(await files().stat(first.fileKey), null);
     await firstSweeper.stop();
     await standby.stop();
     const events = await fileDeletedEvents(first.jobId);
@@ -161,11 +161,17 @@ describe('end to end: produced files are deleted after their retention period', 
 
     // Restart: with none running, a new one starts and deletes a later job's file.
     const second = await completedJob(apiKey);
-    await waitForStatus(second.downloadUrl, 403);
+    await waitForStatus(second.downloadUrl, 410);
     assert.notEqual(
       await files().stat(second.fileKey),
       null,
-      'the link expired when the file was due, and nothing deletes files while no sweeper runs',
+      'the link answers 410 once the file is due, though nothing deletes files while no sweeper runs',
+    );
+    const polledLate = await call('GET', `/api/v2/download/${second.jobId}`, { key: apiKey });
+    assert.equal(
+      (await fetch(polledLate.body.downloadUrl)).status,
+      410,
+      'a poll hands out no usable link past retention',
     );
     const restarted = startSweeper();
     assert.equal((await waitUntilGone(second.downloadUrl)).status, 410);

@@ -161,7 +161,7 @@ describe('end to end: video info, channel listing and client-download links', fu
       const done = await pollUntilFinished('info', apiKey, submitted.body.jobId);
       assert.equal(done.status, 'failed');
       assert.equal(done.errorCode, 'PRIVATE_VIDEO');
-      assert.match(done.error, /Private video/);
+      assert.equal(done.error, 'The video is private', 'in the service’s words, not the platform’s');
       // A failed job's reservation is released after it reads as failed: wait for the release, not for a time.
       assert.equal((await balances(apiKey, (b) => b.info.used === 0)).info.used, 0);
       const db = service.service.container.resolve<Knex>(TOKENS.database);
@@ -341,7 +341,7 @@ describe('end to end: video info, channel listing and client-download links', fu
         json: { channelUrl: platform.pageUrl(`/${FIXTURE_MISSING_CHANNEL_HANDLE}`) },
       });
       assert.equal(missing.status, 400);
-      assert.match(missing.body.error, /channel does not exist/);
+      assert.match(missing.body.error, /^The channel was not found/);
       assert.equal(missing.body.details, 'VIDEO_NOT_FOUND');
       assert.equal((await balances(apiKey)).channel_list.used, 0);
     });
@@ -449,7 +449,11 @@ describe('end to end: video info, channel listing and client-download links', fu
       assert.equal(submitted.status, 200);
       const done = await pollUntilFinished('client-download', apiKey, submitted.body.jobId);
       assert.equal(done.status, 'failed');
-      assert.match(done.error, /isn't available/);
+      assert.equal(
+        done.error,
+        'The video is unavailable on the platform',
+        'in the service’s words, not the platform’s',
+      );
       assert.equal(
         (await call('GET', `/api/v2/client-download/${submitted.body.jobId}`, { key: other.apiKey })).status,
         404,

@@ -99,17 +99,15 @@ describe('end to end: files in an S3-compatible bucket, served by the service an
     assert.equal(part.status, 206);
     assert.equal((await part.arrayBuffer()).byteLength, 10);
 
-    for (const deadline = Date.now() + 30_000; ; await sleep(250)) {
-      const response = await fetch(done.downloadUrl);
-      await response.arrayBuffer();
-      if (response.status === 410) break;
-      assert.ok(Date.now() < deadline, 'the sweeper never deleted the object');
-    }
     await service.settle();
     const row = await service.service.container
       .resolve<import('knex').Knex>(TOKENS.database)('download_jobs')
       .where('job_id', jobId)
       .first();
-    assert.equal(await files.stat(row.file_key), null, 'the object is gone from the bucket');
+    for (const deadline = Date.now() + 30_000; (await files.stat(row.file_key)) !== null; await sleep(250))
+      assert.ok(Date.now() < deadline, 'the sweeper never deleted the object');
+    const gone = await fetch(done.downloadUrl);
+    await gone.arrayBuffer();
+    assert.equal(gone.status, 410, 'the link answers 410 once the object is gone');
   });
 });

@@ -131,7 +131,8 @@ for (const embedded of [false, true]) {
     it('answers 400 naming the field for a malformed limit, status or cursor', async () => {
       const { apiKey } = await service.createAccount();
       await submit(apiKey, 1);
-      const forged = Buffer.from(JSON.stringify(['yesterday', 'x'])).toString('base64url');
+      const forge = (createdAt: string) => Buffer.from(JSON.stringify([createdAt, 'x'])).toString('base64url');
+      const forged = forge('yesterday');
       const cases: Array<[string, string]> = [
         ['limit=0', 'limit'],
         ['limit=101', 'limit'],
@@ -146,6 +147,10 @@ for (const embedded of [false, true]) {
         ['cursor=%%%', 'cursor'],
         ['cursor=not-a-cursor', 'cursor'],
         [`cursor=${forged}`, 'cursor'],
+        // Dates that do not exist, and year 0, which PostgreSQL refuses: never a query, never a 500.
+        [`cursor=${forge('2026-02-30T00:00:00Z')}`, 'cursor'],
+        [`cursor=${forge('0000-01-01T00:00:00Z')}`, 'cursor'],
+        [`cursor=${forge('2026-13-01T00:00:00Z')}`, 'cursor'],
         [`cursor=${'a'.repeat(10_000)}`, 'cursor'],
       ];
       for (const [query, field] of cases) {

@@ -27,12 +27,15 @@ const json = (value: unknown) => JSON.parse(JSON.stringify(value));
 /** The instant the fixture's answers hold for, so periods, lifetimes and links read as they did. */
 const writtenAt: Clock = { now: () => new Date(fixture.writtenAt) };
 
-/** Links name the server that answered; the rest of them (the file, its expiry, its signature) must not change. */
+/**
+ * Links name the server that answered, and their file reference and signature changed form on purpose (the reference
+ * is sealed since links stopped showing account and job ids): the download name and the expiry must not change.
+ */
 function withoutOrigin(view: unknown): unknown {
   const copy = json(view);
   if (typeof copy?.downloadUrl === 'string') {
     const link = new URL(copy.downloadUrl);
-    copy.downloadUrl = `${link.pathname}${link.search}`;
+    copy.downloadUrl = `${link.pathname.split('/').at(-1)}?expires=${link.searchParams.get('expires')}`;
   }
   return copy;
 }

@@ -68,7 +68,7 @@ const PLATFORM_BOT_CHECK_BACKOFF_SECONDS = integer(
   'PLATFORM_BOT_CHECK_BACKOFF_SECONDS',
   600,
   [0, 86_400],
-  'after a bot check (or HTTP 429) from a platform, its downloads wait and its lookups are refused (500 with the wait in `details`) this long. Fixes: one blocked address hammering the platform and digging itself deeper',
+  'after a bot check (or HTTP 429) from a platform, its downloads wait and its lookups are refused (500 with the wait in `error`) this long. Fixes: one blocked address hammering the platform and digging itself deeper',
 );
 
 export const platformAccessVariables: readonly Variable<unknown>[] = [

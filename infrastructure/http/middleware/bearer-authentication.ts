@@ -4,12 +4,21 @@ import { HttpError } from '../http-error.js';
 
 export const MISSING_KEY_MESSAGE = 'Missing API key: send it in the header "Authorization: Bearer <API_KEY>"';
 export const INVALID_KEY_MESSAGE = 'Invalid API key';
+export const MALFORMED_KEY_MESSAGE =
+  'Malformed API key: it contains a space or tab; send the key exactly as issued, in one piece, in the header "Authorization: Bearer <API_KEY>"';
 
 /** Sets `ctx.state.accountId` from the bearer key, or answers 401. */
 export function bearerAuthentication(authenticate: Authenticate) {
   return async function bearerAuthenticationMiddleware(ctx: Context, next: Next): Promise<void> {
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(ctx.get('Authorization'));
-    if (match === null) throw new HttpError(401, MISSING_KEY_MESSAGE, undefined, { 'WWW-Authenticate': 'Bearer' });
+    const authorization = ctx.get('Authorization');
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+    if (match === null) {
+      // A key pasted with a space or tab inside it was given, just not as one word: say so rather than "missing".
+      const malformed = /^Bearer[ \t]+\S+[ \t]+\S/i.test(authorization);
+      throw new HttpError(401, malformed ? MALFORMED_KEY_MESSAGE : MISSING_KEY_MESSAGE, undefined, {
+        'WWW-Authenticate': malformed ? 'Bearer error="invalid_token"' : 'Bearer',
+      });
+    }
     const owner = await authenticate.execute(match[1]);
     if (owner === null)
       throw new HttpError(401, INVALID_KEY_MESSAGE, undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });

@@ -8,21 +8,35 @@ import { HttpError } from '../http-error.js';
  * with the trailing slash the router accepts; `/download/me` is counted.
  */
 const UNLIMITED_API_PATH = /^\/me\/?$/i;
+/** Retry-After while the shared count cannot answer: a database blip or failover takes a few seconds. */
+const UNCOUNTED_RETRY_AFTER_SECONDS = 2;
 
 /**
  * After authentication: counts the request against its key and account
  * (see CheckRequestRate) and answers 429 with `Retry-After` when either is
- * spent. Every counted response carries the RateLimit-* headers of the
- * tightest bucket (IETF draft "RateLimit header fields for HTTP").
+ * spent, or 503 with `Retry-After` when the count cannot be taken in time.
+ * Every counted response carries the RateLimit-* headers of the tightest
+ * bucket (IETF draft "RateLimit header fields for HTTP").
  */
 export function requestRateLimit(check: CheckRequestRate) {
   return async function requestRateLimitMiddleware(ctx: Context, next: Next): Promise<void> {
     if (typeof ctx.state.apiPath === 'string' && UNLIMITED_API_PATH.test(ctx.state.apiPath)) return next();
-    const decision = await check.execute({
-      accountId: ctx.state.accountId as string,
-      keyId: ctx.state.keyId as string,
-      planId: (ctx.state.planId as string | null | undefined) ?? null,
-    });
+    const decision = await check
+      .execute({
+        accountId: ctx.state.accountId as string,
+        keyId: ctx.state.keyId as string,
+        planId: (ctx.state.planId as string | null | undefined) ?? null,
+      })
+      .catch((error: unknown) => {
+        // The shared count fails within its own timeout: a passing outage the client may retry, not a fault of its request.
+        throw new HttpError(
+          503,
+          `Requests cannot be counted against the rate limits just now; retry after ${UNCOUNTED_RETRY_AFTER_SECONDS} s`,
+          undefined,
+          { 'Retry-After': String(UNCOUNTED_RETRY_AFTER_SECONDS) },
+          { cause: error },
+        );
+      });
     if (decision === null) return next();
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {

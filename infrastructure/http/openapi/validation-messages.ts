@@ -80,7 +80,10 @@ function describe(error: ErrorObject, context: MessageContext): string {
       return `${subject} must match the pattern ${String(params.pattern)}${examples}`;
     }
     case 'format':
-      return `${subject} must be ${formatWords(String(params.format))}${typesOf(schema).includes('null') ? ' or null' : ''}`;
+      return (
+        (params.format === 'uri' ? characterOutsideUrl(subject, error.data) : null) ??
+        `${subject} must be ${formatWords(String(params.format))}${typesOf(schema).includes('null') ? ' or null' : ''}`
+      );
     case 'false schema':
       return `${subject} is not allowed here`;
     case 'oneOf':
@@ -90,6 +93,20 @@ function describe(error: ErrorObject, context: MessageContext): string {
     default:
       return `${subject} ${error.message ?? 'is invalid'}`;
   }
+}
+
+/**
+ * What is wrong with a URL that has a scheme but holds a character no URL may hold unencoded (RFC 3986): `<`, a
+ * space, a quote. Null when there is no such character, or no scheme: then it is simply not an absolute URL.
+ */
+function characterOutsideUrl(subject: string, value: unknown): string | null {
+  if (typeof value !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) return null;
+  const found = /[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/u.exec(value)?.[0];
+  if (found === undefined) return null;
+  const code = `U+${(found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const shown =
+    found === ' ' ? 'a space' : /^[\x21-\x7e]$/.test(found) ? `the character "${found}"` : `the character ${code}`;
+  return `${subject} must be an absolute URL, and it contains ${shown}, which a URL may not hold: percent-encode it (${encodeURIComponent(found)})`;
 }
 
 /** `/result/audio/0/type` -> `result.audio[0].type`. */

@@ -16,20 +16,18 @@ export function fileRoutes(deps: { files: FileStore; links: SignedDownloadLinks;
   const router = new Router({ prefix: FILES_ROUTE_PREFIX });
 
   router.get('/:encodedKey/:filename', async (ctx) => {
-    const presented = [
+    const link = deps.links.open(
       ctx.params.encodedKey ?? '',
       ctx.params.filename ?? '',
       typeof ctx.query.expires === 'string' ? ctx.query.expires : undefined,
       typeof ctx.query.signature === 'string' ? ctx.query.signature : undefined,
-      deps.clock.now(),
-    ] as const;
-    const link = deps.links.verify(...presented);
-    if (link === null) {
-      // Links expire no later than their file's deletion, so an expired one may name a deleted file: a fresh link would not help then.
-      const expired = deps.links.expiredLinkFile(...presented);
-      if (expired !== null && (await deps.files.stat(expired.fileKey)) === null) throw deletedFile();
-      throw new HttpError(403, 'This download link is invalid or has expired; poll the job again for a fresh one');
-    }
+    );
+    if (link === null) throw new HttpError(403, 'This download link is invalid; poll the job again for a fresh one');
+    const now = deps.clock.now().getTime();
+    // Past its retention the file is gone for every link, whether or not the sweeper has deleted it yet: no poll helps.
+    if (link.deletedAt !== null && now >= link.deletedAt * 1000) throw deletedFile();
+    if (now > link.expiresAt * 1000)
+      throw new HttpError(403, 'This download link has expired; poll the job again for a fresh one');
     const file = await deps.files.stat(link.fileKey);
     // A correctly signed link names a file that existed: it was deleted when its retention period ran out.
     if (file === null) throw deletedFile();

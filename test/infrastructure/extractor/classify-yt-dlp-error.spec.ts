@@ -212,37 +212,53 @@ describe('yt-dlp error classification', () => {
     }
   });
 
-  it('gives the reason without the prefixes, the cookies hint or the bug-report request', () => {
-    assert.equal(classifyYtDlpError('ERROR: [youtube] dQw4w9WgXcQ: Private video').message, 'Private video');
-    assert.equal(
-      classifyYtDlpError('ERROR: [generic] watch?v=abc: Requested format is not available').message,
-      'Requested format is not available',
-    );
-    assert.equal(
-      classifyYtDlpError(
+  it('words each failure for what happened, never with the platform’s text or yt-dlp’s advice', () => {
+    const worded: Array<[string, string]> = [
+      ['ERROR: [youtube] dQw4w9WgXcQ: Private video', 'The video is private'],
+      [
+        'ERROR: [generic] watch?v=abc: Requested format is not available',
+        'The requested format is not available for this video',
+      ],
+      [
         `ERROR: [youtube] dQw4w9WgXcQ: Private video. Sign in if you've been granted access to this video. ${COOKIES_HINT}`,
-      ).message,
-      "Private video. Sign in if you've been granted access to this video.",
-    );
-    assert.equal(
-      classifyYtDlpError(
-        `ERROR: [generic] None: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404: 'Not Found'>)${REPORT_HINT}`,
-      ).message,
-      "Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404: 'Not Found'>)",
-    );
-    assert.equal(
-      classifyYtDlpError('ERROR: Postprocessing: audio conversion failed: Conversion failed!').message,
-      'Postprocessing: audio conversion failed: Conversion failed!',
-    );
+        'The video is private',
+      ],
+      [
+        `ERROR: [generic] None: Unable to download webpage: HTTP Error 403: Go Away Robot (caused by <HTTPError 403: 'Go Away Robot'>)${REPORT_HINT}`,
+        'The video platform refused the request (HTTP 403); retry after a short backoff',
+      ],
+      [
+        'ERROR: [download] Got error: HTTP Error 503: Service Unavailable',
+        'The video platform failed to answer (HTTP 503); retry after a short backoff',
+      ],
+      [
+        `ERROR: [fixtureplatform] abc: Something nobody has seen before${REPORT_HINT}`,
+        'The extractor failed for a reason the service does not recognise; retry after a short backoff',
+      ],
+      [
+        'ERROR: [youtube] abc: Read timed out.',
+        'The video platform did not answer in time; retry after a short backoff',
+      ],
+    ];
+    for (const [stderr, message] of worded) assert.equal(classifyYtDlpError(stderr).message, message, stderr);
+    for (const [, stderr] of CASES) {
+      const { message } = classifyYtDlpError(`${stderr}${REPORT_HINT}`);
+      assert.doesNotMatch(message, /yt-dlp|report this issue|github|cookies|caused by|HTTPError/i, stderr);
+      // The platform's reason phrases, as it spells them.
+      assert.doesNotMatch(message, /Not Found|Forbidden|Too Many Requests/, stderr);
+    }
   });
 
-  it('reports the last error when there are several, and still has a message without any', () => {
+  it('reports what the errors say when there are several, and still has a message without any', () => {
     const stderr =
       'ERROR: [download] Got error: HTTP Error 500: Internal Server Error\nERROR: fragment 1 not found, unable to continue\n';
     assert.deepEqual(classifyYtDlpError(stderr), {
       code: 'NETWORK_ERROR',
-      message: 'fragment 1 not found, unable to continue',
+      message: 'The video platform failed to answer (HTTP 500); retry after a short backoff',
     });
-    assert.deepEqual(classifyYtDlpError(''), { code: null, message: 'The extractor failed' });
+    assert.deepEqual(classifyYtDlpError(''), {
+      code: null,
+      message: 'The extractor failed for a reason the service does not recognise; retry after a short backoff',
+    });
   });
 });

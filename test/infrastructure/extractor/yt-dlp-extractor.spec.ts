@@ -173,12 +173,12 @@ describe('YtDlpExtractor against the fixture platform', function () {
       );
     });
 
-    it('shows the reason without the extractor prefix or hints meant for command-line users', async () => {
+    it('words the reason for the client, and keeps yt-dlp’s own words for the log', async () => {
       await assert.rejects(
         probes(() => extractor.probe(platform.watchUrl('private-x2'))),
         (error: unknown) => {
           assert.ok(error instanceof ExtractionError);
-          assert.equal(error.message, "Private video. Sign in if you've been granted access to this video.");
+          assert.equal(error.message, 'The video is private');
           assert.match(error.details ?? '', /ERROR: \[fixtureplatform\] private-x2: Private video/);
           return true;
         },

@@ -52,6 +52,20 @@ describe('createHttpApp: no API handler runs without an account', () => {
     assert.equal(handlerRuns, 0);
   });
 
+  it('tells a key pasted with a space inside it from a missing one', async () => {
+    const answer = async (authorization?: string) => {
+      const headers: Record<string, string> = authorization === undefined ? {} : { Authorization: authorization };
+      const response = await fetch(`${base}/api/v2/whoami`, { headers });
+      assert.equal(response.status, 401);
+      return ((await response.json()) as { error: string }).error;
+    };
+    for (const pasted of ['Bearer vds_abc def', 'Bearer vds_abc\tdef', 'bearer  vds_abc  def  '])
+      assert.match(await answer(pasted), /^Malformed API key: it contains a space or tab/, pasted);
+    for (const missing of [undefined, '', 'Bearer', 'Bearer   '])
+      assert.match(await answer(missing), /^Missing API key/, String(missing));
+    assert.equal(handlerRuns, 0);
+  });
+
   it('lets the account through when there is one', async () => {
     const response = await fetch(`${base}/api/v2/whoami`, { headers: { Authorization: 'Bearer good' } });
     assert.deepEqual(await response.json(), { accountId: 'acc-1' });

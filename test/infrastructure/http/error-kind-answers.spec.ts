@@ -94,9 +94,12 @@ describe('toErrorResponse: each error kind answers with its status, message, det
       { status: 500, error: 'Job j1 was abandoned: its submission took too long and nothing was queued; submit again' },
     ],
     [
-      'an unavailable extractor',
-      new ExtractorUnavailableError('The platform could not be asked', 'HTTP 503'),
-      { status: 500, error: 'The platform could not be asked', details: 'HTTP 503' },
+      'an unavailable extractor, whose own output goes to the log and not to the client',
+      new ExtractorUnavailableError(
+        'The video platform refused the request (HTTP 403); retry after a short backoff',
+        'ERROR: [generic] x: HTTP Error 403: Go Away (caused by <HTTPError 403>); please report this issue on https://github.com/yt-dlp/yt-dlp/issues?q= , filling out the appropriate issue template. Confirm you are on the latest version using yt-dlp -U',
+      ),
+      { status: 500, error: 'The video platform refused the request (HTTP 403); retry after a short backoff' },
     ],
     [
       'a lease held elsewhere, which says nothing to the client',

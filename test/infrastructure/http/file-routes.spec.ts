@@ -118,16 +118,21 @@ describe('file links: HEAD, ranges and validators', () => {
     assert.equal(typeof ((await unknown.json()) as { error: unknown }).error, 'string');
   });
 
-  it('answers an expired link 403 while its file is kept, and 410 once the file was deleted', async () => {
+  it('answers 410 for a file past its retention before the sweeper deletes it, and 403 for a link that merely expired', async () => {
     const source = path.join(dir, 'short-lived.m4a');
     await writeFile(source, content);
     await store.put('acc/short-lived.m4a', source);
-    // Completed two hours ago with an hour's retention: the link expired when the file was due for deletion.
-    const completedAt = new Date(Date.now() - 2 * 3600_000).toISOString();
     const retained = new SignedDownloadLinks(randomBytes(32), 'http://files.example', 3600, 3600);
-    const expired = retained.linkFor(
-      { jobId: 'short', fileKey: 'acc/short-lived.m4a', filename: 'x.m4a', completedAt },
+    const file = { jobId: 'short', fileKey: 'acc/short-lived.m4a', filename: 'x.m4a' };
+    // Completed two hours ago with an hour's retention: the file is due for deletion, and still on disk.
+    const pastRetention = retained.linkFor(
+      { ...file, completedAt: new Date(Date.now() - 2 * 3600_000).toISOString() },
       new Date(),
+    );
+    // Completed half an hour ago, a link issued (in this test) two hours ago: expired, the file well within retention.
+    const expiredEarly = retained.linkFor(
+      { ...file, completedAt: new Date(Date.now() - 1800_000).toISOString() },
+      new Date(Date.now() - 2 * 3600_000),
     );
     const app = new Koa();
     app.silent = true;
@@ -136,17 +141,20 @@ describe('file links: HEAD, ranges and validators', () => {
     app.use(router.routes());
     const other = createServer(app.callback());
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const on = (signed: string) => {
+      const url = new URL(signed);
+      return `http://127.0.0.1:${(other.address() as AddressInfo).port}${url.pathname}${url.search}`;
+    };
     try {
-      const signed = new URL(expired);
-      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}${signed.pathname}${signed.search}`;
-      const kept = await fetch(url);
-      assert.equal(kept.status, 403, 'the sweeper has not deleted it yet: a poll may still help');
-      await kept.arrayBuffer();
-      await store.remove('acc/short-lived.m4a');
-      const gone = await fetch(url);
-      assert.equal(gone.status, 410);
+      const gone = await fetch(on(pastRetention));
+      assert.equal(gone.status, 410, 'past its retention: polling again will not help');
       assert.match((await gone.json()).error, /deleted after its retention period/);
-      const forged = new URL(url);
+      const expired = await fetch(on(expiredEarly));
+      assert.equal(expired.status, 403);
+      assert.match((await expired.json()).error, /expired; poll the job again/);
+      await store.remove('acc/short-lived.m4a');
+      assert.equal((await fetch(on(pastRetention))).status, 410, 'and once the sweeper deleted it');
+      const forged = new URL(on(pastRetention));
       forged.searchParams.set('signature', '0'.repeat(64));
       assert.equal((await fetch(forged)).status, 403, 'a forged link learns nothing about the file');
     } finally {

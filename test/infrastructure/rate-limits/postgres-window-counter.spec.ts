@@ -71,4 +71,38 @@ describe('PostgreSQL request rate limit counter', function () {
       return;
     }
   });
+
+  it('counts instances whose clocks disagree in the database’s seconds, and one ahead never sweeps the count of one behind', async () => {
+    const [ahead, behind] = await Promise.all(
+      [60_000, -60_000].map((skewMs) => PostgresWindowCounter.open(db, { localClock: () => Date.now() + skewMs })),
+    );
+    const stores = [ahead, behind].map((counter) => new LeasedRateLimitStore(counter, 0, () => counter.now()));
+    // Each estimate of the database's clock errs by up to half a round trip: the seconds both name, or NaN.
+    const second = () => {
+      const [a, b] = [ahead, behind].map((counter) => Math.floor(counter.now() / 1_000));
+      return a === b ? a : Number.NaN;
+    };
+    // Exact counts hold within one second: retried, from 100 ms into a second, until the requests fit in one.
+    for (let attempt = 0; ; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1_100 - (behind.now() % 1_000)));
+      const bucket = `key:skewed:${attempt}`;
+      const started = second();
+      const decisions = [];
+      for (let i = 0; i < 5; i += 1) decisions.push(await stores[i % 2].consume(bucket, 4));
+      if (Number.isNaN(started) || second() !== started) {
+        assert.ok(attempt < 20, 'no five requests fitted in one second');
+        continue;
+      }
+      assert.deepEqual(
+        decisions.map((decision) => decision.allowed),
+        [true, true, true, true, false],
+        'both instances counted in the same row',
+      );
+      await db('rate_limit_windows').insert({ bucket, epoch_second: started - 30, points: 1 });
+      await ahead.sweep();
+      assert.equal(await pointsOf(bucket, started), 4, 'the current count outlived a sweep by the instance ahead');
+      assert.equal(await pointsOf(bucket, started - 30), undefined, 'the sweep deleted what was old by the database');
+      return;
+    }
+  });
 });

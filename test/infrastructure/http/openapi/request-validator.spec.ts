@@ -111,6 +111,12 @@ describe('request validation by the OpenAPI document', () => {
       );
       assert.equal(refusal({ url, webhookUrl: 'not a uri' }), 'webhookUrl must be an absolute URL');
       assert.equal(refusal({ url, webhookUrl: '/relative/path' }), 'webhookUrl must be an absolute URL');
+      assert.equal(
+        refusal({ url, webhookUrl: 'https://hooks.example.com/done?<script>' }),
+        'webhookUrl must be an absolute URL, and it contains the character "<", which a URL may not hold: percent-encode it (%3C)',
+      );
+      assert.match(refusal({ url, webhookUrl: 'https://hooks.example.com/a b' }), /contains a space, .*\(%20\)/);
+      assert.match(refusal({ url, webhookUrl: 'https://hooks.example.com/"x"' }), /contains the character """/);
       assert.equal(refusal({ url, webhookUrl: 42 }), 'webhookUrl must be a string (an absolute URL)');
       const longest = `https://example.com/${'a'.repeat(2048 - 'https://example.com/'.length)}`;
       assert.equal(validateRequestBody('submitDownload', { url, webhookUrl: longest }).ok, true);
