@@ -80,6 +80,8 @@ export interface WorkConsumerOptions {
 
 export interface WorkConsumer {
   start(): Promise<void>;
+  /** False while this consumer cannot take work from the queue (it keeps trying): for readiness. */
+  readonly taking: boolean;
   /** Waits for the handlers under way; those outliving the drain timeout are aborted and their messages handed back. */
   stop(): Promise<void>;
 }

@@ -7,9 +7,10 @@ import type { RoleContext } from './role-context.js';
 
 /**
  * What /readyz checks: each backing service answers, on PostgreSQL the processors are not too far behind, and
- * whatever the features' parts check of their own (such as the live status following the store).
+ * whatever this process's roles and the features' parts check of their own (the work consumers can take work, the
+ * live status follows the store).
  */
-export function readiness({ container, config, queue }: RoleContext, parts: readonly ApiPart[]) {
+export function readiness({ container, config, queue, readiness: roles }: RoleContext, parts: readonly ApiPart[]) {
   const db = container.resolve(TOKENS.database);
   const store = container.resolve(TOKENS.eventStore);
   // Stalls are measured on the PostgreSQL event store; EventStoreDB's order does not wait on transactions, nor PGlite's single session.
@@ -28,6 +29,7 @@ export function readiness({ container, config, queue }: RoleContext, parts: read
       eventStore: () => store.ping(),
       [queue.kind === 'jetstream' ? 'nats' : 'workQueue']: () => queue.ping(),
       ...(stalls === null ? {} : { processorLag: lagWithinLimit }),
+      ...roles,
       ...Object.assign({}, ...parts.map((part) => part.readinessChecks ?? {})),
     },
     readinessDetails: async () =>
