@@ -34,6 +34,7 @@ export async function startWorkerRole(context: RoleContext): Promise<WorkerRole>
     });
     await relay.start();
     parts.add('relay', () => relay.stop());
+    context.readiness.relay = async () => !relay.isFailing;
     const ytDlp = container.resolve(TOKENS.ytDlp);
     if (ytDlp !== null)
       await startLoops(

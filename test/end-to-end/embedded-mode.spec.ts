@@ -29,6 +29,8 @@ describe('end to end in embedded mode: PGlite and the in-process work queue, no 
       postgres: 'ok',
       eventStore: 'ok',
       workQueue: 'ok',
+      projections: 'ok',
+      relay: 'ok',
       workConsumers: 'ok',
       liveStatus: 'ok',
     });

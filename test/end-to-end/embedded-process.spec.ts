@@ -127,6 +127,8 @@ describe('the embedded service process: no servers, kill -9 mid-job, CLIs beside
       postgres: 'ok',
       eventStore: 'ok',
       workQueue: 'ok',
+      projections: 'ok',
+      relay: 'ok',
       workConsumers: 'ok',
       liveStatus: 'ok',
     });

@@ -112,6 +112,7 @@ describe('HTTP: authentication and error responses', function () {
       eventStore: 'ok',
       nats: 'ok',
       processorLag: 'ok',
+      projections: 'ok',
       liveStatus: 'ok',
     });
     const metrics = await call('GET', '/metrics');
