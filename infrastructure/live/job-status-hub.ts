@@ -125,7 +125,7 @@ export class JobStatusHub {
         loadFailures: 0,
       };
       this.watched.set(jobId, job);
-      // The first load's failure reaches the watcher (a 500, not a 404); later reloads only log theirs.
+      // The first load's failure reaches the watcher (a 500, not a 404); later reloads log theirs and are tried again.
       job.reloading = this.load(jobId, job);
     }
     const watchedJob = job;
