@@ -61,7 +61,7 @@ export async function startService(
       logger,
     };
     queue = await openQueue(container, config, roles, processorOptions);
-    const context: RoleContext = { container, config, logger, overrides, queue, processorOptions };
+    const context: RoleContext = { container, config, logger, overrides, queue, processorOptions, readiness: {} };
     const projector = roles.has('projector') ? await startProjectorRole(context) : null;
     if (projector !== null) others.add('projector', () => projector.stop());
     const worker = roles.has('worker') ? await startWorkerRole(context) : null;

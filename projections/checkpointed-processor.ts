@@ -48,6 +48,7 @@ export class CheckpointedProcessor {
   private stopController: AbortController | null = null;
   private running: Promise<void> | null = null;
   private active = false;
+  private failing = false;
   /** The subscription this instance follows while it holds the lock; a caller waiting for the checkpoint nudges it. */
   private subscription: Subscription | null = null;
 
@@ -58,6 +59,14 @@ export class CheckpointedProcessor {
 
   get name(): string {
     return this.handler.name;
+  }
+
+  /**
+   * True while this instance holds the lock but cannot process: from a failure (a batch, the subscription, the store
+   * out of reach) until it works again. A standby is not failing: the instance that holds the lock does the work.
+   */
+  get isFailing(): boolean {
+    return this.failing && this.active;
   }
 
   /** True while this instance holds the lock and processes events. */
@@ -136,6 +145,7 @@ export class CheckpointedProcessor {
         failures = 0;
       } catch (error) {
         failures += 1;
+        this.failing = true;
         const delayMs = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** (failures - 1));
         logger.error(
           { processor: this.name, failures, delayMs, err: error },
@@ -153,6 +163,8 @@ export class CheckpointedProcessor {
     const { db, store, logger } = this.options;
     while (!halt.aborted) {
       let checkpoint = await loadCheckpoint(db, this.name);
+      // The store's database answers again; a batch that fails again says so.
+      this.failing = false;
       logger.info({ processor: this.name, checkpoint }, 'Processing from checkpoint');
       const subscription = store.subscribeToAll({
         after: checkpoint,
@@ -174,8 +186,12 @@ export class CheckpointedProcessor {
             retry: this.options.retry,
             signal: halt,
             next,
+            onFailure: () => {
+              this.failing = true;
+            },
           });
           if (committed !== null) {
+            this.failing = false;
             checkpoint = committed;
             for (const listener of [...this.commitListeners]) listener();
           }

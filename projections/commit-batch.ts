@@ -46,7 +46,14 @@ export async function commitBatchWithRetries(
   handler: BatchHandler,
   previous: Checkpoint | null,
   events: RecordedEvent[],
-  options: { logger: Logger; retry?: RetryPolicy; signal?: AbortSignal; next?: Checkpoint },
+  options: {
+    logger: Logger;
+    retry?: RetryPolicy;
+    signal?: AbortSignal;
+    next?: Checkpoint;
+    /** Told of each failed attempt, before its pause. */
+    onFailure?: () => void;
+  },
 ): Promise<Checkpoint | null> {
   const retry = options.retry ?? DEFAULT_RETRY_POLICY;
   for (let attempt = 1; ; attempt++) {
@@ -66,6 +73,7 @@ export async function commitBatchWithRetries(
         },
         'Batch failed; retrying it',
       );
+      options.onFailure?.();
       if (options.signal?.aborted) return null;
       await sleep(delayMs, options.signal);
       if (options.signal?.aborted) return null;

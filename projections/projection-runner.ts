@@ -39,6 +39,11 @@ export class ProjectionRunner {
     return [...this.processors.values()].filter((processor) => processor.isActive).map((processor) => processor.name);
   }
 
+  /** Names of the projections this instance cannot run now: their last batch or read failed, and they keep trying. */
+  failingProjections(): string[] {
+    return [...this.processors.values()].filter((processor) => processor.isFailing).map((processor) => processor.name);
+  }
+
   /**
    * Resolves once the named projections (all by default) have handled every
    * event at or before `target` that concerns them (see

@@ -54,6 +54,8 @@ export interface WorkRelayOptions {
 /** Turns events into queued work, at least once and in store order; one instance is active at a time. */
 export interface WorkRelay {
   readonly isActive: boolean;
+  /** True while the active instance cannot relay (it keeps trying): for readiness. */
+  readonly isFailing: boolean;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Resolves once every routed event at or before `target` (everything stored, when null) is queued. */
@@ -80,6 +82,8 @@ export interface WorkConsumerOptions {
 
 export interface WorkConsumer {
   start(): Promise<void>;
+  /** False while this consumer cannot take work from the queue (it keeps trying): for readiness. */
+  readonly taking: boolean;
   /** Waits for the handlers under way; those outliving the drain timeout are aborted and their messages handed back. */
   stop(): Promise<void>;
 }

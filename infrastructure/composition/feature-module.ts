@@ -49,6 +49,8 @@ export interface ApiPart {
   closeStreams?(): void;
   /** After the server has closed. */
   stop?(): Promise<void>;
+  /** More of what /readyz checks: each true while this part works. */
+  readinessChecks?: Record<string, () => Promise<boolean>>;
 }
 
 /**

@@ -8,12 +8,19 @@ import { type YtDlpVersion, detectYtDlpVersion } from './yt-dlp-version.js';
 export type YtDlpUpdateChannel = 'stable' | 'nightly';
 
 const DEFAULT_DRAIN_WAIT_MS = 120_000;
+/**
+ * What yt-dlp answers when this installation cannot update itself at all (installed by pip or a package manager,
+ * run from source, an unofficial build), as opposed to an update that failed this time (its server out of reach).
+ */
+const REFUSES_TO_UPDATE =
+  /use (?:that|\w+) to update|re-download the latest release|use git to pull|cannot be updated|build the executable again/i;
 
 /**
  * `YT_DLP_UPDATE`: a standalone yt-dlp replaces itself with the channel's
  * newest build every `intervalMs`, alone behind the gate, so never while one
  * of this process's downloads runs. yt-dlp installed by apt or pip refuses
- * (it says to use that package manager); that is logged once and not retried.
+ * (it says to use that package manager); that is logged once and not retried, while an update that failed (its
+ * server out of reach, say) is tried again at the next interval.
  * Runs that start while it waits for the downloads under way are held back, so
  * it waits at most `drainWaitMs` (default 2 min) and otherwise tries again at
  * the next interval.
@@ -34,7 +41,10 @@ export class YtDlpSelfUpdate extends BackgroundLoop {
     super();
   }
 
-  /** One update; false when this installation cannot update itself. Put off (true) when downloads kept running. */
+  /**
+   * One update; false when this installation cannot update itself, throws when the update failed this time. Put off
+   * (true) when downloads kept running.
+   */
   async updateOnce(signal?: AbortSignal): Promise<boolean> {
     const { ytDlpPath, channel, gate, logger } = this.options;
     const drainWaitMs = this.options.drainWaitMs ?? DEFAULT_DRAIN_WAIT_MS;
@@ -49,6 +59,8 @@ export class YtDlpSelfUpdate extends BackgroundLoop {
           });
           const output = `${result.stdout}\n${result.stderr}`.trim();
           if (result.code !== 0) {
+            // Only an installation that refuses to update itself is given up on; a failed attempt comes again.
+            if (!REFUSES_TO_UPDATE.test(output)) throw new Error(`yt-dlp's update failed: ${output.slice(-500)}`);
             logger.warn(
               { channel, output: output.slice(-500) },
               'yt-dlp could not update itself; updates are off for this process',

@@ -54,6 +54,7 @@ export const jobWatchingFeature = {
       start: () => hub.start(),
       closeStreams: () => connections.closeAll(),
       stop: () => hub.stop(),
+      readinessChecks: { liveStatus: async () => hub.following },
     };
   },
 } satisfies FeatureModule;

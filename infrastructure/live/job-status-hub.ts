@@ -3,12 +3,13 @@ import type { ChargeVisibility } from '../../application/accounts/charge-visibil
 import { downloadJobBeforeSettlement } from '../../application/downloads/download-job-before-settlement.js';
 import { downloadJobViewFromState } from '../../application/downloads/download-job-view.js';
 import type { DownloadProgress } from '../../application/ports/download-progress.js';
-import type { EventStore, Subscription } from '../../application/ports/event-store.js';
+import type { EventStore } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { DownloadJobView } from '../../application/ports/read-models.js';
 import type { Broadcast } from '../../application/ports/work-queue.js';
 import { LatestProgress } from './latest-progress.js';
 import { readProgressMessage } from './progress-message.js';
+import { StoreFollower } from './store-follower.js';
 
 /** One Server-Sent Event of a job, rendered once and written to every stream watching it. */
 export interface JobFrame {
@@ -38,6 +39,8 @@ interface WatchedJob {
   /** Finished, but shown as under way until `GET /me` shows its charge or release. */
   awaitingSettlement: boolean;
   settlementChecks: number;
+  /** Loads that failed in a row; the next is tried after a pause that grows with them. */
+  loadFailures: number;
 }
 
 /** Events that can change a job's body; webhook and file events cannot. */
@@ -50,6 +53,8 @@ const STATUS_EVENT_TYPES = [
 ];
 const SETTLEMENT_RECHECK_FIRST_MS = 50;
 const SETTLEMENT_RECHECK_MAX_MS = 2_000;
+const RELOAD_RETRY_FIRST_MS = 200;
+const RELOAD_RETRY_MAX_MS = 5_000;
 
 /** Frame ids: the stream revision, then the progress reports since, so ids only grow and status ids agree across processes. */
 const PROGRESS_SLOTS = 100_000;
@@ -63,8 +68,7 @@ const PROGRESS_SLOTS = 100_000;
 export class JobStatusHub {
   private readonly watched = new Map<string, WatchedJob>();
   readonly progress = new LatestProgress();
-  private subscription: Subscription | null = null;
-  private following: Promise<void> = Promise.resolve();
+  private follower: StoreFollower | null = null;
   private progressListening: { stop(): Promise<void> } | null = null;
 
   constructor(
@@ -80,25 +84,28 @@ export class JobStatusHub {
   ) {}
 
   async start(): Promise<void> {
-    const subscription = this.deps.store.subscribeToAll({
+    this.follower = new StoreFollower({
+      name: 'live job status',
+      store: this.deps.store,
       after: await this.deps.store.headPosition(),
       filter: { streamPrefixes: ['download-'], eventTypes: STATUS_EVENT_TYPES },
+      onEvents: (events) => {
+        for (const event of events) this.onStatusEvent(String(event.data.jobId));
+      },
+      logger: this.deps.logger,
     });
-    this.subscription = subscription;
-    this.following = (async () => {
-      for await (const page of subscription) {
-        for (const event of page.events) this.onStatusEvent(String(event.data.jobId));
-      }
-    })().catch((error: unknown) =>
-      this.deps.logger.error({ err: error }, 'live job status stopped following the event store'),
-    );
+    this.follower.start();
     this.progressListening = this.deps.progressChannel.subscribe((message) => this.onProgress(message));
   }
 
   async stop(): Promise<void> {
     await this.progressListening?.stop();
-    await this.subscription?.close();
-    await this.following;
+    await this.follower?.stop();
+  }
+
+  /** False while the job streams cannot be followed (the store is out of reach): watchers would miss changes. */
+  get following(): boolean {
+    return this.follower?.following ?? false;
   }
 
   /** Starts handing `listener` the job's frames; `latest()` gives the one to send first. Throws when the job cannot be read. */
@@ -115,9 +122,10 @@ export class JobStatusHub {
         reloading: Promise.resolve(),
         awaitingSettlement: false,
         settlementChecks: 0,
+        loadFailures: 0,
       };
       this.watched.set(jobId, job);
-      // The first load's failure reaches the watcher (a 500, not a 404); later reloads only log theirs.
+      // The first load's failure reaches the watcher (a 500, not a 404); later reloads log theirs and are tried again.
       job.reloading = this.load(jobId, job);
     }
     const watchedJob = job;
@@ -146,9 +154,23 @@ export class JobStatusHub {
     job.reloading = job.reloading
       .catch(() => undefined)
       .then(() => this.load(jobId, job))
-      .catch((error: unknown) =>
-        this.deps.logger.warn({ err: error, jobId }, 'could not load a watched job; its watchers get the next change'),
+      .then(
+        () => {
+          job.loadFailures = 0;
+        },
+        (error: unknown) => {
+          // No later event may come (the job may have just finished): its watchers get this change once the store answers.
+          job.loadFailures += 1;
+          this.deps.logger.warn({ err: error, jobId }, 'could not load a watched job; trying again');
+          this.reloadLater(jobId, job, Math.min(RELOAD_RETRY_MAX_MS, RELOAD_RETRY_FIRST_MS * 2 ** job.loadFailures));
+        },
       );
+  }
+
+  private reloadLater(jobId: string, job: WatchedJob, delayMs: number): void {
+    setTimeout(() => {
+      if (this.watched.get(jobId) === job) this.reload(jobId, job);
+    }, delayMs).unref();
   }
 
   private async load(jobId: string, job: WatchedJob): Promise<void> {
@@ -183,9 +205,7 @@ export class JobStatusHub {
   private loadAgainLater(jobId: string, job: WatchedJob): void {
     const delay = Math.min(SETTLEMENT_RECHECK_MAX_MS, SETTLEMENT_RECHECK_FIRST_MS * 2 ** job.settlementChecks);
     job.settlementChecks += 1;
-    setTimeout(() => {
-      if (this.watched.get(jobId) === job) this.reload(jobId, job);
-    }, delay).unref();
+    this.reloadLater(jobId, job, delay);
   }
 
   private onProgress(message: unknown): void {

@@ -2,9 +2,13 @@ import type { Knex } from 'knex';
 import type { JetStreamManager, NatsConnection, Subscription } from 'nats';
 import type { Anomalies } from '../../application/ports/anomalies.js';
 import type { Logger } from '../../application/ports/logger.js';
+import { sleep } from '../../projections/sleep.js';
 import { DEAD_LETTER_TABLE, ensureDeadLetterTable } from '../postgres/dead-letter-table.js';
 
 export { DEAD_LETTER_TABLE };
+
+const RETRY_FIRST_MS = 200;
+const RETRY_MAX_MS = 10_000;
 
 /** The JetStream advisories for work that will not be delivered again. */
 const ADVISORIES = { MAX_DELIVERIES: 'max_deliveries', MSG_TERMINATED: 'terminated' } as const;
@@ -27,6 +31,7 @@ interface ConsumerAdvisory {
 export class DeadLetterRecorder {
   private subscriptions: Subscription[] = [];
   private readonly pending = new Set<Promise<void>>();
+  private stopping = new AbortController();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -38,15 +43,14 @@ export class DeadLetterRecorder {
   ) {}
 
   async start(): Promise<void> {
+    this.stopping = new AbortController();
     await ensureDeadLetterTable(this.db);
     for (const [advisory, reason] of Object.entries(ADVISORIES)) {
       this.subscriptions.push(
         this.nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.${advisory}.${this.stream}.*`, {
           callback: (error, message) => {
             if (error !== null) return;
-            const recording = this.record(reason, message.json<ConsumerAdvisory>()).catch((failure: unknown) =>
-              this.logger.error({ err: failure, reason }, 'Could not record a dead letter'),
-            );
+            const recording = this.recordUntilStopped(reason, message.json<ConsumerAdvisory>());
             this.pending.add(recording);
             void recording.finally(() => this.pending.delete(recording));
           },
@@ -59,7 +63,29 @@ export class DeadLetterRecorder {
   async stop(): Promise<void> {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.subscriptions = [];
+    this.stopping.abort();
     await Promise.allSettled([...this.pending]);
+  }
+
+  /**
+   * JetStream sends an advisory once: a recording that failed (PostgreSQL out of reach) is tried again, with a growing
+   * pause, until it succeeds or the recorder stops, so the message is neither forgotten nor left in the stream.
+   */
+  private async recordUntilStopped(reason: string, advisory: ConsumerAdvisory): Promise<void> {
+    const stop = this.stopping.signal;
+    for (let failures = 1; ; failures++) {
+      try {
+        return await this.record(reason, advisory);
+      } catch (error) {
+        if (stop.aborted) {
+          this.logger.error({ err: error, reason, streamSeq: advisory.stream_seq }, 'Could not record a dead letter');
+          return;
+        }
+        const delayMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(failures - 1, 20));
+        this.logger.warn({ err: error, reason, delayMs }, 'Could not record a dead letter; trying again');
+        await sleep(delayMs, stop);
+      }
+    }
   }
 
   private async record(reason: string, advisory: ConsumerAdvisory): Promise<void> {

@@ -66,6 +66,10 @@ export class EventRelay implements WorkRelay {
     return this.processor.isActive;
   }
 
+  get isFailing(): boolean {
+    return this.processor.isFailing;
+  }
+
   start(): Promise<void> {
     return this.processor.start();
   }

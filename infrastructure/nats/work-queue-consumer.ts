@@ -89,8 +89,13 @@ export class WorkQueueConsumer implements WorkConsumer {
   private readonly inFlight = new Set<InFlight>();
   private stopController: AbortController | null = null;
   private pulling: Promise<void> = Promise.resolve();
+  private pullsFailing = false;
 
   constructor(private readonly options: WorkQueueConsumerOptions) {}
+
+  get taking(): boolean {
+    return !this.pullsFailing;
+  }
 
   get durableName(): string {
     return this.options.durableName ?? this.options.subject.replace(/[.*>\s]/g, '_');
@@ -99,9 +104,7 @@ export class WorkQueueConsumer implements WorkConsumer {
   /** Creates or updates the durable consumer, then pulls in the background. */
   async start(): Promise<void> {
     if (this.stopController !== null) return;
-    const { js, jsm, stream } = this.options;
-    await ensurePullConsumer(jsm, stream, this.consumerConfig());
-    const consumer = await js.consumers.get(stream, this.durableName);
+    const consumer = await this.durableConsumer();
     const stop = new AbortController();
     this.stopController = stop;
     this.pulling = this.pullLoop(consumer, stop.signal, Math.max(1, this.options.concurrency ?? 1));
@@ -130,6 +133,13 @@ export class WorkQueueConsumer implements WorkConsumer {
     this.pulling = Promise.resolve();
   }
 
+  /** Creates the durable consumer, or brings it up to date, and returns it. */
+  private async durableConsumer(): Promise<Consumer> {
+    const { js, jsm, stream } = this.options;
+    await ensurePullConsumer(jsm, stream, this.consumerConfig());
+    return js.consumers.get(stream, this.durableName);
+  }
+
   private consumerConfig(): Partial<ConsumerConfig> & { durable_name: string } {
     return {
       durable_name: this.durableName,
@@ -145,7 +155,8 @@ export class WorkQueueConsumer implements WorkConsumer {
    * One pull at a time, and only while a handler slot is free: an idle consumer keeps one pull open whatever its
    * concurrency (an idle service pulled once per slot, dozens of times every few seconds), and a busy one none.
    */
-  private async pullLoop(consumer: Consumer, stop: AbortSignal, slots: number): Promise<void> {
+  private async pullLoop(durable: Consumer, stop: AbortSignal, slots: number): Promise<void> {
+    let consumer = durable;
     const { logger } = this.options;
     const expires = Math.max(1_000, this.options.pullExpiresMs ?? 30_000);
     const running = new Set<Promise<void>>();
@@ -159,10 +170,14 @@ export class WorkQueueConsumer implements WorkConsumer {
       try {
         message = await pullOne(consumer, expires, stop);
         failures = 0;
+        this.pullsFailing = false;
       } catch (error) {
         failures += 1;
+        this.pullsFailing = true;
         logger.warn({ subject: this.options.subject, failures, err: error }, 'Pulling work failed; retrying');
         await sleep(Math.min(30_000, 500 * 2 ** (failures - 1)), stop);
+        // The durable consumer may be gone (deleted, or a NATS server restarted without its storage): made again.
+        consumer = await this.durableConsumer().catch(() => consumer);
         continue;
       }
       if (message === null) continue;

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { listeningClient } from './listening-client.js';
 
 export interface ChannelListenerHandlers {
   /** A notification's payload. */
@@ -43,7 +44,8 @@ export class ChannelListener {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.connectionString });
+    // With keep-alives, a connection that died silently is noticed, so the cache stops trusting and connects again.
+    const client = listeningClient(this.connectionString);
     let lost = false;
     const lose = () => {
       if (lost) return;

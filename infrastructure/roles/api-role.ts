@@ -50,7 +50,7 @@ export async function startApiRole(context: RoleContext): Promise<ApiRole> {
           mode: config.mode,
           metrics: container.resolve(TOKENS.metrics),
           details: () => ({ ytDlp: ytDlp?.version() ?? null }),
-          ...readiness(context),
+          ...readiness(context, features),
         }),
       ],
     });

@@ -16,6 +16,7 @@ export async function startProjectorRole(context: RoleContext): Promise<Projecto
     const projections = new ProjectionRunner(PROJECTIONS, context.processorOptions);
     await projections.start();
     parts.add('projector', () => projections.stop());
+    context.readiness.projections = async () => projections.failingProjections().length === 0;
     await startLoops(
       FEATURES.flatMap((feature) => feature.projectorLoops?.(context) ?? []),
       parts,

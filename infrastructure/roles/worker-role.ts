@@ -34,6 +34,7 @@ export async function startWorkerRole(context: RoleContext): Promise<WorkerRole>
     });
     await relay.start();
     parts.add('relay', () => relay.stop());
+    context.readiness.relay = async () => !relay.isFailing;
     const ytDlp = container.resolve(TOKENS.ytDlp);
     if (ytDlp !== null)
       await startLoops(
@@ -49,6 +50,7 @@ export async function startWorkerRole(context: RoleContext): Promise<WorkerRole>
     );
     const consumers = workConsumers(context);
     for (const consumer of consumers) await consumer.start();
+    context.readiness.workConsumers = async () => consumers.every((consumer) => consumer.taking);
     // Side by side: each stop waits for its pulls to expire and its handlers to drain, seconds that would add up in turn.
     parts.add('work consumers', async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
     // One worker process of the deployment records dead letters and reconciles; the others stand by.

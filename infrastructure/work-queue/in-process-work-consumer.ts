@@ -53,8 +53,13 @@ export class InProcessWorkConsumer implements WorkConsumer {
   private stopController: AbortController | null = null;
   private loops: Promise<void>[] = [];
   private nextDeadLetterCheck = 0;
+  private claimsFailing = false;
 
   constructor(private readonly options: InProcessWorkConsumerOptions) {}
+
+  get taking(): boolean {
+    return !this.claimsFailing;
+  }
 
   private get ackWaitMs(): number {
     return this.options.ackWaitMs ?? 30_000;
@@ -101,8 +106,10 @@ export class InProcessWorkConsumer implements WorkConsumer {
         await this.deadLetterExhaustedWhenDue();
         claimed = await this.claim(token);
         failures = 0;
+        this.claimsFailing = false;
       } catch (error) {
         failures += 1;
+        this.claimsFailing = true;
         this.options.logger.warn(
           { subject: this.options.subject, failures, err: error },
           'Claiming work failed; retrying',

@@ -25,6 +25,14 @@ describe('end to end in embedded mode: PGlite and the in-process work queue, no 
     const ready = await call('GET', '/readyz');
     assert.equal(ready.status, 200);
     assert.equal(ready.body.mode, 'embedded');
-    assert.deepEqual(ready.body.checks, { postgres: 'ok', eventStore: 'ok', workQueue: 'ok' });
+    assert.deepEqual(ready.body.checks, {
+      postgres: 'ok',
+      eventStore: 'ok',
+      workQueue: 'ok',
+      projections: 'ok',
+      relay: 'ok',
+      workConsumers: 'ok',
+      liveStatus: 'ok',
+    });
   });
 });

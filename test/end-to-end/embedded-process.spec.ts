@@ -123,7 +123,15 @@ describe('the embedded service process: no servers, kill -9 mid-job, CLIs beside
     await start();
     const ready = await call('GET', '/readyz');
     assert.equal(ready.body.mode, 'embedded');
-    assert.deepEqual(ready.body.checks, { postgres: 'ok', eventStore: 'ok', workQueue: 'ok' });
+    assert.deepEqual(ready.body.checks, {
+      postgres: 'ok',
+      eventStore: 'ok',
+      workQueue: 'ok',
+      projections: 'ok',
+      relay: 'ok',
+      workConsumers: 'ok',
+      liveStatus: 'ok',
+    });
     const ports = await remoteTcpPorts(service?.child.pid as number);
     assert.deepEqual(
       ports.filter((remote) => SERVER_PORTS.includes(remote)),

@@ -107,7 +107,14 @@ describe('HTTP: authentication and error responses', function () {
     const ready = await call('GET', '/readyz');
     assert.equal(ready.status, 200);
     assert.equal(ready.body.mode, 'server');
-    assert.deepEqual(ready.body.checks, { postgres: 'ok', eventStore: 'ok', nats: 'ok', processorLag: 'ok' });
+    assert.deepEqual(ready.body.checks, {
+      postgres: 'ok',
+      eventStore: 'ok',
+      nats: 'ok',
+      processorLag: 'ok',
+      projections: 'ok',
+      liveStatus: 'ok',
+    });
     const metrics = await call('GET', '/metrics');
     assert.equal(metrics.status, 200);
     assert.match(String(metrics.body), /http_requests_total/);

@@ -235,6 +235,22 @@ for (const { label, open } of BACKENDS)
       assert.deepEqual(await counts(projection), expected);
     });
 
+    it('says a projection is failing while its batch keeps failing, and no longer once it commits', async () => {
+      let broken = true;
+      const projection = countingProjection(await uniqueName(), {
+        async beforeWrites() {
+          if (broken) throw new Error('the read model cannot be written');
+        },
+      });
+      const live = runner([projection]);
+      await live.start();
+      const position = await appendEvents(3);
+      await eventually(() => live.failingProjections().includes(projection.name));
+      broken = false;
+      await live.waitUntilCaughtUp(position);
+      assert.deepEqual(live.failingProjections(), []);
+    });
+
     it('waits for a position whose event the projection filters out', async () => {
       const projection = countingProjection(await uniqueName());
       const live = runner([projection]);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { listeningClient } from '../../postgres/listening-client.js';
 
 /** Which notifications a waiter cares about, from their payload (the appended categories; null when unknown). */
 export type NotificationInterest = (categories: readonly string[] | null) => boolean;
@@ -69,14 +70,8 @@ export class NotificationListener {
   }
 
   private async listen(): Promise<void> {
-    // TCP keep-alives: a connection that died silently (a dropped route, a vanished host) ends in an error once the
-    // system's probes give up (about 11 minutes with Linux's defaults), so it is replaced instead of leaving the
-    // readers on their 30 s poll for good.
-    const client = new pg.Client({
-      connectionString: this.connectionString,
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-    });
+    // With keep-alives, a connection that died silently is replaced instead of leaving the readers on their 30 s poll for good.
+    const client = listeningClient(this.connectionString);
     const forget = () => {
       if (this.client === client) {
         this.client = null;

@@ -9,14 +9,21 @@ import { createLogger } from '../../../infrastructure/observability/create-logge
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const UPDATES = `echo "$*" > "$dir/updated"; echo 2026.01.02.030405 > "$dir/version"`;
+/** yt-dlp's answer when its release server cannot be reached. */
+const FAILS_ONCE = `if [ -e "$dir/failed" ]; then ${UPDATES}; else touch "$dir/failed"; echo "ERROR: Unable to obtain version info (<urlopen error [Errno -3] Temporary failure in name resolution>); Please try again later" >&2; exit 1; fi`;
+
 /** A stand-in for a standalone yt-dlp: `--update-to` rewrites the version it reports. */
-async function fakeYtDlp(canUpdate: boolean): Promise<string> {
+async function fakeYtDlp(canUpdate: boolean | 'after a failure'): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'fake-yt-dlp-'));
   await writeFile(path.join(dir, 'version'), '2025.01.01\n');
   const program = path.join(dir, 'yt-dlp');
-  const update = canUpdate
-    ? `echo "$*" > "$dir/updated"; echo 2026.01.02.030405 > "$dir/version"`
-    : 'echo "ERROR: use apt to update" >&2; exit 100';
+  const update =
+    canUpdate === 'after a failure'
+      ? FAILS_ONCE
+      : canUpdate
+        ? UPDATES
+        : 'echo "ERROR: You installed yt-dlp with pip or using the wheel from PyPi; Use that to update" >&2; exit 1';
   await writeFile(
     program,
     `#!/bin/sh\ndir=$(dirname "$0")\ncase " $* " in\n  *" --version "*) cat "$dir/version" ;;\n  *" --update-to "*) ${update} ;;\nesac\n`,
@@ -72,6 +79,29 @@ describe('yt-dlp self-update between runs', () => {
       (await readFile(path.join(path.dirname(program), 'updated'), 'utf8')).trim(),
       '--ignore-config --update-to stable',
     );
+  });
+
+  it('tries again at the next interval after an update that failed, such as one whose server was out of reach', async () => {
+    const versions: YtDlpVersion[] = [];
+    const updater = new YtDlpSelfUpdate({
+      ytDlpPath: await fakeYtDlp('after a failure'),
+      channel: 'stable',
+      intervalMs: 50,
+      gate: new ExclusiveGate(),
+      logger: createLogger('silent'),
+      onVersion: (v) => versions.push(v),
+    });
+    updater.start();
+    try {
+      const deadline = Date.now() + 20_000;
+      while (versions.length === 0) {
+        assert.ok(Date.now() < deadline, 'no update after the failed one');
+        await sleep(20);
+      }
+      assert.equal(versions[0].version, '2026.01.02.030405');
+    } finally {
+      await updater.stop();
+    }
   });
 
   it('gives up on an installation that cannot update itself', async () => {

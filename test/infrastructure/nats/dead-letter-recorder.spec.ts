@@ -71,4 +71,44 @@ describe('dead letters (JetStream advisories)', () => {
       await recorder.stop();
     }
   });
+
+  it('records a dead letter whose recording failed (PostgreSQL out of reach) once it can', async () => {
+    const jsm = await nc.jetstreamManager();
+    const problems: string[] = [];
+    const note = (_details: unknown, message: string) => void problems.push(message);
+    const logger: Logger = { ...silent, warn: note, error: note };
+    const recorder = new DeadLetterRecorder(nc, jsm, db, stream, { record: () => undefined }, logger);
+    await recorder.start();
+    const consumer = new WorkQueueConsumer({
+      js: nc.jetstream(),
+      jsm,
+      stream,
+      subject: `${stream}.later`,
+      logger: silent,
+      maxDeliver: 1,
+      pullExpiresMs: 1_000,
+      handler: async () => ({ retryAfterMs: 10 }),
+    });
+    const waitUntil = async (what: string, check: () => Promise<boolean> | boolean) => {
+      const deadline = Date.now() + 15_000;
+      while (!(await check())) {
+        assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const recorded = async () =>
+      (await db(DEAD_LETTER_TABLE).where({ consumer: consumer.durableName }).select('reason')).length;
+    try {
+      await db.raw(`ALTER TABLE ${DEAD_LETTER_TABLE} RENAME TO dead_letters_away`);
+      await consumer.start();
+      await nc.jetstream().publish(`${stream}.later`, JSON.stringify({ jobId: 'j2', accountId: 'a1' }));
+      await waitUntil('a failed recording', () => problems.length > 0);
+      await db.raw(`ALTER TABLE dead_letters_away RENAME TO ${DEAD_LETTER_TABLE}`);
+      await waitUntil('the dead letter recorded', async () => (await recorded()) === 1);
+    } finally {
+      await db.raw(`ALTER TABLE IF EXISTS dead_letters_away RENAME TO ${DEAD_LETTER_TABLE}`);
+      await consumer.stop();
+      await recorder.stop();
+    }
+  });
 });

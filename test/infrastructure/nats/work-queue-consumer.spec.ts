@@ -128,6 +128,22 @@ describe('WorkQueueConsumer (JetStream)', () => {
     assert.equal(await messagesLeft('ack'), 0);
   });
 
+  it('creates its durable consumer again when it is deleted under it (a NATS restart without its storage, an operator), and reports the gap', async () => {
+    const handled = deferred<WorkItem>();
+    const worker = consumer('vanished', async (item) => {
+      handled.resolve(item);
+      return 'ack';
+    });
+    await worker.start();
+    assert.equal(worker.taking, true);
+    await jsm.consumers.delete(stream, worker.durableName);
+    await eventually(() => !worker.taking);
+    await publish('vanished', { jobId: 'j-after' });
+    const item = await handled.promise;
+    assert.deepEqual(item.data, { jobId: 'j-after' });
+    await eventually(() => worker.taking);
+  });
+
   it('redelivers a message after the delay the handler asked for', async () => {
     const deliveries: Array<{ at: number; count: number }> = [];
     const done = deferred();
