@@ -65,7 +65,8 @@ class EgressServer extends Server {
  * The egress rule for everything yt-dlp and ffmpeg fetch: a loopback forward proxy (CONNECT and plain HTTP) that
  * refuses (403) a target resolving to any address that is not public, unless EGRESS_ALLOW lists it. The connection
  * goes to the addresses judged, so DNS rebinding changes nothing; a redirect is a new request, judged again. A run
- * given one of the operator's proxies (YT_DLP_PROXIES) is chained to it after the same judgement. A name that cannot be resolved is
+ * given one of the operator's proxies (YT_DLP_PROXIES) is chained to it after the same judgement, and the upstream
+ * is asked for the judged address, never the name, which it would resolve again. A name that cannot be resolved is
  * not refused: the lookup failed, which is answered 502 (504 on a timeout) for the run to retry.
  *
  * Runs name their upstream by the proxy URL's user name (an index), and every request must carry this process's
@@ -170,7 +171,10 @@ export class EgressProxy extends EventEmitter {
       throw new RequestError(`${REFUSAL_PREFIX}${decision.reason}`, 403);
     }
     this.emit('allowed', event);
-    if (upstream !== undefined) return { upstreamProxyUrl: upstream };
+    if (upstream !== undefined) {
+      pinUpstreamTarget(request, isHttp, resolved, port);
+      return { upstreamProxyUrl: upstream };
+    }
     // dns.lookup's type is a set of overloads; pinnedLookup answers the two forms net.connect calls.
     return { dnsLookup: pinnedLookup(resolved) as unknown as PrepareRequestFunctionResult['dnsLookup'] };
   }
@@ -199,6 +203,29 @@ export class EgressProxy extends EventEmitter {
     );
     throw new RequestError(`${LOOKUP_FAILURE_PREFIX}${failure.message}`, failure.timedOut ? 504 : 502);
   }
+}
+
+/**
+ * Points the request handed to the operator's proxy at the address judged (an IPv4 one when there is one, as the
+ * upstream's network may lack IPv6): `CONNECT <ip>:<port>`, or a plain HTTP request's URL with the address as its
+ * host, its Host header untouched. proxy-chain builds the upstream request from `request.url`. TLS inside a tunnel
+ * is the client's, end to end, so its SNI and certificate check still name the host.
+ */
+function pinUpstreamTarget(
+  request: PrepareRequestFunctionOpts['request'],
+  isHttp: boolean,
+  resolved: readonly Resolved[],
+  port: number,
+): void {
+  const chosen = resolved.find((entry) => entry.family === 4) ?? resolved[0];
+  const host = chosen.family === 6 ? `[${chosen.address}]` : chosen.address;
+  if (!isHttp) {
+    request.url = `${host}:${port}`;
+    return;
+  }
+  const url = new URL(request.url ?? '');
+  url.hostname = host;
+  request.url = url.href;
 }
 
 /** A lookup that answers only the addresses already judged, in either of the forms net.connect asks for. */

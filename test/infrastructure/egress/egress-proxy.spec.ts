@@ -229,6 +229,26 @@ describe('egress proxy', function () {
     }
   });
 
+  it("hands the operator's upstream proxy the address it judged, never the name, which the upstream would resolve again", async () => {
+    const upstream = await startRecordingUpstream();
+    try {
+      const through = proxy.proxyUrlNow(upstream.url);
+      assert.equal(await connectThrough(through, 'cdn.example.com:443'), 200);
+      const page = await fetchThrough(through, 'http://cdn.example.com:8080/media/clip.mp4?part=1');
+      assert.equal(page.status, 200);
+      assert.deepEqual(upstream.saw, [
+        { method: 'CONNECT', target: '93.184.216.34:443', host: '93.184.216.34:443' },
+        { method: 'GET', target: 'http://93.184.216.34:8080/media/clip.mp4?part=1', host: 'cdn.example.com:8080' },
+      ]);
+      assert.ok(
+        allowed.some((event) => event.target === 'cdn.example.com:443' && event.viaUpstream),
+        JSON.stringify(allowed),
+      );
+    } finally {
+      await upstream.close();
+    }
+  });
+
   it('lets yt-dlp download from an allowed host, and refuses where a redirect leads outside the rule', async () => {
     const good = await runYtDlp(
       [
@@ -369,4 +389,36 @@ async function connectThrough(proxyUrl: string, target: string): Promise<number>
     outgoing.on('error', reject);
     outgoing.end();
   });
+}
+
+interface RecordingUpstream {
+  url: string;
+  saw: Array<{ method: string; target: string; host: string | undefined }>;
+  close(): Promise<void>;
+}
+
+/**
+ * An operator's proxy stand-in that records what it is asked for and answers itself, dialling nothing: a tunnel is
+ * accepted and closed, a plain request answered 200.
+ */
+async function startRecordingUpstream(): Promise<RecordingUpstream> {
+  const saw: RecordingUpstream['saw'] = [];
+  const server = createServer((request, response) => {
+    saw.push({ method: request.method ?? '', target: request.url ?? '', host: request.headers.host });
+    response.end('from the upstream');
+  });
+  server.on('connect', (request, socket) => {
+    saw.push({ method: 'CONNECT', target: request.url ?? '', host: request.headers.host });
+    socket.end('HTTP/1.1 200 Connection Established\r\n\r\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    saw,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
