@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { type LookupAddress, type LookupOptions, lookup as systemLookup } from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
 import { Buffer } from 'node:buffer';
 import { type PrepareRequestFunctionOpts, type PrepareRequestFunctionResult, RequestError, Server } from 'proxy-chain';
 import type { Logger } from '../../application/ports/logger.js';
-import { type EgressTarget, judgeEgress } from './egress-rule.js';
+import { type EgressTarget, isAllowListed, judgeEgress } from './egress-rule.js';
+import { HostLookupError, type ResolveHost, hostResolver } from './resolve-host.js';
 
 export interface EgressProxyOptions {
   /** EGRESS_ALLOW: targets (`host` or `host:port`) reachable whatever they resolve to. */
   allow: readonly string[];
   logger: Logger;
-  /** Resolves a host name to every address; the system resolver by default (tests give others). */
-  resolve?: (hostname: string) => Promise<string[]>;
+  /** Resolves a host name to every address; the hosts file, then DNS with a timeout, by default (tests give others). */
+  resolve?: ResolveHost;
 }
 
 /** What the proxy did with one request: `allowed` or `refused`, emitted with this. */
@@ -28,10 +29,19 @@ export interface EgressEvent {
 type Resolved = { address: string; family: number };
 
 const REFUSAL_PREFIX = 'Egress refused: ';
-/** The status line of a refusal: yt-dlp and ffmpeg quote its reason phrase in their errors, which then say why. */
-const REFUSAL_STATUS_LINE = 'HTTP/1.1 403 Forbidden by the egress rule';
+const LOOKUP_FAILURE_PREFIX = 'Egress lookup failed: ';
+/**
+ * The status lines of the proxy's own answers: yt-dlp and ffmpeg quote the reason phrase in their errors, which then
+ * say why. A refusal is the rule's verdict; a failed lookup is a fault on the way (502, or 504 when the resolver did
+ * not answer in time), which yt-dlp retries and the job's error classifies as passing.
+ */
+const STATUS_LINES: ReadonlyArray<readonly [number, string, string]> = [
+  [403, REFUSAL_PREFIX, 'HTTP/1.1 403 Forbidden by the egress rule'],
+  [502, LOOKUP_FAILURE_PREFIX, 'HTTP/1.1 502 Name resolution failed'],
+  [504, LOOKUP_FAILURE_PREFIX, 'HTTP/1.1 504 Name resolution timed out'],
+];
 
-/** proxy-chain's server, its refusals worded so the job's error names the egress rule. */
+/** proxy-chain's server, its refusals and failed lookups worded so the job's error says what happened. */
 class EgressServer extends Server {
   override sendSocketResponse(
     socket: Parameters<Server['sendSocketResponse']>[0],
@@ -39,13 +49,14 @@ class EgressServer extends Server {
     headers = {},
     message = '',
   ): void {
-    if (statusCode !== 403 || !message.startsWith(REFUSAL_PREFIX)) {
+    const own = STATUS_LINES.find(([status, prefix]) => status === statusCode && message.startsWith(prefix));
+    if (own === undefined) {
       super.sendSocketResponse(socket, statusCode, headers, message);
       return;
     }
     const body = Buffer.from(message);
     socket.end(
-      `${REFUSAL_STATUS_LINE}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${message}`,
+      `${own[2]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${message}`,
     );
   }
 }
@@ -54,7 +65,9 @@ class EgressServer extends Server {
  * The egress rule for everything yt-dlp and ffmpeg fetch: a loopback forward proxy (CONNECT and plain HTTP) that
  * refuses (403) a target resolving to any address that is not public, unless EGRESS_ALLOW lists it. The connection
  * goes to the addresses judged, so DNS rebinding changes nothing; a redirect is a new request, judged again. A run
- * given one of the operator's proxies (YT_DLP_PROXIES) is chained to it after the same judgement.
+ * given one of the operator's proxies (YT_DLP_PROXIES) is chained to it after the same judgement, and the upstream
+ * is asked for the judged address, never the name, which it would resolve again. A name that cannot be resolved is
+ * not refused: the lookup failed, which is answered 502 (504 on a timeout) for the run to retry.
  *
  * Runs name their upstream by the proxy URL's user name (an index), and every request must carry this process's
  * random password, so no other local program can use the proxy as a relay.
@@ -62,11 +75,13 @@ class EgressServer extends Server {
 export class EgressProxy extends EventEmitter {
   private readonly password = randomBytes(18).toString('base64url');
   private readonly upstreams: string[] = [];
+  private readonly resolve: ResolveHost;
   private server: EgressServer | null = null;
   private started: Promise<void> | null = null;
 
   constructor(private readonly options: EgressProxyOptions) {
     super();
+    this.resolve = options.resolve ?? hostResolver();
   }
 
   /** Listens on a free loopback port; idempotent. */
@@ -136,12 +151,12 @@ export class EgressProxy extends EventEmitter {
       ...(isHttp ? { url: request.url } : {}),
       viaUpstream: upstream !== undefined,
     };
-    let resolved: Resolved[];
-    try {
-      resolved = await this.resolveAll(hostname);
-    } catch {
-      resolved = [];
+    if (isAllowListed(target, this.options.allow)) {
+      this.emit('allowed', event);
+      // Reachable whatever it resolves to: the name goes on as it is, resolved by whoever connects.
+      return upstream === undefined ? {} : { upstreamProxyUrl: upstream };
     }
+    const resolved = await this.resolveOrFail(hostname, event);
     const decision = judgeEgress(
       target,
       resolved.map((entry) => entry.address),
@@ -156,26 +171,61 @@ export class EgressProxy extends EventEmitter {
       throw new RequestError(`${REFUSAL_PREFIX}${decision.reason}`, 403);
     }
     this.emit('allowed', event);
-    if (upstream !== undefined) return { upstreamProxyUrl: upstream };
-    // Allow-listed targets resolve as usual; any other connects only to the addresses judged above.
+    if (upstream !== undefined) {
+      pinUpstreamTarget(request, isHttp, resolved, port);
+      return { upstreamProxyUrl: upstream };
+    }
     // dns.lookup's type is a set of overloads; pinnedLookup answers the two forms net.connect calls.
-    return decision.allowListed
-      ? {}
-      : { dnsLookup: pinnedLookup(resolved) as unknown as PrepareRequestFunctionResult['dnsLookup'] };
+    return { dnsLookup: pinnedLookup(resolved) as unknown as PrepareRequestFunctionResult['dnsLookup'] };
   }
 
-  private async resolveAll(hostname: string): Promise<Resolved[]> {
+  /** The target's addresses, or the request answered 502 (504 on a timeout) when the lookup fails. */
+  private async resolveOrFail(hostname: string, event: EgressEvent): Promise<Resolved[]> {
     const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
     const literal = isIP(bare);
     if (literal !== 0) return [{ address: bare, family: literal }];
-    if (this.options.resolve !== undefined)
-      return (await this.options.resolve(bare)).map((address) => ({ address, family: isIP(address) }));
-    return new Promise((resolve, reject) => {
-      systemLookup(bare, { all: true, verbatim: true }, (error, addresses) =>
-        error ? reject(error) : resolve(addresses),
-      );
-    });
+    let failure: HostLookupError;
+    try {
+      const addresses = await this.resolve(bare);
+      if (addresses.length > 0) return addresses.map((address) => ({ address, family: isIP(address) }));
+      failure = new HostLookupError(bare, 'ENODATA');
+    } catch (error) {
+      failure =
+        error instanceof HostLookupError
+          ? error
+          : new HostLookupError(bare, String((error as NodeJS.ErrnoException).code ?? 'EFAIL'));
+    }
+    this.options.logger.warn(
+      { target: event.target, code: failure.code },
+      failure.timedOut
+        ? 'egress lookup timed out: no DNS answer for a host the extractor asked for; the run may retry'
+        : 'egress lookup failed: a host the extractor asked for could not be resolved; the run may retry',
+    );
+    throw new RequestError(`${LOOKUP_FAILURE_PREFIX}${failure.message}`, failure.timedOut ? 504 : 502);
   }
+}
+
+/**
+ * Points the request handed to the operator's proxy at the address judged (an IPv4 one when there is one, as the
+ * upstream's network may lack IPv6): `CONNECT <ip>:<port>`, or a plain HTTP request's URL with the address as its
+ * host, its Host header untouched. proxy-chain builds the upstream request from `request.url`. TLS inside a tunnel
+ * is the client's, end to end, so its SNI and certificate check still name the host.
+ */
+function pinUpstreamTarget(
+  request: PrepareRequestFunctionOpts['request'],
+  isHttp: boolean,
+  resolved: readonly Resolved[],
+  port: number,
+): void {
+  const chosen = resolved.find((entry) => entry.family === 4) ?? resolved[0];
+  const host = chosen.family === 6 ? `[${chosen.address}]` : chosen.address;
+  if (!isHttp) {
+    request.url = `${host}:${port}`;
+    return;
+  }
+  const url = new URL(request.url ?? '');
+  url.hostname = host;
+  request.url = url.href;
 }
 
 /** A lookup that answers only the addresses already judged, in either of the forms net.connect asks for. */

@@ -1,8 +1,27 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { EventStore } from '../../application/ports/event-store.js';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
+import type { ResolveHost } from '../../infrastructure/webhooks/checked-address-lookup.js';
 import { apiClient } from '../support/api-client.js';
 import { ControlledExtractor } from '../support/controlled-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
+
+/** `hooks.example.com` looks public but resolves to loopback; any other name does not resolve. */
+const resolveHost: ResolveHost = async (hostname) => {
+  if (hostname === 'hooks.example.com') return [{ address: '127.0.0.1', family: 4 }];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+};
+
+/** A loopback TCP port nothing listens on, so a connection there is refused. */
+async function closedTcpPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 for (const embedded of [false, true]) {
   describe(`HTTP: GET /download/{jobId}/webhook-attempts (${embedded ? 'embedded' : 'server'} mode)`, function () {
@@ -17,7 +36,7 @@ for (const embedded of [false, true]) {
       service = await startTestService({
         label: 'http_webhook_attempts',
         embedded,
-        overrides: { extractor: new ControlledExtractor() },
+        overrides: { extractor: new ControlledExtractor(), webhookResolver: resolveHost },
         env: { WEBHOOK_ALLOW_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE_MS: Array(9).fill('300').join(',') },
       });
       call = apiClient(service.url);
@@ -74,6 +93,41 @@ for (const embedded of [false, true]) {
         404,
       );
       assert.equal((await call('GET', `/api/v2/download/${jobId}/webhook-attempts`)).status, 401);
+    });
+
+    it("tells a client only that its receiver was unreachable, however the attempt failed, so no answer maps the service's network", async () => {
+      const { apiKey } = await service.createAccount();
+      const failing = {
+        address_refused: 'http://hooks.example.com/hook',
+        dns: 'http://missing.example.com/hook',
+        connection_refused: `http://127.0.0.1:${await closedTcpPort()}/hook`,
+      };
+      const store = service.service.container.resolve<EventStore>(TOKENS.eventStore);
+      for (const [exact, webhookUrl] of Object.entries(failing)) {
+        const jobId = await submit(apiKey, `unreachable-${exact.replace('_', '-')}`, webhookUrl);
+        assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
+        const deadline = Date.now() + 30_000;
+        let failed: any[] = [];
+        while (Date.now() < deadline) {
+          const response = await call('GET', `/api/v2/download/${jobId}/webhook-attempts`, { key: apiKey });
+          failed = response.body.attempts.filter((attempt: any) => attempt.error !== null);
+          if (failed.length >= 2) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        assert.ok(failed.length >= 2, `${exact}: ${JSON.stringify(failed)}`);
+        for (const attempt of failed)
+          assert.deepEqual(
+            [attempt.statusCode, attempt.error],
+            [null, 'unreachable'],
+            `${exact}: ${JSON.stringify(attempt)}`,
+          );
+        // The operator's record keeps the exact class.
+        const recorded = (await store.readStream(`download-${jobId}`)).filter(
+          (event) => event.type === 'WebhookAttemptFailed',
+        );
+        assert.ok(recorded.length >= 2);
+        for (const event of recorded) assert.equal((event.data as { errorClass: string }).errorClass, exact);
+      }
     });
 
     it('answers an empty list for a job without a webhook and 404 for an unknown job', async () => {

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { CLIENT_WEBHOOK_ERRORS } from '../../../application/downloads/list-webhook-attempts.js';
 import { DownloadJob, DownloadJobStatus } from './download-schemas.js';
 import { definePaths, jsonContent, nullable, ref } from './schema-kit.js';
 import { errorResponse, jobIdParameter, jobNotFound, rateLimited, responses } from './shared-responses.js';
@@ -23,7 +24,13 @@ const WebhookAttempt = Type.Object(
     at: Type.String({ format: 'date-time', description: 'When the attempt started.' }),
     statusCode: nullable('integer', { description: 'The receiver’s HTTP status; null when none was received.' }),
     error: nullable('string', {
-      description: 'Why the attempt failed without an answer (`timeout`, `connection_refused`, …), or null.',
+      enum: [...CLIENT_WEBHOOK_ERRORS, null],
+      description:
+        'Why the attempt failed without an answer, or null: `unreachable` (the receiver could not be reached: its name, ' +
+        'its address or the connection failed; the exact cause is in the service’s log, not here, as it would describe the ' +
+        'service’s network), `timeout` (no answer within the acknowledgement limit), `tls` (the TLS handshake or the ' +
+        'certificate check failed), `no_signing_key` (the account had no active API key to sign with; nothing was sent) ' +
+        'or `interrupted` (the service stopped during the attempt; whether the receiver saw it is unknown).',
     }),
     durationMs: Type.Integer({ minimum: 0, description: 'How long the attempt took; 0 while it is under way.' }),
     nextAttemptAt: nullable('string', {

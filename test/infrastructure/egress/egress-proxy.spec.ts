@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 import { type EgressEvent, EgressProxy } from '../../../infrastructure/egress/egress-proxy.js';
+import { hostResolver } from '../../../infrastructure/egress/resolve-host.js';
+import { classifyYtDlpError } from '../../../infrastructure/extractor/classify-yt-dlp-error.js';
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
 import {
   FIXTURE_VIDEOS,
@@ -14,6 +16,7 @@ import {
   startFixturePlatform,
 } from '../../fixtures/platform/fixture-platform.js';
 import { type CanaryServer, startCanaryServer } from '../../support/canary-server.js';
+import { startLoopbackDnsServer } from '../../support/loopback-dns-server.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
@@ -80,8 +83,16 @@ describe('egress proxy', function () {
     proxy = new EgressProxy({
       allow: [platform.host, playlists.host],
       logger: createLogger('silent'),
-      // A name that resolves to loopback, as a hostile DNS answer would.
-      resolve: async (hostname) => (hostname === 'rebound.example.com' ? ['127.0.0.1'] : []),
+      resolve: async (hostname) => {
+        // A name that resolves to loopback, as a hostile DNS answer would.
+        if (hostname === 'rebound.example.com') return ['127.0.0.1'];
+        // A public address, only ever handed to a stand-in upstream proxy that never dials it.
+        if (hostname === 'cdn.example.com') return ['93.184.216.34'];
+        // The resolver's failures, as c-ares reports them.
+        throw Object.assign(new Error(`query failed for ${hostname}`), {
+          code: hostname.startsWith('slow.') ? 'ETIMEOUT' : 'ENOTFOUND',
+        });
+      },
     });
     proxy.on('allowed', (event: EgressEvent) => allowed.push(event));
     proxy.on('refused', (event: EgressEvent) => refused.push(event));
@@ -155,6 +166,86 @@ describe('egress proxy', function () {
       assert.deepEqual(canary.hits, []);
     } finally {
       await upstream.close(true);
+    }
+  });
+
+  it('answers a name that does not resolve with 502, and a resolver timeout with 504: a failed lookup, never a refusal', async () => {
+    for (const [target, status, phrase] of [
+      ['gone.invalid', 502, /^Egress lookup failed: gone\.invalid could not be resolved \(ENOTFOUND\)$/],
+      ['slow.invalid', 504, /^Egress lookup failed: slow\.invalid could not be resolved \(ETIMEOUT\)$/],
+    ] as const) {
+      const response = await fetchThrough(proxy.proxyUrlNow(), `http://${target}/`);
+      assert.deepEqual(
+        [response.status, response.statusMessage],
+        [status, status === 502 ? 'Name resolution failed' : 'Name resolution timed out'],
+      );
+      assert.match(response.body, phrase);
+      assert.equal(await connectThrough(proxy.proxyUrlNow(), `${target}:443`), status);
+    }
+    // Not the rule's verdict: nothing is counted or reported as refused.
+    assert.deepEqual(refused, []);
+    // A policy refusal still answers 403.
+    assert.equal((await fetchThrough(proxy.proxyUrlNow(), 'http://rebound.example.com/')).status, 403);
+  });
+
+  it('gets the same answers from DNS itself, asked with a timeout: NXDOMAIN is 502, a silent server 504', async () => {
+    const dns = await startLoopbackDnsServer({ 'rebound.invalid': ['127.0.0.1'], 'slow.invalid': 'silent' });
+    const viaDns = new EgressProxy({
+      allow: [],
+      logger: createLogger('silent'),
+      resolve: hostResolver({ servers: [dns.address], timeoutMs: 200, tries: 1 }),
+    });
+    try {
+      await viaDns.start();
+      assert.equal((await fetchThrough(viaDns.proxyUrlNow(), 'http://gone.invalid/')).status, 502);
+      assert.equal(await connectThrough(viaDns.proxyUrlNow(), 'slow.invalid:443'), 504);
+      const refusal = await fetchThrough(
+        viaDns.proxyUrlNow(),
+        `http://rebound.invalid:${new URL(`http://${canary.host}`).port}/`,
+      );
+      assert.equal(refusal.status, 403);
+      assert.match(refusal.body, /rebound\.invalid:\d+ resolves to 127\.0\.0\.1, a loopback address/);
+      assert.ok(dns.asked.includes('gone.invalid') && dns.asked.includes('slow.invalid'), dns.asked.join());
+      assert.deepEqual(canary.hits, []);
+    } finally {
+      await viaDns.close();
+      await dns.close();
+    }
+  });
+
+  it("leaves a failed lookup to yt-dlp's retries: the run's error says the name did not resolve, and classifies as a network error", async () => {
+    for (const [url, quoted] of [
+      ['http://gone.invalid/watch', /HTTP Error 502: Name resolution failed/],
+      ['https://gone.invalid/watch', /502 Name resolution failed/],
+      ['http://slow.invalid/watch', /HTTP Error 504: Name resolution timed out/],
+    ] as const) {
+      const run = await runYtDlp(['--proxy', proxy.proxyUrlNow(), '-o', 'never.%(ext)s', url], workDir);
+      assert.notEqual(run.code, 0);
+      assert.match(run.stderr, quoted, run.stderr);
+      assert.doesNotMatch(run.stderr, /egress rule/i);
+      const classified = classifyYtDlpError(run.stderr);
+      assert.equal(classified.code, 'NETWORK_ERROR', run.stderr);
+      assert.match(classified.message, /Name resolution (failed|timed out)/);
+    }
+  });
+
+  it("hands the operator's upstream proxy the address it judged, never the name, which the upstream would resolve again", async () => {
+    const upstream = await startRecordingUpstream();
+    try {
+      const through = proxy.proxyUrlNow(upstream.url);
+      assert.equal(await connectThrough(through, 'cdn.example.com:443'), 200);
+      const page = await fetchThrough(through, 'http://cdn.example.com:8080/media/clip.mp4?part=1');
+      assert.equal(page.status, 200);
+      assert.deepEqual(upstream.saw, [
+        { method: 'CONNECT', target: '93.184.216.34:443', host: '93.184.216.34:443' },
+        { method: 'GET', target: 'http://93.184.216.34:8080/media/clip.mp4?part=1', host: 'cdn.example.com:8080' },
+      ]);
+      assert.ok(
+        allowed.some((event) => event.target === 'cdn.example.com:443' && event.viaUpstream),
+        JSON.stringify(allowed),
+      );
+    } finally {
+      await upstream.close();
     }
   });
 
@@ -241,7 +332,10 @@ async function listing(dir: string): Promise<string> {
 }
 
 /** A plain HTTP request through the proxy, the way yt-dlp sends one. */
-async function fetchThrough(proxyUrl: string, target: string): Promise<{ status: number; body: string }> {
+async function fetchThrough(
+  proxyUrl: string,
+  target: string,
+): Promise<{ status: number; statusMessage: string; body: string }> {
   const { request } = await import('node:http');
   const proxyAddress = new URL(proxyUrl);
   const credentials = Buffer.from(
@@ -259,7 +353,9 @@ async function fetchThrough(proxyUrl: string, target: string): Promise<{ status:
         let body = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, statusMessage: response.statusMessage ?? '', body }),
+        );
       },
     );
     outgoing.on('error', reject);
@@ -293,4 +389,36 @@ async function connectThrough(proxyUrl: string, target: string): Promise<number>
     outgoing.on('error', reject);
     outgoing.end();
   });
+}
+
+interface RecordingUpstream {
+  url: string;
+  saw: Array<{ method: string; target: string; host: string | undefined }>;
+  close(): Promise<void>;
+}
+
+/**
+ * An operator's proxy stand-in that records what it is asked for and answers itself, dialling nothing: a tunnel is
+ * accepted and closed, a plain request answered 200.
+ */
+async function startRecordingUpstream(): Promise<RecordingUpstream> {
+  const saw: RecordingUpstream['saw'] = [];
+  const server = createServer((request, response) => {
+    saw.push({ method: request.method ?? '', target: request.url ?? '', host: request.headers.host });
+    response.end('from the upstream');
+  });
+  server.on('connect', (request, socket) => {
+    saw.push({ method: 'CONNECT', target: request.url ?? '', host: request.headers.host });
+    socket.end('HTTP/1.1 200 Connection Established\r\n\r\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    saw,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
