@@ -7,9 +7,12 @@ type Needle = string | RegExp;
  * yt-dlp's failure text mapped to the spec's codes by case-insensitive substrings of the reason, never by the
  * `[extractor]` name or exact wording, which both vary. The first match wins, so the order decides:
  * - bot checks and rate limits first: they are about this server's standing, not the video, and clear with time;
- * - private, members-only and payment before the age rule, since their messages also say "Sign in";
+ * - private, members-only and payment before the age rule, since their messages also say "Sign in"; a post kept to
+ *   an account's followers, or one the viewer has no permission for, is private to the client, not an age rule;
  * - copyright before geo restriction, since a copyright block may name the country;
- * - only the watch page's 404 means no such video: a media 403/404 is an expired or throttled URL.
+ * - only the watch page's 404 means no such video: a media 403/404 is an expired or throttled URL, retried with a
+ *   fresh extraction (NETWORK_ERROR once attempts run out); "Unsupported URL" is a page holding no video yt-dlp can
+ *   find, on a configured host too, so VIDEO_NOT_FOUND.
  * Anything unmatched is null, which callers retry.
  */
 const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly Needle[]]> = [
@@ -27,7 +30,10 @@ const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly Needle[]]> = [
   ],
   // The egress rule refused an address the link led to: policy, not a passing fault, so retrying gives the same answer.
   ['VIDEO_UNAVAILABLE', ['forbidden by the egress rule']],
-  ['PRIVATE_VIDEO', ['private video', 'video is private']],
+  [
+    'PRIVATE_VIDEO',
+    ['private video', 'video is private', 'registered users who follow', 'do not have permission to view this post'],
+  ],
   ['MEMBERS_ONLY', ['members-only', 'members only', "channel's members", 'join this channel']],
   [
     'PAYMENT_REQUIRED',
@@ -45,6 +51,8 @@ const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly Needle[]]> = [
     'VIDEO_PREMIERE',
     ['premieres in', 'premiere will begin', 'live event will begin', 'scheduled to start', 'waiting for scheduled'],
   ],
+  // Before the format rule: the stream has no formats from its start only while it is still live.
+  ['LIVE_STREAM_IN_PROGRESS', ['--live-from-start is passed, but there are no formats']],
   ['COPYRIGHTED_MUSIC', ['copyright grounds', 'copyright claim', 'copyright infringement', 'copyrighted']],
   [
     'GEO_RESTRICTED',

@@ -58,17 +58,22 @@ export function spawnProcessGroup(
     detached: true,
   });
   const watchdog = child.pid === undefined ? null : watchProcessGroup(child.pid);
+  let ended = false;
   return {
     child,
     killGroup() {
-      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      // Not whether the leader has exited: yt-dlp gone, its ffmpeg runs on in the group and holds the output open.
+      if (child.pid === undefined || ended) return;
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
         // The group is already gone.
       }
     },
-    release: () => watchdog?.release(),
+    release() {
+      ended = true;
+      watchdog?.release();
+    },
   };
 }
 
@@ -83,7 +88,7 @@ export interface SupervisedChild {
 /** A run leading its own process group, guarded so that the group dies if this process dies first. */
 export interface StartedProcess {
   child: SupervisedChild;
-  /** Kills the run with whatever it started, unless it has ended. */
+  /** Kills the run with whatever it started, unless it has ended (closed: its leader and everything holding its output gone). */
   killGroup(): void;
   /** Called once the run has ended: the guard is no longer needed. */
   release(): void;

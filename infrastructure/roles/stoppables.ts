@@ -5,14 +5,23 @@ interface Stoppable {
   stop(): Promise<void>;
 }
 
-/** What a role has started, stopped in the order given; one part failing to stop does not keep the others running. */
+/**
+ * What a role has started, stopped in the order given, the parts added with `addLast` after all the others; one part
+ * failing to stop does not keep the others running.
+ */
 export class Stoppables {
   private readonly parts: Stoppable[] = [];
+  private readonly lastParts: Stoppable[] = [];
 
   constructor(private readonly logger: Logger) {}
 
   add(name: string, stop: () => Promise<void>): void {
     this.parts.push({ name, stop });
+  }
+
+  /** A part the others still use while they stop (work draining needs its fork server and cancellations): stopped after them. */
+  addLast(name: string, stop: () => Promise<void>): void {
+    this.lastParts.push({ name, stop });
   }
 
   /** Runs `start`; when it throws, stops whatever it had added before rethrowing. */
@@ -26,7 +35,7 @@ export class Stoppables {
   }
 
   async stopAll(): Promise<void> {
-    for (const part of this.parts.splice(0)) {
+    for (const part of [...this.parts.splice(0), ...this.lastParts.splice(0)]) {
       try {
         await part.stop();
       } catch (error) {

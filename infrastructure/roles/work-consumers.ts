@@ -13,6 +13,7 @@ export function workConsumers({ container, config, queue }: RoleContext): WorkCo
     return queue.consumer({
       subject,
       ackWaitMs: config.queue.workAckWaitMs,
+      drainTimeoutMs: config.queue.workDrainTimeoutMs,
       concurrency: spec.concurrency,
       maxDeliver: spec.maxDeliver,
       handler: adapt(spec),

@@ -35,18 +35,21 @@ export async function startWorkerRole(context: RoleContext): Promise<WorkerRole>
     await relay.start();
     parts.add('relay', () => relay.stop());
     context.readiness.relay = async () => !relay.isFailing;
+    // Stopped after the work consumers: a download draining at shutdown still runs on its fork server and hears a cancel.
     const ytDlp = container.resolve(TOKENS.ytDlp);
     if (ytDlp !== null)
       await startLoops(
         [ytDlp.selfUpdate, ytDlp.extractor.forks].filter((loop) => loop != null),
         parts,
         'yt-dlp upkeep',
+        'last',
       );
     container.value(TOKENS.progressReports, new BroadcastProgressReports(queue.broadcast('progress'), logger));
     await startLoops(
       FEATURES.flatMap((feature) => feature.workerLoops?.(context) ?? []),
       parts,
       'worker loop',
+      'last',
     );
     const consumers = workConsumers(context);
     for (const consumer of consumers) await consumer.start();

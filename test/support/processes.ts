@@ -40,6 +40,13 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** Whether a process with this id runs: neither gone nor a zombie (an orphan's is reaped whenever its new parent gets to it). */
+export async function isRunning(pid: number): Promise<boolean> {
+  if (!isAlive(pid)) return false;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return stat !== '' && !/^\d+ \(.*\) Z /.test(stat);
+}
+
 /** This process's children (a test service runs in it), with their command lines. */
 export async function ownChildren(): Promise<Array<{ pid: number; commandLine: string }>> {
   const children: Array<{ pid: number; commandLine: string }> = [];

@@ -37,6 +37,7 @@ const SLOWEST = [
   'end-to-end/embedded-process.spec.js',
   'end-to-end/download-job.spec.js',
   'end-to-end/file-retention.spec.js',
+  'infrastructure/roles/worker-role.spec.js',
 ];
 
 const SPEC_ROOT = 'build/test';

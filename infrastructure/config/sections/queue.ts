@@ -4,6 +4,7 @@ export interface QueueSettings {
   natsUrl: string;
   natsStreamName: string;
   workAckWaitMs: number;
+  workDrainTimeoutMs: number;
 }
 
 const NATS_URL = text(
@@ -20,12 +21,20 @@ const WORK_ACK_WAIT_MS = integer(
   'a message whose worker reports no progress this long is redelivered (that worker stops); keep it above the longest silent step, such as ffmpeg post-processing a large file; at least `WEBHOOK_TIMEOUT_MS` + 2000, as a webhook attempt sends no heartbeat',
 );
 
+const WORK_DRAIN_TIMEOUT_MS = integer(
+  'WORK_DRAIN_TIMEOUT_MS',
+  30_000,
+  [0, 3_600_000],
+  "a stopping worker lets the work under way finish this long, then hands the rest back to the queue for another worker, spending no attempt; keep the platform's stop grace period above it",
+);
+
 export const queueSection: ConfigSection<QueueSettings> = {
   title: 'Work queue',
-  variables: [NATS_URL, NATS_STREAM, WORK_ACK_WAIT_MS],
+  variables: [NATS_URL, NATS_STREAM, WORK_ACK_WAIT_MS, WORK_DRAIN_TIMEOUT_MS],
   load: (env) => ({
     natsUrl: NATS_URL.read(env),
     natsStreamName: NATS_STREAM.read(env),
     workAckWaitMs: WORK_ACK_WAIT_MS.read(env),
+    workDrainTimeoutMs: WORK_DRAIN_TIMEOUT_MS.read(env),
   }),
 };

@@ -105,7 +105,8 @@ class Server:
     def handle(self, request):
         if 'kill' in request:
             run = self.runs.get(request['kill'])
-            if run is not None and run.status is None:
+            # Reaped or not: a run whose yt-dlp has exited may still have its ffmpeg running in the group.
+            if run is not None:
                 kill_group(run.pid)
             return
         out_r, out_w = os.pipe()
@@ -167,14 +168,15 @@ class Server:
 
     def kill_all(self):
         for run in self.runs.values():
-            if run.status is None:
-                kill_group(run.pid)
+            kill_group(run.pid)
 
 
 def kill_group(pid):
+    # Its leader may be reaped already: while a member of the group lives, the kernel keeps the group's id
+    # from being given to another process, and a run stays listed only until its output has ended.
     try:
         os.killpg(pid, signal.SIGKILL)
-    except ProcessLookupError:
+    except (ProcessLookupError, PermissionError):
         pass
 
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readlink, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -48,6 +48,118 @@ describe('embedded data directory lock', () => {
     assert.equal(await dataDirectoryOwner(directory), process.pid);
     await assert.rejects(lockDataDirectory(directory), DataDirectoryInUseError);
     await lock.release();
+  });
+
+  describe('an owner in another pid namespace or boot (containers sharing the directory)', () => {
+    const ownerFile = () => path.join(directory, 'owner.1.pid');
+    const boot = async () => (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+    /** An owner this process cannot check: its pid names another process here, or none. */
+    const writeForeignOwner = async (pid: number, owner: { boot?: string; beatAgoMs?: number } = {}) => {
+      await writeFile(
+        ownerFile(),
+        JSON.stringify({ pid, boot: owner.boot ?? (await boot()), pidNamespace: 'pid:[1]', startTime: '7' }),
+      );
+      const beat = new Date(Date.now() - (owner.beatAgoMs ?? 0));
+      await utimes(ownerFile(), beat, beat);
+    };
+    /** The owner's heartbeat, as its own process would keep it. */
+    const keepBeating = () => {
+      const timer = setInterval(() => {
+        const now = new Date();
+        utimes(ownerFile(), now, now).catch(() => undefined);
+      }, 200);
+      return () => clearInterval(timer);
+    };
+
+    for (const [what, pid] of [
+      ['pid 1, as in every container', 1],
+      ['our own pid', process.pid],
+      ['a pid nobody has here', 0],
+    ] as const) {
+      it(`refuses a live owner whose heartbeat beats, named by ${what}`, async () => {
+        const ownerPid = pid === 0 ? await deadPid() : pid;
+        await writeForeignOwner(ownerPid);
+        const stop = keepBeating();
+        try {
+          assert.equal(await dataDirectoryOwner(directory), ownerPid);
+          await assert.rejects(
+            lockDataDirectory(directory),
+            (error: unknown) => error instanceof DataDirectoryInUseError && error.pid === ownerPid,
+          );
+        } finally {
+          stop();
+        }
+      });
+    }
+
+    it('takes over an owner whose heartbeat is older than its lease', async () => {
+      await writeForeignOwner(1, { beatAgoMs: 120_000 });
+      assert.equal(await dataDirectoryOwner(directory), null);
+      const lock = await lockDataDirectory(directory);
+      assert.equal(await dataDirectoryOwner(directory), process.pid);
+      await lock.release();
+    });
+
+    it('takes over an owner of an earlier boot, whose last beat came before this one', async () => {
+      await writeForeignOwner(process.pid, { boot: 'an-earlier-boot', beatAgoMs: 120_000 });
+      assert.equal(await dataDirectoryOwner(directory), null);
+      await (await lockDataDirectory(directory)).release();
+    });
+
+    it('takes over at once an owner of this namespace whose pid now names another process (its start time differs)', async () => {
+      const namespace = await readlink('/proc/self/ns/pid');
+      await writeFile(
+        ownerFile(),
+        JSON.stringify({ pid: process.pid, boot: await boot(), pidNamespace: namespace, startTime: '1' }),
+      );
+      assert.equal(await dataDirectoryOwner(directory), null);
+      await (await lockDataDirectory(directory)).release();
+    });
+
+    it('refuses an owner of this namespace that lives with the start time it recorded, beating or not', async () => {
+      const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+      try {
+        const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8');
+        const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+        await writeFile(
+          ownerFile(),
+          JSON.stringify({
+            pid: child.pid,
+            boot: await boot(),
+            pidNamespace: await readlink('/proc/self/ns/pid'),
+            startTime,
+          }),
+        );
+        const old = new Date(Date.now() - 120_000);
+        await utimes(ownerFile(), old, old);
+        await assert.rejects(lockDataDirectory(directory), DataDirectoryInUseError);
+      } finally {
+        child.kill('SIGKILL');
+        await once(child, 'exit');
+      }
+      assert.equal(await dataDirectoryOwner(directory), null, 'once it died, the directory is free');
+    });
+
+    it('records who holds it and keeps its heartbeat, so that another namespace sees a live owner', async () => {
+      const lock = await lockDataDirectory(directory);
+      try {
+        const held = JSON.parse(await readFile(path.join(directory, 'owner.1.pid'), 'utf8'));
+        assert.equal(held.pid, process.pid);
+        assert.equal(held.boot, await boot());
+        assert.equal(held.pidNamespace, await readlink('/proc/self/ns/pid'));
+        assert.match(held.startTime, /^\d+$/);
+        const file = path.join(directory, 'owner.1.pid');
+        const old = new Date(Date.now() - 60_000);
+        await utimes(file, old, old);
+        const deadline = Date.now() + 20_000;
+        while ((await stat(file)).mtimeMs <= old.getTime()) {
+          assert.ok(Date.now() < deadline, 'the owner beat within 20 s');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      } finally {
+        await lock.release();
+      }
+    });
   });
 
   it('lets exactly one of several processes starting together after a crash take the directory', async function () {

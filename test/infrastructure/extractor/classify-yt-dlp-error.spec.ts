@@ -20,6 +20,16 @@ const CASES: ReadonlyArray<readonly [DownloadErrorCode | null, string]> = [
   ['PRIVATE_VIDEO', "ERROR: [youtube] dQw4w9WgXcQ: Private video. Sign in if you've been granted access to this video"],
   ['PRIVATE_VIDEO', 'ERROR: Private video'],
   ['PRIVATE_VIDEO', 'ERROR: [youtube+GetPOT] abcdefghijk: This video is private'],
+  // The photo-sharing platform's post of an account followed by its followers only: a login would not be an age check.
+  [
+    'PRIVATE_VIDEO',
+    `ERROR: [Instagram] Cx1AbCdEfGh: This content is only available for registered users who follow this account. ${COOKIES_HINT}`,
+  ],
+  [
+    'PRIVATE_VIDEO',
+    `ERROR: [TikTok] 7321234567890123456: You do not have permission to view this post. Log into an account that has access. ${COOKIES_HINT}`,
+  ],
+  ['PRIVATE_VIDEO', 'ERROR: [TikTok] 7321234567890123456: You do not have permission to view this post'],
 
   [
     'AGE_RESTRICTED',
@@ -125,6 +135,12 @@ const CASES: ReadonlyArray<readonly [DownloadErrorCode | null, string]> = [
     `ERROR: [generic] None: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404: 'Not Found'>)${REPORT_HINT}`,
   ],
   ['VIDEO_NOT_FOUND', 'ERROR: Unsupported URL: https://www.youtube.com/feed/trending'],
+  // On a host the service is configured for too: the page holds no video yt-dlp can find, and retrying finds none.
+  ['VIDEO_NOT_FOUND', 'ERROR: Unsupported URL: https://www.instagram.com/p/Cx1AbCdEfGh/liked_by/'],
+  [
+    'VIDEO_NOT_FOUND',
+    `WARNING: [generic] Falling back on generic information extractor\nERROR: Unsupported URL: http://127.0.0.1:8080/about`,
+  ],
 
   ['VIDEO_UNAVAILABLE', 'ERROR: [youtube] abcdefghijk: Video unavailable'],
   ['VIDEO_UNAVAILABLE', 'ERROR: [youtube] abcdefghijk: Video unavailable. This content isn\u2019t available.'],
@@ -147,9 +163,19 @@ const CASES: ReadonlyArray<readonly [DownloadErrorCode | null, string]> = [
   ],
   ['FORMAT_UNAVAILABLE', `ERROR: [generic] example: No video formats found!${REPORT_HINT}`],
 
+  [
+    'LIVE_STREAM_IN_PROGRESS',
+    'ERROR: [youtube] abcdefghijk: --live-from-start is passed, but there are no formats that can be downloaded from the start. If you want to download from the current time, use --no-live-from-start',
+  ],
+
   ['NETWORK_ERROR', 'ERROR: [download] Got error: HTTP Error 500: Internal Server Error. Giving up after 1 retries'],
   ['NETWORK_ERROR', 'ERROR: unable to download video data: HTTP Error 404: Not Found'],
+  // The media's 403 is an expired or throttled signed URL: a later attempt extracts fresh ones.
   ['NETWORK_ERROR', 'ERROR: unable to download video data: HTTP Error 403: Forbidden'],
+  [
+    'NETWORK_ERROR',
+    "[download] Destination: media.f137.mp4\nERROR: unable to download video data: HTTP Error 403: Forbidden (caused by <HTTPError 403: 'Forbidden'>)",
+  ],
   ['NETWORK_ERROR', 'ERROR: [download] Got error: [Errno 104] Connection reset by peer. Giving up after 3 retries'],
   ['NETWORK_ERROR', 'ERROR: fragment 1 not found, unable to continue'],
   [

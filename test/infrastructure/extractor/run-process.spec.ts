@@ -62,6 +62,46 @@ describe('runProcess and dying workers', function () {
     assert.deepEqual(alive, [], `still running after the worker died: ${alive.join(', ')}`);
   });
 
+  /** A run whose leader exits at once, leaving a child in its group that holds its output (yt-dlp gone, its ffmpeg not). */
+  const LEADER_EXITS = 'sleep 1000 & echo "$!"; exit 0';
+
+  async function startLeftBehind(options: { signal?: AbortSignal; timeoutMs?: number }) {
+    let reportChild: (pid: number) => void = () => undefined;
+    const childPid = new Promise<number>((resolve) => {
+      reportChild = resolve;
+    });
+    const settled = runProcess('/bin/sh', ['-c', LEADER_EXITS], {
+      ...options,
+      onStdoutLine: (line) => reportChild(Number(line)),
+    }).then(
+      (result) => result,
+      (error: unknown) => error,
+    );
+    const child = await childPid;
+    // The leader has exited (and been reaped), the child in its group runs on.
+    const leader = Number((await readFile(`/proc/${child}/stat`, 'utf8')).split(') ')[1].split(' ')[2]);
+    assert.deepEqual(await waitUntilGone([leader], 5_000), [], 'the leader exited');
+    assert.equal(await isGone(child), false);
+    return { child, settled };
+  }
+
+  it('kills the group on abort when its leader has already exited but a child of it runs on', async () => {
+    const abort = new AbortController();
+    const { child, settled } = await startLeftBehind({ signal: abort.signal });
+
+    abort.abort(new Error('cancelled'));
+
+    assert.deepEqual(await waitUntilGone([child], 5_000), [], 'the child left behind is killed');
+    assert.equal(((await settled) as Error).message, 'cancelled');
+  });
+
+  it('kills the group on timeout when its leader has already exited but a child of it runs on', async () => {
+    const { child, settled } = await startLeftBehind({ timeoutMs: 1_500 });
+
+    assert.deepEqual(await waitUntilGone([child], 10_000), [], 'the child left behind is killed');
+    assert.equal(((await settled) as { timedOut: boolean }).timedOut, true);
+  });
+
   it('stops its watchdog when a run ends normally', async () => {
     let pid = 0;
     const result = await runProcess('/bin/sh', ['-c', 'echo "$$"'], {});

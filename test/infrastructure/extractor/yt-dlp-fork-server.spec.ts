@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ExtractionError } from '../../../application/ports/extractor.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
-import { isAlive } from '../../support/processes.js';
+import { isAlive, isRunning } from '../../support/processes.js';
 
 const URL = 'http://127.0.0.1:1/watch?v=a';
 
@@ -14,7 +14,8 @@ const URL = 'http://127.0.0.1:1/watch?v=a';
  * process's id, and its entry point answers `-J` with a page whose title
  * names the process that ran it, its working directory and its URL. With
  * `sleep` in the URL it starts a `sleep` (its pid written to a file) and
- * waits on it, as yt-dlp waits on ffmpeg; with `fail` it exits as yt-dlp
+ * waits on it, as yt-dlp waits on ffmpeg (with `leave` too, it exits at once
+ * and leaves the child running); with `fail` it exits as yt-dlp
  * does on an error, through sys.exit with a message.
  */
 const FAKE_MODULE = `
@@ -29,6 +30,9 @@ def main(argv=None):
         child = subprocess.Popen(['sleep', '1000'])
         with open(os.environ['FAKE_SLEEPER'], 'w') as out:
             out.write(str(child.pid))
+        if 'leave' in url:
+            # Exits at once, its child left running with its output, as a yt-dlp whose ffmpeg outlives it.
+            os._exit(0)
         child.wait()
     if 'fail' in url:
         print('[debug] about to fail', file=sys.stderr)
@@ -149,6 +153,25 @@ describe('yt-dlp fork server', function () {
     assert.ok(isAlive(server));
     assert.notEqual(Number(next.title.split(' ')[0]), server);
     assert.deepEqual(await importedBy(), [server], 'the next run was forked too');
+  });
+
+  it('kills the process group of a run whose yt-dlp has exited while its child runs on, when it is aborted', async () => {
+    const ytDlp = extractor();
+    await serverOf(ytDlp);
+    const abort = new AbortController();
+    const settled = ytDlp.probe(`${URL}&sleep&leave`, { signal: abort.signal }).then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
+    await eventually(async () => (await sleeperPid()) !== 0, 'the run started its child');
+    const child = await sleeperPid();
+    const leader = Number((await readFile(`/proc/${child}/stat`, 'utf8')).split(') ')[1].split(' ')[2]);
+    await eventually(() => !isAlive(leader), 'the run’s yt-dlp exited');
+
+    abort.abort(new Error('cancelled'));
+
+    await eventually(async () => !(await isRunning(child)), 'the child it left running is gone');
+    assert.notEqual(await settled, 'resolved');
   });
 
   it('ends the runs of a server that dies, kills what they started, and starts another server', async () => {
