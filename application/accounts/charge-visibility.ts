@@ -13,11 +13,21 @@ export class ChargeVisibility {
   constructor(private readonly progress: AccountReadProgress) {}
 
   async isVisible(accountId: string, reservationId: string): Promise<boolean> {
-    if (this.settled.has(reservationId)) return true;
-    if (!(await this.progress.showsSettled(accountId, reservationId))) return false;
-    // Settled stays settled: the oldest entry makes room, and would only cost one more query.
+    return (await this.visibleAmong(accountId, [reservationId])).has(reservationId);
+  }
+
+  /** Those of one account's reservations whose charge or release `GET /me` shows: one check (and wait) for them all. */
+  async visibleAmong(accountId: string, reservationIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const unknown = reservationIds.filter((id) => !this.settled.has(id));
+    const found = unknown.length === 0 ? new Set<string>() : await this.progress.settledAmong(accountId, unknown);
+    const visible = new Set(reservationIds.filter((id) => this.settled.has(id) || found.has(id)));
+    for (const id of found) this.remember(id);
+    return visible;
+  }
+
+  /** Settled stays settled: the oldest entry makes room, and would only cost one more query. */
+  private remember(reservationId: string): void {
     if (this.settled.size >= REMEMBERED) this.settled.delete(this.settled.values().next().value as string);
     this.settled.add(reservationId);
-    return true;
   }
 }

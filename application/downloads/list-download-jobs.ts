@@ -36,13 +36,21 @@ export class ListDownloadJobs {
       rows.length > input.limit && last !== undefined
         ? encodeJobListCursor({ createdAt: last.createdAt, jobId: last.jobId })
         : null;
-    const shown = await Promise.all(page.map((view) => this.asSettled(view)));
+    const shown = await this.asSettled(input.accountId, page);
     return { jobs: shown.filter((view) => input.status === undefined || view.status === input.status), nextCursor };
   }
 
-  private async asSettled(view: DownloadJobView): Promise<DownloadJobView> {
-    const finished = view.status === 'COMPLETED' || view.status === 'FAILED';
-    if (!finished || this.charges === null || (await this.charges.isVisible(view.accountId, view.jobId))) return view;
-    return downloadJobBeforeSettlement(view);
+  /** One check of the account's read model for the whole page, however many of its jobs have finished. */
+  private async asSettled(accountId: string, page: DownloadJobView[]): Promise<DownloadJobView[]> {
+    const finished = page.filter(isFinished).map((view) => view.jobId);
+    if (finished.length === 0 || this.charges === null) return page;
+    const visible = await this.charges.visibleAmong(accountId, finished);
+    return page.map((view) =>
+      isFinished(view) && !visible.has(view.jobId) ? downloadJobBeforeSettlement(view) : view,
+    );
   }
+}
+
+function isFinished(view: DownloadJobView): boolean {
+  return view.status === 'COMPLETED' || view.status === 'FAILED';
 }

@@ -54,7 +54,7 @@ export const downloadsFeature = {
       maxDeliver: MAX_DELIVER,
     }),
   },
-  api: ({ container: c, validation, urls }) => {
+  api: ({ container: c, config, validation, urls }) => {
     const changes = c.resolve(jobViewChanges);
     const hub = c.resolve(JobStatusHub);
     const links = c.resolve(TOKENS.downloadLinks);
@@ -63,6 +63,12 @@ export const downloadsFeature = {
       c.resolve(TOKENS.downloadJobCommands),
       c.resolve(TOKENS.jobCancellations),
       clock,
+      {
+        accounts: c.resolve(TOKENS.accountCommands),
+        jobViews: c.resolve(TOKENS.downloadJobReadModel),
+        accountProgress: c.resolve(TOKENS.accountReadProgress),
+        waitMs: config.accounts.readYourWritesWaitMs,
+      },
     );
     return {
       apiRouters: [

@@ -1,23 +1,37 @@
 import type { AccountReadProgress } from '../../application/ports/account-read-progress.js';
 import type { EventStore } from '../../application/ports/event-store.js';
-import { streamName } from '../../domain/stream-name.js';
+import { pollUntil } from '../../application/poll-until.js';
 import { ACCOUNT_CATEGORY } from '../../domain/account/decider.js';
+import { streamName } from '../../domain/stream-name.js';
 import type { PreparedReads } from './prepared-reads.js';
 
 interface ProgressRow {
-  last_revision: number;
-  pending: boolean;
+  lastRevision: number;
+  /** The ids of the jobs and lookups whose reservations the row still holds open. */
+  pending: ReadonlySet<string>;
 }
 
-const FIRST_POLL_MS = 5;
-const MAX_POLL_MS = 50;
+interface StoredRow {
+  last_revision: number;
+  pending_jobs: string[] | null;
+  pending_lookups: { lookupId: string }[] | null;
+}
+
+/** After a wait ran out, an account's read model is taken as lagging this long: its checks read it once, without waiting. */
+const LAGGING_REMEMBERED_MS = 5_000;
+const LAGGING_ACCOUNTS = 10_000;
 
 /**
- * Reads the accounts read model's row of one account (its revision, and whether a reservation is still
- * pending in its state) and polls it, briefly, until it reaches a revision: the projector may run in
- * another process, so the row is the one signal every API process shares.
+ * Reads the accounts read model's row of one account (its revision, and the reservations still pending in its
+ * state) and polls it, briefly, until it reaches a revision: the projector may run in another process, so the row
+ * is the one signal every API process shares. Concurrent waits for one account share one poll, and an account whose
+ * wait ran out is not waited for again for a while, so a lagging read model costs each request a few reads at most.
  */
 export class PostgresAccountReadProgress implements AccountReadProgress {
+  private readonly waits = new Map<string, Promise<ProgressRow | null>>();
+  /** Account id → until when it is taken as lagging. */
+  private readonly lagging = new Map<string, number>();
+
   constructor(
     private readonly reads: PreparedReads,
     private readonly store: EventStore,
@@ -25,42 +39,64 @@ export class PostgresAccountReadProgress implements AccountReadProgress {
   ) {}
 
   async waitForRevision(accountId: string, revision: number): Promise<boolean> {
-    return (await this.rowAt(accountId, revision, '')) !== null;
+    return (await this.rowAt(accountId, revision)) !== null;
   }
 
-  async showsSettled(accountId: string, reservationId: string): Promise<boolean> {
-    const first = await this.row(accountId, reservationId);
-    if (first === null || first.pending) return false;
+  async settledAmong(accountId: string, reservationIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const first = await this.row(accountId);
+    const candidates = reservationIds.filter((id) => first !== null && !first.pending.has(id));
+    if (first === null || candidates.length === 0) return new Set();
     const [head] = await this.store.readStream(streamName(ACCOUNT_CATEGORY, accountId), {
       direction: 'backwards',
       maxCount: 1,
     });
-    if (head === undefined || first.last_revision >= head.revision) return true;
-    const caughtUp = await this.rowAt(accountId, head.revision, reservationId);
-    return caughtUp !== null && !caughtUp.pending;
+    const caughtUp = head === undefined || first.lastRevision >= head.revision;
+    if (caughtUp) this.lagging.delete(accountId);
+    const row = caughtUp ? first : await this.sharedWait(accountId, head.revision);
+    return new Set(row === null ? [] : candidates.filter((id) => !row.pending.has(id)));
+  }
+
+  /** One poll per account and revision however many requests wait for it; none for an account found lagging lately. */
+  private sharedWait(accountId: string, revision: number): Promise<ProgressRow | null> {
+    if ((this.lagging.get(accountId) ?? 0) > Date.now()) return Promise.resolve(null);
+    const key = `${accountId}@${revision}`;
+    const running = this.waits.get(key);
+    if (running !== undefined) return running;
+    const wait = this.rowAt(accountId, revision)
+      .then((row) => {
+        if (row === null) this.rememberLagging(accountId);
+        return row;
+      })
+      .finally(() => this.waits.delete(key));
+    this.waits.set(key, wait);
+    return wait;
+  }
+
+  private rememberLagging(accountId: string): void {
+    this.lagging.delete(accountId);
+    // The oldest entry makes room: forgetting it costs that account one more wait.
+    if (this.lagging.size >= LAGGING_ACCOUNTS) this.lagging.delete(this.lagging.keys().next().value as string);
+    this.lagging.set(accountId, Date.now() + LAGGING_REMEMBERED_MS);
   }
 
   /** The row once it is at `revision` or later, or null when the wait ends first. */
-  private async rowAt(accountId: string, revision: number, reservationId: string): Promise<ProgressRow | null> {
-    const deadline = Date.now() + this.waitMs;
-    for (let pollMs = FIRST_POLL_MS; ; pollMs = Math.min(MAX_POLL_MS, pollMs * 2)) {
-      const row = await this.row(accountId, reservationId);
-      if (row !== null && row.last_revision >= revision) return row;
-      const left = deadline - Date.now();
-      if (left <= 0) return null;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(left, pollMs)));
-    }
+  private rowAt(accountId: string, revision: number): Promise<ProgressRow | null> {
+    return pollUntil(
+      () => this.row(accountId),
+      (row) => row !== null && row.lastRevision >= revision,
+      this.waitMs,
+    );
   }
 
-  private async row(accountId: string, reservationId: string): Promise<ProgressRow | null> {
-    const [row] = await this.reads.query<ProgressRow>(
+  private async row(accountId: string): Promise<ProgressRow | null> {
+    const [row] = await this.reads.query<StoredRow>(
       'account-read-progress',
-      `SELECT last_revision,
-              (state->'pendingJobs') @> to_jsonb(ARRAY[$2::text])
-              OR coalesce(state->'pendingLookups', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('lookupId', $2::text)) AS pending
+      `SELECT last_revision, state->'pendingJobs' AS pending_jobs, state->'pendingLookups' AS pending_lookups
          FROM accounts WHERE account_id = $1`,
-      [accountId, reservationId],
+      [accountId],
     );
-    return row ?? null;
+    if (row === undefined) return null;
+    const lookups = (row.pending_lookups ?? []).map((lookup) => lookup.lookupId);
+    return { lastRevision: row.last_revision, pending: new Set([...(row.pending_jobs ?? []), ...lookups]) };
   }
 }

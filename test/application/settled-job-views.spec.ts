@@ -46,7 +46,10 @@ function rowOf(initial: DownloadJobView) {
 
 const noStream = {} as DownloadJobCommandHandler;
 const settledCharges = (settled: { value: boolean }) =>
-  new ChargeVisibility({ waitForRevision: async () => true, showsSettled: async () => settled.value });
+  new ChargeVisibility({
+    waitForRevision: async () => true,
+    settledAmong: async (_accountId, ids) => new Set(settled.value ? ids : []),
+  });
 
 describe("application: finished jobs' views kept in memory", () => {
   it('answers a settled finished job without reading its row again, and keeps it from other accounts', async () => {

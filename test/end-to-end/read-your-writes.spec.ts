@@ -21,18 +21,27 @@ import { type WebhookReceiver, startWebhookReceiver } from '../support/webhook-r
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
-/** The accounts projection's events reach it this much later while `slowed` is set, outside any transaction. */
+/** How far behind a read model is held: its pages reach it this much later, or not at all while stopped. */
+type Lag = number | 'stopped';
+
+/** While `slowed` is set, the accounts projection's pages reach it this much later, outside any transaction. */
 const ACCOUNTS_DELAY_MS = 1_500;
+/** Longer than the lags above, so those are waited out; a stopped projector runs into the bound. */
+const WAIT_MS = 4_000;
 
 /**
- * The event store as the accounts projection sees it: every page of account events held back, so its read model
- * (`GET /me`) lags behind the job read models, as it can on a busy machine.
+ * The event store as the projections see it: pages of account events (and, when asked, of download job events) held
+ * back, so the read models lag behind the event store, as they can on a busy machine, or stop as a projector can.
  */
-function withSlowAccounts(store: EventStore, slowed: () => boolean): EventStore {
-  const delayed = (subscription: Subscription): Subscription => ({
+function withLaggingProjections(store: EventStore, lag: { accounts: () => Lag; jobs: () => Lag }): EventStore {
+  const delayed = (subscription: Subscription, lagOf: () => Lag): Subscription => ({
     async *[Symbol.asyncIterator]() {
       for await (const page of subscription) {
-        if (page.events.length > 0 && slowed()) await sleep(ACCOUNTS_DELAY_MS);
+        if (page.events.length > 0) {
+          const current = lagOf();
+          if (typeof current === 'number' && current > 0) await sleep(current);
+          while (lagOf() === 'stopped') await sleep(50);
+        }
         yield page;
       }
     },
@@ -43,7 +52,10 @@ function withSlowAccounts(store: EventStore, slowed: () => boolean): EventStore 
       if (property === 'subscribeToAll') {
         return (options: SubscribeOptions) => {
           const subscription = target.subscribeToAll(options);
-          return options.filter?.streamPrefixes?.includes('account-') ? delayed(subscription) : subscription;
+          const prefixes = options.filter?.streamPrefixes ?? [];
+          if (prefixes.includes('account-')) return delayed(subscription, lag.accounts);
+          if (prefixes.includes('download-')) return delayed(subscription, lag.jobs);
+          return subscription;
         };
       }
       const value = Reflect.get(target, property) as unknown;
@@ -58,7 +70,8 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
   let service: TestService;
   let projector: ProjectionRunner;
   let call: ReturnType<typeof apiClient>;
-  let slowed = false;
+  let accountsLag: Lag = 0;
+  let jobsLag: Lag = 0;
   let receiver: WebhookReceiver | undefined;
 
   before(async () => {
@@ -67,13 +80,18 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
     service = await startTestService({
       label: 'read_your_writes',
       roles: ['api', 'worker'],
-      env: { ...serviceEnvFor(platform), READ_YOUR_WRITES_WAIT_MS: '30000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' },
+      env: {
+        ...serviceEnvFor(platform),
+        READ_YOUR_WRITES_WAIT_MS: String(WAIT_MS),
+        DOWNLOAD_MAX_ATTEMPTS: '1',
+        WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+      },
     });
     const store = service.service.container.resolve<EventStore>(TOKENS.eventStore);
     const db = service.service.container.resolve<Knex>(TOKENS.database);
     projector = new ProjectionRunner(PROJECTIONS, {
       db,
-      store: withSlowAccounts(store, () => slowed),
+      store: withLaggingProjections(store, { accounts: () => accountsLag, jobs: () => jobsLag }),
       connectionString: service.database?.url ?? '',
       logger: silent,
     });
@@ -81,7 +99,8 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
     call = apiClient(service.url);
   });
   afterEach(() => {
-    slowed = false;
+    accountsLag = 0;
+    jobsLag = 0;
   });
   after(async () => {
     await receiver?.stop();
@@ -91,6 +110,10 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
   });
 
   async function account(): Promise<string> {
+    return (await openAccount()).apiKey;
+  }
+
+  async function openAccount(): Promise<{ accountId: string; apiKey: string }> {
     const admin = service.service.container.resolve(
       (await import('../../application/accounts/account-administration.js')).AccountAdministration,
     );
@@ -101,8 +124,29 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
       addOns: ['client_download', 'channel_list'],
     });
     await projector.waitUntilCaughtUp(null, { timeoutMs: 30_000 });
-    slowed = true;
-    return created.apiKey;
+    accountsLag = ACCOUNTS_DELAY_MS;
+    return created;
+  }
+
+  /** The reservations the accounts read model (what GET /me serves) still holds open. */
+  async function pendingInReadModel(accountId: string): Promise<string[]> {
+    const db = service.service.container.resolve<Knex>(TOKENS.database);
+    const row = await db('accounts').where('account_id', accountId).first();
+    return row.state.pendingJobs;
+  }
+
+  async function submit(key: string, videoId: string): Promise<string> {
+    const submitted = await call('POST', '/api/v2/download', { key, json: { url: platform.watchUrl(videoId) } });
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    return submitted.body.jobId;
+  }
+
+  /** A request's answer and how long it took. */
+  async function timed(method: string, path: string, key: string) {
+    const started = Date.now();
+    const response = await call(method, path, { key });
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    return { body: response.body, ms: Date.now() - started };
   }
 
   async function balances(key: string): Promise<Record<string, { used: number }>> {
@@ -235,5 +279,63 @@ describe('read-your-writes: what the caller saw finish, GET /me already counts',
     const [received] = await receiver.waitFor(1, 120_000);
     assert.equal(JSON.parse(received.rawBody.toString('utf8')).status, 'COMPLETED');
     assert.equal((await balances(key)).download_count.used, 1);
+  });
+
+  it('a cancel shows at once: the next poll and page read FAILED, and /me no longer holds its reservation', async () => {
+    const { accountId, apiKey: key } = await openAccount();
+    jobsLag = ACCOUNTS_DELAY_MS;
+    const jobId = await submit(key, FIXTURE_VIDEOS.slow.id);
+    const cancelled = await call('DELETE', `/api/v2/download/${jobId}`, { key });
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    assert.equal(cancelled.body.status, 'FAILED');
+    const polled = await call('GET', `/api/v2/download/${jobId}`, { key });
+    assert.equal(polled.body.status, 'FAILED', 'the poll right after the cancel');
+    const listed = await call('GET', '/api/v2/downloads', { key });
+    assert.equal(listed.body.jobs.find((job: { jobId: string }) => job.jobId === jobId)?.status, 'FAILED');
+    assert.ok(!(await pendingInReadModel(accountId)).includes(jobId), 'GET /me no longer counts its reservation');
+  });
+
+  it('a failed download reads as FAILED only once /me no longer holds its reservation', async () => {
+    const { accountId, apiKey: key } = await openAccount();
+    const jobId = await submit(key, FIXTURE_VIDEOS.missing.id);
+    const done = await pollUntilFinished(`/api/v2/download/${jobId}`, key, (status) => status === 'FAILED');
+    assert.equal(done.status, 'FAILED');
+    assert.ok(!(await pendingInReadModel(accountId)).includes(jobId), 'released in the read model');
+  });
+
+  it('with the accounts projection stopped, finished downloads read as under way within about one wait, then COMPLETED', async () => {
+    const key = await account();
+    accountsLag = 'stopped';
+    const jobIds = [
+      await submit(key, FIXTURE_VIDEOS.clip.id),
+      await submit(key, FIXTURE_VIDEOS.clip.id),
+      await submit(key, FIXTURE_VIDEOS.clip.id),
+    ];
+    const db = service.service.container.resolve<Knex>(TOKENS.database);
+    const deadline = Date.now() + 120_000;
+    while ((await db('download_jobs').whereIn('job_id', jobIds).where('status', 'COMPLETED')).length < jobIds.length) {
+      assert.ok(Date.now() < deadline, 'the downloads complete');
+      await sleep(100);
+    }
+    const bound = WAIT_MS + 3_000;
+    for (const jobId of jobIds) {
+      const polled = await timed('GET', `/api/v2/download/${jobId}`, key);
+      assert.equal(polled.body.status, 'IN_PROGRESS', 'its charge is not in /me yet');
+      assert.ok(polled.ms < bound, `a poll took ${polled.ms} ms`);
+    }
+    const page = await timed('GET', '/api/v2/downloads', key);
+    assert.deepEqual(
+      page.body.jobs.map((job: { status: string }) => job.status),
+      ['IN_PROGRESS', 'IN_PROGRESS', 'IN_PROGRESS'],
+    );
+    assert.ok(page.ms < bound, `the page took ${page.ms} ms`);
+    assert.equal((await balances(key)).download_count.used, 0);
+
+    accountsLag = 0;
+    for (const jobId of jobIds) {
+      const done = await pollUntilFinished(`/api/v2/download/${jobId}`, key, (status) => status === 'COMPLETED');
+      assert.equal(done.status, 'COMPLETED');
+    }
+    assert.equal((await balances(key)).download_count.used, 3);
   });
 });

@@ -10,16 +10,28 @@ async function waitFor(condition: () => Promise<boolean>, what: string, timeoutM
   }
 }
 
-/** How many sessions of the database hold the lock the worker's background loops run behind. */
-async function leaders(databaseUrl: string): Promise<number> {
+/** The backend pids of the sessions holding the lock the worker's background loops run behind. */
+async function leaders(databaseUrl: string): Promise<number[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ count: string }>(
-      `SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT a.pid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
         WHERE l.locktype = 'advisory' AND l.granted AND a.application_name = 'lock worker:background-loops' AND a.datname = current_database()`,
     );
-    return Number(rows[0].count);
+    return rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Whether a backend of that pid is still connected. */
+async function connected(databaseUrl: string, pid: number): Promise<boolean> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
+    return rows.length > 0;
   } finally {
     await client.end();
   }
@@ -39,11 +51,17 @@ describe('the worker role’s background loops (dead letters, reconcilers) in a 
   it('run in one worker process per database, and move to another when it stops', async () => {
     first = await startTestService({ roles: ['worker'], label: 'background_loops' });
     const databaseUrl = first.database?.url as string;
+    // The first worker, alone, leads: its session is the one holding the lock.
+    await waitFor(async () => (await leaders(databaseUrl)).length === 1, 'the first worker leads');
+    const [firstLeader] = await leaders(databaseUrl);
     second = await startTestService({ roles: ['worker'], label: 'background_loops_2', databaseUrl: () => databaseUrl });
-    await waitFor(async () => (await leaders(databaseUrl)) === 1, 'one worker leads');
+    assert.deepEqual(await leaders(databaseUrl), [firstLeader], 'the second worker does not lead beside it');
 
     await first.service.stop();
-    await waitFor(async () => (await leaders(databaseUrl)) === 1, 'the other worker leads');
-    assert.equal(await leaders(databaseUrl), 1);
+    await waitFor(async () => {
+      const now = await leaders(databaseUrl);
+      return now.length === 1 && now[0] !== firstLeader;
+    }, 'another session, the second worker’s, leads');
+    assert.equal(await connected(databaseUrl, firstLeader), false, 'the stopped worker holds no session');
   });
 });

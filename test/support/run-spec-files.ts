@@ -50,7 +50,8 @@ async function main(): Promise<void> {
   const serial = files.filter((file) => SERIAL.includes(file));
   const parallel = files.filter((file) => !SERIAL.includes(file)).sort((a, b) => rank(a) - rank(b));
   const extra = process.argv.slice(2);
-  const jobs = process.env.TEST_JOBS ?? '4';
+  // Three services side by side stay well under PostgreSQL's default 100 connections (README, "PostgreSQL connections").
+  const jobs = process.env.TEST_JOBS ?? '3';
   const parallelCode = await mocha(['--parallel', '--jobs', jobs, ...extra], parallel);
   const serialCode = await mocha(extra, serial);
   process.exitCode = parallelCode === 0 && serialCode === 0 ? 0 : 1;

@@ -66,8 +66,8 @@ export async function startTestService(
         PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
         HOST: '127.0.0.1',
         ...servers,
-        // Small pools: spec files run side by side on one PostgreSQL server, whose connections are few.
-        DATABASE_POOL_SIZE: '4',
+        // Small pools: spec files run side by side on one PostgreSQL server; see "PostgreSQL connections" in the README.
+        DATABASE_POOL_SIZE: '3',
         NATS_STREAM: streamName,
         DATA_DIR: dataDir,
         WORK_DIR: path.join(dataDir, 'work'),

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { ChargeVisibility } from '../../../application/accounts/charge-visibility.js';
+import { ListDownloadJobs } from '../../../application/downloads/list-download-jobs.js';
+import type { DownloadJobView } from '../../../application/ports/read-models.js';
+import type { PreparedReads } from '../../../infrastructure/postgres/prepared-reads.js';
 import { initialAccountState } from '../../../domain/account/state.js';
 import { PostgresEventStore } from '../../../infrastructure/event-store/postgres/postgres-event-store.js';
 import { createKnex } from '../../../infrastructure/postgres/create-knex.js';
@@ -60,22 +64,56 @@ describe("the account read model's progress, for read-your-writes", () => {
   it('reads a job or lookup still pending as not settled, and one gone from a caught-up row as settled', async () => {
     const progress = new PostgresAccountReadProgress(reads, store, waitMs);
     const accountId = await account(3, { revision: 2, pendingJobs: ['job-a'], pendingLookups: ['lookup-a'] });
-    assert.equal(await progress.showsSettled(accountId, 'job-a'), false);
-    assert.equal(await progress.showsSettled(accountId, 'lookup-a'), false);
-    assert.equal(await progress.showsSettled(accountId, 'job-b'), true);
+    const settled = await progress.settledAmong(accountId, ['job-a', 'lookup-a', 'job-b']);
+    assert.deepEqual([...settled], ['job-b']);
   });
 
   it('does not take a reservation the row has not reached yet for a settled one', async () => {
     const progress = new PostgresAccountReadProgress(reads, store, waitMs);
     // The stream holds the reservation at revision 4; the row is folded only to revision 2 and has never seen it.
     const accountId = await account(5, { revision: 2 });
-    assert.equal(await progress.showsSettled(accountId, 'job-new'), false);
+    assert.equal((await progress.settledAmong(accountId, ['job-new'])).size, 0);
     await db('accounts').where({ account_id: accountId }).update({ last_revision: 4 });
-    assert.equal(
-      await progress.showsSettled(accountId, 'job-new'),
-      true,
+    assert.ok(
+      (await progress.settledAmong(accountId, ['job-new'])).has('job-new'),
       'once the row reaches the head without it, it was settled',
     );
+  });
+
+  it('answers a page of finished jobs of a lagging account after one bounded wait, with a bounded number of reads', async () => {
+    // The row is three events behind the stream's head and stays there, as with a stopped accounts projection.
+    const accountId = await account(6, { revision: 2 });
+    const counted = countingReads(reads);
+    const jobs = new ListDownloadJobs(
+      pageOf(finishedJobs(accountId, 100)),
+      new ChargeVisibility(new PostgresAccountReadProgress(counted, store, waitMs)),
+    );
+    const started = Date.now();
+    const page = await jobs.execute({ accountId, limit: 100 });
+    const elapsed = Date.now() - started;
+    assert.equal(page.jobs.length, 100);
+    assert.ok(
+      page.jobs.every((job) => job.status === 'IN_PROGRESS'),
+      'not yet shown settled: read as under way',
+    );
+    assert.ok(elapsed < 2 * waitMs + 1_000, `one wait for the whole page, not one per job (${elapsed} ms)`);
+    assert.ok(counted.count() <= 25, `${counted.count()} reads of the accounts read model for one page`);
+  });
+
+  it('waits once for a lagging row however many ask at once, then not again for a while', async () => {
+    const accountId = await account(6, { revision: 2 });
+    const counted = countingReads(reads);
+    const progress = new PostgresAccountReadProgress(counted, store, waitMs);
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => progress.settledAmong(accountId, ['job-a'])));
+    assert.ok(answers.every((settled) => settled.size === 0));
+    assert.ok(counted.count() <= 30, `${counted.count()} reads for ten requests sharing one wait`);
+    const again = Date.now();
+    assert.equal((await progress.settledAmong(accountId, ['job-a'])).size, 0);
+    assert.ok(Date.now() - again < waitMs, 'a lagging account is not waited for again at once');
+    assert.ok(again - started >= waitMs, 'the first requests did wait');
+    await db('accounts').where({ account_id: accountId }).update({ last_revision: 5 });
+    assert.ok((await progress.settledAmong(accountId, ['job-a'])).has('job-a'), 'a caught-up row is read at once');
   });
 
   it('waits for a revision until the row reaches it, and gives up after the bounded wait', async () => {
@@ -89,3 +127,43 @@ describe("the account read model's progress, for read-your-writes", () => {
     assert.equal(await waiting, true);
   });
 });
+
+/** The reads, counting every statement run through them. */
+function countingReads(reads: PreparedReads): PreparedReads & { count(): number } {
+  let count = 0;
+  return {
+    query: (name, text, values) => {
+      count += 1;
+      return reads.query(name, text, values);
+    },
+    close: () => reads.close(),
+    count: () => count,
+  };
+}
+
+function finishedJobs(accountId: string, count: number): DownloadJobView[] {
+  return Array.from({ length: count }, (_, index) => ({
+    jobId: `job-${index}`,
+    accountId,
+    status: 'COMPLETED',
+    url: 'https://video.example/watch?v=1',
+    format: 'audio',
+    language: null,
+    title: 'A title',
+    duration: 12,
+    webhookUrl: null,
+    actualFormat: 'audio',
+    fileKey: `${accountId}/job-${index}.m4a`,
+    fileSize: 1000,
+    fileExtension: 'm4a',
+    errorCode: null,
+    createdAt: '2026-11-25T10:00:00.000Z',
+    startedAt: '2026-11-25T10:00:01.000Z',
+    completedAt: '2026-11-25T10:00:02.000Z',
+  }));
+}
+
+/** A jobs read model whose every listing is this page. */
+function pageOf(views: DownloadJobView[]) {
+  return { get: async () => null, list: async ({ limit }: { limit: number }) => views.slice(0, limit) };
+}
