@@ -111,6 +111,7 @@ export const channelListingPaths = definePaths({
         '413': responses.payloadTooLarge,
         '415': responses.unsupportedMediaType,
         '500': responses.serverError,
+        '503': responses.rateCountUnavailable,
       },
     },
   },

@@ -121,6 +121,7 @@ const submitDownload = {
       }),
     },
     '500': responses.serverError,
+    '503': responses.rateCountUnavailable,
   },
 } as const;
 
@@ -141,6 +142,7 @@ export const downloadPaths = definePaths({
         '429': rateLimited,
         '404': jobNotFound,
         '500': responses.serverError,
+        '503': responses.rateCountUnavailable,
       },
     },
     delete: {
@@ -161,6 +163,7 @@ export const downloadPaths = definePaths({
           'Download job 3b241101-e2bb-4255-8caf-4136c566a962 is already COMPLETED and cannot be cancelled',
         ),
         '500': responses.serverError,
+        '503': responses.rateCountUnavailable,
       },
     },
   },

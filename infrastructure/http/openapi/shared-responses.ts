@@ -8,7 +8,7 @@ export const ApiError = Type.Object(
     details: Type.Optional(
       Type.String({
         description:
-          'Extra context, for instance the extractor’s message on 500 or the DownloadErrorCode of a video that cannot be downloaded.',
+          'Extra context, for instance the DownloadErrorCode of a video that cannot be downloaded. The extractor’s own output is kept for the operator’s log.',
       }),
     ),
   },
@@ -37,7 +37,7 @@ export const jobIdParameter = (description: string) => ({
 export const responses = {
   unauthorized: {
     description:
-      'The API key is missing (send `Authorization: Bearer <API_KEY>`) or not recognised (`Invalid API key`). Never charged.',
+      'The API key is missing (send `Authorization: Bearer <API_KEY>`), malformed (a space or tab inside it: `Malformed API key: …`) or not recognised (`Invalid API key`). Never charged.',
     content: jsonContent(ref('ApiError', ApiError), { error: 'Invalid API key' }),
   },
   creditLimitReached: errorResponse(
@@ -59,8 +59,23 @@ export const responses = {
     'The request body is not sent as `application/json`.',
     'Content-Type must be application/json',
   ),
+  rateCountUnavailable: {
+    description:
+      'The request could not be counted against the rate limits in time (the shared count’s database is briefly out of reach). Nothing was done; retry after `Retry-After` seconds.',
+    headers: {
+      'Retry-After': {
+        required: true,
+        description: 'Seconds to wait before trying again.',
+        schema: Type.Integer({ minimum: 1 }),
+      },
+    },
+    content: jsonContent(ref('ApiError', ApiError), {
+      error: 'Requests cannot be counted against the rate limits just now; retry after 2 s',
+    }),
+  },
   serverError: {
-    description: 'Unexpected server error. `details` may carry the extractor’s message. Retry after a short backoff.',
+    description:
+      'Unexpected server error, or the platform could not be reached. `error` says what happened in the service’s words; the extractor’s own output goes to the operator’s log, not to the client. Retry after a short backoff.',
     content: jsonContent(ref('ApiError', ApiError), { error: 'Internal server error' }),
   },
 };

@@ -347,14 +347,45 @@ describe('OpenAPI document', () => {
     });
 
     it('documents the status codes of each endpoint', () => {
-      assert.deepEqual(statuses('/download', 'post'), ['200', '400', '401', '403', '413', '415', '422', '429', '500']);
-      assert.deepEqual(statuses('/download/{jobId}', 'get'), ['200', '401', '404', '429', '500']);
-      assert.deepEqual(statuses('/download/{jobId}', 'delete'), ['200', '401', '404', '409', '429', '500']);
-      assert.deepEqual(statuses('/info', 'post'), ['200', '400', '401', '403', '413', '415', '429', '500']);
-      assert.deepEqual(statuses('/info/{jobId}', 'get'), ['200', '401', '404', '429', '500']);
-      assert.deepEqual(statuses('/list-channel', 'post'), ['200', '400', '401', '403', '413', '415', '429', '500']);
-      assert.deepEqual(statuses('/client-download', 'post'), ['200', '400', '401', '403', '413', '415', '429', '500']);
-      assert.deepEqual(statuses('/client-download/{jobId}', 'get'), ['200', '401', '404', '429', '500']);
+      assert.deepEqual(statuses('/download', 'post'), [
+        '200',
+        '400',
+        '401',
+        '403',
+        '413',
+        '415',
+        '422',
+        '429',
+        '500',
+        '503',
+      ]);
+      assert.deepEqual(statuses('/download/{jobId}', 'get'), ['200', '401', '404', '429', '500', '503']);
+      assert.deepEqual(statuses('/download/{jobId}', 'delete'), ['200', '401', '404', '409', '429', '500', '503']);
+      assert.deepEqual(statuses('/info', 'post'), ['200', '400', '401', '403', '413', '415', '429', '500', '503']);
+      assert.deepEqual(statuses('/info/{jobId}', 'get'), ['200', '401', '404', '429', '500', '503']);
+      assert.deepEqual(statuses('/list-channel', 'post'), [
+        '200',
+        '400',
+        '401',
+        '403',
+        '413',
+        '415',
+        '429',
+        '500',
+        '503',
+      ]);
+      assert.deepEqual(statuses('/client-download', 'post'), [
+        '200',
+        '400',
+        '401',
+        '403',
+        '413',
+        '415',
+        '429',
+        '500',
+        '503',
+      ]);
+      assert.deepEqual(statuses('/client-download/{jobId}', 'get'), ['200', '401', '404', '429', '500', '503']);
       assert.deepEqual(statuses('/me', 'get'), ['200', '401', '500']);
     });
 
