@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import { authenticatedAccountId } from '../authenticated-account.js';
 import { HttpError } from '../http-error.js';
+import type { HeaderParameters } from '../openapi/operations.js';
 import { operationRoute } from '../operation-route.js';
 import type { RequestValidation } from '../request-validation.js';
 import type { JobFrame, JobStatusHub, Watching } from '../../live/job-status-hub.js';
@@ -28,9 +28,9 @@ export function downloadEventsRoutes(deps: DownloadEventsRouteDependencies): Rou
   operationRoute(router, deps.validation, 'watchDownload', async (ctx, request) => {
     const accountId = authenticatedAccountId(ctx);
     const { jobId } = request.pathParameters('Download job not found');
+    let lastId = lastEventId(request.headers());
     const release = deps.connections.admit(String(ctx.state.keyId));
     const stream = new PassThrough();
-    let lastId = lastEventId(ctx);
     let open = false;
     let watching: Watching | null = null;
     let clientGone = false;
@@ -46,9 +46,12 @@ export function downloadEventsRoutes(deps: DownloadEventsRouteDependencies): Rou
     // Listened for before the job is loaded: a client that leaves meanwhile must not keep its place.
     ctx.res.once('close', end);
     const send = (frame: JobFrame) => {
-      if (!open || frame.id <= lastId) return;
-      lastId = frame.id;
-      stream.write(frame.text);
+      if (!open) return;
+      if (frame.id > lastId) {
+        lastId = frame.id;
+        stream.write(frame.text);
+      }
+      // After the terminal frame there is nothing more, whether this client had it already or not.
       if (frame.terminal || stream.writableLength > MAX_UNREAD_BYTES) end();
     };
     try {
@@ -81,8 +84,9 @@ export function downloadEventsRoutes(deps: DownloadEventsRouteDependencies): Rou
   return router;
 }
 
-/** The Last-Event-ID a reconnecting client sends; anything but a plain number is ignored, as the SSE standard has it. */
-function lastEventId(ctx: Context): number {
-  const given = ctx.get('Last-Event-ID');
-  return /^\d{1,15}$/.test(given) ? Number(given) : -1;
+/** The id of the last event the client has, as the document allows it (digits); -1 without one. */
+function lastEventId(headers: HeaderParameters<'watchDownload'>): number {
+  const given = headers['Last-Event-ID'];
+  // Past 2^53 the number is rounded, but stays above every frame id, which is all it is compared with.
+  return given === undefined ? -1 : Number(given);
 }
