@@ -33,11 +33,7 @@ export const jobWatchingFeature = {
   api: ({ container: c, config, validation }) => {
     const hub = c.resolve(JobStatusHub);
     const render = statusRenderer(c);
-    const connections = new EventStreamConnections({
-      perKey: config.eventStreams.perKey,
-      max: config.eventStreams.max,
-      heartbeatMs: config.eventStreams.heartbeatMs,
-    });
+    const connections = new EventStreamConnections(config.eventStreams);
     return {
       apiRouters: [
         downloadListRoutes({
