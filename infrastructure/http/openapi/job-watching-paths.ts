@@ -98,7 +98,8 @@ export const jobWatchingPaths = definePaths({
         '`id: <number>`, `event: job`, `data: <the GET /download/{jobId} body as one line of JSON>`. A comment `: ping` is sent every 15 s.',
         'The server closes the stream after sending a `COMPLETED` or `FAILED` body. Reconnecting with `Last-Event-ID` sends the current body',
         'only when it is newer than that id; a finished job’s stream then closes, with or without it. Open streams are limited per API key',
-        'and per server process: beyond either, `429`. A client that stops reading is disconnected.',
+        'and per server process: beyond either, `429`. A stream ends when its API key is revoked, and a client that stops reading is',
+        'disconnected.',
       ].join('\n'),
       parameters: [
         jobId,

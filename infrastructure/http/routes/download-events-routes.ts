@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Authenticate } from '../../../application/accounts/authenticate.js';
 import { authenticatedAccountId } from '../authenticated-account.js';
 import { HttpError } from '../http-error.js';
 import type { HeaderParameters } from '../openapi/operations.js';
@@ -13,6 +14,8 @@ export interface DownloadEventsRouteDependencies {
   hub: JobStatusHub;
   connections: EventStreamConnections;
   validation: RequestValidation;
+  /** Asked, before a terminal body, whether the stream's key is still active. */
+  authenticate: Authenticate;
 }
 
 /**
@@ -39,7 +42,7 @@ export function downloadEventsRoutes(deps: DownloadEventsRouteDependencies): Rou
       watching = null;
       stream.end();
     };
-    const frames = new JobFrameSender(stream, lastId, finish);
+    const frames = new JobFrameSender(stream, lastId, () => deps.authenticate.isStillActive(keyId), finish);
     // Listened for before the job is loaded: a client that leaves meanwhile must not keep its place.
     ctx.res.once('close', () => {
       closed = true;

@@ -15,8 +15,8 @@ const STALL_CHECK_MS = 1_000;
 /**
  * The open event streams of this process: their limits (per API key and in
  * all), one heartbeat timer and one stall check for all of them rather than
- * one each, and closing them all at shutdown, since they would otherwise
- * hold it up.
+ * one each, and closing them (all at shutdown, which they would otherwise
+ * hold up; a key's when it is revoked).
  */
 export class EventStreamConnections {
   /** Each stream with the function that ends it from outside: it stops watching, then ends the body. */
@@ -72,6 +72,11 @@ export class EventStreamConnections {
 
   closeAll(): void {
     for (const close of [...this.streams.values()]) close();
+  }
+
+  /** Ends the streams opened with a key that was just revoked: they send nothing more. */
+  closeKey(keyId: string): void {
+    for (const [stream, close] of [...this.streams]) if (stream.keyId === keyId) close();
   }
 
   /** Comments keep proxies from closing streams that have been quiet. */

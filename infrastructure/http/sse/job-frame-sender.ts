@@ -4,7 +4,9 @@ import type { EventStream } from './event-stream.js';
 /**
  * What one stream sends of a job's frames: those newer than the last id the
  * client has, and after the terminal one (sent or already had) nothing; the
- * stream then ends.
+ * stream then ends. The terminal body carries a signed download link, so it
+ * goes only to a key still active when it is sent, as the read model says:
+ * a revocation notice may be on its way, or lost.
  */
 export class JobFrameSender {
   private open = false;
@@ -13,6 +15,7 @@ export class JobFrameSender {
   constructor(
     private readonly stream: EventStream,
     private lastId: number,
+    private readonly keyStillActive: () => Promise<boolean>,
     private readonly finish: () => void,
   ) {}
 
@@ -24,12 +27,23 @@ export class JobFrameSender {
 
   send(frame: JobFrame): void {
     if (!this.open || this.done) return;
-    if (frame.id > this.lastId) {
-      this.lastId = frame.id;
-      this.stream.write(frame.text);
+    const newer = frame.id > this.lastId;
+    if (newer) this.lastId = frame.id;
+    if (!frame.terminal) {
+      if (newer) this.stream.write(frame.text);
+      return;
     }
-    if (!frame.terminal) return;
     this.done = true;
-    this.finish();
+    if (!newer) {
+      this.finish();
+      return;
+    }
+    // Unconfirmed (the read model unreachable) it is not sent either: the client's reconnection gets it later.
+    this.keyStillActive()
+      .catch(() => false)
+      .then((active) => {
+        if (active) this.stream.write(frame.text);
+        this.finish();
+      });
   }
 }
