@@ -4,11 +4,19 @@ import type { AccountReadModel, ApiKeyOwner } from '../ports/read-models.js';
 /** Finds the account an API key belongs to; revoked and unknown keys find none. */
 export class Authenticate {
   constructor(
-    private readonly readModel: Pick<AccountReadModel, 'findActiveKey'>,
+    /** Where requests look keys up: the read model, or a cache of it that revocation notices keep current. */
+    private readonly keys: Pick<AccountReadModel, 'findActiveKey'>,
     private readonly secrets: ApiKeySecrets,
+    /** The read model itself, for a check that must not wait on a revocation notice. */
+    private readonly readModel: Pick<AccountReadModel, 'isKeyActive'>,
   ) {}
 
   execute(apiKey: string): Promise<ApiKeyOwner | null> {
-    return this.readModel.findActiveKey(this.secrets.hash(apiKey));
+    return this.keys.findActiveKey(this.secrets.hash(apiKey));
+  }
+
+  /** Whether the key is still active now, as the read model says (a long response checks before its last word). */
+  isStillActive(keyId: string): Promise<boolean> {
+    return this.readModel.isKeyActive(keyId);
   }
 }

@@ -62,4 +62,6 @@ export interface AccountReadModel {
   list(): Promise<AccountView[]>;
   /** The owner of an active (not revoked) key, by the key's hash. */
   findActiveKey(keyHash: string): Promise<ApiKeyOwner | null>;
+  /** Whether the key exists and is not revoked. */
+  isKeyActive(keyId: string): Promise<boolean>;
 }

@@ -13,6 +13,7 @@ import { TOKENS } from '../composition/tokens.js';
 import { accountRoutes } from '../http/routes/account-routes.js';
 import { PostgresAccountReadModel } from '../postgres/postgres-account-read-model.js';
 import { PostgresAccountReadProgress } from '../postgres/postgres-account-read-progress.js';
+import { KeyRevocationNotices } from '../security/key-revocation-notices.js';
 import { RevocableKeyCache } from '../security/revocable-key-cache.js';
 import { PostgresSnapshotStore } from '../snapshots/postgres-snapshot-store.js';
 import type { ChannelSubscription } from '../storage/open-storage.js';
@@ -25,13 +26,14 @@ export const accountsFeature = {
   name: 'accounts',
   register: registerAccounts,
   projections: [accountsProjection],
-  api: ({ container, config }) => {
+  api: ({ container }) => {
     // Revocations reach every API process through LISTEN: a connection of its own on a server, PGlite's own listeners embedded.
-    const revocations = config.security.apiKeyCacheTtlSeconds > 0 ? container.resolve(keyRevocations) : null;
+    // Listened for even with no key cache: a revoked key's open event streams end at once.
+    const revocations = container.resolve(keyRevocations);
     return {
       apiRouters: [accountRoutes({ getAccount: container.resolve(GetAccount) })],
-      start: async () => revocations?.start(),
-      stop: async () => revocations?.close(),
+      start: async () => revocations.start(),
+      stop: async () => revocations.close(),
     };
   },
 } satisfies FeatureModule;
@@ -84,15 +86,21 @@ function registerAccounts({ container: c, config, logger }: FeatureContext): voi
         maxEntries: 10_000,
       }),
   );
+  c.singleton(KeyRevocationNotices, () => new KeyRevocationNotices());
   c.singleton(keyRevocations, () => {
     const cache = c.resolve(keyCache);
+    const notices = c.resolve(KeyRevocationNotices);
+    notices.subscribe((keyId) => cache.evict(keyId));
     return storage.listen(API_KEY_REVOCATIONS_CHANNEL, {
-      onNotification: (keyId) => cache.evict(keyId),
+      onNotification: (keyId) => notices.announce(keyId),
       onListening: () => cache.trust(),
       onLost: () => cache.distrust(),
     });
   });
-  c.singleton(Authenticate, () => new Authenticate(c.resolve(keyCache), c.resolve(TOKENS.apiKeySecrets)));
+  c.singleton(
+    Authenticate,
+    () => new Authenticate(c.resolve(keyCache), c.resolve(TOKENS.apiKeySecrets), c.resolve(TOKENS.accountReadModel)),
+  );
   c.singleton(GetAccount, () => new GetAccount(c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)));
   c.singleton(
     ReplayAccountLedger,

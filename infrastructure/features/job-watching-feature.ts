@@ -1,3 +1,4 @@
+import { Authenticate } from '../../application/accounts/authenticate.js';
 import { ChargeVisibility } from '../../application/accounts/charge-visibility.js';
 import { ReadWebhookDeliveryHistory } from '../../application/audit/webhook-delivery-history.js';
 import { ListDownloadJobs } from '../../application/downloads/list-download-jobs.js';
@@ -13,6 +14,7 @@ import { downloadStatusBody } from '../http/routes/download-status-body.js';
 import { webhookAttemptsRoutes } from '../http/routes/webhook-attempts-routes.js';
 import { EventStreamConnections } from '../http/sse/event-stream-connections.js';
 import { JobStatusHub } from '../live/job-status-hub.js';
+import { KeyRevocationNotices } from '../security/key-revocation-notices.js';
 
 /** An account watching its jobs: the list, live status (with the workers' progress) and webhook history. */
 export const jobWatchingFeature = {
@@ -33,11 +35,8 @@ export const jobWatchingFeature = {
   api: ({ container: c, config, validation }) => {
     const hub = c.resolve(JobStatusHub);
     const render = statusRenderer(c);
-    const connections = new EventStreamConnections({
-      perKey: config.eventStreams.perKey,
-      max: config.eventStreams.max,
-      heartbeatMs: config.eventStreams.heartbeatMs,
-    });
+    const connections = new EventStreamConnections(config.eventStreams);
+    const stopClosingRevoked = c.resolve(KeyRevocationNotices).subscribe((keyId) => connections.closeKey(keyId));
     return {
       apiRouters: [
         downloadListRoutes({
@@ -45,7 +44,7 @@ export const jobWatchingFeature = {
           statusBody: (view) => render(view, view.status === 'IN_PROGRESS' ? hub.progress.of(view.jobId) : undefined),
           validation,
         }),
-        downloadEventsRoutes({ hub, connections, validation }),
+        downloadEventsRoutes({ hub, connections, validation, authenticate: c.resolve(Authenticate) }),
         webhookAttemptsRoutes({
           listWebhookAttempts: new ListWebhookAttempts(new ReadWebhookDeliveryHistory(c.resolve(TOKENS.eventStore))),
           validation,
@@ -53,7 +52,10 @@ export const jobWatchingFeature = {
       ],
       start: () => hub.start(),
       closeStreams: () => connections.closeAll(),
-      stop: () => hub.stop(),
+      stop: () => {
+        stopClosingRevoked();
+        return hub.stop();
+      },
       readinessChecks: { liveStatus: async () => hub.following },
     };
   },

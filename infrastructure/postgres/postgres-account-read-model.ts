@@ -35,6 +35,11 @@ export class PostgresAccountReadModel implements AccountReadModel {
     );
     return row === undefined ? null : { accountId: row.account_id, keyId: row.key_id, planId: row.plan_id };
   }
+
+  async isKeyActive(keyId: string): Promise<boolean> {
+    const row = await this.db('api_keys').where('key_id', keyId).whereNull('revoked_at').first('key_id');
+    return row !== undefined;
+  }
 }
 
 function toView(row: AccountRow): AccountView {

@@ -162,7 +162,42 @@ for (const embedded of [false, true]) {
         'Last-Event-ID': String(after.events[0].id),
       });
       assert.equal(caughtUp.response.status, 200);
+      await caughtUp.waitFor('the server to close the caught-up stream', () => (caughtUp.ended ? true : undefined));
       assert.equal(caughtUp.events.length, 0);
+    });
+
+    it('closes a finished job’s stream resumed past its last event, without sending it, and frees its place', async () => {
+      const { apiKey } = await service.createAccount();
+      const jobId = await submit(apiKey, `resumePast${embedded ? 'E' : 'S'}`);
+      assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
+      const finished = await open(`/api/v2/download/${jobId}/events`, apiKey);
+      await finished.waitFor('the server to close the stream', () => (finished.ended ? true : undefined));
+      const lastId = Number(finished.events.at(-1)?.id);
+      // EVENT_STREAMS_PER_KEY is 2: streams that stayed open would leave no place for the last one.
+      for (const given of [String(lastId + 1), '9'.repeat(32), String(lastId + 1)]) {
+        const resumed = await open(`/api/v2/download/${jobId}/events`, apiKey, { 'Last-Event-ID': given });
+        assert.equal(resumed.response.status, 200, given);
+        await resumed.waitFor('the server to close the stream', () => (resumed.ended ? true : undefined));
+        assert.deepEqual(resumed.events, [], given);
+      }
+    });
+
+    it('answers 400 naming Last-Event-ID when it is not 1 to 32 digits, before taking a place', async () => {
+      const { apiKey } = await service.createAccount();
+      const jobId = await submit(apiKey, `resumeBad${embedded ? 'E' : 'S'}`);
+      for (const given of ['abc', '12a', '-1', '1.5', '1e3', '1'.repeat(33)]) {
+        const refused = await call('GET', `/api/v2/download/${jobId}/events`, {
+          key: apiKey,
+          headers: { 'Last-Event-ID': given },
+        });
+        assert.equal(refused.status, 400, given);
+        assert.match(refused.body.error, /Last-Event-ID/, given);
+      }
+      const stream = await open(`/api/v2/download/${jobId}/events`, apiKey, { 'Last-Event-ID': '1'.repeat(32) });
+      assert.equal(stream.response.status, 200);
+      await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey });
+      await stream.waitFor('the server to close the stream', () => (stream.ended ? true : undefined));
+      assert.deepEqual(stream.events, [], 'nothing is newer than an id past every frame');
     });
 
     it('answers 404 JSON for an unknown or foreign job and 401 without a valid key, under every prefix', async () => {

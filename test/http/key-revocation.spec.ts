@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { apiClient } from '../support/api-client.js';
+import { EventStreamClient } from '../support/event-stream-client.js';
+import { submitQuietJob } from '../support/quiet-job.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 for (const embedded of [false, true])
@@ -40,6 +42,65 @@ for (const embedded of [false, true])
 
       assert.equal((await call('GET', '/api/v2/me', { key: second.apiKey })).status, 401);
       assert.equal((await call('GET', '/api/v2/me', { key: apiKey })).status, 200, 'the account keeps its other key');
+    });
+
+    const watch = async (jobId: string, apiKey: string) => {
+      const stream = await EventStreamClient.open(`${service.api}/download/${jobId}/events`, {
+        Authorization: `Bearer ${apiKey}`,
+      });
+      assert.equal(stream.response.status, 200);
+      await stream.waitFor('the first event', () => stream.events[0]);
+      return stream;
+    };
+
+    it('closes the event streams of a revoked key at once, and sends them nothing more', async () => {
+      const admin = service.service.container.resolve(AccountAdministration);
+      const { accountId, apiKey } = await service.createAccount();
+      const second = await admin.issueKey(accountId);
+      await service.settle();
+      const jobId = await submitQuietJob(service, accountId);
+      const kept = await watch(jobId, apiKey);
+      const revoked = await watch(jobId, second.apiKey);
+      try {
+        await admin.revokeKey(accountId, second.keyId);
+        // Well under the job's life: the stream ends because its key did, not because its job did.
+        await revoked.waitFor('the revoked key’s stream to end', () => (revoked.ended ? true : undefined), 10_000);
+        assert.deepEqual(
+          revoked.bodies().map((body) => body.status),
+          ['IN_QUEUE'],
+        );
+        assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
+        await kept.waitFor('the other key’s stream to get the failed body', () =>
+          kept.bodies().find((body) => body.status === 'FAILED'),
+        );
+        assert.equal(revoked.events.length, 1, 'nothing reached the revoked key after its revocation');
+      } finally {
+        kept.close();
+        revoked.close();
+      }
+    });
+
+    it('sends no last body to a stream whose key was revoked unheard, and closes it', async () => {
+      const admin = service.service.container.resolve(AccountAdministration);
+      const db = service.service.container.resolve<Knex>(TOKENS.database);
+      const { accountId, apiKey } = await service.createAccount();
+      const second = await admin.issueKey(accountId);
+      await service.settle();
+      const jobId = await submitQuietJob(service, accountId);
+      const stream = await watch(jobId, second.apiKey);
+      try {
+        // Behind the projection's back, so no notification comes: as when the listening connection was down.
+        await db('api_keys').where('key_id', second.keyId).update({ revoked_at: new Date().toISOString() });
+        assert.equal((await call('DELETE', `/api/v2/download/${jobId}`, { key: apiKey })).status, 200);
+        await stream.waitFor('the stream to end', () => (stream.ended ? true : undefined), 10_000);
+        assert.deepEqual(
+          stream.bodies().map((body) => body.status),
+          ['IN_QUEUE'],
+          'the FAILED body is not sent to a revoked key',
+        );
+      } finally {
+        stream.close();
+      }
     });
 
     it('answers a key it has seen from memory', async () => {

@@ -5,6 +5,7 @@ export interface EventStreamSettings {
   perKey: number;
   max: number;
   heartbeatMs: number;
+  stallTimeoutMs: number;
 }
 
 const EVENT_STREAMS_PER_KEY = integer(
@@ -21,12 +22,20 @@ const EVENT_STREAM_HEARTBEAT_MS = integer(
   'the `: ping` comment sent on every open event stream this often, so proxies keep quiet streams open',
 );
 
+const EVENT_STREAM_STALL_TIMEOUT_MS = integer(
+  'EVENT_STREAM_STALL_TIMEOUT_MS',
+  30_000,
+  [1_000, 600_000],
+  'an event stream whose written bytes have waited this long without the client taking any of them is disconnected (its connection destroyed, freeing its place); a client that leaves 64 KiB unread is disconnected at once',
+);
+
 export const eventStreamsSection: ConfigSection<EventStreamSettings> = {
   title: 'Event streams',
-  variables: [EVENT_STREAMS_PER_KEY, EVENT_STREAMS_MAX, EVENT_STREAM_HEARTBEAT_MS],
+  variables: [EVENT_STREAMS_PER_KEY, EVENT_STREAMS_MAX, EVENT_STREAM_HEARTBEAT_MS, EVENT_STREAM_STALL_TIMEOUT_MS],
   load: (env) => ({
     perKey: EVENT_STREAMS_PER_KEY.read(env),
     max: EVENT_STREAMS_MAX.read(env),
     heartbeatMs: EVENT_STREAM_HEARTBEAT_MS.read(env),
+    stallTimeoutMs: EVENT_STREAM_STALL_TIMEOUT_MS.read(env),
   }),
 };

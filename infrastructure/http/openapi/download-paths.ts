@@ -51,7 +51,12 @@ const submitDownload = {
       required: false,
       description:
         'Any 1 to 255 visible ASCII characters, unique per intended download (a UUID is a good choice). Remembered for 24 hours.',
-      schema: Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' }),
+      schema: Type.String({
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[\\x21-\\x7E]+$',
+        description: '1 to 255 visible ASCII characters',
+      }),
     },
   ],
   requestBody: {

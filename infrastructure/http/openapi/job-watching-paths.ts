@@ -105,7 +105,9 @@ export const jobWatchingPaths = definePaths({
         'A `text/event-stream`. At once one event with the job’s current body, then one per change of status or `progress`; each is',
         '`id: <number>`, `event: job`, `data: <the GET /download/{jobId} body as one line of JSON>`. A comment `: ping` is sent every 15 s.',
         'The server closes the stream after sending a `COMPLETED` or `FAILED` body. Reconnecting with `Last-Event-ID` sends the current body',
-        'only when it is newer than that id. Open streams are limited per API key and per server process: beyond either, `429`.',
+        'only when it is newer than that id; a finished job’s stream then closes, with or without it. Open streams are limited per API key',
+        'and per server process: beyond either, `429`. A stream ends when its API key is revoked, and a client that stops reading is',
+        'disconnected.',
       ].join('\n'),
       parameters: [
         jobId,
@@ -114,11 +116,15 @@ export const jobWatchingPaths = definePaths({
           in: 'header',
           required: false,
           description: 'The `id` of the last event received.',
-          schema: Type.String({ maxLength: 32 }),
+          schema: Type.String({ maxLength: 32, pattern: '^[0-9]+$', description: '1 to 32 decimal digits' }),
         },
       ],
       responses: {
         '200': { description: 'The event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
+        '400': errorResponse(
+          '`Last-Event-ID` is not 1 to 32 decimal digits.',
+          'Last-Event-ID header must be 1 to 32 decimal digits',
+        ),
         '401': responses.unauthorized,
         '404': jobNotFound,
         '429': errorResponse(

@@ -9,14 +9,20 @@ export type RequestValidationResult<T = Record<string, unknown>> =
 
 interface DocumentedOperation {
   operationId?: string;
-  parameters?: ReadonlyArray<{ name: string; in: string; required?: boolean; schema?: { type?: unknown } }>;
+  parameters?: ReadonlyArray<{
+    name: string;
+    in: string;
+    required?: boolean;
+    schema?: { type?: unknown; description?: string };
+  }>;
   requestBody?: { content?: Record<string, unknown> };
 }
 
 interface OperationValidators {
   body?: ValidateFunction;
   pathParameters: Array<{ name: string; validate: ValidateFunction }>;
-  headerParameters: Array<{ name: string; required: boolean; validate: ValidateFunction }>;
+  /** `expected` (the schema's description) completes the 400's sentence "<name> header must be …". */
+  headerParameters: Array<{ name: string; required: boolean; expected: string; validate: ValidateFunction }>;
   queryParameters: Array<{ name: string; integer: boolean; validate: ValidateFunction }>;
 }
 
@@ -42,6 +48,7 @@ for (const [path, pathItem] of Object.entries(openApiDocument.paths)) {
         validators.headerParameters.push({
           name: parameter.name,
           required: parameter.required === true,
+          expected: headerExpectation(parameter),
           validate: validate(),
         });
       if (parameter.in === 'query')
@@ -53,6 +60,14 @@ for (const [path, pathItem] of Object.entries(openApiDocument.paths)) {
     });
     operations.set(operation.operationId, validators);
   }
+}
+
+/** What a header must be, in words; a documented header without them would answer a 400 that says nothing. */
+function headerExpectation(parameter: { name: string; schema?: { description?: string } }): string {
+  const expected = parameter.schema?.description;
+  if (expected === undefined)
+    throw new Error(`The OpenAPI document does not say what header ${parameter.name} must be`);
+  return expected;
 }
 
 function operationValidators(operationId: string): OperationValidators {
@@ -104,14 +119,14 @@ export function validateHeaderParameters(
   headers: Readonly<Record<string, string | string[] | undefined>>,
 ): RequestValidationResult<Record<string, string>> {
   const value: Record<string, string> = {};
-  for (const { name, required, validate } of operationValidators(operationId).headerParameters) {
+  for (const { name, required, expected, validate } of operationValidators(operationId).headerParameters) {
     const given = headers[name.toLowerCase()];
     if (given === undefined) {
       if (required) return { ok: false, message: `${name} header is required` };
       continue;
     }
     if (typeof given !== 'string' || !validate(given))
-      return { ok: false, message: `${name} header must be 1 to 255 visible ASCII characters` };
+      return { ok: false, message: `${name} header must be ${expected}` };
     value[name] = given;
   }
   return { ok: true, value };

@@ -1,21 +1,28 @@
-import type { Writable } from 'node:stream';
 import { HttpError } from '../http-error.js';
+import type { EventStream } from './event-stream.js';
 
 export interface EventStreamLimits {
   perKey: number;
   max: number;
   heartbeatMs: number;
+  /** A stream whose bytes waited this long without the client taking any is cut off. */
+  stallTimeoutMs: number;
 }
+
+/** How often streams are looked at for stalls: often enough that a stall is cut within about a second of its timeout. */
+const STALL_CHECK_MS = 1_000;
 
 /**
  * The open event streams of this process: their limits (per API key and in
- * all), one heartbeat timer for all of them rather than one each, and
- * closing them all at shutdown, since they would otherwise hold it up.
+ * all), one heartbeat timer and one stall check for all of them rather than
+ * one each, and closing them (all at shutdown, which they would otherwise
+ * hold up; a key's when it is revoked).
  */
 export class EventStreamConnections {
-  private readonly streams = new Set<Writable>();
+  /** Each stream with the function that ends it from outside: it stops watching, then ends the body. */
+  private readonly streams = new Map<EventStream, () => void>();
   private readonly perKey = new Map<string, number>();
-  private heartbeat: NodeJS.Timeout | null = null;
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly limits: EventStreamLimits) {}
 
@@ -46,25 +53,39 @@ export class EventStreamConnections {
     };
   }
 
-  add(stream: Writable): void {
-    this.streams.add(stream);
-    this.heartbeat ??= setInterval(() => this.ping(), this.limits.heartbeatMs).unref();
+  /** Keeps `stream` until `remove`, which comes when its connection closes; `close` ends it from outside. */
+  add(stream: EventStream, close: () => void): void {
+    this.streams.set(stream, close);
+    if (this.timers.length > 0) return;
+    this.timers = [
+      setInterval(() => this.ping(), this.limits.heartbeatMs).unref(),
+      setInterval(() => this.checkStalls(), Math.min(STALL_CHECK_MS, this.limits.stallTimeoutMs)).unref(),
+    ];
   }
 
-  remove(stream: Writable): void {
+  remove(stream: EventStream): void {
     this.streams.delete(stream);
-    if (this.streams.size === 0 && this.heartbeat !== null) {
-      clearInterval(this.heartbeat);
-      this.heartbeat = null;
-    }
+    if (this.streams.size > 0) return;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
   }
 
   closeAll(): void {
-    for (const stream of [...this.streams]) stream.end();
+    for (const close of [...this.streams.values()]) close();
+  }
+
+  /** Ends the streams opened with a key that was just revoked: they send nothing more. */
+  closeKey(keyId: string): void {
+    for (const [stream, close] of [...this.streams]) if (stream.keyId === keyId) close();
   }
 
   /** Comments keep proxies from closing streams that have been quiet. */
   private ping(): void {
-    for (const stream of this.streams) stream.write(': ping\n\n');
+    for (const stream of [...this.streams.keys()]) stream.write(': ping\n\n');
+  }
+
+  private checkStalls(): void {
+    const now = Date.now();
+    for (const stream of [...this.streams.keys()]) stream.checkStall(now, this.limits.stallTimeoutMs);
   }
 }
