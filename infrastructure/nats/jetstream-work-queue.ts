@@ -22,6 +22,8 @@ export interface JetStreamWorkQueueOptions {
   /** The work-queue stream; it is created or updated to carry `subjects`. */
   stream: string;
   subjects: string[];
+  /** How many servers of a cluster keep the stream; default 1. */
+  replicas?: number;
   /** Shown in the server's connection list. */
   connectionName: string;
   logger: Logger;
@@ -45,7 +47,7 @@ export class JetStreamWorkQueue implements WorkQueue {
     const connection = await connectToNats({ url: options.url, name: options.connectionName, logger: options.logger });
     try {
       const jsm = await connection.jetstreamManager();
-      await ensureWorkQueueStream(jsm, { name: options.stream, subjects: options.subjects });
+      await ensureWorkQueueStream(jsm, { name: options.stream, subjects: options.subjects, replicas: options.replicas });
       return new JetStreamWorkQueue(connection, jsm, options);
     } catch (error) {
       await connection.close();
