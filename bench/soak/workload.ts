@@ -4,6 +4,7 @@ import {
   FIXTURE_CLIENT_DOWNLOAD_PATHS,
   FIXTURE_VIDEOS,
   type FixturePlatform,
+  type FixtureVideo,
 } from '../../test/fixtures/platform/fixture-platform.js';
 import type { JobLedger, TrackedJob } from './job-ledger.js';
 import type { SeededRandom } from './seeded-random.js';
@@ -21,6 +22,11 @@ const WEIGHTS: Record<Action, number> = {
   cancel: 10,
 };
 const VIDEOS = { clip: 60, slow: 15, broken: 10, voice: 15 } as const;
+
+/** A video whose media the platform fails to serve must end FAILED; every other one must be downloaded. */
+function expectationOf(video: FixtureVideo): TrackedJob['expected'] {
+  return video.mediaFailure === undefined ? 'success' : 'failure';
+}
 
 /** Retrying a download with the same Idempotency-Key is safe for this long; then the outcome stays unknown. */
 const DOWNLOAD_RETRY_MS = 120_000;
@@ -59,8 +65,7 @@ export class Workload {
     return this.submitDownload(
       account,
       { url: this.platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' },
-      null,
-      canary,
+      { webhook: null, canary, expected: 'success' },
     );
   }
 
@@ -75,7 +80,7 @@ export class Workload {
           format: this.random.pick(['audio', 'audio', '720']),
           ...(webhook === null ? {} : { webhookUrl: this.receivers.url(webhook) }),
         };
-        await this.submitDownload(account, request, webhook, false);
+        await this.submitDownload(account, request, { webhook, canary: false, expected: expectationOf(video) });
         return;
       }
       case 'info':
@@ -101,8 +106,7 @@ export class Workload {
   private async submitDownload(
     account: SoakAccount,
     json: Record<string, unknown>,
-    webhook: TrackedJob['webhook'],
-    canary: boolean,
+    tracked: Pick<TrackedJob, 'webhook' | 'canary' | 'expected'>,
   ): Promise<TrackedJob | null> {
     const idempotencyKey = randomUUID();
     const deadline = Date.now() + DOWNLOAD_RETRY_MS;
@@ -119,9 +123,8 @@ export class Workload {
           jobId: outcome.body.jobId,
           accountId: account.accountId,
           key: account.apiKey,
-          webhook,
           submittedAt,
-          canary,
+          ...tracked,
         });
       // 4xx: refused for good (the pending limit, a paused platform is a 500 below). 5xx and no answer: the same key again.
       if (outcome.status !== null && outcome.status < 500) {
@@ -153,6 +156,8 @@ export class Workload {
         webhook: null,
         submittedAt,
         canary: false,
+        // Only working videos are looked up.
+        expected: 'success',
       });
       return;
     }
@@ -191,6 +196,7 @@ export class Workload {
     );
     if (candidates.length === 0) return;
     const job = this.random.pick(candidates);
+    job.cancelSent = true;
     const outcome = await this.http.send('DELETE', `/download/${job.jobId}`, { key: account.apiKey });
     if (outcome.status === 200) job.cancelled = true;
   }
