@@ -47,7 +47,11 @@ export class JetStreamWorkQueue implements WorkQueue {
     const connection = await connectToNats({ url: options.url, name: options.connectionName, logger: options.logger });
     try {
       const jsm = await connection.jetstreamManager();
-      await ensureWorkQueueStream(jsm, { name: options.stream, subjects: options.subjects, replicas: options.replicas });
+      await ensureWorkQueueStream(jsm, {
+        name: options.stream,
+        subjects: options.subjects,
+        replicas: options.replicas,
+      });
       return new JetStreamWorkQueue(connection, jsm, options);
     } catch (error) {
       await connection.close();

@@ -10,7 +10,7 @@ export interface QueueSettings {
 const NATS_URL = text(
   'NATS_URL',
   'nats://127.0.0.1:4222',
-  'the JetStream work queue, one URL or a comma-separated list of a cluster\'s servers; setting it selects server mode',
+  "the JetStream work queue, one URL or a comma-separated list of a cluster's servers; setting it selects server mode",
   'unset (embedded mode); in server mode `nats://127.0.0.1:4222`',
 );
 const NATS_STREAM = text('NATS_STREAM', 'VDS_WORK', "the work queue's stream (its subjects are `$NATS_STREAM.<kind>`)");

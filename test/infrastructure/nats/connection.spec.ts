@@ -29,7 +29,11 @@ describe('ensureWorkQueueStream on a 3-node JetStream cluster', function () {
   });
 
   it('creates the stream with the replicas asked for, one copy on each node', async () => {
-    const info = await ensureWorkQueueStream(jsm, { name: 'WQ_REPLICATED', subjects: ['wq_replicated.>'], replicas: 3 });
+    const info = await ensureWorkQueueStream(jsm, {
+      name: 'WQ_REPLICATED',
+      subjects: ['wq_replicated.>'],
+      replicas: 3,
+    });
     assert.equal(info.config.num_replicas, 3);
     assert.equal(info.cluster?.replicas?.length, 2, 'a leader and two followers');
   });
