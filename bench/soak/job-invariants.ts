@@ -20,11 +20,19 @@ const EXCUSING: ReadonlySet<FaultClass> = new Set<FaultClass>([
 export const FAULT_AFTERMATH_MS = 30_000;
 
 /**
+ * What a fault can make of a job of a working video: its attempts spent
+ * (`NETWORK_ERROR`), or an unrecognised service-side failure (no code). Any
+ * other code calls a working video unavailable: no fault excuses that.
+ */
+const FAULT_ERROR_CODES: ReadonlySet<string | null> = new Set([null, 'NETWORK_ERROR']);
+
+/**
  * Every job terminal after the quiet period; a job whose cancel was answered
  * 200 ended FAILED; a job of a video whose media fails did not succeed; and a
- * job of a working video succeeded, unless a cancel was sent for it or its
- * life (submission to terminal) overlapped an excusing fault, from the
- * fault's injection to `FAULT_AFTERMATH_MS` after its end.
+ * job of a working video succeeded, unless a cancel was sent for it, or it
+ * failed as a fault fails jobs (`FAULT_ERROR_CODES`) and its life
+ * (submission to terminal) overlapped an excusing fault, from the fault's
+ * injection to `FAULT_AFTERMATH_MS` after its end.
  */
 export function checkJobs(ledger: JobLedger, faults: readonly InjectedFault[]): string[] {
   const broken: string[] = [];
@@ -36,12 +44,16 @@ export function checkJobs(ledger: JobLedger, faults: readonly InjectedFault[]): 
       broken.push(`download job ${job.jobId} was cancelled but ended ${job.status}`);
     else if (job.expected === 'failure' && succeeded)
       broken.push(`${job.kind} job ${job.jobId} of a video whose media fails ended ${job.status}`);
-    else if (job.expected === 'success' && !succeeded && !job.cancelSent && hitBy(job, faults) === null)
+    else if (job.expected === 'success' && !succeeded && !job.cancelSent && !excused(job, faults))
       broken.push(
         `${job.kind} job ${job.jobId} of a working video ended ${job.status} (${job.errorCode ?? 'no errorCode'}) with no fault or cancel to excuse it`,
       );
   }
   return broken;
+}
+
+export function excused(job: TrackedJob, faults: readonly InjectedFault[]): boolean {
+  return FAULT_ERROR_CODES.has(job.errorCode) && hitBy(job, faults) !== null;
 }
 
 /** The first excusing fault the job's life overlapped, if any. */

@@ -1,5 +1,5 @@
 import type { InjectedFault } from './fault-injector.js';
-import { hitBy } from './job-invariants.js';
+import { excused } from './job-invariants.js';
 import { type JobLedger, SUCCESS } from './job-ledger.js';
 import type { SoakHttp } from './soak-http.js';
 
@@ -39,7 +39,7 @@ export function soakFigures(ledger: JobLedger, faults: InjectedFault[], http: So
   );
   if (failedUnderFault.length > 0)
     lines.push(
-      `jobs of working videos that failed: ${failedUnderFault.length} (${failedUnderFault.filter((job) => job.cancelSent).length} cancelled, ${failedUnderFault.filter((job) => !job.cancelSent && hitBy(job, faults) !== null).length} under a fault)`,
+      `jobs of working videos that failed: ${failedUnderFault.length} (${failedUnderFault.filter((job) => job.cancelSent).length} cancelled, ${failedUnderFault.filter((job) => !job.cancelSent && excused(job, faults)).length} excused by a fault)`,
     );
   const notInjected = faults.filter((fault) => fault.failure !== null).length;
   lines.push(

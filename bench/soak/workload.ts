@@ -23,9 +23,10 @@ const WEIGHTS: Record<Action, number> = {
 };
 const VIDEOS = { clip: 60, slow: 15, broken: 10, voice: 15 } as const;
 
-/** A video whose media the platform fails to serve must end FAILED; every other one must be downloaded. */
-function expectationOf(video: FixtureVideo): TrackedJob['expected'] {
-  return video.mediaFailure === undefined ? 'success' : 'failure';
+/** A video whose media the platform fails to serve, or a video format of an audio-only one, must end FAILED; every other must be downloaded. */
+function expectationOf(video: FixtureVideo, format: string): TrackedJob['expected'] {
+  if (video.mediaFailure !== undefined) return 'failure';
+  return format !== 'audio' && video.heights.length === 0 ? 'failure' : 'success';
 }
 
 /** Retrying a download with the same Idempotency-Key is safe for this long; then the outcome stays unknown. */
@@ -75,12 +76,13 @@ export class Workload {
       case 'download-webhook': {
         const video = FIXTURE_VIDEOS[this.random.weighted(VIDEOS)];
         const webhook = action === 'download-webhook' ? this.random.pick(RECEIVER_KINDS) : null;
+        const format = this.random.pick(['audio', 'audio', '720']);
         const request = {
           url: this.platform.watchUrl(video.id),
-          format: this.random.pick(['audio', 'audio', '720']),
+          format,
           ...(webhook === null ? {} : { webhookUrl: this.receivers.url(webhook) }),
         };
-        await this.submitDownload(account, request, { webhook, canary: false, expected: expectationOf(video) });
+        await this.submitDownload(account, request, { webhook, canary: false, expected: expectationOf(video, format) });
         return;
       }
       case 'info':

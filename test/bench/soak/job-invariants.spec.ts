@@ -31,8 +31,15 @@ describe('soak job invariants', () => {
     );
   });
 
+  it('break when a working video fails with a code no fault causes, even under a fault', () => {
+    const { ledger, job } = ledgerWith({ status: 'FAILED', errorCode: 'FORMAT_UNAVAILABLE' });
+    const broken = checkJobs(ledger, [fault('platform-429', job.submittedAt + 1_000, 5_000)]);
+    assert.equal(broken.length, 1);
+    assert.match(broken[0], /FORMAT_UNAVAILABLE/);
+  });
+
   it('excuse a failure whose life overlapped an injected fault that can spend attempts, or a cancel sent', () => {
-    const { ledger, job } = ledgerWith({ status: 'FAILED' });
+    const { ledger, job } = ledgerWith({ status: 'FAILED', errorCode: 'NETWORK_ERROR' });
     assert.deepEqual(checkJobs(ledger, [fault('platform-429', job.submittedAt + 1_000, 5_000)]), []);
     assert.deepEqual(checkJobs(ledger, [fault('kill-nats-node', job.submittedAt - 20_000, 5_000)]), []);
     job.cancelSent = true;
