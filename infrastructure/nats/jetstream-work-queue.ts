@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { JetStreamManager, NatsConnection } from 'nats';
+import { type JetStreamManager, type NatsConnection, NatsError } from 'nats';
 import type { Anomalies } from '../../application/ports/anomalies.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type {
@@ -31,7 +31,11 @@ export interface JetStreamWorkQueueOptions {
   processor: CheckpointedProcessorOptions;
   /** How long an idle pull waits before another is sent. */
   pullExpiresMs?: number;
+  /** How long start-up waits for JetStream to answer; default 60 s. */
+  startWaitMs?: number;
 }
+
+const DEFAULT_START_WAIT_MS = 60_000;
 
 /** The work queue on a JetStream work-queue stream: one durable pull consumer per subject, fed by the event relay. */
 export class JetStreamWorkQueue implements WorkQueue {
@@ -43,7 +47,28 @@ export class JetStreamWorkQueue implements WorkQueue {
     private readonly options: JetStreamWorkQueueOptions,
   ) {}
 
+  /**
+   * Connects and ensures the stream. While no server answers, or a cluster
+   * has no JetStream leader (a full restart elects one within seconds), it
+   * tries again for up to `startWaitMs` rather than stopping the process.
+   */
   static async open(options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {
+    const deadline = Date.now() + (options.startWaitMs ?? DEFAULT_START_WAIT_MS);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await JetStreamWorkQueue.openOnce(options);
+      } catch (error) {
+        if (!(error instanceof NatsError) || Date.now() >= deadline) throw error;
+        options.logger.warn(
+          { err: error, attempt },
+          'JetStream is not available yet (no server answers, or the cluster has no leader); trying again',
+        );
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * 2 ** attempt)));
+      }
+    }
+  }
+
+  private static async openOnce(options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {
     const connection = await connectToNats({ url: options.url, name: options.connectionName, logger: options.logger });
     try {
       const jsm = await connection.jetstreamManager();

@@ -5,9 +5,12 @@ import path from 'node:path';
 import type { JetStreamManager, NatsConnection } from 'nats';
 import { startNatsCluster } from '../../../bench/soak/own-nats-cluster.js';
 import type { OwnNats } from '../../../bench/soak/own-nats.js';
+import type { Logger } from '../../../application/ports/logger.js';
 import { connectToNats, ensureWorkQueueStream } from '../../../infrastructure/nats/connection.js';
+import { JetStreamWorkQueue } from '../../../infrastructure/nats/jetstream-work-queue.js';
+import type { CheckpointedProcessorOptions } from '../../../projections/checkpointed-processor.js';
 
-describe('ensureWorkQueueStream on a 3-node JetStream cluster', function () {
+describe('the work queue on a 3-node JetStream cluster', function () {
   this.timeout(120_000);
   let dir: string;
   let nodes: OwnNats[] = [];
@@ -43,5 +46,39 @@ describe('ensureWorkQueueStream on a 3-node JetStream cluster', function () {
     assert.equal((await jsm.streams.info('WQ_RAISED')).config.num_replicas, 1);
     await ensureWorkQueueStream(jsm, { name: 'WQ_RAISED', subjects: ['wq_raised.>'], replicas: 3 });
     assert.equal((await jsm.streams.info('WQ_RAISED')).config.num_replicas, 3);
+  });
+
+  // Last: it leaves one node stopped.
+  it('waits at start-up while the cluster has no quorum, and opens once a second node is back', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = {
+      info() {},
+      warn: (_fields, message) => void warnings.push(String(message)),
+      error() {},
+      child: () => logger,
+    };
+    await Promise.all([nodes[1].kill(), nodes[2].kill()]);
+    let outcome: 'pending' | 'opened' | 'failed' = 'pending';
+    const opening = JetStreamWorkQueue.open({
+      url: nodes.map((node) => node.url).join(','),
+      stream: 'WQ_START',
+      subjects: ['wq_start.>'],
+      replicas: 3,
+      connectionName: 'connection.spec',
+      logger,
+      processor: {} as CheckpointedProcessorOptions,
+    });
+    opening.then(
+      () => (outcome = 'opened'),
+      () => (outcome = 'failed'),
+    );
+    const deadline = Date.now() + 60_000;
+    while (warnings.length < 2 && outcome === 'pending' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(outcome, 'pending', 'still waiting after two tries without a quorum');
+    assert.match(warnings[0], /the cluster has no leader/);
+    await nodes[1].startAgain();
+    const queue = await opening;
+    await queue.close();
   });
 });
