@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type JetStreamManager, type NatsConnection, NatsError } from 'nats';
+import type { JetStreamManager, NatsConnection } from 'nats';
 import type { Anomalies } from '../../application/ports/anomalies.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type {
@@ -15,6 +15,7 @@ import { connectToNats, ensureWorkQueueStream } from './connection.js';
 import { DeadLetterRecorder } from './dead-letter-recorder.js';
 import { natsBroadcast } from './nats-broadcast.js';
 import { EventRelay } from './event-relay.js';
+import { untilJetStreamAnswers } from './until-jetstream-answers.js';
 import { WorkQueueConsumer } from './work-queue-consumer.js';
 
 export interface JetStreamWorkQueueOptions {
@@ -35,8 +36,6 @@ export interface JetStreamWorkQueueOptions {
   startWaitMs?: number;
 }
 
-const DEFAULT_START_WAIT_MS = 60_000;
-
 /** The work queue on a JetStream work-queue stream: one durable pull consumer per subject, fed by the event relay. */
 export class JetStreamWorkQueue implements WorkQueue {
   readonly kind = 'jetstream';
@@ -47,25 +46,14 @@ export class JetStreamWorkQueue implements WorkQueue {
     private readonly options: JetStreamWorkQueueOptions,
   ) {}
 
-  /**
-   * Connects and ensures the stream. While no server answers, or a cluster
-   * has no JetStream leader (a full restart elects one within seconds), it
-   * tries again for up to `startWaitMs` rather than stopping the process.
-   */
+  /** Connects and ensures the stream, waiting up to `startWaitMs` while JetStream cannot answer. */
   static async open(options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {
-    const deadline = Date.now() + (options.startWaitMs ?? DEFAULT_START_WAIT_MS);
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await JetStreamWorkQueue.openOnce(options);
-      } catch (error) {
-        if (!(error instanceof NatsError) || Date.now() >= deadline) throw error;
-        options.logger.warn(
-          { err: error, attempt },
-          'JetStream is not available yet (no server answers, or the cluster has no leader); trying again',
-        );
-        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * 2 ** attempt)));
-      }
-    }
+    return untilJetStreamAnswers(
+      () => JetStreamWorkQueue.openOnce(options),
+      'opening the work queue',
+      options.logger,
+      options.startWaitMs,
+    );
   }
 
   private static async openOnce(options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {

@@ -14,6 +14,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
 import { sleep } from '../../projections/sleep.js';
 import { settlesWithin } from '../system/settles-within.js';
+import { untilJetStreamAnswers } from './until-jetstream-answers.js';
 import { runWorkHandler } from '../../application/run-work-handler.js';
 
 export type { WorkHandler, WorkItem, WorkResult };
@@ -96,11 +97,15 @@ export class WorkQueueConsumer implements WorkConsumer {
     return this.options.durableName ?? this.options.subject.replace(/[.*>\s]/g, '_');
   }
 
-  /** Creates or updates the durable consumer, then pulls in the background. */
+  /** Creates or updates the durable consumer (waiting a while if JetStream cannot answer yet), then pulls in the background. */
   async start(): Promise<void> {
     if (this.stopController !== null) return;
-    const { js, jsm, stream } = this.options;
-    await ensurePullConsumer(jsm, stream, this.consumerConfig());
+    const { js, jsm, stream, logger } = this.options;
+    await untilJetStreamAnswers(
+      () => ensurePullConsumer(jsm, stream, this.consumerConfig()),
+      `starting the consumer of ${this.options.subject}`,
+      logger,
+    );
     const consumer = await js.consumers.get(stream, this.durableName);
     const stop = new AbortController();
     this.stopController = stop;

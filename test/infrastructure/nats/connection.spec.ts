@@ -79,6 +79,29 @@ describe('the work queue on a 3-node JetStream cluster', function () {
     assert.match(warnings[0], /the cluster has no leader/);
     await nodes[1].startAgain();
     const queue = await opening;
-    await queue.close();
+    try {
+      // The quorum lost again before a worker's consumer is created: the consumer waits too.
+      await nodes[1].kill();
+      const waitedBefore = warnings.length;
+      const consumer = queue.consumer({
+        subject: 'wq_start.download',
+        handler: async () => ({ outcome: 'ack' }) as never,
+      });
+      let started: 'pending' | 'started' | 'failed' = 'pending';
+      const starting = consumer.start();
+      starting.then(
+        () => (started = 'started'),
+        () => (started = 'failed'),
+      );
+      while (warnings.length < waitedBefore + 2 && started === 'pending' && Date.now() < deadline + 60_000)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(started, 'pending', 'the consumer still waiting after two tries without a quorum');
+      assert.match(warnings.at(-1) ?? '', /starting the consumer of wq_start.download/);
+      await nodes[1].startAgain();
+      await starting;
+      await consumer.stop();
+    } finally {
+      await queue.close();
+    }
   });
 });
