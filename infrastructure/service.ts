@@ -102,6 +102,7 @@ async function openQueue(
   const settings = {
     natsUrl: config.mode === 'embedded' ? null : config.queue.natsUrl,
     natsStream: config.queue.natsStreamName,
+    natsStreamReplicas: config.queue.natsStreamReplicas,
     subjects: WORK_KINDS.map((kind) => workSubject(config, kind)),
     connectionName: `video-download-service:${[...roles].join('+')}`,
   };

@@ -3,14 +3,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import type { AuditReport } from '../../application/audit/replay-account-ledger.js';
-import type { JobKind, JobLedger } from './job-ledger.js';
+import { type JobKind, type JobLedger, SUCCESS } from './job-ledger.js';
 import type { SoakAccount } from './soak-accounts.js';
 import type { SoakHttp } from './soak-http.js';
 
 const run = promisify(execFile);
 const AUDIT = path.join(__dirname, '..', '..', 'infrastructure', 'cli', 'audit.js');
-
-const SUCCESS: Record<JobKind, string> = { download: 'COMPLETED', info: 'success', 'client-download': 'success' };
 
 /**
  * Per account: no reservation left open; the auditors' replay (the audit

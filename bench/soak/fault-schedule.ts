@@ -1,4 +1,4 @@
-import { FAULT_CLASSES, type FaultInjector, type InjectedFault } from './fault-injector.js';
+import type { FaultClass, FaultInjector, InjectedFault } from './fault-injector.js';
 import type { SeededRandom } from './seeded-random.js';
 
 /**
@@ -9,6 +9,7 @@ import type { SeededRandom } from './seeded-random.js';
  */
 export async function runFaultSchedule(
   injector: FaultInjector,
+  classes: readonly FaultClass[],
   random: SeededRandom,
   window: { from: number; until: number },
   recovery: (fault: Omit<InjectedFault, 'recoveredAfterMs'>) => Promise<number | null>,
@@ -16,26 +17,22 @@ export async function runFaultSchedule(
   const injected: InjectedFault[] = [];
   const measuring: Array<Promise<void>> = [];
   // The gaps between faults, so that every class fits in a short run: a few seconds each in two minutes, 12 to 24 s in longer runs.
-  const spacingMs = Math.min(40_000, Math.max(5_000, (window.until - window.from - 20_000) / FAULT_CLASSES.length));
-  let round = random.shuffle(FAULT_CLASSES);
+  const spacingMs = Math.min(40_000, Math.max(5_000, (window.until - window.from - 20_000) / classes.length));
+  let round = random.shuffle(classes);
   await sleepUntil(window.from + 10_000);
   while (Date.now() < window.until) {
-    if (round.length === 0) round = random.shuffle(FAULT_CLASSES);
-    const kind = round.shift() as (typeof FAULT_CLASSES)[number];
-    let fault: Omit<InjectedFault, 'recoveredAfterMs'>;
-    try {
-      fault = await injector.inject(kind);
-    } catch (error) {
-      fault = { kind, at: Date.now(), endedAt: Date.now(), detail: `could not be injected: ${String(error)}` };
-    }
+    if (round.length === 0) round = random.shuffle(classes);
+    const kind = round.shift() as FaultClass;
+    const fault = await injector.inject(kind);
     const entry: InjectedFault = { ...fault, recoveredAfterMs: null };
     injected.push(entry);
     console.log(`soak: fault ${injected.length} at +${Math.round((fault.at - window.from) / 1000)} s: ${fault.detail}`);
-    measuring.push(
-      recovery(fault).then((ms) => {
-        entry.recoveredAfterMs = ms;
-      }),
-    );
+    if (fault.failure === null)
+      measuring.push(
+        recovery(fault).then((ms) => {
+          entry.recoveredAfterMs = ms;
+        }),
+      );
     await sleepUntil(
       Math.min(window.until, Date.now() + random.between(Math.round(spacingMs * 0.3), Math.round(spacingMs * 0.6))),
     );

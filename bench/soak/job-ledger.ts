@@ -12,10 +12,22 @@ export interface TrackedJob {
   submittedAt: number;
   /** A cancel the service answered 200: the job must end FAILED, uncharged. */
   cancelled: boolean;
+  /** A cancel was sent, answered or not: the job may end FAILED. */
+  cancelSent: boolean;
   status: string | null;
   terminalAt: number | null;
   canary: boolean;
+  /** What the fixture video makes of it: a job of a working video must succeed unless a fault or a cancel hit it. */
+  expected: 'success' | 'failure';
+  /** The failure's `errorCode` as the service answered it, when it failed. */
+  errorCode: string | null;
 }
+
+export const SUCCESS: Record<JobKind, string> = {
+  download: 'COMPLETED',
+  info: 'success',
+  'client-download': 'success',
+};
 
 const TERMINAL: Record<JobKind, string[]> = {
   download: ['COMPLETED', 'FAILED'],
@@ -33,8 +45,15 @@ export class JobLedger {
   /** Submissions refused by the service, by status. */
   readonly refusals = new Map<string, number>();
 
-  add(job: Omit<TrackedJob, 'cancelled' | 'status' | 'terminalAt'>): TrackedJob {
-    const tracked: TrackedJob = { ...job, cancelled: false, status: null, terminalAt: null };
+  add(job: Omit<TrackedJob, 'cancelled' | 'cancelSent' | 'status' | 'terminalAt' | 'errorCode'>): TrackedJob {
+    const tracked: TrackedJob = {
+      ...job,
+      cancelled: false,
+      cancelSent: false,
+      status: null,
+      terminalAt: null,
+      errorCode: null,
+    };
     this.jobs.push(tracked);
     return tracked;
   }
@@ -56,8 +75,9 @@ export class JobLedger {
     return this.jobs.filter((job) => !this.isTerminal(job));
   }
 
-  observe(job: TrackedJob, status: string): void {
+  observe(job: TrackedJob, status: string, errorCode: string | null = null): void {
     job.status = status;
+    job.errorCode = errorCode;
     if (this.isTerminal(job) && job.terminalAt === null) job.terminalAt = Date.now();
   }
 }

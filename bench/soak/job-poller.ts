@@ -54,6 +54,10 @@ export class JobPoller {
   private async poll(job: TrackedJob): Promise<void> {
     const outcome = await this.http.send('GET', `/${job.kind}/${job.jobId}`, { key: job.key });
     if (outcome.status === 200 && typeof outcome.body?.status === 'string')
-      this.ledger.observe(job, outcome.body.status);
+      this.ledger.observe(
+        job,
+        outcome.body.status,
+        typeof outcome.body.errorCode === 'string' ? outcome.body.errorCode : null,
+      );
   }
 }

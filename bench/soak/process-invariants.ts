@@ -1,5 +1,4 @@
-import { readdir } from 'node:fs/promises';
-import { commandLineOf } from './process-tree.js';
+import type { MarkedProcess } from './leftover-processes.js';
 import type { ServiceFleet } from './service-fleet.js';
 import type { SoakHttp } from './soak-http.js';
 
@@ -25,19 +24,17 @@ export async function checkProcessesRunning(fleet: ServiceFleet, http: SoakHttp)
   return broken;
 }
 
-/** After the stop: every process ended on SIGTERM in time, and left no yt-dlp or ffmpeg behind in the run's directories. */
-export async function checkProcessesStopped(
+/** After the stop: every process ended on SIGTERM in time, and none of the fleet's processes or their descendants is left. */
+export function checkProcessesStopped(
   stopped: Array<{ name: string; exitedAfterMs: number | null }>,
-  runDir: string,
-): Promise<string[]> {
+  leftBehind: readonly MarkedProcess[],
+): string[] {
   const broken = stopped
     .filter((entry) => entry.exitedAfterMs === null)
     .map((entry) => `${entry.name} did not exit on SIGTERM in time and was killed`);
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    const commandLine = await commandLineOf(Number(entry));
-    if (commandLine.includes(runDir) && !/postgres|nats-server/.test(commandLine))
-      broken.push(`process ${entry} left running: ${commandLine.slice(0, 200)}`);
-  }
+  for (const left of leftBehind)
+    broken.push(
+      `process ${left.pid} of the fleet left running: ${left.commandLine.slice(0, 200) || '(no command line)'}`,
+    );
   return broken;
 }

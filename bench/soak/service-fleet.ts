@@ -20,6 +20,7 @@ interface Running {
   member: FleetMember;
   child: ChildProcess;
   expectedExit: boolean;
+  started: boolean;
   exited: Promise<void>;
 }
 
@@ -60,15 +61,24 @@ export class ServiceFleet {
     return member;
   }
 
-  /** SIGKILL, then a restart after `restartAfterMs`; resolves once it is started again, not waiting until it is ready. */
-  async kill(member: FleetMember, restartAfterMs: number): Promise<void> {
+  /** Whether the member's current process got through its start (the API: answers /healthz; others: on the database). */
+  isStarted(member: FleetMember): boolean {
+    return this.running.get(member.name)?.started === true;
+  }
+
+  /**
+   * SIGKILL, then a restart after `restartAfterMs`; resolves once it is started again, not waiting until it is ready.
+   * Answers false when the member had no process to kill.
+   */
+  async kill(member: FleetMember, restartAfterMs: number): Promise<boolean> {
     const running = this.running.get(member.name);
-    if (running === undefined) return;
+    if (running === undefined) return false;
     running.expectedExit = true;
     running.child.kill('SIGKILL');
     await running.exited;
     await new Promise((resolve) => setTimeout(resolve, restartAfterMs));
     if (!this.stopping) void this.launch(member);
+    return true;
   }
 
   /** SIGTERM to every process; answers how long each took to exit, null for one that had to be killed after `timeoutMs`. */
@@ -113,6 +123,7 @@ export class ServiceFleet {
       member,
       child,
       expectedExit: false,
+      started: false,
       exited: new Promise<void>((resolve) =>
         child.once('exit', (code, signal) => {
           resolve();
@@ -128,13 +139,13 @@ export class ServiceFleet {
     this.running.set(member.name, running);
     // A start may wait for the database or NATS while a fault lasts; the supervisor does not wait for ever.
     const deadline = Date.now() + 90_000;
-    while (
-      Date.now() < deadline &&
-      child.exitCode === null &&
-      child.signalCode === null &&
-      !(await this.started(member, child.pid ?? 0))
-    )
+    while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
+      if (await this.started(member, child.pid ?? 0)) {
+        running.started = true;
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   private async started(member: FleetMember, pid: number): Promise<boolean> {

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { type FixturePlatform, serviceEnvFor } from '../../test/fixtures/platform/fixture-platform.js';
+import { SOAK_MARKER_VARIABLE } from './leftover-processes.js';
 
 /** What every process of the fleet (and the CLIs) runs with: short schedules, so a run of minutes sees whole deliveries and recoveries. */
 export function soakEnvironment(options: {
   databaseUrl: string;
   natsUrl: string;
+  /** How many NATS servers keep a copy of the work stream. */
+  natsReplicas: number;
   runDir: string;
   platform: FixturePlatform;
 }): Record<string, string> {
@@ -15,6 +18,9 @@ export function soakEnvironment(options: {
     DATABASE_URL: options.databaseUrl,
     NATS_URL: options.natsUrl,
     NATS_STREAM: 'VDS_SOAK',
+    NATS_STREAM_REPLICAS: String(options.natsReplicas),
+    // Inherited by every process under the fleet's, which is how the soak finds any left behind.
+    [SOAK_MARKER_VARIABLE]: path.basename(options.runDir),
     MASTER_KEY: randomBytes(32).toString('hex'),
     DATA_DIR: path.join(options.runDir, 'data'),
     FILES_DIR: path.join(options.runDir, 'files'),

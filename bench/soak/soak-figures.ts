@@ -1,5 +1,6 @@
 import type { InjectedFault } from './fault-injector.js';
-import type { JobLedger } from './job-ledger.js';
+import { excused } from './job-invariants.js';
+import { type JobLedger, SUCCESS } from './job-ledger.js';
 import type { SoakHttp } from './soak-http.js';
 
 function percentile(values: number[], p: number): number | null {
@@ -32,13 +33,25 @@ export function soakFigures(ledger: JobLedger, faults: InjectedFault[], http: So
   lines.push(
     `requests: ${http.latencies.length}, p50 ${percentile(http.latencies, 50)} ms, p99 ${percentile(http.latencies, 99)} ms, unanswered within the bound: ${http.unanswered.length}`,
   );
-  lines.push(`faults injected: ${faults.length}`);
+  const failedUnderFault = ledger.jobs.filter(
+    (job) =>
+      job.expected === 'success' && job.status !== null && job.status !== SUCCESS[job.kind] && ledger.isTerminal(job),
+  );
+  if (failedUnderFault.length > 0)
+    lines.push(
+      `jobs of working videos that failed: ${failedUnderFault.length} (${failedUnderFault.filter((job) => job.cancelSent).length} cancelled, ${failedUnderFault.filter((job) => !job.cancelSent && excused(job, faults)).length} excused by a fault)`,
+    );
+  const notInjected = faults.filter((fault) => fault.failure !== null).length;
+  lines.push(
+    `faults injected: ${faults.length - notInjected}${notInjected > 0 ? `, ${notInjected} could not be` : ''}`,
+  );
   const byClass = new Map<string, InjectedFault[]>();
   for (const fault of faults) byClass.set(fault.kind, [...(byClass.get(fault.kind) ?? []), fault]);
   for (const [kind, list] of [...byClass].sort()) {
-    const recovered = list.flatMap((fault) => (fault.recoveredAfterMs === null ? [] : [fault.recoveredAfterMs]));
+    const injected = list.filter((fault) => fault.failure === null);
+    const recovered = injected.flatMap((fault) => (fault.recoveredAfterMs === null ? [] : [fault.recoveredAfterMs]));
     lines.push(
-      `  ${kind}: ${list.length}, recovery p50 ${ms(percentile(recovered, 50))}, p99 ${ms(percentile(recovered, 99))}${recovered.length < list.length ? `, ${list.length - recovered.length} not recovered` : ''}`,
+      `  ${kind}: ${list.length}, recovery p50 ${ms(percentile(recovered, 50))}, p99 ${ms(percentile(recovered, 99))}${recovered.length < injected.length ? `, ${injected.length - recovered.length} not recovered` : ''}`,
     );
   }
   const all = faults.flatMap((fault) => (fault.recoveredAfterMs === null ? [] : [fault.recoveredAfterMs]));

@@ -8,9 +8,11 @@ export interface SoakOptions {
   quietMs: number;
   /** Keep the run's directory (logs, databases) instead of removing it. */
   keep: boolean;
+  /** NATS as a 3-node JetStream cluster, the work stream replicated on all three, and a node killed as a fault. */
+  cluster: boolean;
 }
 
-/** `--seed N`, `--duration 15m` (ms, s, m or h), `--short` (2 minutes), `--keep`. */
+/** `--seed N`, `--duration 15m` (ms, s, m or h), `--short` (2 minutes), `--keep`, `--cluster`. */
 export function parseSoakOptions(argv: string[]): SoakOptions {
   const { values } = parseArgs({
     args: argv,
@@ -19,6 +21,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
       duration: { type: 'string' },
       short: { type: 'boolean' },
       keep: { type: 'boolean' },
+      cluster: { type: 'boolean' },
     },
     strict: true,
   });
@@ -30,6 +33,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
     durationMs,
     quietMs: Math.max(120_000, Math.min(300_000, durationMs / 3)),
     keep: values.keep === true,
+    cluster: values.cluster === true,
   };
 }
 

@@ -4,22 +4,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type FixturePlatform, startFixturePlatform } from '../../test/fixtures/platform/fixture-platform.js';
 import { checkBilling } from './billing-invariants.js';
-import { FaultInjector, type InjectedFault } from './fault-injector.js';
+import { CLUSTER_FAULT_CLASSES, FAULT_CLASSES, FaultInjector, type InjectedFault } from './fault-injector.js';
+import { RECOVERY_BOUND_MS, checkFaults } from './fault-invariants.js';
 import { runFaultSchedule } from './fault-schedule.js';
 import { freePort } from './free-port.js';
 import { checkJobs } from './job-invariants.js';
 import { JobLedger } from './job-ledger.js';
 import { JobPoller } from './job-poller.js';
+import { type MarkedProcess, SOAK_MARKER_VARIABLE, processesMarked } from './leftover-processes.js';
 import { OwnNats } from './own-nats.js';
+import { startNatsCluster } from './own-nats-cluster.js';
 import { OwnPostgres } from './own-postgres.js';
 import { checkProcessesRunning, checkProcessesStopped } from './process-invariants.js';
 import { SeededRandom } from './seeded-random.js';
 import { ServiceFleet } from './service-fleet.js';
-import { openAccounts } from './soak-accounts.js';
+import { type SoakAccount, openAccounts } from './soak-accounts.js';
 import { soakEnvironment } from './soak-environment.js';
 import { soakFigures } from './soak-figures.js';
 import { SoakHttp } from './soak-http.js';
-import { parseSoakOptions } from './soak-options.js';
+import { type SoakOptions, parseSoakOptions } from './soak-options.js';
 import { checkWebhooks, deliveryHistories } from './webhook-invariants.js';
 import { WebhookReceivers } from './webhook-receivers.js';
 import { Workload } from './workload.js';
@@ -27,7 +30,7 @@ import { Workload } from './workload.js';
 const ACCOUNTS = 6;
 
 /**
- * `npm run soak -- [--seed N] [--duration 15m | --short] [--keep]`: the
+ * `npm run soak -- [--seed N] [--duration 15m | --short] [--cluster] [--keep]`: the
  * service as several processes on servers of the soak's own, under clients
  * and injected faults on a seeded schedule; then a bounded quiet period and
  * the invariants. Exits 1 when any is broken.
@@ -38,7 +41,7 @@ async function main(): Promise<number> {
   // The PostgreSQL server runs as its own user and must reach its directory.
   await chmod(runDir, 0o711);
   console.log(
-    `soak: seed ${options.seed}, ${options.durationMs / 1000} s of load and faults, quiet period up to ${options.quietMs / 1000} s; run directory ${runDir}`,
+    `soak: seed ${options.seed}, ${options.cluster ? 'a 3-node NATS cluster, ' : ''}${options.durationMs / 1000} s of load and faults, quiet period up to ${options.quietMs / 1000} s; run directory ${runDir}`,
   );
   const cleanup: Array<() => Promise<unknown>> = [];
   const cleanUp = async () => {
@@ -56,21 +59,24 @@ async function main(): Promise<number> {
   }
 }
 
-async function soak(
-  options: ReturnType<typeof parseSoakOptions>,
-  runDir: string,
-  cleanup: Array<() => Promise<unknown>>,
-): Promise<number> {
+async function soak(options: SoakOptions, runDir: string, cleanup: Array<() => Promise<unknown>>): Promise<number> {
   const postgres = await OwnPostgres.start(runDir);
   cleanup.push(() => postgres.stopQuietly());
-  const nats = await OwnNats.start(runDir);
-  cleanup.push(() => nats.kill());
+  const nats = options.cluster ? await startNatsCluster(runDir) : [await OwnNats.start(runDir)];
+  cleanup.push(() => Promise.all(nats.map((node) => node.kill())));
   const platform: FixturePlatform = await startFixturePlatform();
   cleanup.push(() => platform.stop());
   const receivers = await WebhookReceivers.start();
   cleanup.push(() => receivers.stop());
 
-  const env = soakEnvironment({ databaseUrl: postgres.url('video_download'), natsUrl: nats.url, runDir, platform });
+  const natsUrl = nats.map((node) => node.url).join(',');
+  const env = soakEnvironment({
+    databaseUrl: postgres.url('video_download'),
+    natsUrl,
+    natsReplicas: nats.length,
+    runDir,
+    platform,
+  });
   const fleet = new ServiceFleet(env, runDir, postgres.port);
   let stopped: Array<{ name: string; exitedAfterMs: number | null }> | null = null;
   cleanup.push(async () => stopped ?? fleet.stopAll(5_000));
@@ -88,19 +94,18 @@ async function soak(
   const workload = new Workload(http, ledger, accounts, platform, receivers, new SeededRandom(options.seed + 1));
   const poller = new JobPoller(http, ledger);
   const injector = new FaultInjector(fleet, postgres, nats, platform, env.DATABASE_URL, random);
-
-  const canary = async (since: number, deadline: number): Promise<number | null> => {
-    const job = await workload.download(accounts[0], true);
-    if (job === null || !(await poller.untilTerminal(job, deadline))) return null;
-    return job.status === 'COMPLETED' ? (job.terminalAt as number) - since : null;
-  };
+  const canary = (since: number, deadline: number) =>
+    completedDownloadAfter(workload, poller, accounts[0], since, deadline);
 
   const from = Date.now();
   const until = from + options.durationMs;
+  const classes = options.cluster ? CLUSTER_FAULT_CLASSES : FAULT_CLASSES;
   poller.start();
   const [, faults] = await Promise.all([
     workload.run(until),
-    runFaultSchedule(injector, random, { from, until }, (fault) => canary(fault.at, fault.endedAt + 120_000)),
+    runFaultSchedule(injector, classes, random, { from, until }, (fault) =>
+      canary(fault.at, fault.endedAt + RECOVERY_BOUND_MS),
+    ),
   ]);
   await poller.stop();
 
@@ -112,15 +117,46 @@ async function soak(
 
   const broken: string[] = [];
   if (finalCanary === null) broken.push('a download submitted after the quiet period did not complete within 60 s');
-  broken.push(...checkJobs(ledger));
+  broken.push(...checkFaults(faults));
+  broken.push(...checkJobs(ledger, faults));
   broken.push(...checkWebhooks(ledger, histories, receivers));
   broken.push(...(await checkBilling(accounts, ledger, http, env)));
   broken.push(...(await checkProcessesRunning(fleet, http)));
   stopped = await fleet.stopAll(30_000);
-  broken.push(...(await checkProcessesStopped(stopped, runDir)));
+  broken.push(...checkProcessesStopped(stopped, await leftBehind(env[SOAK_MARKER_VARIABLE])));
 
   report(options.seed, faults, ledger, http, broken);
   return broken.length === 0 ? 0 : 1;
+}
+
+/**
+ * From `since` until a download submitted now or later completes; each one
+ * that fails (a later fault may hit it) is followed by another, until
+ * `deadline`. Null when none completed in time.
+ */
+async function completedDownloadAfter(
+  workload: Workload,
+  poller: JobPoller,
+  account: SoakAccount,
+  since: number,
+  deadline: number,
+): Promise<number | null> {
+  while (Date.now() < deadline) {
+    const job = await workload.download(account, true);
+    if (job === null || !(await poller.untilTerminal(job, deadline))) return null;
+    if (job.status === 'COMPLETED') return (job.terminalAt as number) - since;
+  }
+  return null;
+}
+
+/** The fleet's processes and their descendants still running a while after the stop: exits and reaping take a moment. */
+async function leftBehind(marker: string): Promise<MarkedProcess[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const marked = await processesMarked(marker);
+    if (marked.length === 0 || Date.now() > deadline) return marked;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 function report(seed: number, faults: InjectedFault[], ledger: JobLedger, http: SoakHttp, broken: string[]): void {

@@ -4,7 +4,8 @@ import {
 } from '../../application/audit/webhook-delivery-history.js';
 import { PostgresEventStore } from '../../infrastructure/event-store/postgres/postgres-event-store.js';
 import type { JobLedger, TrackedJob } from './job-ledger.js';
-import type { ReceiverKind, WebhookReceivers } from './webhook-receivers.js';
+import { verifyWebhookSignature } from '../../infrastructure/webhooks/verify-webhook-signature.js';
+import type { ReceivedAttempt, ReceiverKind, WebhookReceivers } from './webhook-receivers.js';
 
 /** How each receiver's deliveries must end. */
 const EXPECTED: Record<ReceiverKind, WebhookDeliveryHistory['result']> = {
@@ -44,18 +45,22 @@ export async function deliveryHistories(
 export function checkWebhooks(
   ledger: JobLedger,
   histories: Map<string, WebhookDeliveryHistory>,
-  receivers: WebhookReceivers,
+  receivers: Pick<WebhookReceivers, 'attemptsFor'>,
 ): string[] {
   const broken: string[] = [];
   for (const job of ledger.jobs.filter((candidate) => candidate.webhook !== null))
-    broken.push(...checkOne(job, histories.get(job.jobId), receivers));
+    broken.push(...checkOne(job, histories.get(job.jobId), receivers.attemptsFor(job.jobId)));
   return broken;
 }
 
-function checkOne(job: TrackedJob, history: WebhookDeliveryHistory | undefined, receivers: WebhookReceivers): string[] {
+function checkOne(
+  job: TrackedJob,
+  history: WebhookDeliveryHistory | undefined,
+  seen: readonly ReceivedAttempt[],
+): string[] {
   const where = `webhook of job ${job.jobId} (${job.webhook} receiver)`;
-  if (history === undefined) return [`${where}: no delivery history`];
-  const broken: string[] = [];
+  const broken = checkSignatures(where, job, seen);
+  if (history === undefined) return [...broken, `${where}: no delivery history`];
   const expected = EXPECTED[job.webhook as ReceiverKind];
   if (history.result !== expected)
     broken.push(`${where}: ended ${history.result}, expected ${expected}, after ${history.attempts.length} attempts`);
@@ -71,7 +76,6 @@ function checkOne(job: TrackedJob, history: WebhookDeliveryHistory | undefined, 
         broken.push(`${where}: attempt ${attempt.attempt} started ${due - Date.parse(attempt.startedAt)} ms early`);
     }
   });
-  const seen = receivers.attemptsFor(job.jobId);
   if (seen.some((attempt) => attempt.attempt < 1 || attempt.attempt > 10))
     broken.push(`${where}: the receiver saw attempts ${seen.map((attempt) => attempt.attempt).join(', ')}`);
   // A 410 recorded stops delivery. One the worker never recorded (it died after sending) is lost with it, and at least
@@ -84,4 +88,12 @@ function checkOne(job: TrackedJob, history: WebhookDeliveryHistory | undefined, 
   if (history.result === 'acknowledged' && !seen.some((attempt) => attempt.answered === 200))
     broken.push(`${where}: recorded acknowledged but the receiver never answered 200`);
   return broken;
+}
+
+/** Every delivery the receiver saw carries a signature of its body with the account's key, made when it was sent. */
+function checkSignatures(where: string, job: TrackedJob, seen: readonly ReceivedAttempt[]): string[] {
+  return seen.flatMap((attempt) => {
+    const verdict = verifyWebhookSignature(attempt.rawBody, attempt.signature, job.key, { now: attempt.at });
+    return verdict.ok ? [] : [`${where}: attempt ${attempt.attempt} has a bad signature (${verdict.reason})`];
+  });
 }

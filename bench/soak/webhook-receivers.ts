@@ -9,13 +9,17 @@ export interface ReceivedAttempt {
   at: number;
   /** What the receiver answered; null when it never answered (`hang`). */
   answered: number | null;
+  /** The body as sent and its `X-Service-Signature`, checked afterwards against the account's key. */
+  rawBody: string;
+  signature: string | null;
 }
 
 const ANSWERS: Record<ReceiverKind, number | null> = { ok: 200, error: 500, gone: 410, hang: null };
 
 /**
  * Webhook receivers on loopback, one per behaviour: 200, 500, 410, and one
- * that never answers. Each records the attempts it saw per job.
+ * that never answers. Each records the attempts it saw per job, with the
+ * body and signature as received.
  */
 export class WebhookReceivers {
   private readonly servers = new Map<ReceiverKind, { server: Server; port: number }>();
@@ -44,12 +48,20 @@ export class WebhookReceivers {
 
   private async listen(kind: ReceiverKind): Promise<void> {
     const server = createServer((request, response) => {
-      request.resume();
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const jobId = String(request.headers['x-service-job-id'] ?? '');
         const answered = ANSWERS[kind];
         const attempts = this.seen.get(jobId) ?? [];
-        attempts.push({ attempt: Number(request.headers['x-service-attempt'] ?? 0), at: Date.now(), answered });
+        const signature = request.headers['x-service-signature'];
+        attempts.push({
+          attempt: Number(request.headers['x-service-attempt'] ?? 0),
+          at: Date.now(),
+          answered,
+          rawBody: Buffer.concat(chunks).toString('utf8'),
+          signature: typeof signature === 'string' ? signature : null,
+        });
         this.seen.set(jobId, attempts);
         if (answered !== null) response.writeHead(answered).end();
       });

@@ -4,6 +4,7 @@ import {
   FIXTURE_CLIENT_DOWNLOAD_PATHS,
   FIXTURE_VIDEOS,
   type FixturePlatform,
+  type FixtureVideo,
 } from '../../test/fixtures/platform/fixture-platform.js';
 import type { JobLedger, TrackedJob } from './job-ledger.js';
 import type { SeededRandom } from './seeded-random.js';
@@ -21,6 +22,12 @@ const WEIGHTS: Record<Action, number> = {
   cancel: 10,
 };
 const VIDEOS = { clip: 60, slow: 15, broken: 10, voice: 15 } as const;
+
+/** A video whose media the platform fails to serve, or a video format of an audio-only one, must end FAILED; every other must be downloaded. */
+function expectationOf(video: FixtureVideo, format: string): TrackedJob['expected'] {
+  if (video.mediaFailure !== undefined) return 'failure';
+  return format !== 'audio' && video.heights.length === 0 ? 'failure' : 'success';
+}
 
 /** Retrying a download with the same Idempotency-Key is safe for this long; then the outcome stays unknown. */
 const DOWNLOAD_RETRY_MS = 120_000;
@@ -59,8 +66,7 @@ export class Workload {
     return this.submitDownload(
       account,
       { url: this.platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio' },
-      null,
-      canary,
+      { webhook: null, canary, expected: 'success' },
     );
   }
 
@@ -70,12 +76,13 @@ export class Workload {
       case 'download-webhook': {
         const video = FIXTURE_VIDEOS[this.random.weighted(VIDEOS)];
         const webhook = action === 'download-webhook' ? this.random.pick(RECEIVER_KINDS) : null;
+        const format = this.random.pick(['audio', 'audio', '720']);
         const request = {
           url: this.platform.watchUrl(video.id),
-          format: this.random.pick(['audio', 'audio', '720']),
+          format,
           ...(webhook === null ? {} : { webhookUrl: this.receivers.url(webhook) }),
         };
-        await this.submitDownload(account, request, webhook, false);
+        await this.submitDownload(account, request, { webhook, canary: false, expected: expectationOf(video, format) });
         return;
       }
       case 'info':
@@ -101,8 +108,7 @@ export class Workload {
   private async submitDownload(
     account: SoakAccount,
     json: Record<string, unknown>,
-    webhook: TrackedJob['webhook'],
-    canary: boolean,
+    tracked: Pick<TrackedJob, 'webhook' | 'canary' | 'expected'>,
   ): Promise<TrackedJob | null> {
     const idempotencyKey = randomUUID();
     const deadline = Date.now() + DOWNLOAD_RETRY_MS;
@@ -119,9 +125,8 @@ export class Workload {
           jobId: outcome.body.jobId,
           accountId: account.accountId,
           key: account.apiKey,
-          webhook,
           submittedAt,
-          canary,
+          ...tracked,
         });
       // 4xx: refused for good (the pending limit, a paused platform is a 500 below). 5xx and no answer: the same key again.
       if (outcome.status !== null && outcome.status < 500) {
@@ -153,6 +158,8 @@ export class Workload {
         webhook: null,
         submittedAt,
         canary: false,
+        // Only working videos are looked up.
+        expected: 'success',
       });
       return;
     }
@@ -191,6 +198,7 @@ export class Workload {
     );
     if (candidates.length === 0) return;
     const job = this.random.pick(candidates);
+    job.cancelSent = true;
     const outcome = await this.http.send('DELETE', `/download/${job.jobId}`, { key: account.apiKey });
     if (outcome.status === 200) job.cancelled = true;
   }

@@ -55,14 +55,16 @@ export interface WorkQueueStreamOptions {
    * deciders instead. Default 10 minutes.
    */
   duplicateWindowMs?: number;
+  /** How many servers of a cluster keep the stream (its consumers follow it). Default 1. */
+  replicas?: number;
 }
 
 const DEFAULT_DUPLICATE_WINDOW_MS = 10 * 60_000;
 const STREAM_NOT_FOUND = 10059;
 
 /**
- * Creates the work-queue stream, or brings an existing one's subjects and
- * duplicate window up to date. Retention cannot be changed on an existing
+ * Creates the work-queue stream, or brings an existing one's subjects,
+ * duplicate window and replicas up to date. Retention cannot be changed on an existing
  * stream, so a stream of another kind under the same name is an error.
  */
 export async function ensureWorkQueueStream(
@@ -70,6 +72,7 @@ export async function ensureWorkQueueStream(
   options: WorkQueueStreamOptions,
 ): Promise<StreamInfo> {
   const duplicateWindow = nanos(options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS);
+  const replicas = options.replicas ?? 1;
   const existing = await streamInfo(jsm, options.name);
   if (existing === null) {
     try {
@@ -79,6 +82,7 @@ export async function ensureWorkQueueStream(
         retention: RetentionPolicy.Workqueue,
         storage: StorageType.File,
         duplicate_window: duplicateWindow,
+        num_replicas: replicas,
       });
     } catch (error) {
       // Another process may have created it a moment ago; settle on its stream.
@@ -91,8 +95,13 @@ export async function ensureWorkQueueStream(
     throw new Error(`Stream ${options.name} exists with ${config.retention} retention, not workqueue`);
   }
   const sameSubjects = [...config.subjects].sort().join('\n') === [...options.subjects].sort().join('\n');
-  if (sameSubjects && config.duplicate_window === duplicateWindow) return existing;
-  return jsm.streams.update(options.name, { ...config, subjects: options.subjects, duplicate_window: duplicateWindow });
+  if (sameSubjects && config.duplicate_window === duplicateWindow && config.num_replicas === replicas) return existing;
+  return jsm.streams.update(options.name, {
+    ...config,
+    subjects: options.subjects,
+    duplicate_window: duplicateWindow,
+    num_replicas: replicas,
+  });
 }
 
 async function streamInfo(jsm: JetStreamManager, name: string): Promise<StreamInfo | null> {

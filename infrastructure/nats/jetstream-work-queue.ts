@@ -15,6 +15,7 @@ import { connectToNats, ensureWorkQueueStream } from './connection.js';
 import { DeadLetterRecorder } from './dead-letter-recorder.js';
 import { natsBroadcast } from './nats-broadcast.js';
 import { EventRelay } from './event-relay.js';
+import { untilJetStreamAnswers } from './until-jetstream-answers.js';
 import { WorkQueueConsumer } from './work-queue-consumer.js';
 
 export interface JetStreamWorkQueueOptions {
@@ -22,6 +23,8 @@ export interface JetStreamWorkQueueOptions {
   /** The work-queue stream; it is created or updated to carry `subjects`. */
   stream: string;
   subjects: string[];
+  /** How many servers of a cluster keep the stream; default 1. */
+  replicas?: number;
   /** Shown in the server's connection list. */
   connectionName: string;
   logger: Logger;
@@ -29,6 +32,8 @@ export interface JetStreamWorkQueueOptions {
   processor: CheckpointedProcessorOptions;
   /** How long an idle pull waits before another is sent. */
   pullExpiresMs?: number;
+  /** How long start-up waits for JetStream to answer; default 60 s. */
+  startWaitMs?: number;
 }
 
 /** The work queue on a JetStream work-queue stream: one durable pull consumer per subject, fed by the event relay. */
@@ -41,11 +46,25 @@ export class JetStreamWorkQueue implements WorkQueue {
     private readonly options: JetStreamWorkQueueOptions,
   ) {}
 
+  /** Connects and ensures the stream, waiting up to `startWaitMs` while JetStream cannot answer. */
   static async open(options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {
+    return untilJetStreamAnswers(
+      () => JetStreamWorkQueue.openOnce(options),
+      'opening the work queue',
+      options.logger,
+      options.startWaitMs,
+    );
+  }
+
+  private static async openOnce(options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {
     const connection = await connectToNats({ url: options.url, name: options.connectionName, logger: options.logger });
     try {
       const jsm = await connection.jetstreamManager();
-      await ensureWorkQueueStream(jsm, { name: options.stream, subjects: options.subjects });
+      await ensureWorkQueueStream(jsm, {
+        name: options.stream,
+        subjects: options.subjects,
+        replicas: options.replicas,
+      });
       return new JetStreamWorkQueue(connection, jsm, options);
     } catch (error) {
       await connection.close();

@@ -14,6 +14,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
 import { sleep } from '../../projections/sleep.js';
 import { settlesWithin } from '../system/settles-within.js';
+import { untilJetStreamAnswers } from './until-jetstream-answers.js';
 import { runWorkHandler } from '../../application/run-work-handler.js';
 
 export type { WorkHandler, WorkItem, WorkResult };
@@ -101,10 +102,14 @@ export class WorkQueueConsumer implements WorkConsumer {
     return this.options.durableName ?? this.options.subject.replace(/[.*>\s]/g, '_');
   }
 
-  /** Creates or updates the durable consumer, then pulls in the background. */
+  /** Creates or updates the durable consumer (waiting a while if JetStream cannot answer yet), then pulls in the background. */
   async start(): Promise<void> {
     if (this.stopController !== null) return;
-    const consumer = await this.durableConsumer();
+    const consumer = await untilJetStreamAnswers(
+      () => this.durableConsumer(),
+      `starting the consumer of ${this.options.subject}`,
+      this.options.logger,
+    );
     const stop = new AbortController();
     this.stopController = stop;
     this.pulling = this.pullLoop(consumer, stop.signal, Math.max(1, this.options.concurrency ?? 1));

@@ -7,6 +7,8 @@ export interface WorkQueueSettings {
   /** JetStream when set; otherwise the in-process queue in the service's own database. */
   natsUrl: string | null;
   natsStream: string;
+  /** How many servers of a cluster keep the stream. */
+  natsStreamReplicas: number;
   subjects: string[];
   connectionName: string;
 }
@@ -25,6 +27,7 @@ export async function openWorkQueue(
   return JetStreamWorkQueue.open({
     url: settings.natsUrl,
     stream: settings.natsStream,
+    replicas: settings.natsStreamReplicas,
     subjects: settings.subjects,
     connectionName: settings.connectionName,
     logger,

@@ -3,6 +3,7 @@ import { type ConfigSection, integer, text } from '../variable.js';
 export interface QueueSettings {
   natsUrl: string;
   natsStreamName: string;
+  natsStreamReplicas: number;
   workAckWaitMs: number;
   workDrainTimeoutMs: number;
 }
@@ -10,10 +11,16 @@ export interface QueueSettings {
 const NATS_URL = text(
   'NATS_URL',
   'nats://127.0.0.1:4222',
-  'the JetStream work queue; setting it selects server mode',
+  "the JetStream work queue, one URL or a comma-separated list of a cluster's servers; setting it selects server mode",
   'unset (embedded mode); in server mode `nats://127.0.0.1:4222`',
 );
 const NATS_STREAM = text('NATS_STREAM', 'VDS_WORK', "the work queue's stream (its subjects are `$NATS_STREAM.<kind>`)");
+const NATS_STREAM_REPLICAS = integer(
+  'NATS_STREAM_REPLICAS',
+  1,
+  [1, 5],
+  "how many servers of a NATS cluster keep the work queue's stream (and its consumers); 3 on a 3-node cluster survives the loss of one node. An existing stream is brought to this count at start-up",
+);
 const WORK_ACK_WAIT_MS = integer(
   'WORK_ACK_WAIT_MS',
   60_000,
@@ -30,10 +37,11 @@ const WORK_DRAIN_TIMEOUT_MS = integer(
 
 export const queueSection: ConfigSection<QueueSettings> = {
   title: 'Work queue',
-  variables: [NATS_URL, NATS_STREAM, WORK_ACK_WAIT_MS, WORK_DRAIN_TIMEOUT_MS],
+  variables: [NATS_URL, NATS_STREAM, NATS_STREAM_REPLICAS, WORK_ACK_WAIT_MS, WORK_DRAIN_TIMEOUT_MS],
   load: (env) => ({
     natsUrl: NATS_URL.read(env),
     natsStreamName: NATS_STREAM.read(env),
+    natsStreamReplicas: NATS_STREAM_REPLICAS.read(env),
     workAckWaitMs: WORK_ACK_WAIT_MS.read(env),
     workDrainTimeoutMs: WORK_DRAIN_TIMEOUT_MS.read(env),
   }),

@@ -31,6 +31,14 @@ describe('configuration', () => {
     );
   });
 
+  it("reads a cluster: NATS_URL as a list, and the work stream's replicas (1 unless set, at most 5)", () => {
+    assert.equal(loadConfig({}).queue.natsStreamReplicas, 1);
+    const config = loadConfig({ NATS_URL: 'nats://a.invalid:4222,nats://b.invalid:4222', NATS_STREAM_REPLICAS: '3' });
+    assert.equal(config.queue.natsStreamReplicas, 3);
+    assert.equal(config.queue.natsUrl, 'nats://a.invalid:4222,nats://b.invalid:4222');
+    assert.throws(() => loadConfig({ NATS_STREAM_REPLICAS: '6' }), /NATS_STREAM_REPLICAS must be between 1 and 5/);
+  });
+
   it('cuts off slow clients by default: 30 s for a request, 10 s for its headers', () => {
     const config = loadConfig({});
     assert.equal(config.http.requestTimeoutMs, 30_000);

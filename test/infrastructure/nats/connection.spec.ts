@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { JetStreamManager, NatsConnection } from 'nats';
+import { startNatsCluster } from '../../../bench/soak/own-nats-cluster.js';
+import type { OwnNats } from '../../../bench/soak/own-nats.js';
+import type { Logger } from '../../../application/ports/logger.js';
+import { connectToNats, ensureWorkQueueStream } from '../../../infrastructure/nats/connection.js';
+import { JetStreamWorkQueue } from '../../../infrastructure/nats/jetstream-work-queue.js';
+import type { CheckpointedProcessorOptions } from '../../../projections/checkpointed-processor.js';
+
+describe('the work queue on a 3-node JetStream cluster', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let nodes: OwnNats[] = [];
+  let nc: NatsConnection;
+  let jsm: JetStreamManager;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'nats-cluster-spec-'));
+    nodes = await startNatsCluster(dir);
+    // The whole list, as NATS_URL carries it.
+    nc = await connectToNats({ url: nodes.map((node) => node.url).join(', '), name: 'connection.spec' });
+    jsm = await nc.jetstreamManager();
+  });
+
+  after(async () => {
+    await nc?.close();
+    await Promise.all(nodes.map((node) => node.kill()));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates the stream with the replicas asked for, one copy on each node', async () => {
+    const info = await ensureWorkQueueStream(jsm, {
+      name: 'WQ_REPLICATED',
+      subjects: ['wq_replicated.>'],
+      replicas: 3,
+    });
+    assert.equal(info.config.num_replicas, 3);
+    assert.equal(info.cluster?.replicas?.length, 2, 'a leader and two followers');
+  });
+
+  it('brings an existing stream of one replica up to the count asked for', async () => {
+    await ensureWorkQueueStream(jsm, { name: 'WQ_RAISED', subjects: ['wq_raised.>'] });
+    assert.equal((await jsm.streams.info('WQ_RAISED')).config.num_replicas, 1);
+    await ensureWorkQueueStream(jsm, { name: 'WQ_RAISED', subjects: ['wq_raised.>'], replicas: 3 });
+    assert.equal((await jsm.streams.info('WQ_RAISED')).config.num_replicas, 3);
+  });
+
+  // Last: it leaves one node stopped.
+  it('waits at start-up while the cluster has no quorum, and opens once a second node is back', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = {
+      info() {},
+      warn: (_fields, message) => void warnings.push(String(message)),
+      error() {},
+      child: () => logger,
+    };
+    await Promise.all([nodes[1].kill(), nodes[2].kill()]);
+    let outcome: 'pending' | 'opened' | 'failed' = 'pending';
+    const opening = JetStreamWorkQueue.open({
+      url: nodes.map((node) => node.url).join(','),
+      stream: 'WQ_START',
+      subjects: ['wq_start.>'],
+      replicas: 3,
+      connectionName: 'connection.spec',
+      logger,
+      processor: {} as CheckpointedProcessorOptions,
+    });
+    opening.then(
+      () => (outcome = 'opened'),
+      () => (outcome = 'failed'),
+    );
+    const deadline = Date.now() + 60_000;
+    while (warnings.length < 2 && outcome === 'pending' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(outcome, 'pending', 'still waiting after two tries without a quorum');
+    assert.match(warnings[0], /the cluster has no leader/);
+    await nodes[1].startAgain();
+    const queue = await opening;
+    try {
+      // The quorum lost again before a worker's consumer is created: the consumer waits too.
+      await nodes[1].kill();
+      const waitedBefore = warnings.length;
+      const consumer = queue.consumer({
+        subject: 'wq_start.download',
+        handler: async () => ({ outcome: 'ack' }) as never,
+      });
+      let started: 'pending' | 'started' | 'failed' = 'pending';
+      const starting = consumer.start();
+      starting.then(
+        () => (started = 'started'),
+        () => (started = 'failed'),
+      );
+      while (warnings.length < waitedBefore + 2 && started === 'pending' && Date.now() < deadline + 60_000)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(started, 'pending', 'the consumer still waiting after two tries without a quorum');
+      assert.match(warnings.at(-1) ?? '', /starting the consumer of wq_start.download/);
+      await nodes[1].startAgain();
+      await starting;
+      await consumer.stop();
+    } finally {
+      await queue.close();
+    }
+  });
+});
