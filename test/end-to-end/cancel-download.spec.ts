@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
+import type { EventStore } from '../../application/ports/event-store.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
+import { connectToNats } from '../../infrastructure/nats/connection.js';
+import { workSubject } from '../../infrastructure/roles/work-subject.js';
 import { verifyWebhookSignature } from '../../infrastructure/webhooks/verify-webhook-signature.js';
 import {
   FIXTURE_VIDEOS,
@@ -52,6 +55,36 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
       .where('account_id', accountId)
       .first();
     return account.state.pendingJobs;
+  };
+  /** The delivery's events in the job's stream. */
+  const deliveryEvents = async (jobId: string): Promise<string[]> =>
+    (await service.service.container.resolve<EventStore>(TOKENS.eventStore).readStream(`download-${jobId}`))
+      .map((event) => event.type)
+      .filter((type) => type.startsWith('Webhook'));
+
+  /**
+   * Whether the webhook work has run out: the delivery's stream records its end, every event is queued, and the
+   * webhook consumer holds no message, neither waiting nor being handled nor put off for a later attempt. A duplicate
+   * sent by any delivery of the work would have reached the receiver by then.
+   */
+  const webhookWorkDrained = async (jobId: string): Promise<boolean> => {
+    const ended = (await deliveryEvents(jobId)).some((type) =>
+      ['WebhookAttemptSucceeded', 'WebhookDeliveryStopped', 'WebhookDeliveryGaveUp'].includes(type),
+    );
+    if (!ended) return false;
+    await service.service.relay?.waitUntilCaughtUp(null, { timeoutMs: 20_000 });
+    const nats = await connectToNats({ url: service.config.queue.natsUrl, name: 'cancel-download.spec' });
+    try {
+      // Named as the work consumer names its durable: after its subject.
+      const durable = workSubject(service.config, 'webhook').replace(/[.*>\s]/g, '_');
+      const consumer = await (await nats.jetstreamManager()).consumers.info(
+        service.config.queue.natsStreamName,
+        durable,
+      );
+      return consumer.num_pending === 0 && consumer.num_ack_pending === 0;
+    } finally {
+      await nats.close();
+    }
   };
   const balances = async (key: string) => {
     await service.settle();
@@ -174,7 +207,8 @@ describe('end to end: DELETE /download/{jobId} cancels a job', function () {
       async () => (await processesWorkingIn(service.config.storage.workDir)).length === 0,
       15_000,
     );
-    await sleep(500);
+    await waitFor('the webhook work is drained', () => webhookWorkDrained(jobId));
     assert.equal(receiver.received.length, 1, 'acknowledged once, sent once');
+    assert.deepEqual(await deliveryEvents(jobId), ['WebhookAttemptStarted', 'WebhookAttemptSucceeded']);
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import {
   FIXTURE_VIDEOS,
   type FixturePlatform,
@@ -18,7 +19,7 @@ async function eventually(condition: () => Promise<boolean>, what: string, timeo
 }
 
 /** As the OOM killer would: SIGKILL to every idle helper, then wait until they are gone. */
-async function killHelpers(): Promise<void> {
+async function killHelpers(): Promise<number[]> {
   const children = await ownChildren();
   const pids = children.filter((child) => child.commandLine.includes('yt_dlp_helper.py')).map((child) => child.pid);
   // The children listed tell a helper that never started (the service fell back to the command line) from one not found.
@@ -28,6 +29,36 @@ async function killHelpers(): Promise<void> {
   );
   for (const pid of pids) process.kill(pid, 'SIGKILL');
   await eventually(async () => pids.every((pid) => !isAlive(pid)), 'the helpers died');
+  return pids;
+}
+
+/** The warm helpers running now. */
+async function helperPids(): Promise<number[]> {
+  return (await ownChildren())
+    .filter((child) => child.commandLine.includes('yt_dlp_helper.py'))
+    .map((child) => child.pid);
+}
+
+/**
+ * The URLs looked up, and those of them answered by `yt-dlp -J` instead of a helper: a lookup that finds no helper
+ * (every place held by a dead one) still answers within the wait, on the command line, so an answer alone proves nothing.
+ */
+function watchLookups(service: TestService): { all: string[]; onTheCommandLine: string[] } {
+  const seen = { all: [] as string[], onTheCommandLine: [] as string[] };
+  const warm = service.service.container.resolve(TOKENS.warmExtractor);
+  const commandLine = service.service.container.resolve(TOKENS.ytDlp)?.extractor;
+  assert.ok(warm !== null && commandLine !== undefined, 'the service looks videos up with warm helpers');
+  const probeWarm = warm.probe.bind(warm);
+  warm.probe = (url, options) => {
+    seen.all.push(url);
+    return probeWarm(url, options);
+  };
+  const probeCommandLine = commandLine.probe.bind(commandLine);
+  commandLine.probe = (url, options) => {
+    seen.onTheCommandLine.push(url);
+    return probeCommandLine(url, options);
+  };
+  return seen;
 }
 
 describe('drill: warm helpers killed while idle', function () {
@@ -53,6 +84,8 @@ describe('drill: warm helpers killed while idle', function () {
 
   it('answers a submission of a new video within 30 s after the idle helpers were killed twice', async () => {
     const { apiKey } = await service.createAccount();
+    const lookups = watchLookups(service);
+    const killed: number[] = [];
     const submit = async (id: string) => {
       const started = Date.now();
       // A submission that never answers fails the test at 40 s, as the client would give up, instead of hanging it.
@@ -70,12 +103,30 @@ describe('drill: warm helpers killed while idle', function () {
         clearTimeout(timer);
       }
     };
+    /** Each answer came from a helper started after the deaths: none of the lookups ran on the command line. */
+    const answeredByANewHelper = async (round: string) => {
+      assert.deepEqual(lookups.onTheCommandLine, [], `${round}: no lookup fell back to the command line`);
+      const serving = await helperPids();
+      assert.ok(
+        serving.some((pid) => !killed.includes(pid)),
+        `${round}: a helper other than the killed ${JSON.stringify(killed)} runs: ${JSON.stringify(serving)}`,
+      );
+    };
     assert.equal((await submit(FIXTURE_VIDEOS.clip.id)).response.status, 200);
-    await killHelpers();
+    await answeredByANewHelper('before the deaths');
+    killed.push(...(await killHelpers()));
     assert.equal((await submit(FIXTURE_VIDEOS.voice.id)).response.status, 200);
-    await killHelpers();
+    await answeredByANewHelper('after the first deaths');
+    killed.push(...(await killHelpers()));
     const { response, ms } = await submit(FIXTURE_VIDEOS.multi.id);
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.ok(ms < 30_000, `answered in ${ms} ms`);
+    await answeredByANewHelper('after the second deaths');
+    // Every submission was looked up: an answer from a cache would have tested no helper at all.
+    for (const video of [FIXTURE_VIDEOS.clip, FIXTURE_VIDEOS.voice, FIXTURE_VIDEOS.multi])
+      assert.ok(
+        lookups.all.some((url) => url.includes(video.id)),
+        `${video.id} was looked up: ${lookups.all}`,
+      );
   });
 });

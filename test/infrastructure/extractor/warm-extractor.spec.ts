@@ -90,8 +90,9 @@ class PagesInMemory {
  * never answers, `crash` dies mid-request, `fail` answers with yt-dlp's
  * words, one ending in `/bot` with the platform's bot check, one ending in
  * `/slow` takes 300 ms and answers with when it started and ended, `seen`
- * with every URL this helper was asked for; anything else answers with the
- * helper's pid as the video id.
+ * with every URL this helper was asked for, `meet/<name>` with `met` once
+ * two helpers hold a request of that name (`alone` after 8 s); anything else
+ * answers with the helper's pid as the video id.
  */
 const SCRIPTED_HELPER = `
 import json, os, sys, time
@@ -113,6 +114,16 @@ for line in sys.stdin:
         url = json.dumps([started, time.time()])
     if url == 'seen':
         url = ' '.join(seen)
+    if url.startswith('meet/'):
+        # A marker per helper; two of them mean two helpers held a request of this name at the same time.
+        here = os.path.dirname(os.path.abspath(__file__))
+        prefix = 'warm-meet-%s-' % url[5:]
+        open(os.path.join(here, prefix + str(os.getpid())), 'w').close()
+        met = lambda: len([name for name in os.listdir(here) if name.startswith(prefix)]) >= 2
+        deadline = time.time() + 8
+        while not met() and time.time() < deadline:
+            time.sleep(0.02)
+        url = 'met' if met() else 'alone'
     if url == 'sleep':
         time.sleep(60)
     if url == 'crash':
@@ -289,9 +300,16 @@ describe('WarmExtractor', function () {
     });
 
     it('runs requests side by side up to its number of processes, and queues the rest', async () => {
-      const { extractor } = scripted({ processes: 2 });
-      const answers = await Promise.all(['a', 'b', 'c', 'd'].map((url) => extractor.probe(url)));
-      assert.equal(new Set(answers.map((answer) => answer.id)).size, 2);
+      const { extractor, commandLine } = scripted({ processes: 2, requestTimeoutMs: 20_000, acquireTimeoutMs: 30_000 });
+      // Each request waits in its helper until a second helper holds one too: helpers used one after the other answer "alone".
+      const answers = await Promise.all([1, 2, 3, 4].map(() => extractor.probe('meet/side-by-side')));
+      assert.deepEqual(
+        answers.map((answer) => answer.title),
+        ['met', 'met', 'met', 'met'],
+      );
+      const pids = new Set(answers.map((answer) => Number(answer.id)));
+      assert.equal(pids.size, 2, 'two helpers, the other requests queued for them');
+      assert.deepEqual(commandLine.probed, []);
     });
 
     it("hands the page extracted at submission to the job's download, which then need not extract it again", async () => {
