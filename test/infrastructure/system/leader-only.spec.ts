@@ -4,17 +4,10 @@ import type { Logger } from '../../../application/ports/logger.js';
 import { PostgresExclusiveLock } from '../../../infrastructure/postgres/postgres-exclusive-lock.js';
 import { LeaderOnly } from '../../../infrastructure/system/leader-only.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 const KEY = 'test:leader-only';
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** One process's view: whether its work runs, and whether its lock waits on another holder. */
 class Instance {
@@ -65,21 +58,21 @@ describe('background work behind a leadership lock', () => {
 
   it('runs in one of two instances, and in the other once the first stops', async () => {
     for (const instance of instances) instance.leader.start();
-    await waitFor(() => instances.some((instance) => instance.running), 'one instance leads');
+    await waitFor('one instance leads', () => instances.some((instance) => instance.running));
     const [first, second] = instances[0].running ? instances : [instances[1], instances[0]];
-    await waitFor(() => second.waitedForOther, 'the other waits on the lock');
+    await waitFor('the other waits on the lock', () => second.waitedForOther);
     assert.equal(second.running, false);
 
     await first.leader.stop();
     assert.equal(first.running, false);
-    await waitFor(() => second.running, 'the other takes over');
+    await waitFor('the other takes over', () => second.running);
     assert.equal(mostAtOnce, 1, 'never two at once');
   });
 
   it('stops the work of a leader whose lock connection dies, and one instance leads again', async function () {
     this.timeout(120_000);
     for (const instance of instances) instance.leader.start();
-    await waitFor(() => instances.some((instance) => instance.running), 'one instance leads');
+    await waitFor('one instance leads', () => instances.some((instance) => instance.running));
     const [first] = instances[0].running ? instances : [instances[1], instances[0]];
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
@@ -92,8 +85,8 @@ describe('background work behind a leadership lock', () => {
     } finally {
       await admin.end();
     }
-    await waitFor(() => first.stops === 1, 'the old leader stops its work');
+    await waitFor('the old leader stops its work', () => first.stops === 1);
     // No "never two at once" here: until the old leader notices, the database has already let the other take the lock.
-    await waitFor(() => instances.some((instance) => instance.running), 'one instance leads again');
+    await waitFor('one instance leads again', () => instances.some((instance) => instance.running));
   });
 });
