@@ -7,6 +7,7 @@ import { InvalidTransitionError } from '../../domain/errors.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
+import { completeJobInProgress, startJobInProgress } from '../support/job-in-progress.js';
 
 describe('CancelDownload racing the job’s completion', () => {
   it('answers the documented "already COMPLETED" refusal when the job completes between the read and the cancel', async () => {
@@ -17,33 +18,7 @@ describe('CancelDownload racing the job’s completion', () => {
       new RandomIds(),
     );
     const jobId = 'job-race';
-    const now = () => new Date().toISOString();
-    await jobs.handle(
-      jobId,
-      {
-        type: 'SubmitDownload',
-        data: {
-          jobId,
-          accountId: 'acc-1',
-          url: 'https://www.youtube.com/watch?v=x',
-          format: 'audio',
-          startTime: null,
-          endTime: null,
-          language: null,
-          webhookUrl: null,
-          title: 't',
-          duration: 10,
-          maxFileSizeBytes: 1_000_000,
-          now: now(),
-        },
-      },
-      {},
-    );
-    await jobs.handle(
-      jobId,
-      { type: 'StartJob', data: { jobId, leaseId: 'lease-1', messageId: 'message-1', now: now() } },
-      {},
-    );
+    await startJobInProgress(jobs, jobId);
 
     // The worker's completion lands right after the cancel has read the job IN_PROGRESS.
     let completedMeanwhile = false;
@@ -52,23 +27,7 @@ describe('CancelDownload racing the job’s completion', () => {
       const loaded = await jobs.load(id);
       if (!completedMeanwhile) {
         completedMeanwhile = true;
-        await jobs.handle(
-          id,
-          {
-            type: 'CompleteJob',
-            data: {
-              jobId: id,
-              fileKey: 'k',
-              fileSize: 1,
-              actualFormat: 'audio',
-              mimeType: 'audio/mp4',
-              fileExtension: 'm4a',
-              now: now(),
-              leaseId: 'lease-1',
-            },
-          },
-          {},
-        );
+        await completeJobInProgress(jobs, id);
       }
       return loaded;
     };

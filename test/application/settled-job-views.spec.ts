@@ -1,33 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { ChargeVisibility } from '../../application/accounts/charge-visibility.js';
 import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
 import { GetDownloadJob } from '../../application/downloads/get-download-job.js';
 import { SettledJobViews } from '../../application/downloads/settled-job-views.js';
 import type { DownloadJobView } from '../../application/ports/read-models.js';
-
-function view(overrides: Partial<DownloadJobView> = {}): DownloadJobView {
-  return {
-    jobId: randomUUID(),
-    accountId: 'account-1',
-    status: 'COMPLETED',
-    url: 'https://video.example/watch?v=1',
-    format: 'audio',
-    language: null,
-    title: 'A title',
-    duration: 12,
-    webhookUrl: null,
-    actualFormat: 'audio',
-    fileKey: 'account-1/job.1.m4a',
-    fileSize: 1000,
-    fileExtension: 'm4a',
-    errorCode: null,
-    createdAt: '2026-11-25T10:00:00.000Z',
-    startedAt: '2026-11-25T10:00:01.000Z',
-    completedAt: '2026-11-25T10:00:02.000Z',
-    ...overrides,
-  };
-}
+import { completedJobView } from '../support/completed-job-view.js';
 
 /** A read model of one row that counts its reads, and whose row the test can change behind the cache's back. */
 function rowOf(initial: DownloadJobView) {
@@ -53,7 +30,7 @@ const settledCharges = (settled: { value: boolean }) =>
 
 describe("application: finished jobs' views kept in memory", () => {
   it('answers a settled finished job without reading its row again, and keeps it from other accounts', async () => {
-    const job = view();
+    const job = completedJobView();
     const { rows, readModel } = rowOf(job);
     const views = new SettledJobViews(100);
     views.trust();
@@ -66,7 +43,7 @@ describe("application: finished jobs' views kept in memory", () => {
   });
 
   it('reads the row again once a change of the job is announced', async () => {
-    const job = view();
+    const job = completedJobView();
     const { rows, readModel } = rowOf(job);
     const views = new SettledJobViews(100);
     views.trust();
@@ -82,7 +59,7 @@ describe("application: finished jobs' views kept in memory", () => {
 
   it('keeps nothing before the charge is visible, for jobs under way, or while changes may be missed', async () => {
     const settled = { value: false };
-    const finished = view();
+    const finished = completedJobView();
     const { rows, readModel } = rowOf(finished);
     const views = new SettledJobViews(100);
     views.trust();
@@ -91,7 +68,7 @@ describe("application: finished jobs' views kept in memory", () => {
     assert.equal((await query.execute('account-1', finished.jobId))?.status, 'IN_PROGRESS');
     assert.equal(rows.reads, 2);
 
-    rows.current = view({ jobId: finished.jobId, status: 'IN_PROGRESS', completedAt: null, fileKey: null });
+    rows.current = completedJobView({ jobId: finished.jobId, status: 'IN_PROGRESS', completedAt: null, fileKey: null });
     await query.execute('account-1', finished.jobId);
     await query.execute('account-1', finished.jobId);
     assert.equal(rows.reads, 4);
@@ -105,7 +82,7 @@ describe("application: finished jobs' views kept in memory", () => {
   });
 
   it('does not keep a view read while a change was announced', async () => {
-    const job = view();
+    const job = completedJobView();
     let views: SettledJobViews;
     const rows = { reads: 0 };
     const readModel = {
@@ -127,7 +104,7 @@ describe("application: finished jobs' views kept in memory", () => {
   it('holds at most its bound, forgetting the least recently polled job first', () => {
     const views = new SettledJobViews(2);
     views.trust();
-    const [a, b, c] = [view(), view(), view()];
+    const [a, b, c] = [completedJobView(), completedJobView(), completedJobView()];
     views.remember(a, views.ticket());
     views.remember(b, views.ticket());
     assert.ok(views.get(a.jobId));

@@ -18,6 +18,7 @@ import { LocalDirectoryFileStore } from '../../infrastructure/files/local-direct
 import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
+import { waitFor } from '../support/wait-for.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -66,14 +67,6 @@ class WatchedFileStore extends LocalDirectoryFileStore {
 
   finishHungUpload(): void {
     this.letThrough();
-  }
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -178,11 +171,11 @@ describe('work on a job that ended under its worker', () => {
     const handled = run.handle(message, delivery);
     let settled = false;
     void handled.finally(() => (settled = true)).catch(() => undefined);
-    await waitFor(() => files.uploading, 'the upload started');
+    await waitFor('the upload started', () => files.uploading, 20_000);
     // As DELETE and the reconciler do: the job fails, then the cancellation is announced.
     await failJob(message.jobId);
     running.cancel(message.jobId);
-    await waitFor(() => settled, 'the run ended', 10_000).catch(() => files.finishHungUpload());
+    await waitFor('the run ended', () => settled, 10_000).catch(() => files.finishHungUpload());
     assert.equal(files.abortedUpload, true, 'the upload was aborted');
     assert.deepEqual(await handled, { kind: 'done' });
     assert.equal(await files.stat(files.uploads[0]), null);

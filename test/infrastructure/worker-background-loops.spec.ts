@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { type TestService, startTestService } from '../support/test-service.js';
-
-async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { waitFor } from '../support/wait-for.js';
 
 /** The backend pids of the sessions holding the lock the worker's background loops run behind. */
 async function leaders(databaseUrl: string): Promise<number[]> {
@@ -52,16 +45,16 @@ describe('the worker role’s background loops (dead letters, reconcilers) in a 
     first = await startTestService({ roles: ['worker'], label: 'background_loops' });
     const databaseUrl = first.database?.url as string;
     // The first worker, alone, leads: its session is the one holding the lock.
-    await waitFor(async () => (await leaders(databaseUrl)).length === 1, 'the first worker leads');
+    await waitFor('the first worker leads', async () => (await leaders(databaseUrl)).length === 1);
     const [firstLeader] = await leaders(databaseUrl);
     second = await startTestService({ roles: ['worker'], label: 'background_loops_2', databaseUrl: () => databaseUrl });
     assert.deepEqual(await leaders(databaseUrl), [firstLeader], 'the second worker does not lead beside it');
 
     await first.service.stop();
-    await waitFor(async () => {
+    await waitFor('another session, the second worker’s, leads', async () => {
       const now = await leaders(databaseUrl);
       return now.length === 1 && now[0] !== firstLeader;
-    }, 'another session, the second worker’s, leads');
+    });
     assert.equal(await connected(databaseUrl, firstLeader), false, 'the stopped worker holds no session');
   });
 });

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Registry } from 'prom-client';
 import { Server } from 'proxy-chain';
-import type { Extractor } from '../../../application/ports/extractor.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import { installedYtDlpPath, loadConfig } from '../../../infrastructure/config/config.js';
 import { createYtDlpExtractor } from '../../../infrastructure/extractor/create-yt-dlp-extractor.js';
@@ -17,19 +16,12 @@ import {
   type FixturePlatform,
   startFixturePlatform,
 } from '../../fixtures/platform/fixture-platform.js';
+import { noCommandLine } from '../../support/no-command-line.js';
 import { ownChildren } from '../../support/processes.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
-
-/** Stands in for the command line, so any answer must have come from a warm helper. */
-const noCommandLine: Extractor = {
-  probe: async () => assert.fail('the command line was asked'),
-  download: async () => assert.fail('the command line was asked'),
-  listChannel: async () => assert.fail('the command line was asked'),
-  resolveMediaLinks: async () => assert.fail('the command line was asked'),
-};
 
 /**
  * A helper speaking the protocol that answers with its pid as the video id

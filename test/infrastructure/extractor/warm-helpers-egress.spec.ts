@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
-import type { Extractor } from '../../../application/ports/extractor.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import { installedYtDlpPath, loadConfig } from '../../../infrastructure/config/config.js';
 import type { EgressEvent } from '../../../infrastructure/egress/egress-proxy.js';
@@ -12,19 +11,12 @@ import {
   type FixturePlatform,
   startFixturePlatform,
 } from '../../fixtures/platform/fixture-platform.js';
+import { noCommandLine } from '../../support/no-command-line.js';
 import { ownChildren } from '../../support/processes.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
-
-/** Stands in for the command line, so any answer must have come from a warm helper. */
-const noCommandLine: Extractor = {
-  probe: async () => assert.fail('the command line was asked'),
-  download: async () => assert.fail('the command line was asked'),
-  listChannel: async () => assert.fail('the command line was asked'),
-  resolveMediaLinks: async () => assert.fail('the command line was asked'),
-};
 
 describe('warm helpers go through the egress proxy', function () {
   this.timeout(120_000);

@@ -8,6 +8,8 @@ import { InMemoryEventStore } from '../../../infrastructure/event-store/in-memor
 import { type JobFrame, JobStatusHub } from '../../../infrastructure/live/job-status-hub.js';
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
 import { RandomIds } from '../../../infrastructure/system/random-ids.js';
+import { completeJobInProgress, startJobInProgress } from '../../support/job-in-progress.js';
+import { waitFor } from '../../support/wait-for.js';
 
 /**
  * The in-memory store, whose subscriptions and head position fail while `down`, as the PostgreSQL store's do when the
@@ -71,17 +73,6 @@ class DroppingStore {
   }
 }
 
-async function until<T>(what: string, find: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined && found !== false) return found;
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-const now = () => new Date().toISOString();
 const silent: Logger = createLogger('silent');
 
 describe('JobStatusHub: following the job streams through a lost store', () => {
@@ -89,52 +80,6 @@ describe('JobStatusHub: following the job streams through a lost store', () => {
   let jobs: DownloadJobCommandHandler;
   let hub: JobStatusHub;
 
-  const startedJob = async (jobId: string) => {
-    await jobs.handle(
-      jobId,
-      {
-        type: 'SubmitDownload',
-        data: {
-          jobId,
-          accountId: 'acc-1',
-          url: 'https://www.youtube.com/watch?v=x',
-          format: 'audio',
-          startTime: null,
-          endTime: null,
-          language: null,
-          webhookUrl: null,
-          title: 't',
-          duration: 10,
-          maxFileSizeBytes: 1_000_000,
-          now: now(),
-        },
-      },
-      {},
-    );
-    await jobs.handle(
-      jobId,
-      { type: 'StartJob', data: { jobId, leaseId: 'lease-1', messageId: 'm-1', now: now() } },
-      {},
-    );
-  };
-  const complete = (jobId: string) =>
-    jobs.handle(
-      jobId,
-      {
-        type: 'CompleteJob',
-        data: {
-          jobId,
-          fileKey: 'k',
-          fileSize: 1,
-          actualFormat: 'audio',
-          mimeType: 'audio/mp4',
-          fileExtension: 'm4a',
-          now: now(),
-          leaseId: 'lease-1',
-        },
-      },
-      {},
-    );
   const startHub = async (loadJobs: DownloadJobCommandHandler = jobs) => {
     hub = new JobStatusHub({
       store: dropping.asEventStore(),
@@ -161,23 +106,27 @@ describe('JobStatusHub: following the job streams through a lost store', () => {
 
   it('follows again from where it was after its subscription throws, and is not ready meanwhile', async () => {
     await startHub();
-    await startedJob('job-1');
+    await startJobInProgress(jobs, 'job-1');
     const frames = await watch('job-1');
-    await until('the running frame', () => frames.some((frame) => frame.text.includes('IN_PROGRESS')));
+    await waitFor(
+      'the running frame is sent',
+      () => frames.some((frame) => frame.text.includes('IN_PROGRESS')),
+      10_000,
+    );
     assert.equal(hub.following, true);
 
     dropping.drop();
-    await until('the hub to say it cannot follow', () => !hub.following);
+    await waitFor('the hub says it cannot follow', () => !hub.following, 10_000);
     // Finished while the hub could not follow: only a follower that picks up where it was hears of it.
-    await complete('job-1');
+    await completeJobInProgress(jobs, 'job-1');
     const readsWhileDown = dropping.headReads;
-    await until('a try to follow again', () => dropping.headReads > readsWhileDown);
+    await waitFor('it tries to follow again', () => dropping.headReads > readsWhileDown, 10_000);
     assert.equal(hub.following, false, 'still not ready while the store fails');
 
     dropping.restore();
-    const terminal = await until('the terminal frame', () => frames.find((frame) => frame.terminal));
+    const terminal = await waitFor('the terminal frame is sent', () => frames.find((frame) => frame.terminal), 10_000);
     assert.match(terminal.text, /"status":"COMPLETED"/);
-    await until('the hub to say it follows again', () => hub.following);
+    await waitFor('the hub says it follows again', () => hub.following, 10_000);
   });
 
   it("gives a job's watchers its terminal body when loading the job failed as the change arrived", async () => {
@@ -191,12 +140,16 @@ describe('JobStatusHub: following the job streams through a lost store', () => {
       return jobs.load(id);
     };
     await startHub(flaky);
-    await startedJob('job-2');
+    await startJobInProgress(jobs, 'job-2');
     const frames = await watch('job-2');
-    await until('the running frame', () => frames.some((frame) => frame.text.includes('IN_PROGRESS')));
+    await waitFor(
+      'the running frame is sent',
+      () => frames.some((frame) => frame.text.includes('IN_PROGRESS')),
+      10_000,
+    );
     failLoads = 2;
-    await complete('job-2');
-    const terminal = await until('the terminal frame', () => frames.find((frame) => frame.terminal));
+    await completeJobInProgress(jobs, 'job-2');
+    const terminal = await waitFor('the terminal frame is sent', () => frames.find((frame) => frame.terminal), 10_000);
     assert.match(terminal.text, /"status":"COMPLETED"/);
     assert.equal(failLoads, 0);
   });

@@ -11,6 +11,7 @@ import { createKnex } from '../../../infrastructure/postgres/create-knex.js';
 import { PoolPreparedReads } from '../../../infrastructure/postgres/pool-prepared-reads.js';
 import { PostgresAccountReadProgress } from '../../../infrastructure/postgres/postgres-account-read-progress.js';
 import { migrateReadModels } from '../../../infrastructure/postgres/read-model-schema.js';
+import { completedJobView } from '../../support/completed-job-view.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
 
 /** What the accounts read model tells the API about a reservation, read as GET /me would see it. */
@@ -142,25 +143,9 @@ function countingReads(reads: PreparedReads): PreparedReads & { count(): number 
 }
 
 function finishedJobs(accountId: string, count: number): DownloadJobView[] {
-  return Array.from({ length: count }, (_, index) => ({
-    jobId: `job-${index}`,
-    accountId,
-    status: 'COMPLETED',
-    url: 'https://video.example/watch?v=1',
-    format: 'audio',
-    language: null,
-    title: 'A title',
-    duration: 12,
-    webhookUrl: null,
-    actualFormat: 'audio',
-    fileKey: `${accountId}/job-${index}.m4a`,
-    fileSize: 1000,
-    fileExtension: 'm4a',
-    errorCode: null,
-    createdAt: '2026-11-25T10:00:00.000Z',
-    startedAt: '2026-11-25T10:00:01.000Z',
-    completedAt: '2026-11-25T10:00:02.000Z',
-  }));
+  return Array.from({ length: count }, (_, index) =>
+    completedJobView({ jobId: `job-${index}`, accountId, fileKey: `${accountId}/job-${index}.m4a` }),
+  );
 }
 
 /** A jobs read model whose every listing is this page. */

@@ -5,17 +5,10 @@ import { PostgresExclusiveLock } from '../../../infrastructure/postgres/postgres
 import { LeaderOnly } from '../../../infrastructure/system/leader-only.js';
 import { acquireSessionLock } from '../../../projections/session-advisory-lock.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 const KEY = 'test:leader-only';
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The backend pids of the sessions holding the lock. */
 async function lockHolders(database: TestDatabase): Promise<number[]> {
@@ -97,23 +90,23 @@ describe('background work behind a leadership lock', () => {
 
   it('runs in one of two instances, and in the other once the first stops', async () => {
     for (const instance of instances) instance.leader.start();
-    await waitFor(() => instances.some((instance) => instance.running), 'one instance leads');
+    await waitFor('one instance leads', () => instances.some((instance) => instance.running));
     const [first, second] = instances[0].running ? instances : [instances[1], instances[0]];
-    await waitFor(() => second.waitedForOther, 'the other waits on the lock');
+    await waitFor('the other waits on the lock', () => second.waitedForOther);
     assert.equal(second.running, false);
 
     await first.leader.stop();
     assert.equal(first.running, false);
-    await waitFor(() => second.running, 'the other takes over');
+    await waitFor('the other takes over', () => second.running);
     assert.equal(mostAtOnce, 1, 'never two at once');
   });
 
   it('stops the work of a leader whose lock connection dies, and the other instance leads once that one stops', async function () {
     this.timeout(120_000);
     for (const instance of instances) instance.leader.start();
-    await waitFor(() => instances.some((instance) => instance.running), 'one instance leads');
+    await waitFor('one instance leads', () => instances.some((instance) => instance.running));
     const [first, second] = instances[0].running ? instances : [instances[1], instances[0]];
-    await waitFor(() => second.waitedForOther, `${second.name} waits on the lock`);
+    await waitFor(`${second.name} waits on the lock`, () => second.waitedForOther);
     const firstSession = first.session;
     assert.deepEqual(await lockHolders(database), [firstSession], `${first.name}'s session holds the lock`);
     const admin = new pg.Client({ connectionString: database.url });
@@ -123,12 +116,12 @@ describe('background work behind a leadership lock', () => {
     } finally {
       await admin.end();
     }
-    await waitFor(() => first.stops === 1, `${first.name} stops its work`);
+    await waitFor(`${first.name} stops its work`, () => first.stops === 1);
     // No "never two at once" here: until the old leader notices, the database has already let the other take the lock.
     // Either may take the lock again now; once the first stops for good, the lead must reach the other, named one.
     await first.leader.stop();
     assert.equal(first.running, false, `${first.name} runs nothing once stopped`);
-    await waitFor(() => second.running, `${second.name} leads`);
+    await waitFor(`${second.name} leads`, () => second.running);
     assert.notEqual(second.session, firstSession);
     assert.deepEqual(await lockHolders(database), [second.session], `${second.name}'s session holds the lock`);
     assert.equal(first.running, false, `${first.name} does not lead beside it`);

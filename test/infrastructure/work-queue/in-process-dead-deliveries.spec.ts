@@ -8,16 +8,9 @@ import { DEAD_LETTER_TABLE } from '../../../infrastructure/postgres/dead-letter-
 import { InProcessWorkQueue } from '../../../infrastructure/work-queue/in-process-work-queue.js';
 import { WORK_QUEUE_TABLE } from '../../../infrastructure/work-queue/work-queue-schema.js';
 import { inProcessLocks } from '../../../projections/in-process-locks.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
-
-async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('in-process work queue: rows whose last delivery died with its process', function () {
   // Creating a PGlite database runs initdb in WebAssembly: about 15 s on an idle machine, minutes on a loaded one.
@@ -83,7 +76,7 @@ describe('in-process work queue: rows whose last delivery died with its process'
       },
     });
     await consumer.start();
-    await waitFor(async () => (await rowsOf(WORK_QUEUE_TABLE)) === 0, 'the queue is empty');
+    await waitFor('the queue is empty', async () => (await rowsOf(WORK_QUEUE_TABLE)) === 0, 20_000);
     assert.deepEqual(delivered, [{ jobId: 'resumable' }]);
     const letters = await db(DEAD_LETTER_TABLE).select('reason', 'consumer', 'deliveries', 'body');
     assert.deepEqual(letters, [
@@ -108,7 +101,7 @@ describe('in-process work queue: rows whose last delivery died with its process'
       handler: async () => 'ack',
     });
     await consumer.start();
-    await waitFor(async () => (await rowsOf(DEAD_LETTER_TABLE)) === 1, 'the message is dead-lettered');
+    await waitFor('the message is dead-lettered', async () => (await rowsOf(DEAD_LETTER_TABLE)) === 1, 20_000);
     assert.equal(await rowsOf(WORK_QUEUE_TABLE), 0);
   });
 });

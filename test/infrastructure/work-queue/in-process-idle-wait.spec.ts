@@ -4,16 +4,9 @@ import { type EmbeddedDatabase, openEmbeddedDatabase } from '../../../infrastruc
 import { InProcessWorkConsumer } from '../../../infrastructure/work-queue/in-process-work-consumer.js';
 import { WORK_QUEUE_TABLE, ensureWorkQueueTable } from '../../../infrastructure/work-queue/work-queue-schema.js';
 import { ensureDeadLetterTable } from '../../../infrastructure/postgres/dead-letter-table.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('in-process work queue: an idle consumer sleeps until its next row falls due', function () {
   this.timeout(120_000);
@@ -49,7 +42,7 @@ describe('in-process work queue: an idle consumer sleeps until its next row fall
 
   it('asks for the longest idle wait when its subject has no row', async () => {
     await consumer?.start();
-    await waitFor(() => asked.length >= 2, 'the loop went idle twice');
+    await waitFor('the loop went idle twice', () => asked.length >= 2, 20_000);
     assert.deepEqual(asked.slice(0, 2), [30_000, 30_000]);
   });
 
@@ -61,7 +54,7 @@ describe('in-process work queue: an idle consumer sleeps until its next row fall
       available_at: embedded.db.raw(`clock_timestamp() + interval '10 seconds'`),
     });
     await consumer?.start();
-    await waitFor(() => asked.length >= 1, 'the loop went idle');
+    await waitFor('the loop went idle', () => asked.length >= 1, 20_000);
     assert.ok(asked[0] > 1_000 && asked[0] <= 10_100, `asked to wait ${asked[0]} ms`);
   });
 
@@ -75,7 +68,7 @@ describe('in-process work queue: an idle consumer sleeps until its next row fall
       leased_until: embedded.db.raw(`clock_timestamp() + interval '10 seconds'`),
     });
     await consumer?.start();
-    await waitFor(() => asked.length >= 1, 'the loop went idle');
+    await waitFor('the loop went idle', () => asked.length >= 1, 20_000);
     assert.ok(asked[0] > 1_000 && asked[0] <= 10_100, `asked to wait ${asked[0]} ms`);
   });
 });
@@ -112,7 +105,7 @@ describe('in-process work queue: many idle loops on one stop signal', function (
     });
     try {
       await consumer.start();
-      await waitFor(() => waiting >= 16, 'every loop is waiting');
+      await waitFor('every loop is waiting', () => waiting >= 16, 20_000);
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
       await consumer.stop();
