@@ -38,11 +38,12 @@ function networkMessage(haystack: string): string {
   if (/not a bot|captcha/.test(haystack)) return 'The video platform asked this service for a bot check; retry later';
   if (/rate.limited|http error 429|too many requests|try again later/.test(haystack))
     return 'The video platform is limiting requests from this service; retry later';
+  // Before the status: the egress proxy answers a failed lookup with 502 or 504, which is not the platform answering.
+  if (/name resolution|name or service not known|nodename nor servname|getaddrinfo/.test(haystack))
+    return `The video platform's address could not be resolved; ${RETRY}`;
   const status = /http error (\d{3})/.exec(haystack)?.[1];
   if (status !== undefined) return httpStatusMessage(Number(status));
   if (/timed out|timeout/.test(haystack)) return `The video platform did not answer in time; ${RETRY}`;
-  if (/name resolution|name or service not known|nodename nor servname|getaddrinfo/.test(haystack))
-    return `The video platform's address could not be resolved; ${RETRY}`;
   if (/\bproxy\b/.test(haystack)) return `The proxy to the video platform failed; ${RETRY}`;
   if (/\bssl\b/.test(haystack)) return `The secure connection to the video platform failed; ${RETRY}`;
   if (/connection|remote end closed|remotedisconnected|broken pipe|unreachable|no route to host/.test(haystack))

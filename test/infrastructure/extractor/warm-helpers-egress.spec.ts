@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import type { Logger } from '../../../application/ports/logger.js';
+import { ExtractionError } from '../../../application/ports/extractor.js';
 import { installedYtDlpPath, loadConfig } from '../../../infrastructure/config/config.js';
 import type { EgressEvent } from '../../../infrastructure/egress/egress-proxy.js';
 import { createYtDlpExtractor } from '../../../infrastructure/extractor/create-yt-dlp-extractor.js';
@@ -74,7 +75,12 @@ describe('warm helpers go through the egress proxy', function () {
     try {
       const { extractor, refused } = helpers({});
       const visits = platform.watchPageVisits();
-      await assert.rejects(extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)), /Forbidden by the egress rule/);
+      await assert.rejects(extractor.probe(platform.watchUrl(FIXTURE_VIDEOS.clip.id)), (error: unknown) => {
+        assert.ok(error instanceof ExtractionError);
+        assert.match(error.message, /an address this service may not reach/);
+        assert.match(error.details ?? '', /Forbidden by the egress rule/);
+        return true;
+      });
       assert.ok(
         refused.some((event) => event.target === platform.host),
         JSON.stringify(refused),
