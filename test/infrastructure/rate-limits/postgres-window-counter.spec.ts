@@ -19,6 +19,9 @@ describe('PostgreSQL request rate limit counter', function () {
     await database?.drop();
   });
 
+  // Seconds an hour ahead: a sweep, which any add may start in the background, deletes only seconds in the past.
+  const AHEAD = Math.floor(Date.now() / 1_000) + 3_600;
+
   const pointsOf = async (bucket: string, second: number) =>
     (await db('rate_limit_windows').where({ bucket, epoch_second: second }).first())?.points;
 
@@ -32,22 +35,26 @@ describe('PostgreSQL request rate limit counter', function () {
 
   it('adds within the limit, refuses past it without counting, and keeps each second apart', async () => {
     const counter = await PostgresWindowCounter.open(db);
-    assert.deepEqual(await counter.add('key:a', 5_000, 10, 6), { allowed: true, remaining: 4 });
-    assert.deepEqual(await counter.add('key:a', 5_000, 10, 5), { allowed: false, remaining: 0 });
-    assert.equal(await pointsOf('key:a', 5_000), 6, 'the refused five were not counted');
-    assert.deepEqual(await counter.add('key:a', 5_000, 10, 4), { allowed: true, remaining: 0 });
-    assert.deepEqual(await counter.add('key:a', 5_001, 10, 10), { allowed: true, remaining: 0 }, 'the next second');
-    assert.deepEqual(await counter.add('key:b', 5_000, 10, 11), { allowed: false, remaining: 0 });
-    assert.equal(await pointsOf('key:b', 5_000), undefined);
+    assert.deepEqual(await counter.add('key:a', AHEAD, 10, 6), { allowed: true, remaining: 4 });
+    assert.deepEqual(await counter.add('key:a', AHEAD, 10, 5), { allowed: false, remaining: 0 });
+    assert.equal(await pointsOf('key:a', AHEAD), 6, 'the refused five were not counted');
+    assert.deepEqual(await counter.add('key:a', AHEAD, 10, 4), { allowed: true, remaining: 0 });
+    assert.deepEqual(await counter.add('key:a', AHEAD + 1, 10, 10), { allowed: true, remaining: 0 }, 'the next second');
+    assert.deepEqual(await counter.add('key:b', AHEAD, 10, 11), { allowed: false, remaining: 0 });
+    assert.equal(await pointsOf('key:b', AHEAD), undefined);
   });
 
   it('never counts past the limit under concurrent additions from several instances', async () => {
     const counters = await Promise.all([0, 1, 2].map(() => PostgresWindowCounter.open(db)));
     const results = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => counters[i % 3].add('key:busy', 6_000, 25, 1 + (i % 2))),
+      Array.from({ length: 60 }, (_, i) => counters[i % 3].add('key:busy', AHEAD + 100, 25, 1 + (i % 2))),
     );
     const admitted = results.filter((result) => result.allowed).length;
-    assert.equal(await pointsOf('key:busy', 6_000), 25, 'filled exactly: single requests fit where pairs did not');
+    assert.equal(
+      await pointsOf('key:busy', AHEAD + 100),
+      25,
+      'filled exactly: single requests fit where pairs did not',
+    );
     assert.ok(admitted >= 13 && admitted <= 25, `admitted ${admitted}`);
   });
 
