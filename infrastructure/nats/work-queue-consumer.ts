@@ -14,6 +14,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
 import { sleep } from '../../projections/sleep.js';
 import { settlesWithin } from '../system/settles-within.js';
+import { consumerWithLeader } from './consumer-with-leader.js';
 import { untilJetStreamAnswers } from './until-jetstream-answers.js';
 import { runWorkHandler } from '../../application/run-work-handler.js';
 
@@ -138,11 +139,11 @@ export class WorkQueueConsumer implements WorkConsumer {
     this.pulling = Promise.resolve();
   }
 
-  /** Creates the durable consumer, or brings it up to date, and returns it. */
+  /** Creates the durable consumer, or brings it up to date, and returns it once a leader runs it. */
   private async durableConsumer(): Promise<Consumer> {
     const { js, jsm, stream } = this.options;
     await ensurePullConsumer(jsm, stream, this.consumerConfig());
-    return js.consumers.get(stream, this.durableName);
+    return consumerWithLeader(jsm, stream, await js.consumers.get(stream, this.durableName));
   }
 
   private consumerConfig(): Partial<ConsumerConfig> & { durable_name: string } {
