@@ -163,21 +163,21 @@ function registerDownloadProcesses({ container: c, config, logger }: FeatureCont
   c.singleton(
     RunDownload,
     () =>
-      new RunDownload(
-        jobs(),
-        c.resolve(TOKENS.extractor),
-        c.resolve(TOKENS.fileStore),
-        c.resolve(TOKENS.workDirs),
-        clock(),
+      new RunDownload({
+        jobs: jobs(),
+        extractor: c.resolve(TOKENS.extractor),
+        files: c.resolve(TOKENS.fileStore),
+        workDirs: c.resolve(TOKENS.workDirs),
+        clock: clock(),
         logger,
-        {
+        options: {
           maxAttempts: config.jobs.downloadMaxAttempts,
           retryBaseDelayMs: config.jobs.downloadRetryBaseMs,
           retryMaxDelayMs: Math.max(config.jobs.downloadRetryBaseMs, 5 * 60_000),
         },
-        c.resolve(RunningDownloads),
-        c.resolve(TOKENS.progressReports),
-      ),
+        running: c.resolve(RunningDownloads),
+        progress: c.resolve(TOKENS.progressReports),
+      }),
   );
   c.singleton(
     SettleDownloadBilling,

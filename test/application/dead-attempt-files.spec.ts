@@ -73,10 +73,14 @@ describe('files of attempts that died before completing', () => {
     root = await mkdtemp(path.join(tmpdir(), 'dead-attempts-'));
     files = new LocalDirectoryFileStore(path.join(root, 'files'));
     extractor = new ScriptedExtractor();
-    run = new RunDownload(jobs, extractor, files, new TemporaryWorkDirs(path.join(root, 'work')), clock, silent, {
-      maxAttempts: 3,
-      retryBaseDelayMs: 1000,
-      retryMaxDelayMs: 60_000,
+    run = new RunDownload({
+      jobs,
+      extractor,
+      files,
+      workDirs: new TemporaryWorkDirs(path.join(root, 'work')),
+      clock,
+      logger: silent,
+      options: { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
     });
     expired = new ListedExpiredFiles();
     const retention = new CommandHandler(store, fileRetentionDecider, DOWNLOAD_JOB_CATEGORY, ids);
