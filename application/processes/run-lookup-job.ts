@@ -10,6 +10,16 @@ import { workContext } from './work-context.js';
 import { DONE, type Delivery, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
 
+/** What a lookup job's run works with. */
+export interface RunLookupJobDependencies<Result> {
+  readonly label: string;
+  readonly steps: LookupJobSteps<Result>;
+  readonly settle: SettleLookupBilling;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly options: LookupRetryOptions;
+}
+
 /**
  * <Kind>Requested -> extractor -> success or failed, then the account: the
  * reserved unit is charged on success and released on failure. The
@@ -24,14 +34,23 @@ import type { JobMessage } from './work-routing.js';
  * after a long outage is ended by the reconciler.
  */
 export class RunLookupJob<Result> {
-  constructor(
-    private readonly label: string,
-    private readonly steps: LookupJobSteps<Result>,
-    private readonly settle: SettleLookupBilling,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly options: LookupRetryOptions,
-  ) {}
+  private readonly label: string;
+  private readonly steps: LookupJobSteps<Result>;
+  private readonly settle: SettleLookupBilling;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly options: LookupRetryOptions;
+
+  constructor(dependencies: RunLookupJobDependencies<Result>) {
+    ({
+      label: this.label,
+      steps: this.steps,
+      settle: this.settle,
+      clock: this.clock,
+      logger: this.logger,
+      options: this.options,
+    } = dependencies);
+  }
 
   async handle(message: JobMessage, delivery: Delivery): Promise<WorkOutcome> {
     const { jobId } = message;

@@ -190,17 +190,17 @@ function registerDownloadProcesses({ container: c, config, logger }: FeatureCont
   c.singleton(
     ReconcilePendingDownloads,
     () =>
-      new ReconcilePendingDownloads(
-        eventStore,
-        jobs(),
-        accounts(),
-        new PostgresPendingDownloadAccounts(database),
-        c.resolve(SettleDownloadBilling),
-        c.resolve(ReleaseOrphanedReservation),
-        clock(),
+      new ReconcilePendingDownloads({
+        store: eventStore,
+        jobs: jobs(),
+        accounts: accounts(),
+        pending: new PostgresPendingDownloadAccounts(database),
+        settle: c.resolve(SettleDownloadBilling),
+        releaseOrphan: c.resolve(ReleaseOrphanedReservation),
+        clock: clock(),
         logger,
-        config.jobs.pendingDownloadLimitMs,
-        c.isRegistered(TOKENS.jobCancellations) ? c.resolve(TOKENS.jobCancellations) : null,
-      ),
+        pendingLimitMs: config.jobs.pendingDownloadLimitMs,
+        cancellations: c.isRegistered(TOKENS.jobCancellations) ? c.resolve(TOKENS.jobCancellations) : null,
+      }),
   );
 }

@@ -127,10 +127,10 @@ function registerLookupJobs({ container: c, config }: FeatureContext): void {
   c.singleton(
     LOOKUP_TOKENS.submitInfo,
     () =>
-      new SubmitLookupJob<InfoJobDetails>(
-        'info',
-        accounts(),
-        (job, context) =>
+      new SubmitLookupJob<InfoJobDetails>({
+        feature: 'info',
+        accounts: accounts(),
+        createJob: (job, context) =>
           infoJobs().handle(
             job.jobId,
             {
@@ -147,18 +147,18 @@ function registerLookupJobs({ container: c, config }: FeatureContext): void {
             },
             context,
           ),
-        ids(),
-        clock(),
-        config.lookups.infoJobTtlSeconds * 1000,
-      ),
+        ids: ids(),
+        clock: clock(),
+        lifetimeMs: config.lookups.infoJobTtlSeconds * 1000,
+      }),
   );
   c.singleton(
     LOOKUP_TOKENS.submitClientDownload,
     () =>
-      new SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>(
-        'client_download',
-        accounts(),
-        (job, context) =>
+      new SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>({
+        feature: 'client_download',
+        accounts: accounts(),
+        createJob: (job, context) =>
           clientJobs().handle(
             job.jobId,
             {
@@ -175,10 +175,10 @@ function registerLookupJobs({ container: c, config }: FeatureContext): void {
             },
             context,
           ),
-        ids(),
-        clock(),
-        config.lookups.clientDownloadJobTtlSeconds * 1000,
-      ),
+        ids: ids(),
+        clock: clock(),
+        lifetimeMs: config.lookups.clientDownloadJobTtlSeconds * 1000,
+      }),
   );
 }
 
@@ -228,19 +228,27 @@ function registerLookupProcesses({ container: c, config, logger }: FeatureContex
   );
   c.singleton(
     LOOKUP_TOKENS.runInfoJob,
-    () => new RunLookupJob<VideoInfo>('info lookup', lookupSteps(c).info, settle(), clock(), logger, retry),
+    () =>
+      new RunLookupJob<VideoInfo>({
+        label: 'info lookup',
+        steps: lookupSteps(c).info,
+        settle: settle(),
+        clock: clock(),
+        logger,
+        options: retry,
+      }),
   );
   c.singleton(
     LOOKUP_TOKENS.runClientDownloadJob,
     () =>
-      new RunLookupJob<ClientDownloadInfo>(
-        'client-download lookup',
-        lookupSteps(c).client_download,
-        settle(),
-        clock(),
+      new RunLookupJob<ClientDownloadInfo>({
+        label: 'client-download lookup',
+        steps: lookupSteps(c).client_download,
+        settle: settle(),
+        clock: clock(),
         logger,
-        retry,
-      ),
+        options: retry,
+      }),
   );
   c.singleton(
     ReleaseOrphanedLookup,
@@ -254,17 +262,17 @@ function registerLookupProcesses({ container: c, config, logger }: FeatureContex
   c.singleton(
     ReconcilePendingLookups,
     () =>
-      new ReconcilePendingLookups(
-        eventStore,
-        new PostgresPendingLookupAccounts(database),
-        lookupSteps(c),
-        accounts(),
-        settle(),
-        c.resolve(ReleaseOrphanedLookup),
-        clock(),
+      new ReconcilePendingLookups({
+        store: eventStore,
+        pending: new PostgresPendingLookupAccounts(database),
+        jobs: lookupSteps(c),
+        accounts: accounts(),
+        settle: settle(),
+        releaseOrphan: c.resolve(ReleaseOrphanedLookup),
+        clock: clock(),
         logger,
-        config.jobs.pendingLookupLimitMs,
-      ),
+        pendingLimitMs: config.jobs.pendingLookupLimitMs,
+      }),
   );
 }
 

@@ -84,7 +84,14 @@ describe('files of attempts that died before completing', () => {
     });
     expired = new ListedExpiredFiles();
     const retention = new CommandHandler(store, fileRetentionDecider, DOWNLOAD_JOB_CATEGORY, ids);
-    sweeper = new SweepExpiredFiles(expired, files, retention, clock, silent, { retentionSeconds: 0, batchSize: 100 });
+    sweeper = new SweepExpiredFiles({
+      expired,
+      files,
+      retention,
+      clock,
+      logger: silent,
+      options: { retentionSeconds: 0, batchSize: 100 },
+    });
   });
 
   /** A job whose first attempt stored its file and died before completing. */
