@@ -4,6 +4,9 @@ import { FIXTURE_VIDEOS, type FixturePlatform, startFixturePlatform } from '../f
 import { apiClient } from '../support/api-client.js';
 import { portBelowEphemeralRange } from '../support/port-below-ephemeral-range.js';
 import { waitFor } from '../support/wait-for.js';
+
+/** Polls of the API keep well inside the plan's 10 requests a second per key. */
+const POLL_MS = 250;
 import { CONTAINER_IMAGE, envArgs, exitCodeOf, podman, processUsers, removeAll, timedStop } from './podman.js';
 import { adminInContainer, fixturePlatformOptions, runService, startAgain } from './service-container.js';
 
@@ -89,13 +92,18 @@ describe('the container image, embedded', function () {
     });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
     jobId = submitted.body.jobId;
-    const done = await waitFor('the download ends', async () => {
-      const body = await job();
-      return body.status === 'COMPLETED' || body.status === 'FAILED' ? body : null;
-    });
+    const done = await waitFor(
+      'the download ends',
+      async () => {
+        const body = await job();
+        return body.status === 'COMPLETED' || body.status === 'FAILED' ? body : null;
+      },
+      60_000,
+      POLL_MS,
+    );
     assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
     await fileAnswers(done.downloadUrl, done.fileSize);
-    await waitFor('the download is charged', async () => (await balances()).download_count.used === 1);
+    await waitFor('the download is charged', async () => (await balances()).download_count.used === 1, 60_000, POLL_MS);
     expected = await keptState();
   });
 

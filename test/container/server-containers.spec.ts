@@ -6,6 +6,9 @@ import { apiClient } from '../support/api-client.js';
 import { portBelowEphemeralRange } from '../support/port-below-ephemeral-range.js';
 import { type TestDatabase, createTestDatabase } from '../support/postgres.js';
 import { waitFor } from '../support/wait-for.js';
+
+/** Polls of the API keep well inside the plan's 10 requests a second per key. */
+const POLL_MS = 250;
 import { CONTAINER_IMAGE, envArgs, exitCodeOf, logsOf, removeAll, timedStop } from './podman.js';
 import { adminInContainer, fixturePlatformOptions, runService } from './service-container.js';
 
@@ -67,10 +70,15 @@ describe('the container image, server mode', function () {
     return submitted.body.jobId as string;
   };
   const ended = (jobId: string) =>
-    waitFor(`job ${jobId} ends`, async () => {
-      const body = await job(jobId);
-      return body.status === 'COMPLETED' || body.status === 'FAILED' ? body : null;
-    });
+    waitFor(
+      `job ${jobId} ends`,
+      async () => {
+        const body = await job(jobId);
+        return body.status === 'COMPLETED' || body.status === 'FAILED' ? body : null;
+      },
+      60_000,
+      POLL_MS,
+    );
 
   it('runs api, projector and worker containers, and a job completes', async () => {
     const image = CONTAINER_IMAGE as string;
@@ -98,7 +106,12 @@ describe('the container image, server mode', function () {
 
   it('a worker container stopped mid-download hands its job back, and the next worker completes it', async () => {
     const jobId = await submit(FIXTURE_VIDEOS.slow.id);
-    await waitFor('the slow download is under way', async () => (await job(jobId)).status === 'IN_PROGRESS');
+    await waitFor(
+      'the slow download is under way',
+      async () => (await job(jobId)).status === 'IN_PROGRESS',
+      60_000,
+      POLL_MS,
+    );
     const tookMs = await timedStop(names.worker, 30);
     console.log(`      worker stopped in ${(tookMs / 1000).toFixed(1)} s`);
     assert.equal(await exitCodeOf(names.worker), 0);
