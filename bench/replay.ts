@@ -14,7 +14,7 @@ import { createContainer } from '../infrastructure/create-container.js';
 import { createLogger } from '../infrastructure/observability/create-logger.js';
 import { PROJECTIONS } from '../infrastructure/features/features.js';
 import type { Storage } from '../infrastructure/storage/open-storage.js';
-import { rebuildProjections } from '../projections/rebuild.js';
+import { rebuildProjections } from '../infrastructure/processing/rebuild.js';
 import { createTestDatabase } from '../test/support/postgres.js';
 import { seedAccountHistory, seedJobStreams } from './seed-store.js';
 import { QUICK } from './settings.js';

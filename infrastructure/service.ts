@@ -1,8 +1,8 @@
 import type { Logger } from '../application/ports/logger.js';
 import type { WorkQueue, WorkRelay } from '../application/ports/work-queue.js';
 import { WORK_KINDS } from '../application/processes/work-routing.js';
-import type { CheckpointedProcessorOptions } from '../projections/checkpointed-processor.js';
-import type { ProjectionRunner } from '../projections/projection-runner.js';
+import type { CheckpointedProcessorOptions } from './processing/checkpointed-processor.js';
+import type { ProjectionRunner } from './processing/projection-runner.js';
 import type { Container } from './composition/container.js';
 import { createContainer } from './create-container.js';
 import type { Overrides } from './composition/overrides.js';

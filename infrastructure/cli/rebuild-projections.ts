@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { rebuildProjections } from '../../projections/rebuild.js';
+import { rebuildProjections } from '../processing/rebuild.js';
 import { loadConfig } from '../config/config.js';
 import { TOKENS } from '../composition/tokens.js';
 import { createContainer } from '../create-container.js';

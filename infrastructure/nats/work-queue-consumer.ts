@@ -12,7 +12,7 @@ import {
 } from 'nats';
 import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
-import { sleep } from '../../projections/sleep.js';
+import { sleep } from '../system/sleep.js';
 import { settlesWithin } from '../system/settles-within.js';
 import { consumerWithLeader } from './consumer-with-leader.js';
 import { untilJetStreamAnswers } from './until-jetstream-answers.js';

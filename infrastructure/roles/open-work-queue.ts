@@ -1,6 +1,6 @@
 import type { Logger } from '../../application/ports/logger.js';
 import type { WorkQueue } from '../../application/ports/work-queue.js';
-import type { CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
+import type { CheckpointedProcessorOptions } from '../processing/checkpointed-processor.js';
 import { InProcessWorkQueue } from '../work-queue/in-process-work-queue.js';
 
 export interface WorkQueueSettings {

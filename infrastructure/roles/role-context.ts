@@ -1,5 +1,5 @@
 import type { WorkQueue } from '../../application/ports/work-queue.js';
-import type { CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
+import type { CheckpointedProcessorOptions } from '../processing/checkpointed-processor.js';
 import type { FeatureContext } from '../composition/feature-module.js';
 import type { ReadinessCheck } from '../http/routes/operations-routes.js';
 

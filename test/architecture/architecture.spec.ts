@@ -17,7 +17,7 @@ const LAYERS = ['domain', 'application', 'projections', 'infrastructure'];
  */
 const INFRASTRUCTURE_ORDER = [
   ['system', 'security', 'media', 'config'],
-  ['files', 'egress', 'postgres', 'snapshots', 'rate-limits', 'live'],
+  ['files', 'egress', 'postgres', 'processing', 'snapshots', 'rate-limits', 'live'],
   ['event-store', 'observability'],
   ['http', 'extractor', 'nats'],
   ['webhooks', 'work-queue'],

@@ -16,7 +16,7 @@ import { createFileSweeper } from '../../infrastructure/retention/create-file-sw
 import type { FileSweeper } from '../../infrastructure/retention/file-sweeper.js';
 import { PROJECTIONS } from '../../infrastructure/features/features.js';
 import type { Storage } from '../../infrastructure/storage/open-storage.js';
-import { rebuildProjections } from '../../projections/rebuild.js';
+import { rebuildProjections } from '../../infrastructure/processing/rebuild.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
