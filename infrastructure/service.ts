@@ -4,7 +4,7 @@ import { WORK_KINDS } from '../application/processes/work-routing.js';
 import type { CheckpointedProcessorOptions } from './processing/checkpointed-processor.js';
 import type { ProjectionRunner } from './processing/projection-runner.js';
 import type { Container } from './composition/container.js';
-import { createContainer } from './create-container.js';
+import { createContainer } from './composition/create-container.js';
 import type { Overrides } from './composition/overrides.js';
 import { TOKENS } from './composition/tokens.js';
 import type { Config, Role } from './config/config.js';
@@ -15,7 +15,7 @@ import type { RoleContext } from './roles/role-context.js';
 import { Stoppables } from './roles/stoppables.js';
 import { startSweeperRole } from './roles/sweeper-role.js';
 import { startWorkerRole } from './roles/worker-role.js';
-import { workSubject } from './roles/work-subject.js';
+import { workSubject } from './work-queue/work-subject.js';
 import { BroadcastJobCancellations } from './work-queue/broadcast-job-cancellations.js';
 import { openWorkQueue } from './roles/open-work-queue.js';
 

@@ -8,7 +8,7 @@ import { createKnex } from '../postgres/create-knex.js';
 import { ensureDatabase } from '../postgres/ensure-database.js';
 import { migrateReadModels } from '../postgres/read-model-schema.js';
 import { PROJECTIONS } from '../features/features.js';
-import { openEmbeddedStorage } from '../storage/open-storage.js';
+import { openEmbeddedStorage } from '../database/open-storage.js';
 
 export interface MoveReport {
   events: number;

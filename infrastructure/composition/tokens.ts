@@ -19,7 +19,7 @@ import type { WorkQueue } from '../../application/ports/work-queue.js';
 import type { YtDlpSetup } from '../extractor/create-yt-dlp-extractor.js';
 import type { WarmExtractor } from '../extractor/warm/warm-extractor.js';
 import type { SignedDownloadLinks } from '../files/signed-download-links.js';
-import type { Storage } from '../storage/open-storage.js';
+import type { Storage } from '../database/open-storage.js';
 import type { BroadcastJobCancellations } from '../work-queue/broadcast-job-cancellations.js';
 import { token } from './token.js';
 

@@ -16,7 +16,7 @@ import { sleep } from '../system/sleep.js';
 import { settlesWithin } from '../system/settles-within.js';
 import { consumerWithLeader } from './consumer-with-leader.js';
 import { untilJetStreamAnswers } from './until-jetstream-answers.js';
-import { runWorkHandler } from '../../application/run-work-handler.js';
+import { runWorkHandler } from '../work-queue/run-work-handler.js';
 
 export type { WorkHandler, WorkItem, WorkResult };
 

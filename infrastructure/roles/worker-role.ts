@@ -11,7 +11,7 @@ import type { RoleContext } from './role-context.js';
 import { startLoops } from './start-loops.js';
 import { Stoppables } from './stoppables.js';
 import { workConsumers } from './work-consumers.js';
-import { workSubject } from './work-subject.js';
+import { workSubject } from '../work-queue/work-subject.js';
 
 export interface WorkerRole {
   relay: WorkRelay;

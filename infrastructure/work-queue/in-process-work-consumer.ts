@@ -6,7 +6,7 @@ import type { WorkConsumer, WorkConsumerOptions, WorkResult } from '../../applic
 import { sleep } from '../system/sleep.js';
 import { WORK_QUEUE_TABLE } from './work-queue-schema.js';
 import { settlesWithin } from '../system/settles-within.js';
-import { runWorkHandler } from '../../application/run-work-handler.js';
+import { runWorkHandler } from './run-work-handler.js';
 import { deadLetterExhaustedWork } from './dead-letter-exhausted-work.js';
 
 export interface InProcessWorkConsumerOptions extends WorkConsumerOptions {

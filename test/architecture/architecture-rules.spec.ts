@@ -50,4 +50,16 @@ describe('architecture rules on a made-up import graph', () => {
       'infrastructure/service.ts -> infrastructure/cli/run.ts',
     ]);
   });
+
+  it('places a file the order names on its own tier, apart from the rest of its folder', () => {
+    const order = [['kit'], ['parts'], ['kit/root.ts']];
+    const files = [
+      file('infrastructure/parts/part.ts', 'infrastructure/kit/token.ts'),
+      file('infrastructure/kit/root.ts', 'infrastructure/parts/part.ts', 'infrastructure/kit/token.ts'),
+      file('infrastructure/kit/token.ts', 'infrastructure/kit/root.ts'),
+    ];
+    assert.deepEqual(upwardInfrastructureImports(files, order), [
+      'infrastructure/kit/token.ts -> infrastructure/kit/root.ts',
+    ]);
+  });
 });

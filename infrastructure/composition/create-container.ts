@@ -1,26 +1,26 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { ProgressReports } from '../application/ports/download-progress.js';
-import type { Logger } from '../application/ports/logger.js';
-import type { Config } from './config/config.js';
-import { loadPlanCatalog } from './config/plan-catalog.js';
-import { type YtDlpSetup, createYtDlpExtractor } from './extractor/create-yt-dlp-extractor.js';
-import { warmExtractorOptions } from './extractor/warm/configure-warm-extractor.js';
-import { PostgresExtractedInfoCache } from './extractor/warm/extracted-info-cache.js';
-import { WarmExtractor } from './extractor/warm/warm-extractor.js';
-import { createFileStore } from './files/create-file-store.js';
-import { SignedDownloadLinks } from './files/signed-download-links.js';
-import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
-import { MetricAnomalies } from './observability/metric-anomalies.js';
-import { ApiKeyCrypto } from './security/api-key-crypto.js';
-import { deriveKey } from './security/derive-key.js';
-import { loadMasterKey } from './security/master-key.js';
-import { type Storage, openStorage } from './storage/open-storage.js';
-import { RandomIds } from './system/random-ids.js';
-import { SystemClock } from './system/system-clock.js';
-import { Container } from './composition/container.js';
-import { FEATURES } from './features/features.js';
-import type { Overrides } from './composition/overrides.js';
-import { TOKENS } from './composition/tokens.js';
+import type { ProgressReports } from '../../application/ports/download-progress.js';
+import type { Logger } from '../../application/ports/logger.js';
+import type { Config } from '../config/config.js';
+import { loadPlanCatalog } from '../config/plan-catalog.js';
+import { type YtDlpSetup, createYtDlpExtractor } from '../extractor/create-yt-dlp-extractor.js';
+import { warmExtractorOptions } from '../extractor/warm/configure-warm-extractor.js';
+import { PostgresExtractedInfoCache } from '../extractor/warm/extracted-info-cache.js';
+import { WarmExtractor } from '../extractor/warm/warm-extractor.js';
+import { createFileStore } from '../files/create-file-store.js';
+import { SignedDownloadLinks } from '../files/signed-download-links.js';
+import { TemporaryWorkDirs } from '../files/temporary-work-dirs.js';
+import { MetricAnomalies } from '../observability/metric-anomalies.js';
+import { ApiKeyCrypto } from '../security/api-key-crypto.js';
+import { deriveKey } from '../security/derive-key.js';
+import { loadMasterKey } from '../security/master-key.js';
+import { type Storage, openStorage } from '../database/open-storage.js';
+import { RandomIds } from '../system/random-ids.js';
+import { SystemClock } from '../system/system-clock.js';
+import { Container } from './container.js';
+import { FEATURES } from '../features/features.js';
+import type { Overrides } from './overrides.js';
+import { TOKENS } from './tokens.js';
 
 /**
  * The composition root: the one place where adapters are chosen for ports, then each
