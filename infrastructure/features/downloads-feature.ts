@@ -200,7 +200,7 @@ function registerDownloadProcesses({ container: c, config, logger }: FeatureCont
         clock(),
         logger,
         config.jobs.pendingDownloadLimitMs,
-        c.isRegistered(TOKENS.jobCancellations) ? c.resolve(TOKENS.jobCancellations) : null,
+        c.resolve(TOKENS.jobCancellations),
       ),
   );
 }

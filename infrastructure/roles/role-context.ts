@@ -3,7 +3,7 @@ import type { CheckpointedProcessorOptions } from '../processing/checkpointed-pr
 import type { FeatureContext } from '../composition/feature-module.js';
 import type { ReadinessCheck } from '../http/routes/operations-routes.js';
 
-/** What every role starts from: the container, and the work queue the service opened for it. */
+/** What every role starts from: the sealed container, and the work queue the composition root opened for it. */
 export interface RoleContext extends FeatureContext {
   queue: WorkQueue;
   /** For checkpointed processors: projections, the relay. */
