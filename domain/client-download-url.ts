@@ -84,29 +84,39 @@ export function parseClientDownloadUrl(input: string, rules: ClientDownloadUrlRu
   if (!schemes.includes(parsed.protocol.slice(0, -1))) return refuse(`the scheme must be ${schemes.join(' or ')}`);
   if (parsed.username !== '' || parsed.password !== '') return refuse('credentials are not allowed');
 
-  const host = parsed.host;
-  const on = (hosts: readonly string[]) => hosts.some((candidate) => candidate.toLowerCase() === host);
-  const segments = pathSegments(parsed.pathname) ?? [];
-  let knownHost = false;
+  const on: OnHosts = (hosts) => hosts.some((candidate) => candidate.toLowerCase() === parsed.host);
+  const found = videoPlatformLink(input, schemes, rules, on) ?? otherPlatformLink(input, parsed, rules, on);
+  if (found !== null) return found;
+  const knownHost = allHosts(rules).some(on);
+  return refuse(
+    knownHost
+      ? `${parsed.pathname}${parsed.search} is not a video link this service supports`
+      : `${parsed.host} is not a supported host`,
+  );
+}
 
-  if (on(rules.videoPlatform.hosts) || on(rules.videoPlatform.shortHosts)) {
-    knownHost = true;
-    const video = parseVideoUrl(input, {
-      videoHosts: rules.videoPlatform.hosts,
-      shortHosts: rules.videoPlatform.shortHosts,
-      schemes,
-      allowShorts: true,
-    });
-    if (video.ok)
-      return {
-        ok: true,
-        platform: 'video-platform',
-        id: video.videoId,
-        shortLink: false,
-        url: input,
-        canonicalUrl: video.canonicalUrl,
-      };
-  }
+/** Whether the URL being parsed is on one of `hosts`. */
+type OnHosts = (hosts: readonly string[]) => boolean;
+type Recognised = Extract<ClientDownloadUrlResult, { ok: true }>;
+
+/** The video platform's links, recognised as the video downloads recognise them, its shorts included. */
+function videoPlatformLink(
+  input: string,
+  schemes: string[],
+  rules: ClientDownloadUrlRules,
+  on: OnHosts,
+): Recognised | null {
+  const { hosts, shortHosts } = rules.videoPlatform;
+  if (!on(hosts) && !on(shortHosts)) return null;
+  const video = parseVideoUrl(input, { videoHosts: hosts, shortHosts, schemes, allowShorts: true });
+  if (!video.ok) return null;
+  const { videoId: id, canonicalUrl } = video;
+  return { ok: true, platform: 'video-platform', id, shortLink: false, url: input, canonicalUrl };
+}
+
+/** The other platforms' links, each host's list tried with its platform's shapes in turn. */
+function otherPlatformLink(input: string, parsed: URL, rules: ClientDownloadUrlRules, on: OnHosts): Recognised | null {
+  const segments = pathSegments(parsed.pathname) ?? [];
   const candidates: Array<[ClientDownloadPlatform, readonly string[], () => Match]> = [
     ['photo-sharing', rules.photoSharing.hosts, () => photoSharingMatch(segments)],
     ['short-video', rules.shortVideo.hosts, () => shortVideoMatch(segments)],
@@ -115,25 +125,26 @@ export function parseClientDownloadUrl(input: string, rules: ClientDownloadUrlRu
     ['social-network', rules.socialNetwork.shortHosts, () => shortLinkMatch(segments)],
   ];
   for (const [platform, hosts, match] of candidates) {
-    if (!on(hosts)) continue;
-    knownHost = true;
-    const found = match();
-    if (found !== null) {
-      const { query, ...match } = found;
-      return {
-        ok: true,
-        platform,
-        ...match,
-        url: input,
-        canonicalUrl: `${parsed.protocol}//${host}${parsed.pathname}${query ?? ''}`,
-      };
-    }
+    const found = on(hosts) ? match() : null;
+    if (found === null) continue;
+    const { query, ...media } = found;
+    const canonicalUrl = `${parsed.protocol}//${parsed.host}${parsed.pathname}${query ?? ''}`;
+    return { ok: true, platform, ...media, url: input, canonicalUrl };
   }
-  return refuse(
-    knownHost
-      ? `${parsed.pathname}${parsed.search} is not a video link this service supports`
-      : `${host} is not a supported host`,
-  );
+  return null;
+}
+
+function allHosts(rules: ClientDownloadUrlRules): (readonly string[])[] {
+  const { videoPlatform, photoSharing, shortVideo, socialNetwork } = rules;
+  return [
+    videoPlatform.hosts,
+    videoPlatform.shortHosts,
+    photoSharing.hosts,
+    shortVideo.hosts,
+    shortVideo.shortHosts,
+    socialNetwork.hosts,
+    socialNetwork.shortHosts,
+  ];
 }
 
 /** `/p/<id>`, `/reel/<id>`, `/reels/<id>`, `/tv/<id>`. */

@@ -28,6 +28,17 @@ export interface ListChannelInput {
   signal?: AbortSignal;
 }
 
+/** What a channel listing works with. */
+export interface ListChannelDependencies {
+  readonly accounts: AccountCommandHandler;
+  readonly extractor: Extractor;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  readonly bounds: ListChannelBounds;
+  readonly readProgress?: AccountReadProgress | null;
+  readonly settleRetry?: OutageRetryPolicy;
+}
+
 /**
  * `POST /list-channel`, synchronous. The units `maxVideos` could cost are reserved on the account stream before the
  * extractor runs (race-free, so concurrent listings never overspend), then settled to one unit per 10 entries returned,
@@ -42,16 +53,29 @@ export class ListChannel {
   /** A running average of how long one listing takes, for Retry-After. */
   private averageMs = 5_000;
 
-  constructor(
-    private readonly accounts: AccountCommandHandler,
-    private readonly extractor: Extractor,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly bounds: ListChannelBounds,
-    private readonly readProgress: AccountReadProgress | null = null,
-    private readonly settleRetry: OutageRetryPolicy = LISTING_SETTLE_RETRY,
-  ) {
-    this.slots = new FairSlots({ concurrency: bounds.overall, maxPerRequester: bounds.perAccount, maxWaiting: 0 });
+  private readonly accounts: AccountCommandHandler;
+  private readonly extractor: Extractor;
+  private readonly ids: IdGenerator;
+  private readonly clock: Clock;
+  private readonly bounds: ListChannelBounds;
+  private readonly readProgress: AccountReadProgress | null;
+  private readonly settleRetry: OutageRetryPolicy;
+
+  constructor(dependencies: ListChannelDependencies) {
+    ({
+      accounts: this.accounts,
+      extractor: this.extractor,
+      ids: this.ids,
+      clock: this.clock,
+      bounds: this.bounds,
+      readProgress: this.readProgress = null,
+      settleRetry: this.settleRetry = LISTING_SETTLE_RETRY,
+    } = dependencies);
+    this.slots = new FairSlots({
+      concurrency: this.bounds.overall,
+      maxPerRequester: this.bounds.perAccount,
+      maxWaiting: 0,
+    });
   }
 
   async execute(input: ListChannelInput): Promise<ChannelListing> {

@@ -8,6 +8,19 @@ export interface SubmittedLookupJob {
   status: 'pending';
 }
 
+/** What a lookup's submission works with. */
+export interface SubmitLookupJobDependencies<Details> {
+  readonly feature: LookupFeature;
+  readonly accounts: AccountCommandHandler;
+  readonly createJob: (
+    job: { jobId: string; accountId: string; url: string; details: Details; now: string; expiresAt: string },
+    context: { correlationId: string },
+  ) => Promise<unknown>;
+  readonly ids: IdGenerator;
+  readonly clock: Clock;
+  readonly lifetimeMs: number;
+}
+
 /**
  * Admits an info or client-download job: one unit of the feature is reserved
  * on the account stream first (the race-free check of the add-on and the
@@ -17,17 +30,23 @@ export interface SubmittedLookupJob {
  * period (ReleaseOrphanedLookup).
  */
 export class SubmitLookupJob<Details> {
-  constructor(
-    private readonly feature: LookupFeature,
-    private readonly accounts: AccountCommandHandler,
-    private readonly createJob: (
-      job: { jobId: string; accountId: string; url: string; details: Details; now: string; expiresAt: string },
-      context: { correlationId: string },
-    ) => Promise<unknown>,
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock,
-    private readonly lifetimeMs: number,
-  ) {}
+  private readonly feature: LookupFeature;
+  private readonly accounts: AccountCommandHandler;
+  private readonly createJob: SubmitLookupJobDependencies<Details>['createJob'];
+  private readonly ids: IdGenerator;
+  private readonly clock: Clock;
+  private readonly lifetimeMs: number;
+
+  constructor(dependencies: SubmitLookupJobDependencies<Details>) {
+    ({
+      feature: this.feature,
+      accounts: this.accounts,
+      createJob: this.createJob,
+      ids: this.ids,
+      clock: this.clock,
+      lifetimeMs: this.lifetimeMs,
+    } = dependencies);
+  }
 
   async execute(input: {
     accountId: string;

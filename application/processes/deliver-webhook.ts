@@ -37,6 +37,19 @@ const CHARGE_RECHECK_MS = { min: 250, max: 30_000 };
 /** Time kept back at the end of a claim to record the outcome before the claim runs out. */
 const RECORDING_MARGIN_MS = 1_000;
 
+/** What a webhook delivery works with. */
+export interface DeliverWebhookDependencies {
+  readonly deliveries: WebhookDeliveryCommandHandler;
+  readonly jobs: DownloadJobCommandHandler;
+  readonly renderer: DownloadStatusRenderer;
+  readonly sender: WebhookSender;
+  readonly keys: WebhookSigningKeys;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: WebhookMetrics;
+  readonly options: DeliverWebhookOptions;
+}
+
 /**
  * A finished job with a webhookUrl -> the next attempt of its
  * `download.finished` delivery, when due. The job's stream is the schedule:
@@ -49,18 +62,29 @@ const RECORDING_MARGIN_MS = 1_000;
 export class DeliverWebhook {
   private readonly claimGraceMs: number;
 
-  constructor(
-    private readonly deliveries: WebhookDeliveryCommandHandler,
-    private readonly jobs: DownloadJobCommandHandler,
-    private readonly renderer: DownloadStatusRenderer,
-    private readonly sender: WebhookSender,
-    private readonly keys: WebhookSigningKeys,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly metrics: WebhookMetrics,
-    private readonly options: DeliverWebhookOptions,
-  ) {
-    this.claimGraceMs = options.claimGraceMs ?? 5_000;
+  private readonly deliveries: WebhookDeliveryCommandHandler;
+  private readonly jobs: DownloadJobCommandHandler;
+  private readonly renderer: DownloadStatusRenderer;
+  private readonly sender: WebhookSender;
+  private readonly keys: WebhookSigningKeys;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly metrics: WebhookMetrics;
+  private readonly options: DeliverWebhookOptions;
+
+  constructor(dependencies: DeliverWebhookDependencies) {
+    ({
+      deliveries: this.deliveries,
+      jobs: this.jobs,
+      renderer: this.renderer,
+      sender: this.sender,
+      keys: this.keys,
+      clock: this.clock,
+      logger: this.logger,
+      metrics: this.metrics,
+      options: this.options,
+    } = dependencies);
+    this.claimGraceMs = this.options.claimGraceMs ?? 5_000;
   }
 
   async handle(

@@ -14,6 +14,20 @@ export interface ReconcileSummary {
   settledReservations: number;
 }
 
+/** What the reconciliation of pending downloads works with. */
+export interface ReconcilePendingDownloadsDependencies {
+  readonly store: EventStore;
+  readonly jobs: DownloadJobCommandHandler;
+  readonly accounts: AccountCommandHandler;
+  readonly pending: PendingDownloadAccounts;
+  readonly settle: SettleDownloadBilling;
+  readonly releaseOrphan: ReleaseOrphanedReservation;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly pendingLimitMs: number;
+  readonly cancellations?: JobCancellations | null;
+}
+
 /**
  * The last line against work lost to outages (dead-lettered messages, a relay that could not publish, a vanished
  * worker): every reservation pending longer than `pendingLimitMs` is ended. Its job is failed if still queued or
@@ -22,18 +36,31 @@ export interface ReconcileSummary {
  * downloading a file nobody will be given. Every step is an idempotent command, so overlapping sweeps do no harm.
  */
 export class ReconcilePendingDownloads {
-  constructor(
-    private readonly store: EventStore,
-    private readonly jobs: DownloadJobCommandHandler,
-    private readonly accounts: AccountCommandHandler,
-    private readonly pending: PendingDownloadAccounts,
-    private readonly settle: SettleDownloadBilling,
-    private readonly releaseOrphan: ReleaseOrphanedReservation,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly pendingLimitMs: number,
-    private readonly cancellations: JobCancellations | null = null,
-  ) {}
+  private readonly store: EventStore;
+  private readonly jobs: DownloadJobCommandHandler;
+  private readonly accounts: AccountCommandHandler;
+  private readonly pending: PendingDownloadAccounts;
+  private readonly settle: SettleDownloadBilling;
+  private readonly releaseOrphan: ReleaseOrphanedReservation;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly pendingLimitMs: number;
+  private readonly cancellations: JobCancellations | null;
+
+  constructor(dependencies: ReconcilePendingDownloadsDependencies) {
+    ({
+      store: this.store,
+      jobs: this.jobs,
+      accounts: this.accounts,
+      pending: this.pending,
+      settle: this.settle,
+      releaseOrphan: this.releaseOrphan,
+      clock: this.clock,
+      logger: this.logger,
+      pendingLimitMs: this.pendingLimitMs,
+      cancellations: this.cancellations = null,
+    } = dependencies);
+  }
 
   async runOnce(): Promise<ReconcileSummary> {
     const summary: ReconcileSummary = { failedJobs: 0, settledReservations: 0 };

@@ -15,6 +15,19 @@ export interface ReconcileLookupsSummary {
   settledReservations: number;
 }
 
+/** What the reconciliation of pending lookups works with. */
+export interface ReconcilePendingLookupsDependencies {
+  readonly store: EventStore;
+  readonly pending: PendingLookupAccounts;
+  readonly jobs: Record<LookupJobFeature, LookupJobSteps<unknown>>;
+  readonly accounts: AccountCommandHandler;
+  readonly settle: SettleLookupBilling;
+  readonly releaseOrphan: ReleaseOrphanedLookup;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly pendingLimitMs: number;
+}
+
 /**
  * The lookups' last line against work lost to outages (dead-lettered
  * messages, a relay that could not publish, a worker that vanished): every
@@ -31,17 +44,29 @@ export interface ReconcileLookupsSummary {
  * instance's sweep, does no harm.
  */
 export class ReconcilePendingLookups {
-  constructor(
-    private readonly store: EventStore,
-    private readonly pending: PendingLookupAccounts,
-    private readonly jobs: Record<LookupJobFeature, LookupJobSteps<unknown>>,
-    private readonly accounts: AccountCommandHandler,
-    private readonly settle: SettleLookupBilling,
-    private readonly releaseOrphan: ReleaseOrphanedLookup,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly pendingLimitMs: number,
-  ) {}
+  private readonly store: EventStore;
+  private readonly pending: PendingLookupAccounts;
+  private readonly jobs: Record<LookupJobFeature, LookupJobSteps<unknown>>;
+  private readonly accounts: AccountCommandHandler;
+  private readonly settle: SettleLookupBilling;
+  private readonly releaseOrphan: ReleaseOrphanedLookup;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly pendingLimitMs: number;
+
+  constructor(dependencies: ReconcilePendingLookupsDependencies) {
+    ({
+      store: this.store,
+      pending: this.pending,
+      jobs: this.jobs,
+      accounts: this.accounts,
+      settle: this.settle,
+      releaseOrphan: this.releaseOrphan,
+      clock: this.clock,
+      logger: this.logger,
+      pendingLimitMs: this.pendingLimitMs,
+    } = dependencies);
+  }
 
   async runOnce(): Promise<ReconcileLookupsSummary> {
     const summary: ReconcileLookupsSummary = { failedJobs: 0, settledReservations: 0 };

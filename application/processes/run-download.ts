@@ -1,10 +1,12 @@
 import { isFinalErrorCode } from '../../domain/download-error-code.js';
+import type { DownloadRequested } from '../../domain/download-job/events.js';
 import { InvalidTransitionError, LeaseHeldError, LeaseLostError } from '../../domain/errors.js';
+import type { CommandContext } from '../command-handler.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
 import { attemptFileKey, jobFilesPrefix } from '../downloads/job-file-keys.js';
 import type { Clock } from '../ports/clock.js';
 import type { ProgressReports } from '../ports/download-progress.js';
-import { ExtractionError, type Extractor } from '../ports/extractor.js';
+import { type DownloadedMedia, ExtractionError, type Extractor } from '../ports/extractor.js';
 import type { FileStore } from '../ports/file-store.js';
 import type { Logger } from '../ports/logger.js';
 import type { WorkDirs } from '../ports/work-dirs.js';
@@ -13,6 +15,36 @@ import { progressFromExtractor } from './progress-from-extractor.js';
 import { workContext } from './work-context.js';
 import { DONE, type Delivery, type WorkOutcome } from './work-outcome.js';
 import type { JobMessage } from './work-routing.js';
+
+export interface RunDownloadDependencies {
+  readonly jobs: DownloadJobCommandHandler;
+  readonly extractor: Extractor;
+  readonly files: FileStore;
+  readonly workDirs: WorkDirs;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly options: RunDownloadOptions;
+  /** Where a cancellation finds this process's download of the job; a registry of its own by default. */
+  readonly running?: RunningDownloads;
+  /** Where clients' progress figures go; best effort, never awaited. None by default. */
+  readonly progress?: ProgressReports;
+}
+
+/** One attempt at the job under this delivery's lease: what its steps share. */
+interface Attempt {
+  readonly message: JobMessage;
+  readonly delivery: Delivery;
+  /** The attempt's number, as the job's lease recorded it. */
+  readonly number: number;
+  readonly request: DownloadRequested['data'];
+  /** Aborted when the job is cancelled or the delivery lapses. */
+  readonly signal: AbortSignal;
+  /** Aborted when the job is cancelled. */
+  readonly cancelled: AbortSignal;
+  /** Attempts that failed with a download error before this one. */
+  readonly failedBefore: number;
+  readonly log: Logger;
+}
 
 export interface RunDownloadOptions {
   /** Attempts per job that may end in a download error worth retrying. */
@@ -31,19 +63,29 @@ export interface RunDownloadOptions {
  * overwrites the file of the one that took over.
  */
 export class RunDownload {
-  constructor(
-    private readonly jobs: DownloadJobCommandHandler,
-    private readonly extractor: Extractor,
-    private readonly files: FileStore,
-    private readonly workDirs: WorkDirs,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly options: RunDownloadOptions,
-    /** Where a cancellation finds this process's download of the job. */
-    private readonly running: RunningDownloads = new RunningDownloads(),
-    /** Where clients' progress figures go; best effort, never awaited. */
-    private readonly progress: ProgressReports = { report: () => undefined },
-  ) {}
+  private readonly jobs: DownloadJobCommandHandler;
+  private readonly extractor: Extractor;
+  private readonly files: FileStore;
+  private readonly workDirs: WorkDirs;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly options: RunDownloadOptions;
+  private readonly running: RunningDownloads;
+  private readonly progress: ProgressReports;
+
+  constructor(dependencies: RunDownloadDependencies) {
+    ({
+      jobs: this.jobs,
+      extractor: this.extractor,
+      files: this.files,
+      workDirs: this.workDirs,
+      clock: this.clock,
+      logger: this.logger,
+      options: this.options,
+    } = dependencies);
+    this.running = dependencies.running ?? new RunningDownloads();
+    this.progress = dependencies.progress ?? { report: () => undefined };
+  }
 
   async handle(message: JobMessage, delivery: Delivery): Promise<WorkOutcome> {
     // Tracked before the job is read, so a cancellation from then on reaches this run.
@@ -59,20 +101,33 @@ export class RunDownload {
     }
   }
 
+  /** Reads the job, gives it up once its attempts ran out, takes its lease and makes one attempt. */
+  private async run(message: JobMessage, delivery: Delivery, cancelled: AbortSignal): Promise<WorkOutcome> {
+    const { jobId } = message;
+    const log = this.logger.child({ jobId, delivery: delivery.attempt, leaseId: delivery.leaseId });
+    const { state } = await this.jobs.load(jobId);
+    if (state.status === 'NONE' || state.status === 'ABANDONED' || state.status === 'COMPLETED') return DONE;
+    // Cancelled (or failed) while no worker ran it: what earlier attempts stored is of no use now.
+    if (state.status === 'FAILED') return this.removeAttemptFiles(message, log);
+    const failedBefore = state.failedAttempts ?? 0;
+    if (failedBefore >= this.options.maxAttempts) {
+      await this.fail(message, 'NETWORK_ERROR', `Gave up after ${this.options.maxAttempts} failed attempts`);
+      return this.removeAttemptFiles(message, log);
+    }
+    const number = await this.start(jobId, delivery, workContext(message), log);
+    if (number === null) return DONE;
+    const signal = delivery.signal === undefined ? cancelled : AbortSignal.any([delivery.signal, cancelled]);
+    const { request } = state;
+    return this.attempt({ message, delivery, number, request, signal, cancelled, failedBefore, log });
+  }
+
   /** Takes the job's lease for this delivery: the attempt's number, or null when the job is not to be run here. */
-  private async start(
-    jobId: string,
-    delivery: Delivery,
-    context: ReturnType<typeof workContext>,
-    log: Logger,
-  ): Promise<number | null> {
+  private async start(jobId: string, delivery: Delivery, context: CommandContext, log: Logger): Promise<number | null> {
+    const { leaseId, messageId } = delivery;
     try {
       const started = await this.jobs.handle(
         jobId,
-        {
-          type: 'StartJob',
-          data: { jobId, leaseId: delivery.leaseId, messageId: delivery.messageId, now: this.now() },
-        },
+        { type: 'StartJob', data: { jobId, leaseId, messageId, now: this.now() } },
         context,
       );
       return started.state.status === 'IN_PROGRESS' ? started.state.attempts : null;
@@ -83,107 +138,101 @@ export class RunDownload {
     }
   }
 
-  private async run(message: JobMessage, delivery: Delivery, cancelled: AbortSignal): Promise<WorkOutcome> {
-    const { jobId } = message;
-    const log = this.logger.child({ jobId, delivery: delivery.attempt, leaseId: delivery.leaseId });
-    const { state } = await this.jobs.load(jobId);
-    if (state.status === 'NONE' || state.status === 'ABANDONED' || state.status === 'COMPLETED') return DONE;
-    if (state.status === 'FAILED') {
-      // Cancelled (or failed) while no worker ran it: what earlier attempts stored is of no use now.
-      await this.removeAttemptFiles(message, log);
-      return DONE;
-    }
-    const context = workContext(message);
-    const { leaseId } = delivery;
-    if ((state.failedAttempts ?? 0) >= this.options.maxAttempts) {
-      await this.fail(message, 'NETWORK_ERROR', `Gave up after ${this.options.maxAttempts} failed attempts`);
-      await this.removeAttemptFiles(message, log);
-      return DONE;
-    }
-    const attempt = await this.start(jobId, delivery, context, log);
-    if (attempt === null) return DONE;
-
-    const { request } = state;
-    const workDir = await this.workDirs.create(jobId);
+  /** Downloads into a work directory of its own, stores the file and completes the job, or handles what went wrong. */
+  private async attempt(attempt: Attempt): Promise<WorkOutcome> {
+    const { message, delivery, number, request } = attempt;
+    const workDir = await this.workDirs.create(message.jobId);
     let fileKey: string | null = null;
-    const signal = delivery.signal === undefined ? cancelled : AbortSignal.any([delivery.signal, cancelled]);
     try {
-      const media = await this.extractor.download({
-        url: request.videoUrl ?? request.url,
-        format: request.format,
-        startTime: request.startTime ?? undefined,
-        endTime: request.endTime ?? undefined,
-        language: request.language ?? undefined,
-        maxFileSizeBytes: request.maxFileSizeBytes,
-        workDir,
-        signal,
-        onProgress: (update) => {
-          delivery.heartbeat();
-          this.progress.report(jobId, progressFromExtractor(update));
-        },
-        onWaiting: () => delivery.heartbeat(),
-      });
+      const media = await this.download(attempt, workDir);
       // A cancellation whose announcement never arrived (or a lapse) is found here, before a file nobody will get is uploaded.
-      await this.assertStillHeld(jobId, leaseId);
-      this.progress.report(jobId, {
-        stage: 'storing',
-        downloadedBytes: media.fileSize,
-        totalBytes: media.fileSize,
-        percent: 100,
-      });
-      fileKey = attemptFileKey(request.accountId, jobId, attempt, media.extension);
-      const storingAt = performance.now();
-      const stored = await this.files.put(fileKey, media.filePath, { signal });
-      const stageMs = { ...media.stageMs, store: Math.round(performance.now() - storingAt) };
-      await this.jobs.handle(
-        jobId,
-        {
-          type: 'CompleteJob',
-          data: {
-            jobId,
-            fileKey,
-            fileSize: stored.size,
-            actualFormat: media.actualFormat,
-            mimeType: media.mimeType,
-            fileExtension: media.extension,
-            now: this.now(),
-            leaseId,
-          },
-        },
-        context,
-      );
-      log.info({ fileSize: stored.size, actualFormat: media.actualFormat, attempt, stageMs }, 'download completed');
-      await this.removeAttemptFiles(message, log, fileKey);
-      return DONE;
+      await this.assertStillHeld(message.jobId, delivery.leaseId);
+      fileKey = attemptFileKey(request.accountId, message.jobId, number, media.extension);
+      return await this.storeAndComplete(attempt, media, fileKey);
     } catch (error) {
-      if (cancelled.aborted || error instanceof InvalidTransitionError) {
-        // Cancelled: the job is FAILED already, and no file of any of its attempts will ever be served.
-        await this.removeAttemptFiles(message, log);
-        log.info(
-          { reason: error instanceof Error ? error.message : String(error) },
-          'download stopped: the job was cancelled',
-        );
-        return DONE;
-      }
-      if (error instanceof LeaseLostError) {
-        log.warn({ attempt }, 'the job was taken over by another worker; discarding this attempt');
-        if (fileKey !== null) await this.files.remove(fileKey).catch(() => undefined);
-        return DONE;
-      }
-      if (!(error instanceof ExtractionError)) throw error;
-      return await this.afterDownloadError(message, leaseId, (state.failedAttempts ?? 0) + 1, error, log);
+      return await this.afterAttemptError(attempt, error, fileKey);
     } finally {
       await this.workDirs.remove(workDir);
     }
   }
 
-  private async afterDownloadError(
-    message: JobMessage,
-    leaseId: string,
-    failedAttempts: number,
-    error: ExtractionError,
-    log: Logger,
-  ): Promise<WorkOutcome> {
+  /** The extractor's download of the request; its progress keeps the delivery alive and reaches the clients. */
+  private download({ message, delivery, request, signal }: Attempt, workDir: string): Promise<DownloadedMedia> {
+    return this.extractor.download({
+      url: request.videoUrl ?? request.url,
+      format: request.format,
+      startTime: request.startTime ?? undefined,
+      endTime: request.endTime ?? undefined,
+      language: request.language ?? undefined,
+      maxFileSizeBytes: request.maxFileSizeBytes,
+      workDir,
+      signal,
+      onProgress: (update) => {
+        delivery.heartbeat();
+        this.progress.report(message.jobId, progressFromExtractor(update));
+      },
+      onWaiting: () => delivery.heartbeat(),
+    });
+  }
+
+  /** Puts the file under this attempt's key, completes the job with it, and removes what other attempts left. */
+  private async storeAndComplete(attempt: Attempt, media: DownloadedMedia, fileKey: string): Promise<WorkOutcome> {
+    const { message, delivery, number, signal, log } = attempt;
+    const { jobId } = message;
+    const size = media.fileSize;
+    this.progress.report(jobId, { stage: 'storing', downloadedBytes: size, totalBytes: size, percent: 100 });
+    const storingAt = performance.now();
+    const stored = await this.files.put(fileKey, media.filePath, { signal });
+    const stageMs = { ...media.stageMs, store: Math.round(performance.now() - storingAt) };
+    const { actualFormat, mimeType, extension: fileExtension } = media;
+    await this.jobs.handle(
+      jobId,
+      {
+        type: 'CompleteJob',
+        data: {
+          jobId,
+          fileKey,
+          fileSize: stored.size,
+          actualFormat,
+          mimeType,
+          fileExtension,
+          now: this.now(),
+          leaseId: delivery.leaseId,
+        },
+      },
+      workContext(message),
+    );
+    log.info({ fileSize: stored.size, actualFormat, attempt: number, stageMs }, 'download completed');
+    return this.removeAttemptFiles(message, log, fileKey);
+  }
+
+  /**
+   * A cancelled job keeps no file; an attempt taken over by another worker removes its own; a download error is
+   * recorded; any other error (this service's own) is thrown for the queue to retry.
+   */
+  private async afterAttemptError(attempt: Attempt, error: unknown, fileKey: string | null): Promise<WorkOutcome> {
+    const { message, log } = attempt;
+    if (attempt.cancelled.aborted || error instanceof InvalidTransitionError) {
+      // Cancelled: the job is FAILED already, and no file of any of its attempts will ever be served.
+      await this.removeAttemptFiles(message, log);
+      const reason = error instanceof Error ? error.message : String(error);
+      log.info({ reason }, 'download stopped: the job was cancelled');
+      return DONE;
+    }
+    if (error instanceof LeaseLostError) {
+      log.warn({ attempt: attempt.number }, 'the job was taken over by another worker; discarding this attempt');
+      if (fileKey !== null) await this.files.remove(fileKey).catch(() => undefined);
+      return DONE;
+    }
+    if (!(error instanceof ExtractionError)) throw error;
+    return await this.afterDownloadError(attempt, error);
+  }
+
+  /** A final error fails the job, as does the last attempt's; another is recorded and retried after a growing delay. */
+  private async afterDownloadError(attempt: Attempt, error: ExtractionError): Promise<WorkOutcome> {
+    const { message, log } = attempt;
+    const { leaseId } = attempt.delivery;
+    const failedAttempts = attempt.failedBefore + 1;
     const { code, message: reason } = error;
     // The client reads `reason`, in the service's words; the extractor's own output is for the operator.
     const detail = error.details;
@@ -244,9 +293,9 @@ export class RunDownload {
    * Once the job has ended, no attempt but the completed one (`keep`) will
    * ever be served: this removes the files of attempts whose worker died
    * between storing and completing. Best effort, since the job has ended
-   * either way; the retention sweeper removes whatever is left.
+   * either way; the retention sweeper removes whatever is left. The job has then nothing left to do.
    */
-  private async removeAttemptFiles(message: JobMessage, log: Logger, keep?: string): Promise<void> {
+  private async removeAttemptFiles(message: JobMessage, log: Logger, keep?: string): Promise<WorkOutcome> {
     try {
       const removed = await this.files.removeByPrefix(
         jobFilesPrefix(message.accountId, message.jobId),
@@ -256,6 +305,7 @@ export class RunDownload {
     } catch (error) {
       log.warn({ err: error }, 'could not remove the files of other attempts; the retention sweeper will');
     }
+    return DONE;
   }
 
   private now(): string {

@@ -9,6 +9,22 @@ import { JobBackoff } from './job-backoff.js';
 
 export type FileRetentionCommandHandler = CommandHandler<DeleteFile, FileRetentionEvent, FileRetentionState>;
 
+/** What the sweep of expired files works with. */
+export interface SweepExpiredFilesDependencies {
+  readonly expired: ExpiredFiles;
+  readonly files: FileStore;
+  readonly retention: FileRetentionCommandHandler;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly options: SweepExpiredFilesOptions;
+}
+
+export interface SweepExpiredFilesOptions {
+  retentionSeconds: number;
+  batchSize: number;
+  failureBackoffMs?: { baseMs: number; maxMs: number };
+}
+
 /**
  * Deletes every file of jobs that ended more than `retentionSeconds` ago (an attempt whose worker died may have left
  * one too) and records it in the job's stream: FileDeleted, or FailedJobFilesDeleted for a failed job. Files go before
@@ -19,19 +35,23 @@ export type FileRetentionCommandHandler = CommandHandler<DeleteFile, FileRetenti
 export class SweepExpiredFiles {
   private readonly backoff: JobBackoff;
 
-  constructor(
-    private readonly expired: ExpiredFiles,
-    private readonly files: FileStore,
-    private readonly retention: FileRetentionCommandHandler,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly options: {
-      retentionSeconds: number;
-      batchSize: number;
-      failureBackoffMs?: { baseMs: number; maxMs: number };
-    },
-  ) {
-    this.backoff = new JobBackoff(clock, options.failureBackoffMs ?? { baseMs: 60_000, maxMs: 3_600_000 });
+  private readonly expired: ExpiredFiles;
+  private readonly files: FileStore;
+  private readonly retention: FileRetentionCommandHandler;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly options: SweepExpiredFilesOptions;
+
+  constructor(dependencies: SweepExpiredFilesDependencies) {
+    ({
+      expired: this.expired,
+      files: this.files,
+      retention: this.retention,
+      clock: this.clock,
+      logger: this.logger,
+      options: this.options,
+    } = dependencies);
+    this.backoff = new JobBackoff(this.clock, this.options.failureBackoffMs ?? { baseMs: 60_000, maxMs: 3_600_000 });
   }
 
   /** One pass; returns how many jobs' files it deleted. */

@@ -14,6 +14,24 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         name: event.data.name,
         email: event.data.email,
       };
+    case 'ApiKeyIssued':
+      return {
+        ...state,
+        apiKeys: [...state.apiKeys, { keyId: event.data.keyId, keyHash: event.data.keyHash, revoked: false }],
+      };
+    case 'ApiKeyRevoked':
+      return {
+        ...state,
+        apiKeys: state.apiKeys.map((key) => (key.keyId === event.data.keyId ? { ...key, revoked: true } : key)),
+      };
+    default:
+      return evolvePlan(state, event);
+  }
+}
+
+/** The plan, its period, add-ons and extra units: what the account may use. */
+function evolvePlan(state: AccountState, event: AccountEvent): AccountState {
+  switch (event.type) {
     case 'PlanChanged': {
       const periodStart = ms(event.data.periodStart);
       const newPeriod = periodStart !== state.periodStart || state.plan === null;
@@ -58,16 +76,6 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
           ...state.extraGrants,
           [event.data.feature]: state.extraGrants[event.data.feature] + event.data.units,
         },
-      };
-    case 'ApiKeyIssued':
-      return {
-        ...state,
-        apiKeys: [...state.apiKeys, { keyId: event.data.keyId, keyHash: event.data.keyHash, revoked: false }],
-      };
-    case 'ApiKeyRevoked':
-      return {
-        ...state,
-        apiKeys: state.apiKeys.map((key) => (key.keyId === event.data.keyId ? { ...key, revoked: true } : key)),
       };
     default:
       return evolveUsage(state, event);

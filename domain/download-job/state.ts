@@ -32,3 +32,13 @@ export type DownloadJobState =
     };
 
 export const initialDownloadJobState = (): DownloadJobState => ({ status: 'NONE' });
+
+/** A job that was requested: every command but the submission and the abandonment is decided on one. */
+export type RequestedDownloadJobState = Extract<DownloadJobState, { request: unknown }>;
+
+/** What a command to a requested job is decided on. */
+export interface RequestedJobContext {
+  readonly state: RequestedDownloadJobState;
+  readonly jobId: string;
+  readonly accountId: string;
+}

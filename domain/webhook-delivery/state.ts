@@ -27,3 +27,12 @@ export const initialWebhookDeliveryState = (): WebhookDeliveryState => ({
   nextAttemptAt: null,
   finished: null,
 });
+
+/** What a command to the delivery of a finished job with a webhookUrl is decided on. */
+export interface DeliveryContext {
+  readonly state: WebhookDeliveryState;
+  readonly jobId: string;
+  readonly accountId: string;
+  readonly url: string;
+  readonly event: WebhookEventName;
+}

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Container } from '../composition/container.js';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
+import type { ApiKeySecrets } from '../../application/ports/api-key-secrets.js';
 import type { AccountReadModel } from '../../application/ports/read-models.js';
 import {
   ADD_ON_IDS,
@@ -47,88 +48,104 @@ export async function adminCommand(args: string[], container: Container, io: Cli
   }
 }
 
+/** What each command works with: the account services, the options given, and where notes go. */
+interface AdminTools {
+  readonly admin: AccountAdministration;
+  readonly readModel: AccountReadModel;
+  readonly secrets: ApiKeySecrets;
+  readonly io: CliOutput;
+  readonly values: AdminOptions;
+  /** The `--account` given, required by every command that names one. */
+  readonly account: () => string;
+}
+
+type AdminOptions = ReturnType<typeof parseOptions>;
+
+/** Each command, by name: what it prints. */
+const COMMANDS: Readonly<Record<string, (tools: AdminTools) => Promise<unknown>>> = {
+  'create-account': async ({ admin, readModel, secrets, io, values }) => {
+    const created = await admin.openAccount({
+      name: required(values.name, '--name'),
+      email: required(values.email, '--email'),
+      planId: oneOf(values.plan ?? 'free', PLAN_IDS, '--plan') as PlanId,
+      addOns: (values['add-on'] ?? []).map((addOn) => oneOf(addOn, ADD_ON_IDS, '--add-on') as AddOnId),
+    });
+    await waitForKey(readModel, secrets.hash(created.apiKey), io);
+    return created;
+  },
+  'issue-key': async ({ admin, readModel, secrets, io, account }) => {
+    const issued = await admin.issueKey(account());
+    await waitForKey(readModel, secrets.hash(issued.apiKey), io);
+    return { accountId: account(), ...issued };
+  },
+  'revoke-key': async ({ admin, values, account }) => {
+    await admin.revokeKey(account(), required(values.key, '--key'));
+    return { accountId: account(), revoked: values.key };
+  },
+  'change-plan': async ({ admin, values, account }) => {
+    await admin.changePlan(account(), oneOf(required(values.plan, '--plan'), PLAN_IDS, '--plan') as PlanId);
+    return { accountId: account(), plan: values.plan };
+  },
+  'cancel-plan': async ({ admin, account }) => {
+    await admin.scheduleCancellation(account());
+    return { accountId: account(), cancellationScheduled: true };
+  },
+  'enable-add-on': (tools) => setAddOn(tools, true),
+  'disable-add-on': (tools) => setAddOn(tools, false),
+  grant: async ({ admin, values, account }) => {
+    const feature = oneOf(required(values.feature, '--feature'), FEATURE_IDS, '--feature') as FeatureId;
+    const units = Number(required(values.units, '--units'));
+    await admin.grantExtraUnits(account(), feature, units, values.reason);
+    return { accountId: account(), feature, units };
+  },
+  'list-accounts': async ({ readModel }) =>
+    (await readModel.list()).map((view) => ({
+      accountId: view.accountId,
+      name: view.name,
+      email: view.email,
+      plan: view.state.plan?.id ?? null,
+      addOns: view.state.addOns,
+      apiKeys: view.state.apiKeys.map((key) => ({ keyId: key.keyId, revoked: key.revoked })),
+    })),
+};
+
 async function run(args: string[], container: Container, io: CliOutput): Promise<unknown> {
   const [command, ...rest] = args;
-  const { values } = reportedAsUsage(() =>
-    parseArgs({
-      args: rest,
-      options: {
-        name: { type: 'string' },
-        email: { type: 'string' },
-        plan: { type: 'string' },
-        'add-on': { type: 'string', multiple: true },
-        account: { type: 'string' },
-        key: { type: 'string' },
-        feature: { type: 'string' },
-        units: { type: 'string' },
-        reason: { type: 'string' },
-      },
-      strict: true,
-    }),
-  );
-  const admin = container.resolve(AccountAdministration);
-  const readModel = container.resolve(TOKENS.accountReadModel);
-  const secrets = container.resolve(TOKENS.apiKeySecrets);
-  const account = () => required(values.account, '--account');
-  let output: unknown;
-  switch (command) {
-    case 'create-account': {
-      const created = await admin.openAccount({
-        name: required(values.name, '--name'),
-        email: required(values.email, '--email'),
-        planId: oneOf(values.plan ?? 'free', PLAN_IDS, '--plan') as PlanId,
-        addOns: (values['add-on'] ?? []).map((addOn) => oneOf(addOn, ADD_ON_IDS, '--add-on') as AddOnId),
-      });
-      await waitForKey(readModel, secrets.hash(created.apiKey), io);
-      output = created;
-      break;
-    }
-    case 'issue-key': {
-      const issued = await admin.issueKey(account());
-      await waitForKey(readModel, secrets.hash(issued.apiKey), io);
-      output = { accountId: account(), ...issued };
-      break;
-    }
-    case 'revoke-key':
-      await admin.revokeKey(account(), required(values.key, '--key'));
-      output = { accountId: account(), revoked: values.key };
-      break;
-    case 'change-plan':
-      await admin.changePlan(account(), oneOf(required(values.plan, '--plan'), PLAN_IDS, '--plan') as PlanId);
-      output = { accountId: account(), plan: values.plan };
-      break;
-    case 'cancel-plan':
-      await admin.scheduleCancellation(account());
-      output = { accountId: account(), cancellationScheduled: true };
-      break;
-    case 'enable-add-on':
-    case 'disable-add-on': {
-      const addOn = oneOf(required(values['add-on']?.[0], '--add-on'), ADD_ON_IDS, '--add-on') as AddOnId;
-      await admin.setAddOn(account(), addOn, command === 'enable-add-on');
-      output = { accountId: account(), addOn, enabled: command === 'enable-add-on' };
-      break;
-    }
-    case 'grant': {
-      const feature = oneOf(required(values.feature, '--feature'), FEATURE_IDS, '--feature') as FeatureId;
-      const units = Number(required(values.units, '--units'));
-      await admin.grantExtraUnits(account(), feature, units, values.reason);
-      output = { accountId: account(), feature, units };
-      break;
-    }
-    case 'list-accounts':
-      output = (await readModel.list()).map((view) => ({
-        accountId: view.accountId,
-        name: view.name,
-        email: view.email,
-        plan: view.state.plan?.id ?? null,
-        addOns: view.state.addOns,
-        apiKeys: view.state.apiKeys.map((key) => ({ keyId: key.keyId, revoked: key.revoked })),
-      }));
-      break;
-    default:
-      throw new UsageError(`Unknown command: ${command}`);
-  }
-  return output;
+  const values = reportedAsUsage(() => parseOptions(rest));
+  const tools: AdminTools = {
+    admin: container.resolve(AccountAdministration),
+    readModel: container.resolve(TOKENS.accountReadModel),
+    secrets: container.resolve(TOKENS.apiKeySecrets),
+    io,
+    values,
+    account: () => required(values.account, '--account'),
+  };
+  if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`Unknown command: ${command}`);
+  return COMMANDS[command](tools);
+}
+
+function parseOptions(args: string[]) {
+  return parseArgs({
+    args,
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      plan: { type: 'string' },
+      'add-on': { type: 'string', multiple: true },
+      account: { type: 'string' },
+      key: { type: 'string' },
+      feature: { type: 'string' },
+      units: { type: 'string' },
+      reason: { type: 'string' },
+    },
+    strict: true,
+  }).values;
+}
+
+async function setAddOn({ admin, values, account }: AdminTools, enabled: boolean): Promise<unknown> {
+  const addOn = oneOf(required(values['add-on']?.[0], '--add-on'), ADD_ON_IDS, '--add-on') as AddOnId;
+  await admin.setAddOn(account(), addOn, enabled);
+  return { accountId: account(), addOn, enabled };
 }
 
 /** parseArgs's complaints (unknown or malformed options) are bad usage. */

@@ -38,20 +38,28 @@ export const accountsFeature = {
   },
 } satisfies FeatureModule;
 
-function registerAccounts({ container: c, config, logger }: FeatureContext): void {
+function registerAccounts(context: FeatureContext): void {
+  registerAccountCommands(context);
+  registerAccountReads(context);
+  registerApiKeys(context);
+}
+
+/** The account streams' command handler, snapshotted when configured, and the administration built on it. */
+function registerAccountCommands({ container: c, config, logger }: FeatureContext): void {
   const storage = c.resolve(TOKENS.storage);
+  const { snapshotAfterEvents } = config.accounts;
   c.singleton(
     TOKENS.accountCommands,
     () =>
       new CommandHandler(storage.eventStore, accountDecider, ACCOUNT_CATEGORY, c.resolve(TOKENS.ids), {
         // Account streams never end: a busy account adds about 150,000 events a month.
         snapshots:
-          config.accounts.snapshotAfterEvents === 0
+          snapshotAfterEvents === 0
             ? undefined
             : {
                 store: new PostgresSnapshotStore(storage.database),
                 version: ACCOUNT_STATE_VERSION,
-                afterEvents: config.accounts.snapshotAfterEvents,
+                afterEvents: snapshotAfterEvents,
                 onError: (error, stream) =>
                   logger.warn(
                     { err: error, stream },
@@ -60,12 +68,6 @@ function registerAccounts({ container: c, config, logger }: FeatureContext): voi
               },
       }),
   );
-  c.value(TOKENS.accountReadModel, new PostgresAccountReadModel(storage.database, storage.reads));
-  c.value(
-    TOKENS.accountReadProgress,
-    new PostgresAccountReadProgress(storage.reads, storage.eventStore, config.accounts.readYourWritesWaitMs),
-  );
-  c.singleton(ChargeVisibility, () => new ChargeVisibility(c.resolve(TOKENS.accountReadProgress)));
   c.singleton(
     AccountAdministration,
     () =>
@@ -77,6 +79,27 @@ function registerAccounts({ container: c, config, logger }: FeatureContext): voi
         c.resolve(TOKENS.clock),
       ),
   );
+}
+
+/** The accounts' read model, how far it has read, and what answers from it: /me, charges' visibility, ledgers. */
+function registerAccountReads({ container: c, config }: FeatureContext): void {
+  const storage = c.resolve(TOKENS.storage);
+  c.value(TOKENS.accountReadModel, new PostgresAccountReadModel(storage.database, storage.reads));
+  c.value(
+    TOKENS.accountReadProgress,
+    new PostgresAccountReadProgress(storage.reads, storage.eventStore, config.accounts.readYourWritesWaitMs),
+  );
+  c.singleton(ChargeVisibility, () => new ChargeVisibility(c.resolve(TOKENS.accountReadProgress)));
+  c.singleton(GetAccount, () => new GetAccount(c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)));
+  c.singleton(
+    ReplayAccountLedger,
+    () => new ReplayAccountLedger(storage.eventStore, c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)),
+  );
+}
+
+/** Authentication by API key, through a cache that a revocation empties of the key. */
+function registerApiKeys({ container: c, config }: FeatureContext): void {
+  const storage = c.resolve(TOKENS.storage);
   // Keys are cached only while the api role listens for revocations; until then every request looks its key up.
   c.singleton(
     keyCache,
@@ -100,10 +123,5 @@ function registerAccounts({ container: c, config, logger }: FeatureContext): voi
   c.singleton(
     Authenticate,
     () => new Authenticate(c.resolve(keyCache), c.resolve(TOKENS.apiKeySecrets), c.resolve(TOKENS.accountReadModel)),
-  );
-  c.singleton(GetAccount, () => new GetAccount(c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)));
-  c.singleton(
-    ReplayAccountLedger,
-    () => new ReplayAccountLedger(storage.eventStore, c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)),
   );
 }

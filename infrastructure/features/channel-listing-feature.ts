@@ -10,18 +10,18 @@ export const channelListingFeature = {
     c.singleton(
       ListChannel,
       () =>
-        new ListChannel(
-          c.resolve(TOKENS.accountCommands),
-          c.resolve(TOKENS.extractor),
-          c.resolve(TOKENS.ids),
-          c.resolve(TOKENS.clock),
-          {
+        new ListChannel({
+          accounts: c.resolve(TOKENS.accountCommands),
+          extractor: c.resolve(TOKENS.extractor),
+          ids: c.resolve(TOKENS.ids),
+          clock: c.resolve(TOKENS.clock),
+          bounds: {
             perAccount: config.lookups.channelListingsPerAccount,
             overall: config.lookups.channelListingsMax,
             listingTimeoutMs: config.lookups.channelListingTimeoutSeconds * 1000,
           },
-          c.resolve(TOKENS.accountReadProgress),
-        ),
+          readProgress: c.resolve(TOKENS.accountReadProgress),
+        }),
     ),
   api: ({ container: c, validation, urls }) => ({
     apiRouters: [listChannelRoutes({ listChannel: c.resolve(ListChannel), validation, urls })],

@@ -163,21 +163,21 @@ function registerDownloadProcesses({ container: c, config, logger }: FeatureCont
   c.singleton(
     RunDownload,
     () =>
-      new RunDownload(
-        jobs(),
-        c.resolve(TOKENS.extractor),
-        c.resolve(TOKENS.fileStore),
-        c.resolve(TOKENS.workDirs),
-        clock(),
+      new RunDownload({
+        jobs: jobs(),
+        extractor: c.resolve(TOKENS.extractor),
+        files: c.resolve(TOKENS.fileStore),
+        workDirs: c.resolve(TOKENS.workDirs),
+        clock: clock(),
         logger,
-        {
+        options: {
           maxAttempts: config.jobs.downloadMaxAttempts,
           retryBaseDelayMs: config.jobs.downloadRetryBaseMs,
           retryMaxDelayMs: Math.max(config.jobs.downloadRetryBaseMs, 5 * 60_000),
         },
-        c.resolve(RunningDownloads),
-        c.resolve(TOKENS.progressReports),
-      ),
+        running: c.resolve(RunningDownloads),
+        progress: c.resolve(TOKENS.progressReports),
+      }),
   );
   c.singleton(
     SettleDownloadBilling,
@@ -190,17 +190,17 @@ function registerDownloadProcesses({ container: c, config, logger }: FeatureCont
   c.singleton(
     ReconcilePendingDownloads,
     () =>
-      new ReconcilePendingDownloads(
-        eventStore,
-        jobs(),
-        accounts(),
-        new PostgresPendingDownloadAccounts(database),
-        c.resolve(SettleDownloadBilling),
-        c.resolve(ReleaseOrphanedReservation),
-        clock(),
+      new ReconcilePendingDownloads({
+        store: eventStore,
+        jobs: jobs(),
+        accounts: accounts(),
+        pending: new PostgresPendingDownloadAccounts(database),
+        settle: c.resolve(SettleDownloadBilling),
+        releaseOrphan: c.resolve(ReleaseOrphanedReservation),
+        clock: clock(),
         logger,
-        config.jobs.pendingDownloadLimitMs,
-        c.resolve(TOKENS.jobCancellations),
-      ),
+        pendingLimitMs: config.jobs.pendingDownloadLimitMs,
+        cancellations: c.resolve(TOKENS.jobCancellations),
+      }),
   );
 }

@@ -9,7 +9,8 @@ import type {
   InfoJobCommandHandler,
 } from '../../application/lookups/lookup-job-commands.js';
 import { type LookupJobReadModel, lookupJobViewFromState } from '../../application/lookups/lookup-job-view.js';
-import { SubmitLookupJob } from '../../application/lookups/submit-lookup-job.js';
+import { SubmitLookupJob, type SubmitLookupJobDependencies } from '../../application/lookups/submit-lookup-job.js';
+import type { LookupFeature } from '../../domain/account/lookups.js';
 import type { LookupRetryOptions } from '../../application/processes/lookup-attempt.js';
 import { ReconcilePendingLookups } from '../../application/processes/reconcile-pending-lookups.js';
 import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
@@ -35,13 +36,15 @@ import { PostgresLookupJobReadModel } from '../postgres/postgres-lookup-job-read
 import { PostgresPendingLookupAccounts } from '../postgres/postgres-pending-lookup-accounts.js';
 import { PeriodicTask } from '../system/periodic-task.js';
 
+/** What a client-download job is requested with, besides its URL. */
+type ClientDownloadJobDetails = { platform: ClientDownloadPlatform; canonicalUrl: string };
+
 const LOOKUP_TOKENS = {
   infoJobCommands: token<InfoJobCommandHandler>('InfoJobCommandHandler'),
   clientDownloadJobCommands: token<ClientDownloadJobCommandHandler>('ClientDownloadJobCommandHandler'),
   lookupJobReadModel: token<LookupJobReadModel>('LookupJobReadModel'),
   submitInfo: token<SubmitLookupJob<InfoJobDetails>>('SubmitInfo'),
-  submitClientDownload:
-    token<SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>>('SubmitClientDownload'),
+  submitClientDownload: token<SubmitLookupJob<ClientDownloadJobDetails>>('SubmitClientDownload'),
   getInfoJob: token<GetLookupJob>('GetInfoJob'),
   getClientDownloadJob: token<GetLookupJob>('GetClientDownloadJob'),
   runInfoJob: token<RunLookupJob<VideoInfo>>('RunInfoJob'),
@@ -57,8 +60,10 @@ export const lookupsFeature = {
   name: 'lookups',
   register: (context) => {
     registerLookupJobs(context);
+    registerLookupSubmissions(context);
     registerLookupQueries(context);
-    registerLookupProcesses(context);
+    registerLookupRuns(context);
+    registerLookupRecovery(context);
   },
   projections: [lookupJobsProjection],
   work: {
@@ -108,13 +113,10 @@ export const lookupsFeature = {
   ],
 } satisfies FeatureModule;
 
-function registerLookupJobs({ container: c, config }: FeatureContext): void {
+/** The lookup jobs' streams and read model. */
+function registerLookupJobs({ container: c }: FeatureContext): void {
   const { eventStore, database } = c.resolve(TOKENS.storage);
   const ids = () => c.resolve(TOKENS.ids);
-  const clock = () => c.resolve(TOKENS.clock);
-  const accounts = () => c.resolve(TOKENS.accountCommands);
-  const infoJobs = () => c.resolve(LOOKUP_TOKENS.infoJobCommands);
-  const clientJobs = () => c.resolve(LOOKUP_TOKENS.clientDownloadJobCommands);
   c.singleton(
     LOOKUP_TOKENS.infoJobCommands,
     () => new CommandHandler(eventStore, infoJobDecider, INFO_JOB_CATEGORY, ids()),
@@ -124,62 +126,56 @@ function registerLookupJobs({ container: c, config }: FeatureContext): void {
     () => new CommandHandler(eventStore, clientDownloadJobDecider, CLIENT_DOWNLOAD_JOB_CATEGORY, ids()),
   );
   c.singleton(LOOKUP_TOKENS.lookupJobReadModel, () => new PostgresLookupJobReadModel(database));
-  c.singleton(
-    LOOKUP_TOKENS.submitInfo,
-    () =>
-      new SubmitLookupJob<InfoJobDetails>(
-        'info',
-        accounts(),
-        (job, context) =>
-          infoJobs().handle(
-            job.jobId,
-            {
-              type: 'RequestInfo',
-              data: {
-                jobId: job.jobId,
-                accountId: job.accountId,
-                url: job.url,
-                videoUrl: job.details.videoUrl,
-                includeAudioTracks: job.details.includeAudioTracks,
-                expiresAt: job.expiresAt,
-                now: job.now,
-              },
-            },
-            context,
-          ),
-        ids(),
-        clock(),
-        config.lookups.infoJobTtlSeconds * 1000,
-      ),
+}
+
+/** The submissions of lookup jobs: a unit reserved on the account, then the job's stream opened. */
+function registerLookupSubmissions({ container: c, config }: FeatureContext): void {
+  const submission = <Details>(
+    feature: LookupFeature,
+    lifetimeSeconds: number,
+    createJob: SubmitLookupJobDependencies<Details>['createJob'],
+  ) =>
+    new SubmitLookupJob<Details>({
+      feature,
+      accounts: c.resolve(TOKENS.accountCommands),
+      createJob,
+      ids: c.resolve(TOKENS.ids),
+      clock: c.resolve(TOKENS.clock),
+      lifetimeMs: lifetimeSeconds * 1000,
+    });
+  c.singleton(LOOKUP_TOKENS.submitInfo, () =>
+    submission<InfoJobDetails>('info', config.lookups.infoJobTtlSeconds, (job, context) =>
+      c.resolve(LOOKUP_TOKENS.infoJobCommands).handle(job.jobId, requestInfo(job), context),
+    ),
   );
-  c.singleton(
-    LOOKUP_TOKENS.submitClientDownload,
-    () =>
-      new SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>(
-        'client_download',
-        accounts(),
-        (job, context) =>
-          clientJobs().handle(
-            job.jobId,
-            {
-              type: 'RequestClientDownload',
-              data: {
-                jobId: job.jobId,
-                accountId: job.accountId,
-                url: job.url,
-                canonicalUrl: job.details.canonicalUrl,
-                platform: job.details.platform,
-                expiresAt: job.expiresAt,
-                now: job.now,
-              },
-            },
-            context,
-          ),
-        ids(),
-        clock(),
-        config.lookups.clientDownloadJobTtlSeconds * 1000,
-      ),
+  c.singleton(LOOKUP_TOKENS.submitClientDownload, () =>
+    submission<ClientDownloadJobDetails>(
+      'client_download',
+      config.lookups.clientDownloadJobTtlSeconds,
+      (job, context) =>
+        c.resolve(LOOKUP_TOKENS.clientDownloadJobCommands).handle(job.jobId, requestClientDownload(job), context),
+    ),
   );
+}
+
+type NewLookupJob<Details> = Parameters<SubmitLookupJobDependencies<Details>['createJob']>[0];
+
+function requestInfo(job: NewLookupJob<InfoJobDetails>) {
+  const { jobId, accountId, url, expiresAt, now } = job;
+  const { videoUrl, includeAudioTracks } = job.details;
+  return {
+    type: 'RequestInfo' as const,
+    data: { jobId, accountId, url, videoUrl, includeAudioTracks, expiresAt, now },
+  };
+}
+
+function requestClientDownload(job: NewLookupJob<ClientDownloadJobDetails>) {
+  const { jobId, accountId, url, expiresAt, now } = job;
+  const { canonicalUrl, platform } = job.details;
+  return {
+    type: 'RequestClientDownload' as const,
+    data: { jobId, accountId, url, canonicalUrl, platform, expiresAt, now },
+  };
 }
 
 /** The polls of lookup jobs: the read model first, the job's stream when its row is not there yet. */
@@ -212,8 +208,9 @@ function registerLookupQueries({ container: c }: FeatureContext): void {
   );
 }
 
-function registerLookupProcesses({ container: c, config, logger }: FeatureContext): void {
-  const { eventStore, database } = c.resolve(TOKENS.storage);
+/** What the workers run for a lookup job, and the billing that settles its account afterwards. */
+function registerLookupRuns({ container: c, config, logger }: FeatureContext): void {
+  const { eventStore } = c.resolve(TOKENS.storage);
   const clock = () => c.resolve(TOKENS.clock);
   const accounts = () => c.resolve(TOKENS.accountCommands);
   const settle = () => c.resolve(LOOKUP_TOKENS.settleLookupBilling);
@@ -228,20 +225,36 @@ function registerLookupProcesses({ container: c, config, logger }: FeatureContex
   );
   c.singleton(
     LOOKUP_TOKENS.runInfoJob,
-    () => new RunLookupJob<VideoInfo>('info lookup', lookupSteps(c).info, settle(), clock(), logger, retry),
+    () =>
+      new RunLookupJob<VideoInfo>({
+        label: 'info lookup',
+        steps: lookupSteps(c).info,
+        settle: settle(),
+        clock: clock(),
+        logger,
+        options: retry,
+      }),
   );
   c.singleton(
     LOOKUP_TOKENS.runClientDownloadJob,
     () =>
-      new RunLookupJob<ClientDownloadInfo>(
-        'client-download lookup',
-        lookupSteps(c).client_download,
-        settle(),
-        clock(),
+      new RunLookupJob<ClientDownloadInfo>({
+        label: 'client-download lookup',
+        steps: lookupSteps(c).client_download,
+        settle: settle(),
+        clock: clock(),
         logger,
-        retry,
-      ),
+        options: retry,
+      }),
   );
+}
+
+/** What ends reservations and jobs that outages left behind. */
+function registerLookupRecovery({ container: c, config, logger }: FeatureContext): void {
+  const { eventStore, database } = c.resolve(TOKENS.storage);
+  const clock = () => c.resolve(TOKENS.clock);
+  const accounts = () => c.resolve(TOKENS.accountCommands);
+  const settle = () => c.resolve(LOOKUP_TOKENS.settleLookupBilling);
   c.singleton(
     ReleaseOrphanedLookup,
     () =>
@@ -254,17 +267,17 @@ function registerLookupProcesses({ container: c, config, logger }: FeatureContex
   c.singleton(
     ReconcilePendingLookups,
     () =>
-      new ReconcilePendingLookups(
-        eventStore,
-        new PostgresPendingLookupAccounts(database),
-        lookupSteps(c),
-        accounts(),
-        settle(),
-        c.resolve(ReleaseOrphanedLookup),
-        clock(),
+      new ReconcilePendingLookups({
+        store: eventStore,
+        pending: new PostgresPendingLookupAccounts(database),
+        jobs: lookupSteps(c),
+        accounts: accounts(),
+        settle: settle(),
+        releaseOrphan: c.resolve(ReleaseOrphanedLookup),
+        clock: clock(),
         logger,
-        config.jobs.pendingLookupLimitMs,
-      ),
+        pendingLimitMs: config.jobs.pendingLookupLimitMs,
+      }),
   );
 }
 

@@ -5,7 +5,8 @@ import { type BatchHandler, processorLockKey } from './batch-handler.js';
 import { CatchUpTimeoutError } from './catch-up-timeout-error.js';
 import { ensureCheckpointTable } from './checkpoint-schema.js';
 import { CheckpointConflictError, loadCheckpoint, readCheckpoint } from './checkpoint-store.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, commitBatchWithRetries } from './commit-batch.js';
+import { CheckpointCommits } from './checkpoint-commits.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './commit-batch.js';
 import { type AcquireLock, acquireSessionLock } from '../postgres/session-advisory-lock.js';
 import { sleep } from '../system/sleep.js';
 
@@ -159,98 +160,67 @@ export class CheckpointedProcessor {
     }
   }
 
+  /** Follows the store, one subscription after another, until `halt`. */
   private async followWhileHolding(halt: AbortSignal): Promise<void> {
+    while (!halt.aborted) await this.followOneSubscription(halt);
+  }
+
+  /** Reads from the stored checkpoint until the subscription ends, the checkpoint moves under this instance, or `halt`. */
+  private async followOneSubscription(halt: AbortSignal): Promise<void> {
     const { db, store, logger } = this.options;
-    while (!halt.aborted) {
-      let checkpoint = await loadCheckpoint(db, this.name);
-      // The store's database answers again; a batch that fails again says so.
-      this.failing = false;
-      logger.info({ processor: this.name, checkpoint }, 'Processing from checkpoint');
-      const subscription = store.subscribeToAll({
-        after: checkpoint,
-        filter: this.handler.filter,
-        batchSize: this.options.batchSize ?? 100,
-      });
-      this.subscription = subscription;
-      // Ends a subscription that is waiting for new events; a batch in hand still commits.
-      const close = () => void subscription.close().catch(() => undefined);
-      halt.addEventListener('abort', close, { once: true });
-      // Stopped while the checkpoint was being read: the listener came too late to hear it.
-      if (halt.aborted) close();
-      // Every store of the checkpoint goes through one chain, so a batch and a trailing watermark never race on it.
-      let commits: Promise<unknown> = Promise.resolve();
-      const commit = (events: Parameters<typeof commitBatchWithRetries>[3], next: Checkpoint) => {
-        const run = commits.then(async () => {
-          const committed = await commitBatchWithRetries(db, this.handler, checkpoint, events, {
-            logger,
-            retry: this.options.retry,
-            signal: halt,
-            next,
-            onFailure: () => {
-              this.failing = true;
-            },
-          });
-          if (committed !== null) {
-            this.failing = false;
-            checkpoint = committed;
-            for (const listener of [...this.commitListeners]) listener();
-          }
-          return committed;
-        });
-        commits = run.catch(() => undefined);
-        return run;
-      };
-      const watermarkIntervalMs = this.options.watermarkIntervalMs ?? 100;
-      let watermarkStoredAt = 0;
-      let pendingWatermark: Checkpoint | null = null;
-      let trailingTimer: NodeJS.Timeout | null = null;
-      const storePendingWatermark = () => {
-        trailingTimer = null;
-        const next = pendingWatermark;
-        pendingWatermark = null;
-        if (next === null || halt.aborted) return;
-        watermarkStoredAt = Date.now();
-        commit([], next).catch((error: unknown) =>
-          logger.warn(
-            { processor: this.name, err: error },
-            'Could not store the scanned position; the next batch will',
-          ),
-        );
-      };
-      try {
-        for await (const { events, scannedTo } of subscription) {
-          if (events.length === 0) {
-            // Skipped events move the watermark too, at a bounded rate, and never hold up the events that follow them:
-            // a position that is not stored now is stored when the interval ends, unless a batch stores a later one first.
-            const wait = watermarkStoredAt + watermarkIntervalMs - Date.now();
-            if (wait > 0) {
-              pendingWatermark = scannedTo;
-              trailingTimer ??= setTimeout(storePendingWatermark, wait);
-              continue;
-            }
-            watermarkStoredAt = Date.now();
-          }
-          pendingWatermark = null;
-          const committed = await commit(events, scannedTo);
-          if (committed === null) return;
-          if (halt.aborted) return;
-        }
-        // A subscription should only end when closed; pause before opening another.
-        await sleep((this.options.retry ?? DEFAULT_RETRY_POLICY).initialDelayMs, halt);
-      } catch (error) {
-        if (halt.aborted) return;
-        if (!(error instanceof CheckpointConflictError)) throw error;
-        logger.warn(
-          { processor: this.name, expected: error.expected },
-          'Checkpoint moved under this instance; restarting from the stored one',
-        );
-      } finally {
-        if (trailingTimer !== null) clearTimeout(trailingTimer);
-        halt.removeEventListener('abort', close);
-        if (this.subscription === subscription) this.subscription = null;
-        await subscription.close().catch(() => undefined);
-        await commits;
+    const checkpoint = await loadCheckpoint(db, this.name);
+    // The store's database answers again; a batch that fails again says so.
+    this.failing = false;
+    logger.info({ processor: this.name, checkpoint }, 'Processing from checkpoint');
+    const batchSize = this.options.batchSize ?? 100;
+    const subscription = store.subscribeToAll({ after: checkpoint, filter: this.handler.filter, batchSize });
+    this.subscription = subscription;
+    // Ends a subscription that is waiting for new events; a batch in hand still commits.
+    const close = () => void subscription.close().catch(() => undefined);
+    halt.addEventListener('abort', close, { once: true });
+    // Stopped while the checkpoint was being read: the listener came too late to hear it.
+    if (halt.aborted) close();
+    const commits = this.checkpointCommits(checkpoint, halt);
+    try {
+      for await (const { events, scannedTo } of subscription) {
+        if (!(await commits.store(events, scannedTo)) || halt.aborted) return;
       }
+      // A subscription should only end when closed; pause before opening another.
+      await sleep((this.options.retry ?? DEFAULT_RETRY_POLICY).initialDelayMs, halt);
+    } catch (error) {
+      if (halt.aborted) return;
+      if (!(error instanceof CheckpointConflictError)) throw error;
+      logger.warn(
+        { processor: this.name, expected: error.expected },
+        'Checkpoint moved under this instance; restarting from the stored one',
+      );
+    } finally {
+      commits.cancelTrailing();
+      halt.removeEventListener('abort', close);
+      if (this.subscription === subscription) this.subscription = null;
+      await subscription.close().catch(() => undefined);
+      await commits.drained();
     }
+  }
+
+  /** Where one subscription's pages are stored; each store wakes the callers waiting for the checkpoint. */
+  private checkpointCommits(from: Checkpoint | null, halt: AbortSignal): CheckpointCommits {
+    const { db, logger, retry } = this.options;
+    return new CheckpointCommits({
+      db,
+      handler: this.handler,
+      logger,
+      retry,
+      halt,
+      from,
+      watermarkIntervalMs: this.options.watermarkIntervalMs ?? 100,
+      onFailure: () => {
+        this.failing = true;
+      },
+      onCommitted: () => {
+        this.failing = false;
+        for (const listener of [...this.commitListeners]) listener();
+      },
+    });
   }
 }

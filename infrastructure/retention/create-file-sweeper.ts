@@ -25,17 +25,17 @@ export function createFileSweeper(
     DOWNLOAD_JOB_CATEGORY,
     container.resolve(TOKENS.ids),
   );
-  const sweep = new SweepExpiredFiles(
-    new PostgresExpiredFiles(database),
-    container.resolve(TOKENS.fileStore),
+  const sweep = new SweepExpiredFiles({
+    expired: new PostgresExpiredFiles(database),
+    files: container.resolve(TOKENS.fileStore),
     retention,
-    container.resolve(TOKENS.clock),
+    clock: container.resolve(TOKENS.clock),
     logger,
-    {
+    options: {
       retentionSeconds: settings.fileRetentionSeconds,
       batchSize: 100,
     },
-  );
+  });
   const lock = new PostgresExclusiveLock({
     connectionString: storage.databaseUrl,
     key: 'sweeper:file-retention',

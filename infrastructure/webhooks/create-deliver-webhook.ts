@@ -39,20 +39,20 @@ export interface WebhookDeliveryDependencies {
 /** The webhook worker's adapters, kept out of the composition root so it only has to call this. */
 export function createDeliverWebhook(settings: WebhookSettings, deps: WebhookDeliveryDependencies): DeliverWebhook {
   const { charges } = deps;
-  return new DeliverWebhook(
-    new CommandHandler(deps.store, webhookDeliveryDecider, WEBHOOK_DELIVERY_CATEGORY, deps.ids),
-    deps.jobs,
-    new DownloadStatusJson(deps.links),
-    new HttpWebhookSender({
+  return new DeliverWebhook({
+    deliveries: new CommandHandler(deps.store, webhookDeliveryDecider, WEBHOOK_DELIVERY_CATEGORY, deps.ids),
+    jobs: deps.jobs,
+    renderer: new DownloadStatusJson(deps.links),
+    sender: new HttpWebhookSender({
       allowHosts: settings.allowHosts,
       resolve: deps.resolveHost ?? systemResolver,
       clock: deps.clock,
     }),
-    new ReadModelSigningKeys(deps.db, deps.secrets),
-    deps.clock,
-    deps.logger.child({ process: 'webhook' }),
-    new PrometheusWebhookMetrics(deps.metrics),
-    {
+    keys: new ReadModelSigningKeys(deps.db, deps.secrets),
+    clock: deps.clock,
+    logger: deps.logger.child({ process: 'webhook' }),
+    metrics: new PrometheusWebhookMetrics(deps.metrics),
+    options: {
       timeoutMs: settings.timeoutMs,
       retryDelaysMs: settings.retryScheduleMs,
       workerId: `${hostname()}:${process.pid}:${deps.ids.next().slice(0, 8)}`,
@@ -63,5 +63,5 @@ export function createDeliverWebhook(settings: WebhookSettings, deps: WebhookDel
       }),
       chargeVisible: charges === undefined ? undefined : (accountId, jobId) => charges.isVisible(accountId, jobId),
     },
-  );
+  });
 }

@@ -1,4 +1,10 @@
-import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
+import {
+  type ClientRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type RequestOptions,
+  request as httpRequest,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../../application/ports/clock.js';
@@ -23,6 +29,12 @@ class AttemptTimeoutError extends Error {
 
 type ErrorClass = Extract<WebhookResponse, { kind: 'error' }>['errorClass'];
 
+/** The attempt's clock: how long it has taken, and its failure as an answer. */
+interface AttemptTiming {
+  readonly elapsed: () => number;
+  readonly fail: (errorClass: ErrorClass, detail: string) => WebhookResponse;
+}
+
 /**
  * One POST per attempt over node:http(s), on a fresh connection (no agent
  * pool, so every attempt resolves and checks again). The submit-time URL
@@ -43,15 +55,22 @@ export class HttpWebhookSender implements WebhookSender {
       detail,
       durationMs: elapsed(),
     });
-
     // The submit-time rules again; they also judge literal IP hosts, for which no lookup runs.
     const policy = checkWebhookUrl(request.url, { allowHosts: this.options.allowHosts });
     if (!policy.ok) return Promise.resolve(fail('address_refused', policy.reason));
-    const url = new URL(request.url);
-    const exempt = isAllowlisted(url, this.options.allowHosts);
+    return this.post(new URL(request.url), request, { elapsed, fail });
+  }
 
+  /** The POST itself: its answer's status, or what stopped it (a refused address, the time limit, shutdown). */
+  private post(url: URL, request: WebhookRequest, { elapsed, fail }: AttemptTiming): Promise<WebhookResponse> {
     const body = Buffer.from(request.body, 'utf8');
-    const unixSeconds = Math.floor(this.options.clock.now().getTime() / 1000);
+    const exempt = isAllowlisted(url, this.options.allowHosts);
+    const options: RequestOptions = {
+      method: 'POST',
+      agent: false,
+      lookup: checkedAddressLookup(this.options.resolve, { requirePublic: !exempt }),
+      headers: this.headers(request, body),
+    };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<WebhookResponse>((resolve) => {
       let settled = false;
@@ -64,29 +83,12 @@ export class HttpWebhookSender implements WebhookSender {
       };
       let outgoing: ClientRequest;
       try {
-        outgoing = send(
-          url,
-          {
-            method: 'POST',
-            agent: false,
-            lookup: checkedAddressLookup(this.options.resolve, { requirePublic: !exempt }),
-            headers: {
-              'Content-Type': 'application/json',
-              'Content-Length': String(body.length),
-              'User-Agent': 'video-download-service-webhooks',
-              'X-Service-Event': request.event,
-              'X-Service-Job-Id': request.jobId,
-              'X-Service-Attempt': String(request.attempt),
-              'X-Service-Signature': webhookSignatureHeader(body, request.signingKey, unixSeconds),
-            },
-          },
-          (response: IncomingMessage) => {
-            settle({ kind: 'response', statusCode: response.statusCode ?? 0, durationMs: elapsed() });
-            // The answer's body is not needed; drop the connection rather than wait for it.
-            response.on('error', () => {});
-            response.destroy();
-          },
-        );
+        outgoing = send(url, options, (response: IncomingMessage) => {
+          settle({ kind: 'response', statusCode: response.statusCode ?? 0, durationMs: elapsed() });
+          // The answer's body is not needed; drop the connection rather than wait for it.
+          response.on('error', () => {});
+          response.destroy();
+        });
       } catch (error) {
         settle(fail('other', error instanceof Error ? error.message : String(error)));
         return;
@@ -97,6 +99,20 @@ export class HttpWebhookSender implements WebhookSender {
       outgoing.on('error', (error: NodeJS.ErrnoException) => settle(fail(classify(error), error.message)));
       outgoing.end(body);
     });
+  }
+
+  /** What an attempt says of itself, signed now so that every attempt carries a fresh `t`. */
+  private headers(request: WebhookRequest, body: Buffer): OutgoingHttpHeaders {
+    const unixSeconds = Math.floor(this.options.clock.now().getTime() / 1000);
+    return {
+      'Content-Type': 'application/json',
+      'Content-Length': String(body.length),
+      'User-Agent': 'video-download-service-webhooks',
+      'X-Service-Event': request.event,
+      'X-Service-Job-Id': request.jobId,
+      'X-Service-Attempt': String(request.attempt),
+      'X-Service-Signature': webhookSignatureHeader(body, request.signingKey, unixSeconds),
+    };
   }
 }
 

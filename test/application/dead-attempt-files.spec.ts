@@ -73,14 +73,25 @@ describe('files of attempts that died before completing', () => {
     root = await mkdtemp(path.join(tmpdir(), 'dead-attempts-'));
     files = new LocalDirectoryFileStore(path.join(root, 'files'));
     extractor = new ScriptedExtractor();
-    run = new RunDownload(jobs, extractor, files, new TemporaryWorkDirs(path.join(root, 'work')), clock, silent, {
-      maxAttempts: 3,
-      retryBaseDelayMs: 1000,
-      retryMaxDelayMs: 60_000,
+    run = new RunDownload({
+      jobs,
+      extractor,
+      files,
+      workDirs: new TemporaryWorkDirs(path.join(root, 'work')),
+      clock,
+      logger: silent,
+      options: { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
     });
     expired = new ListedExpiredFiles();
     const retention = new CommandHandler(store, fileRetentionDecider, DOWNLOAD_JOB_CATEGORY, ids);
-    sweeper = new SweepExpiredFiles(expired, files, retention, clock, silent, { retentionSeconds: 0, batchSize: 100 });
+    sweeper = new SweepExpiredFiles({
+      expired,
+      files,
+      retention,
+      clock,
+      logger: silent,
+      options: { retentionSeconds: 0, batchSize: 100 },
+    });
   });
 
   /** A job whose first attempt stored its file and died before completing. */

@@ -59,27 +59,29 @@ describe('DeliverWebhook (the worker process, with a scripted receiver and clock
       deliveryFinished: (result) => finished.push(result),
     };
     const worker = (workerId: string) =>
-      new DeliverWebhook(
+      new DeliverWebhook({
         deliveries,
         jobs,
-        new DownloadStatusJson(new SignedDownloadLinks(Buffer.alloc(32, 7), 'https://files.example.com', 3600, 0)),
-        {
+        renderer: new DownloadStatusJson(
+          new SignedDownloadLinks(Buffer.alloc(32, 7), 'https://files.example.com', 3600, 0),
+        ),
+        sender: {
           send: async (request) => {
             sent.push(request);
             return answer(request);
           },
         },
-        {
+        keys: {
           currentKey: async () => {
             if (options.keyStoreDown) throw new Error('connection to the read model lost');
             return options.key === undefined ? KEY : options.key;
           },
         },
         clock,
-        recordingLogger(lines),
+        logger: recordingLogger(lines),
         metrics,
-        { timeoutMs: 15_000, retryDelaysMs: SCHEDULE, workerId },
-      );
+        options: { timeoutMs: 15_000, retryDelaysMs: SCHEDULE, workerId },
+      });
     const jobId = randomUUID();
     const accountId = randomUUID();
     const iso = () => new Date(now).toISOString();

@@ -56,19 +56,15 @@ describe('download processes (worker side)', () => {
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
     const root = await mkdtemp(path.join(tmpdir(), 'processes-'));
-    const run = new RunDownload(
+    const run = new RunDownload({
       jobs,
-      new ScriptedExtractor(outcome),
-      new LocalDirectoryFileStore(path.join(root, 'files')),
-      new TemporaryWorkDirs(path.join(root, 'work')),
+      extractor: new ScriptedExtractor(outcome),
+      files: new LocalDirectoryFileStore(path.join(root, 'files')),
+      workDirs: new TemporaryWorkDirs(path.join(root, 'work')),
       clock,
-      silent,
-      {
-        maxAttempts,
-        retryBaseDelayMs: 1000,
-        retryMaxDelayMs: 60_000,
-      },
-    );
+      logger: silent,
+      options: { maxAttempts, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
+    });
     const accountId = randomUUID();
     const jobId = randomUUID();
     await accounts.handle(accountId, {

@@ -64,10 +64,14 @@ describe('one worker per job at a time (the job lease)', () => {
     const root = await mkdtemp(path.join(tmpdir(), 'lease-'));
     const files = new LocalDirectoryFileStore(path.join(root, 'files'));
     const extractor = new GatedExtractor();
-    const run = new RunDownload(jobs, extractor, files, new TemporaryWorkDirs(path.join(root, 'work')), clock, silent, {
-      maxAttempts: 3,
-      retryBaseDelayMs: 1000,
-      retryMaxDelayMs: 60_000,
+    const run = new RunDownload({
+      jobs,
+      extractor,
+      files,
+      workDirs: new TemporaryWorkDirs(path.join(root, 'work')),
+      clock,
+      logger: silent,
+      options: { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
     });
     const accountId = randomUUID();
     const jobId = randomUUID();

@@ -33,10 +33,16 @@ describe('POST /list-channel bounds: listings under way per account and overall'
         void commands.push(`${accountId}:${command.type}`),
     } as unknown as AccountCommandHandler;
     const held = new HeldListings();
-    const listChannel = new ListChannel(accounts, held.extractor, new RandomIds(), new SystemClock(), {
-      perAccount: 2,
-      overall: 3,
-      listingTimeoutMs: 60_000,
+    const listChannel = new ListChannel({
+      accounts,
+      extractor: held.extractor,
+      ids: new RandomIds(),
+      clock: new SystemClock(),
+      bounds: {
+        perAccount: 2,
+        overall: 3,
+        listingTimeoutMs: 60_000,
+      },
     });
     const list = (accountId: string, name: string) =>
       listChannel.execute({ accountId, channelUrl: `https://www.youtube.com/@${name}`, maxVideos: 5 });

@@ -71,15 +71,15 @@ describe('POST /list-channel settles its reservation through a short outage of t
     });
     const extractor = { listChannel } as unknown as Extractor;
     const retry = { withinMs: 2_000, initialDelayMs: 1, maxDelayMs: 20 };
-    const service = new ListChannel(
+    const service = new ListChannel({
       accounts,
       extractor,
-      new RandomIds(),
-      new SystemClock(),
-      { perAccount: 2, overall: 2, listingTimeoutMs },
-      null,
-      retry,
-    );
+      ids: new RandomIds(),
+      clock: new SystemClock(),
+      bounds: { perAccount: 2, overall: 2, listingTimeoutMs },
+      readProgress: null,
+      settleRetry: retry,
+    });
     const list = (maxVideos: number, signal?: AbortSignal) =>
       service.execute({
         accountId,

@@ -77,14 +77,14 @@ describe('lookup processes (worker side)', () => {
     const jobs = new CommandHandler(store, infoJobDecider, INFO_JOB_CATEGORY, ids);
     const extractor = scriptedExtractor(outcomes);
     const settle = new SettleLookupBilling(accounts, clock, store, { record() {} });
-    const run = new RunLookupJob(
-      'info lookup',
-      lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(extractor)),
+    const run = new RunLookupJob({
+      label: 'info lookup',
+      steps: lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(extractor)),
       settle,
       clock,
-      silent,
-      { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
-    );
+      logger: silent,
+      options: { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
+    });
     const accountId = randomUUID();
     const jobId = randomUUID();
     const now = new Date(nowMs).toISOString();
@@ -301,10 +301,17 @@ describe('lookup processes (worker side)', () => {
       },
     };
     const settle = (run as unknown as { settle: SettleLookupBilling }).settle;
-    const racing = new RunLookupJob('info lookup', failedMeanwhile, settle, clock, silent, {
-      maxAttempts: 2,
-      retryBaseDelayMs: 1000,
-      retryMaxDelayMs: 60_000,
+    const racing = new RunLookupJob({
+      label: 'info lookup',
+      steps: failedMeanwhile,
+      settle,
+      clock,
+      logger: silent,
+      options: {
+        maxAttempts: 2,
+        retryBaseDelayMs: 1000,
+        retryMaxDelayMs: 60_000,
+      },
     });
     assert.deepEqual(await racing.handle(message, delivery(1)), { kind: 'done' });
     assert.equal((await jobs.load(message.jobId)).state.status, 'failed');
@@ -317,14 +324,14 @@ describe('lookup processes (worker side)', () => {
     const settle = new SettleLookupBilling(accounts, clock, store, {
       record: (kind, details) => recorded.push([kind, details]),
     });
-    const run = new RunLookupJob(
-      'info lookup',
-      lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video]))),
+    const run = new RunLookupJob({
+      label: 'info lookup',
+      steps: lookupJobSteps(INFO_JOB, jobs, lookUpVideoInfo(scriptedExtractor([video]))),
       settle,
       clock,
-      silent,
-      { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
-    );
+      logger: silent,
+      options: { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
+    });
     await run.handle(message, delivery(1));
     await run.handle(message, delivery(2));
     assert.equal(recorded.length, 0, 'a charged job charged again is a plain repeat');
@@ -337,14 +344,14 @@ describe('lookup processes (worker side)', () => {
     const otherSettle = new SettleLookupBilling(other.accounts, clock, other.store, {
       record: (kind, details) => recorded.push([kind, details]),
     });
-    await new RunLookupJob(
-      'info lookup',
-      lookupJobSteps(INFO_JOB, other.jobs, lookUpVideoInfo(other.extractor)),
-      otherSettle,
+    await new RunLookupJob({
+      label: 'info lookup',
+      steps: lookupJobSteps(INFO_JOB, other.jobs, lookUpVideoInfo(other.extractor)),
+      settle: otherSettle,
       clock,
-      silent,
-      { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
-    ).handle(other.message, delivery(1));
+      logger: silent,
+      options: { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
+    }).handle(other.message, delivery(1));
     assert.deepEqual(recorded, [
       ['charge_without_reservation', { accountId: other.message.accountId, lookupId: other.message.jobId }],
     ]);

@@ -172,10 +172,10 @@ describe('releasing an orphaned lookup reservation against a slow submission', (
 
   it('answers a submission slower than the grace period with the abandonment, leaving nothing reserved', async () => {
     const world = await setUp();
-    const submit = new SubmitLookupJob<null>(
-      'info',
-      world.accounts,
-      async (job, context) => {
+    const submit = new SubmitLookupJob<null>({
+      feature: 'info',
+      accounts: world.accounts,
+      createJob: async (job, context) => {
         // The submission stalls between its reservation and its job; the releaser runs meanwhile.
         nowMs += 2 * graceMs;
         await world.releaser().handle({ jobId: job.jobId, accountId: job.accountId, occurredAt: job.now });
@@ -197,8 +197,8 @@ describe('releasing an orphaned lookup reservation against a slow submission', (
       },
       ids,
       clock,
-      3_600_000,
-    );
+      lifetimeMs: 3_600_000,
+    });
     await assert.rejects(
       submit.execute({ accountId: world.accountId, url: 'https://www.youtube.com/watch?v=v', details: null }),
       JobAbandonedError,

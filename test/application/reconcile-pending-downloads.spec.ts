@@ -83,18 +83,18 @@ describe('reconciling downloads pending past the limit', () => {
     const release = new ReleaseOrphanedReservation(jobs, accounts, clock, 60_000);
     const announced: string[] = [];
     const cancellations = { announce: async (jobId: string) => void announced.push(jobId) };
-    const reconcile = new ReconcilePendingDownloads(
+    const reconcile = new ReconcilePendingDownloads({
       store,
       jobs,
       accounts,
-      { accountIds: async () => [accountId] },
+      pending: { accountIds: async () => [accountId] },
       settle,
-      release,
+      releaseOrphan: release,
       clock,
-      silent,
-      1_800_000,
+      logger: silent,
+      pendingLimitMs: 1_800_000,
       cancellations,
-    );
+    });
     assert.deepEqual(await reconcile.runOnce(), { failedJobs: 2, settledReservations: 4 });
     assert.deepEqual(
       announced.sort(),

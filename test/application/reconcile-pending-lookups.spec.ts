@@ -103,17 +103,17 @@ describe('reconciling lookups pending past the limit', () => {
       listingTimeoutMs: 300_000,
       jobs: steps,
     });
-    const reconcile = new ReconcilePendingLookups(
+    const reconcile = new ReconcilePendingLookups({
       store,
-      { accountIds: async () => [accountId] },
-      steps,
+      pending: { accountIds: async () => [accountId] },
+      jobs: steps,
       accounts,
       settle,
-      release,
+      releaseOrphan: release,
       clock,
-      silent,
-      3_600_000,
-    );
+      logger: silent,
+      pendingLimitMs: 3_600_000,
+    });
     assert.deepEqual(await reconcile.runOnce(), { failedJobs: 2, settledReservations: 5 });
 
     assert.equal((await steps.info.load(pendingInfo)).status, 'failed');
@@ -181,17 +181,17 @@ describe('reconciling lookups pending past the limit', () => {
 
     const settle = new SettleLookupBilling(accounts, clock, store, { record() {} });
     const release = new ReleaseOrphanedLookup(accounts, clock, { graceMs, listingTimeoutMs, jobs: steps });
-    const reconcile = new ReconcilePendingLookups(
+    const reconcile = new ReconcilePendingLookups({
       store,
-      { accountIds: async () => [accountId] },
-      steps,
+      pending: { accountIds: async () => [accountId] },
+      jobs: steps,
       accounts,
       settle,
-      release,
+      releaseOrphan: release,
       clock,
-      silent,
-      3_600_000,
-    );
+      logger: silent,
+      pendingLimitMs: 3_600_000,
+    });
     const pending = async () =>
       ((await accounts.load(accountId)).state.pendingLookups ?? []).map((lookup) => lookup.lookupId).sort();
 

@@ -78,10 +78,17 @@ describe('the retention sweeper when one job cannot be deleted', () => {
         return { events: [{ type: 'FileDeleted' }] };
       },
     } as unknown as FileRetentionCommandHandler;
-    sweeper = new SweepExpiredFiles(new ListedExpiredFiles(jobs, recorded), files, retention, clock, logger, {
-      retentionSeconds: 0,
-      batchSize: 2,
-      failureBackoffMs: { baseMs: 60_000, maxMs: 600_000 },
+    sweeper = new SweepExpiredFiles({
+      expired: new ListedExpiredFiles(jobs, recorded),
+      files,
+      retention,
+      clock,
+      logger,
+      options: {
+        retentionSeconds: 0,
+        batchSize: 2,
+        failureBackoffMs: { baseMs: 60_000, maxMs: 600_000 },
+      },
     });
   });
 

@@ -87,16 +87,16 @@ describe('work on a job that ended under its worker', () => {
     files = new WatchedFileStore(path.join(root, 'files'));
     extractor = new ScriptedExtractor();
     running = new RunningDownloads();
-    run = new RunDownload(
+    run = new RunDownload({
       jobs,
       extractor,
       files,
-      new TemporaryWorkDirs(path.join(root, 'work')),
-      new SystemClock(),
-      silent,
-      { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
+      workDirs: new TemporaryWorkDirs(path.join(root, 'work')),
+      clock: new SystemClock(),
+      logger: silent,
+      options: { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
       running,
-    );
+    });
   });
 
   async function queuedJob(): Promise<{ jobId: string; accountId: string; occurredAt: string }> {

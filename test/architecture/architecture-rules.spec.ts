@@ -1,9 +1,18 @@
 import assert from 'node:assert/strict';
+import { checkLimit } from './function-limits.js';
+import type { FunctionShape } from './function-shapes.js';
 import { importCycles } from './import-cycles.js';
 import { importsOfLaterLayers, upwardInfrastructureImports } from './layer-rules.js';
 import type { SourceFile } from './source-imports.js';
 
 const file = (path: string, ...imports: string[]): SourceFile => ({ path, lines: 1, imports });
+const fn = (path: string, name: string, lines: number, parameters = 0): FunctionShape => ({
+  path,
+  name,
+  lines,
+  parameters,
+  isConstructor: name.endsWith('.constructor'),
+});
 
 describe('architecture rules on a made-up import graph', () => {
   it('names each cycle once, through its files in import order', () => {
@@ -61,5 +70,30 @@ describe('architecture rules on a made-up import graph', () => {
     assert.deepEqual(upwardInfrastructureImports(files, order), [
       'infrastructure/kit/token.ts -> infrastructure/kit/root.ts',
     ]);
+  });
+
+  it('finds functions over a limit, and entries let through that are no longer over it', () => {
+    const functions = [
+      fn('a.ts', 'long', 61),
+      fn('a.ts', 'exact', 60),
+      fn('b.ts', 'A.run', 90),
+      fn('b.ts', 'A.fixed', 20),
+      fn('c.ts', 'C.constructor', 80, 6),
+    ];
+    const lines = checkLimit(functions, {
+      measure: (shape) => shape.lines,
+      max: 60,
+      allowed: ['b.ts A.run', 'b.ts A.fixed', 'gone.ts f'],
+    });
+    assert.deepEqual(lines, {
+      over: ['a.ts long (61)', 'c.ts C.constructor (80)'],
+      stale: ['b.ts A.fixed', 'gone.ts f'],
+    });
+    const width = checkLimit(functions, {
+      measure: (shape) => (shape.isConstructor ? shape.parameters : null),
+      max: 5,
+      allowed: [],
+    });
+    assert.deepEqual(width, { over: ['c.ts C.constructor (6)'], stale: [] });
   });
 });

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { checkLimit } from './function-limits.js';
+import { type FunctionShape, functionsOf } from './function-shapes.js';
 import { importCycles } from './import-cycles.js';
 import { importsOfLaterLayers, infrastructureTier, upwardInfrastructureImports } from './layer-rules.js';
-import { readSourceImports, type SourceFile } from './source-imports.js';
+import { readSourceFiles } from './source-files.js';
+import { type SourceFile, importsAmong, importsOf } from './source-imports.js';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -35,15 +38,43 @@ const INFRASTRUCTURE_ORDER = [
 
 const MAX_UPWARD_INFRASTRUCTURE_IMPORTS = 2;
 const MAX_FILE_LINES = 400;
+const MAX_FUNCTION_LINES = 60;
+const MAX_CONSTRUCTOR_PARAMETERS = 5;
+
+/**
+ * Functions over the limits whose rework is under way on its own (the extractor's capability ports, the work queues'
+ * shared consumer loop, the event stores' shared subscription bookkeeping), as `path name`. Each must still be over
+ * its limit, so an entry fails the check once its function is fixed, and is removed then.
+ */
+const LONG_FUNCTIONS_IN_REWORK = [
+  'infrastructure/event-store/postgres/read-global-page.ts readGlobalPage',
+  'infrastructure/extractor/create-yt-dlp-extractor.ts createYtDlpExtractor',
+  'infrastructure/extractor/run-process.ts superviseProcess',
+  'infrastructure/extractor/yt-dlp-extractor.ts YtDlpExtractor.download',
+  'infrastructure/nats/work-queue-consumer.ts WorkQueueConsumer.handle',
+];
+const WIDE_CONSTRUCTORS_IN_REWORK = ['infrastructure/nats/dead-letter-recorder.ts DeadLetterRecorder.constructor'];
 
 const list = (lines: readonly string[]) => lines.map((line) => `\n  ${line}`).join('');
 
 describe('architecture of the source (domain, application, projections, infrastructure, console)', () => {
   let files: SourceFile[];
+  let functions: FunctionShape[];
 
   before(async () => {
-    files = await readSourceImports(ROOT, ['tsconfig.json', 'console/tsconfig.json'], [...LAYERS, 'console/src']);
+    const read = await readSourceFiles(
+      ROOT,
+      ['tsconfig.json', 'console/tsconfig.json'],
+      [...LAYERS, 'console/src'],
+      (relativePath, source, is) => ({
+        file: importsOf(relativePath, source, is),
+        functions: functionsOf(relativePath, source, is),
+      }),
+    );
+    files = importsAmong(read.map(({ file }) => file));
+    functions = read.flatMap((parsed) => parsed.functions);
     assert.ok(files.length > 100, `only ${files.length} source files were found`);
+    assert.ok(functions.length > 1000, `only ${functions.length} functions were found`);
   });
 
   it('has no import cycles, type-only imports included', () => {
@@ -74,5 +105,34 @@ describe('architecture of the source (domain, application, projections, infrastr
       .filter((file) => file.lines > MAX_FILE_LINES)
       .map((file) => `${file.path} (${file.lines} lines)`);
     assert.deepEqual(long, [], `files over ${MAX_FILE_LINES} lines:${list(long)}`);
+  });
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines, those in rework apart`, () => {
+    const report = checkLimit(functions, {
+      measure: (shape) => shape.lines,
+      max: MAX_FUNCTION_LINES,
+      allowed: LONG_FUNCTIONS_IN_REWORK,
+    });
+    assert.deepEqual(report.over, [], `functions over ${MAX_FUNCTION_LINES} lines (lines):${list(report.over)}`);
+    assert.deepEqual(
+      report.stale,
+      [],
+      `no longer over the limit, to leave LONG_FUNCTIONS_IN_REWORK:${list(report.stale)}`,
+    );
+  });
+
+  it(`has no constructor with more than ${MAX_CONSTRUCTOR_PARAMETERS} parameters, those in rework apart`, () => {
+    const report = checkLimit(functions, {
+      measure: (shape) => (shape.isConstructor ? shape.parameters : null),
+      max: MAX_CONSTRUCTOR_PARAMETERS,
+      allowed: WIDE_CONSTRUCTORS_IN_REWORK,
+    });
+    const over = `constructors with more than ${MAX_CONSTRUCTOR_PARAMETERS} parameters (parameters):${list(report.over)}`;
+    assert.deepEqual(report.over, [], over);
+    assert.deepEqual(
+      report.stale,
+      [],
+      `no longer too wide, to leave WIDE_CONSTRUCTORS_IN_REWORK:${list(report.stale)}`,
+    );
   });
 });
