@@ -4,7 +4,7 @@ import { AccountAdministration } from '../application/accounts/account-administr
 import type { DownloadJobCommandHandler } from '../application/downloads/download-job-commands.js';
 import type { EventStore } from '../application/ports/event-store.js';
 import { TOKENS } from '../infrastructure/composition/tokens.js';
-import { createContainer } from '../infrastructure/create-container.js';
+import { createContainer } from '../infrastructure/composition/create-container.js';
 import { createLogger } from '../infrastructure/observability/create-logger.js';
 import type { ServiceProcess } from './service-process.js';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../../application/ports/logger.js';
-import { rebuildProjections } from '../../projections/rebuild.js';
+import { rebuildProjections } from '../processing/rebuild.js';
 import type { PostgresPosition } from '../event-store/postgres/checkpoint.js';
 import { EVENT_COLUMNS, type EventRow } from '../event-store/postgres/event-rows.js';
 import { PostgresEventStore } from '../event-store/postgres/postgres-event-store.js';
@@ -8,7 +8,7 @@ import { createKnex } from '../postgres/create-knex.js';
 import { ensureDatabase } from '../postgres/ensure-database.js';
 import { migrateReadModels } from '../postgres/read-model-schema.js';
 import { PROJECTIONS } from '../features/features.js';
-import { openEmbeddedStorage } from '../storage/open-storage.js';
+import { openEmbeddedStorage } from '../database/open-storage.js';
 
 export interface MoveReport {
   events: number;

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { rebuildProjections } from '../../projections/rebuild.js';
+import { rebuildProjections } from '../processing/rebuild.js';
 import { loadConfig } from '../config/config.js';
 import { TOKENS } from '../composition/tokens.js';
-import { createContainer } from '../create-container.js';
+import { createContainer } from '../composition/create-container.js';
 import { createLogger } from '../observability/create-logger.js';
 import { PROJECTIONS } from '../features/features.js';
 

@@ -1,6 +1,6 @@
 import type { Role } from '../config/config.js';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { createContainer } from '../create-container.js';
+import { createContainer } from '../composition/create-container.js';
 import { findAdminEndpoint, runThroughAdminEndpoint } from '../admin/admin-endpoint-client.js';
 import { createLogger } from '../observability/create-logger.js';
 import { startService } from '../service.js';

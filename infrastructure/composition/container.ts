@@ -12,11 +12,22 @@ import { Token } from './token.js';
 export type ClassKey<T> = new (...args: any[]) => T;
 export type Key<T> = Token<T> | ClassKey<T>;
 
+/** A registration after the composition root sealed the container: every adapter is chosen before any role starts. */
+export class ContainerSealedError extends Error {
+  constructor(key: string) {
+    super(`${key} was registered after the container was sealed; register it in the composition root`);
+    this.name = 'ContainerSealedError';
+  }
+}
+
 /**
  * The tsyringe container, typed: every key says what it gives, so resolve needs no
  * assertion and a registration of the wrong type fails to compile. Everything is a singleton.
+ * Once sealed it only resolves: what a role finds is what the composition root chose.
  */
 export class Container {
+  private sealed = false;
+
   private constructor(private readonly inner: DependencyContainer) {}
 
   static create(): Container {
@@ -27,17 +38,24 @@ export class Container {
     return this.inner.resolve<T>(injectionToken(key));
   }
 
-  isRegistered<T>(key: Key<T>): boolean {
-    return this.inner.isRegistered(injectionToken(key));
-  }
-
   /** Made on first resolve, so a process builds only what its roles use. */
   singleton<T>(key: Key<T>, make: (container: Container) => NoInfer<T>): void {
+    this.refuseIfSealed(key);
     this.inner.register<T>(injectionToken(key), { useFactory: instanceCachingFactory<T>(() => make(this)) });
   }
 
   value<T>(key: Key<T>, value: NoInfer<T>): void {
+    this.refuseIfSealed(key);
     this.inner.register<T>(injectionToken(key), { useValue: value });
+  }
+
+  /** Ends registration: from now on a register or a replacement throws. */
+  seal(): void {
+    this.sealed = true;
+  }
+
+  private refuseIfSealed<T>(key: Key<T>): void {
+    if (this.sealed) throw new ContainerSealedError(key.name);
   }
 }
 

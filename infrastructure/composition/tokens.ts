@@ -13,13 +13,14 @@ import type { FileStore } from '../../application/ports/file-store.js';
 import type { IdGenerator } from '../../application/ports/id-generator.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { PlanCatalog } from '../../application/ports/plan-catalog.js';
+import type { RateLimitStore } from '../../application/ports/rate-limit-store.js';
 import type { AccountReadModel, DownloadJobReadModel } from '../../application/ports/read-models.js';
 import type { WorkDirs } from '../../application/ports/work-dirs.js';
 import type { WorkQueue } from '../../application/ports/work-queue.js';
 import type { YtDlpSetup } from '../extractor/create-yt-dlp-extractor.js';
 import type { WarmExtractor } from '../extractor/warm/warm-extractor.js';
 import type { SignedDownloadLinks } from '../files/signed-download-links.js';
-import type { Storage } from '../storage/open-storage.js';
+import type { Storage } from '../database/open-storage.js';
 import type { BroadcastJobCancellations } from '../work-queue/broadcast-job-cancellations.js';
 import { token } from './token.js';
 
@@ -47,10 +48,12 @@ export const TOKENS = {
   accountReadModel: token<AccountReadModel>('AccountReadModel'),
   accountReadProgress: token<AccountReadProgress>('AccountReadProgress'),
   downloadJobReadModel: token<DownloadJobReadModel>('DownloadJobReadModel'),
-  /** Registered by the service once its work queue is open. */
+  /** In a process that runs roles: the composition root opens it before any role starts. */
   workQueue: token<WorkQueue>('WorkQueue'),
-  /** Registered by the service once its work queue is open. */
+  /** In a process that runs roles, on the work queue's broadcasts. */
   jobCancellations: token<BroadcastJobCancellations>('JobCancellations'),
-  /** Workers' progress reports; the worker role replaces the default, which drops them, once its queue is open. */
+  /** Workers' progress reports, on the work queue's broadcasts; dropped in a process that runs no role. */
   progressReports: token<ProgressReports>('ProgressReports'),
+  /** In a process that runs the api role: the shared count of requests per second. */
+  rateLimitStore: token<RateLimitStore>('RateLimitStore'),
 } as const;

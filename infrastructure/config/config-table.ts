@@ -1,4 +1,4 @@
-import type { ConfigSection } from './variable.js';
+import type { ConfigSection } from './section.js';
 
 export const TABLE_START =
   '<!-- config-table:start (written by npm run docs:config from infrastructure/config/sections; edit there) -->';

@@ -1,22 +1,11 @@
+import { group } from './compose-settings.js';
 import { ConfigError } from './config-error.js';
+import { CONFIG_SECTIONS } from './config-sections.js';
 import { type Env, EnvReader } from './env-reader.js';
-import type { ConfigSection } from './variable.js';
-import { type AccountSettings, accountsSection } from './sections/accounts.js';
-import { type EventStreamSettings, eventStreamsSection } from './sections/event-streams.js';
-import { type ExtractorSettings, extractorSection } from './sections/extractor.js';
-import { type HttpSettings, httpSection } from './sections/http.js';
-import { type JobSettings, jobsSection } from './sections/jobs.js';
-import { type LookupSettings, lookupsSection } from './sections/lookups.js';
-import { type ObservabilitySettings, observabilitySection } from './sections/observability.js';
-import { type PlatformSettings, platformsSection } from './sections/platforms.js';
-import { type QueueSettings, queueSection } from './sections/queue.js';
-import { type RateLimitSection, rateLimitsSection } from './sections/rate-limits.js';
-import { type RetentionSettings, retentionSection } from './sections/retention.js';
-import { type SecuritySettings, securitySection } from './sections/security.js';
-import { type StorageSettings, storageSection } from './sections/storage.js';
-import { type WebhookSettings, webhooksSection } from './sections/webhooks.js';
+import type { DeclaredSettings } from './setting.js';
 
 export { ConfigError } from './config-error.js';
+export { CONFIG_SECTIONS } from './config-sections.js';
 export { installedYtDlpPath } from './sections/extractor.js';
 
 export const ROLES = ['api', 'projector', 'worker', 'sweeper'] as const;
@@ -25,50 +14,16 @@ export type Role = (typeof ROLES)[number];
 export type ServiceMode = 'embedded' | 'server';
 
 /** Every setting the service reads from environment variables, by section; each adapter takes its own section. */
-export interface Config {
+export interface Config extends DeclaredSettings<typeof CONFIG_SECTIONS> {
   /** `embedded` when none of DATABASE_URL, EVENTSTORE_URL and NATS_URL is set: one process, no servers. */
   mode: ServiceMode;
-  http: HttpSettings;
-  storage: StorageSettings;
-  queue: QueueSettings;
-  jobs: JobSettings;
-  extractor: ExtractorSettings;
-  lookups: LookupSettings;
-  platforms: PlatformSettings;
-  webhooks: WebhookSettings;
-  retention: RetentionSettings;
-  rateLimits: RateLimitSection;
-  security: SecuritySettings;
-  accounts: AccountSettings;
-  eventStreams: EventStreamSettings;
-  observability: ObservabilitySettings;
 }
 
-type SectionName = Exclude<keyof Config, 'mode'>;
-
-/** In the README's order. */
-export const CONFIG_SECTIONS: { [Name in SectionName]: ConfigSection<Config[Name]> } = {
-  http: httpSection,
-  storage: storageSection,
-  queue: queueSection,
-  jobs: jobsSection,
-  extractor: extractorSection,
-  lookups: lookupsSection,
-  platforms: platformsSection,
-  webhooks: webhooksSection,
-  retention: retentionSection,
-  rateLimits: rateLimitsSection,
-  security: securitySection,
-  accounts: accountsSection,
-  eventStreams: eventStreamsSection,
-  observability: observabilitySection,
-};
+const ALL_SECTIONS = group(CONFIG_SECTIONS);
 
 export function loadConfig(env: Env = process.env): Config {
   const read = new EnvReader(env);
-  const sections = Object.fromEntries(
-    Object.entries(CONFIG_SECTIONS).map(([name, section]) => [name, section.load(read)]),
-  ) as Omit<Config, 'mode'>;
+  const sections = ALL_SECTIONS.read(read);
   checkAckWaitCoversWebhookAttempt(sections.queue.workAckWaitMs, sections.webhooks.timeoutMs);
   const mode = ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL'].some((name) => read.optional(name) !== undefined)
     ? 'server'

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beatWhile } from '../../application/beat-while.js';
 import { KeyedMutex } from '../../application/keyed-mutex.js';
 import { ExtractionError } from '../../application/ports/extractor.js';
-import { sleep } from '../../projections/sleep.js';
+import { sleep } from '../system/sleep.js';
 import { mergeIntoCookieJar } from './merge-into-cookie-jar.js';
 import { type PrivateProxyOption, privateProxyOption } from './private-proxy-option.js';
 import { forPlatform, platformOf } from './platform-of.js';

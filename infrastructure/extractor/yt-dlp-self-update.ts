@@ -1,5 +1,5 @@
 import type { Logger } from '../../application/ports/logger.js';
-import { sleep } from '../../projections/sleep.js';
+import { sleep } from '../system/sleep.js';
 import { BackgroundLoop } from '../system/background-loop.js';
 import { type ExclusiveGate, GateBusyError } from './exclusive-gate.js';
 import { runProcess } from './run-process.js';

@@ -16,7 +16,7 @@ import { PostgresAccountReadProgress } from '../postgres/postgres-account-read-p
 import { KeyRevocationNotices } from '../security/key-revocation-notices.js';
 import { RevocableKeyCache } from '../security/revocable-key-cache.js';
 import { PostgresSnapshotStore } from '../snapshots/postgres-snapshot-store.js';
-import type { ChannelSubscription } from '../storage/open-storage.js';
+import type { ChannelSubscription } from '../database/open-storage.js';
 
 const keyCache = token<RevocableKeyCache>('RevocableKeyCache');
 const keyRevocations = token<ChannelSubscription>('KeyRevocationListener');

@@ -21,7 +21,7 @@ import { fileRoutes } from '../http/routes/file-routes.js';
 import { JobStatusHub } from '../live/job-status-hub.js';
 import { PostgresDownloadJobReadModel } from '../postgres/postgres-download-job-read-model.js';
 import { PostgresPendingDownloadAccounts } from '../postgres/postgres-pending-download-accounts.js';
-import type { ChannelSubscription } from '../storage/open-storage.js';
+import type { ChannelSubscription } from '../database/open-storage.js';
 import { PeriodicTask } from '../system/periodic-task.js';
 
 const settledViews = token<SettledJobViews>('SettledJobViews');
@@ -200,7 +200,7 @@ function registerDownloadProcesses({ container: c, config, logger }: FeatureCont
         clock: clock(),
         logger,
         pendingLimitMs: config.jobs.pendingDownloadLimitMs,
-        cancellations: c.isRegistered(TOKENS.jobCancellations) ? c.resolve(TOKENS.jobCancellations) : null,
+        cancellations: c.resolve(TOKENS.jobCancellations),
       }),
   );
 }

@@ -6,8 +6,8 @@ import type {
   Subscription,
 } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../projections/commit-batch.js';
-import { sleep } from '../../projections/sleep.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../processing/commit-batch.js';
+import { sleep } from '../system/sleep.js';
 import { BackgroundLoop } from '../system/background-loop.js';
 
 export interface StoreFollowerOptions {

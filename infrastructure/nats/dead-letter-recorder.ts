@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { JetStreamManager, NatsConnection, Subscription } from 'nats';
 import type { Anomalies } from '../../application/ports/anomalies.js';
 import type { Logger } from '../../application/ports/logger.js';
-import { sleep } from '../../projections/sleep.js';
+import { sleep } from '../system/sleep.js';
 import { DEAD_LETTER_TABLE, ensureDeadLetterTable } from '../postgres/dead-letter-table.js';
 
 export { DEAD_LETTER_TABLE };

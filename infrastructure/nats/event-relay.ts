@@ -6,7 +6,7 @@ import {
   CheckpointedProcessor,
   type CheckpointedProcessorOptions,
   type WaitOptions,
-} from '../../projections/checkpointed-processor.js';
+} from '../processing/checkpointed-processor.js';
 
 export type { EventRoute, RelayedMessage };
 

@@ -10,7 +10,7 @@ import type {
   WorkRelay,
   WorkRelayOptions,
 } from '../../application/ports/work-queue.js';
-import type { CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
+import type { CheckpointedProcessorOptions } from '../processing/checkpointed-processor.js';
 import { connectToNats, ensureWorkQueueStream } from './connection.js';
 import { DeadLetterRecorder } from './dead-letter-recorder.js';
 import { natsBroadcast } from './nats-broadcast.js';

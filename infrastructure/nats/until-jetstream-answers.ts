@@ -1,6 +1,6 @@
 import { NatsError } from 'nats';
 import type { Logger } from '../../application/ports/logger.js';
-import { sleep } from '../../projections/sleep.js';
+import { sleep } from '../system/sleep.js';
 
 /** How long start-up waits for JetStream to answer by default. */
 export const DEFAULT_START_WAIT_MS = 60_000;

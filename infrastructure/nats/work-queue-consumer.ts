@@ -12,11 +12,11 @@ import {
 } from 'nats';
 import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
-import { sleep } from '../../projections/sleep.js';
+import { sleep } from '../system/sleep.js';
 import { settlesWithin } from '../system/settles-within.js';
 import { consumerWithLeader } from './consumer-with-leader.js';
 import { untilJetStreamAnswers } from './until-jetstream-answers.js';
-import { runWorkHandler } from '../../application/run-work-handler.js';
+import { runWorkHandler } from '../work-queue/run-work-handler.js';
 
 export type { WorkHandler, WorkItem, WorkResult };
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { Gauge, type Registry } from 'prom-client';
 import { decodePosition } from '../event-store/postgres/checkpoint.js';
-import { CHECKPOINT_TABLE } from '../../projections/checkpoint-schema.js';
+import { CHECKPOINT_TABLE } from '../processing/checkpoint-schema.js';
 
 /**
  * What holds the PostgreSQL event store's readers back, measured where it

@@ -1,6 +1,6 @@
 import type { ExclusiveLock, HeldExclusiveLock } from '../../application/ports/exclusive-lock.js';
 import type { Logger } from '../../application/ports/logger.js';
-import { type AcquireLock, acquireSessionLock } from '../../projections/session-advisory-lock.js';
+import { type AcquireLock, acquireSessionLock } from './session-advisory-lock.js';
 
 /**
  * A PostgreSQL session advisory lock on a connection of its own: it dies with its holder. In embedded mode the

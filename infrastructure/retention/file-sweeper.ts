@@ -1,7 +1,7 @@
 import type { ExclusiveLock } from '../../application/ports/exclusive-lock.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type { SweepExpiredFiles } from '../../application/processes/sweep-expired-files.js';
-import { sleep } from '../../projections/sleep.js';
+import { sleep } from '../system/sleep.js';
 import { BackgroundLoop } from '../system/background-loop.js';
 import { whileHoldingLock } from '../system/while-holding-lock.js';
 

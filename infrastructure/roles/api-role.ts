@@ -9,9 +9,6 @@ import { openApiDocument } from '../http/openapi/document.js';
 import { RequestValidation } from '../http/request-validation.js';
 import { operationsRoutes } from '../http/routes/operations-routes.js';
 import { UrlPolicies } from '../http/url-policies.js';
-import { LeasedRateLimitStore } from '../rate-limits/leased-rate-limit-store.js';
-import { MemoryWindowCounter } from '../rate-limits/memory-window-counter.js';
-import { PostgresWindowCounter } from '../rate-limits/postgres-window-counter.js';
 import { baseUrl, closeServer, listen } from './http-server.js';
 import { readiness } from './readiness.js';
 import type { RoleContext } from './role-context.js';
@@ -41,7 +38,7 @@ export async function startApiRole(context: RoleContext): Promise<ApiRole> {
       authenticate: container.resolve(Authenticate),
       openApiDocument,
       afterAuthentication: requestRateLimit(
-        new CheckRequestRate(await rateLimitStore(context), config.rateLimits.limits),
+        new CheckRequestRate(container.resolve(TOKENS.rateLimitStore), config.rateLimits.limits),
       ),
       apiRouters: features.flatMap((part) => part.apiRouters ?? []),
       publicRouters: [
@@ -85,12 +82,4 @@ async function startFeatureParts(context: RoleContext, parts: Stoppables): Promi
     if (stop !== undefined) parts.add(name, () => stop());
   }
   return features.map(({ part }) => part);
-}
-
-/** Embedded, one process serves every request, so its memory is the shared count and nothing is leased. */
-async function rateLimitStore({ container, config }: RoleContext) {
-  if (config.mode === 'embedded') return new LeasedRateLimitStore(new MemoryWindowCounter(), 0);
-  const counter = await PostgresWindowCounter.open(container.resolve(TOKENS.database));
-  // Windows are the database's seconds, shared by every instance whatever their own clocks say.
-  return new LeasedRateLimitStore(counter, config.rateLimits.leasePercent / 100, () => counter.now());
 }

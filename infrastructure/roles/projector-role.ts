@@ -1,4 +1,4 @@
-import { ProjectionRunner } from '../../projections/projection-runner.js';
+import { ProjectionRunner } from '../processing/projection-runner.js';
 import { FEATURES, PROJECTIONS } from '../features/features.js';
 import type { RoleContext } from './role-context.js';
 import { startLoops } from './start-loops.js';

@@ -3,7 +3,7 @@ import { type JobMessage, WORK_KINDS } from '../../application/processes/work-ro
 import type { WorkHandlerSpec } from '../composition/feature-module.js';
 import { WORK_HANDLERS } from '../features/features.js';
 import type { RoleContext } from './role-context.js';
-import { workSubject } from './work-subject.js';
+import { workSubject } from '../work-queue/work-subject.js';
 
 /** A queue consumer for every kind of work, each with the handler its feature gives. */
 export function workConsumers({ container, config, queue }: RoleContext): WorkConsumer[] {

@@ -3,7 +3,6 @@ import { ROUTED_EVENT_TYPES, routeEventToWork } from '../../application/processe
 import { FEATURES } from '../features/features.js';
 import { TOKENS } from '../composition/tokens.js';
 import { TemporaryWorkDirs } from '../files/temporary-work-dirs.js';
-import { BroadcastProgressReports } from '../live/broadcast-progress-reports.js';
 import { PostgresExclusiveLock } from '../postgres/postgres-exclusive-lock.js';
 import { LeaderOnly } from '../system/leader-only.js';
 import { startLeaderLoops } from './leader-loops.js';
@@ -11,7 +10,7 @@ import type { RoleContext } from './role-context.js';
 import { startLoops } from './start-loops.js';
 import { Stoppables } from './stoppables.js';
 import { workConsumers } from './work-consumers.js';
-import { workSubject } from './work-subject.js';
+import { workSubject } from '../work-queue/work-subject.js';
 
 export interface WorkerRole {
   relay: WorkRelay;
@@ -44,7 +43,6 @@ export async function startWorkerRole(context: RoleContext): Promise<WorkerRole>
         'yt-dlp upkeep',
         'last',
       );
-    container.value(TOKENS.progressReports, new BroadcastProgressReports(queue.broadcast('progress'), logger));
     await startLoops(
       FEATURES.flatMap((feature) => feature.workerLoops?.(context) ?? []),
       parts,

@@ -1,6 +1,6 @@
 import type { ExclusiveLock } from '../../application/ports/exclusive-lock.js';
 import type { Logger } from '../../application/ports/logger.js';
-import { sleep } from '../../projections/sleep.js';
+import { sleep } from './sleep.js';
 import { BackgroundLoop } from './background-loop.js';
 import { whileHoldingLock } from './while-holding-lock.js';
 

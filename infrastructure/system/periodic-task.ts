@@ -1,5 +1,5 @@
 import type { Logger } from '../../application/ports/logger.js';
-import { sleep } from '../../projections/sleep.js';
+import { sleep } from './sleep.js';
 import { BackgroundLoop } from './background-loop.js';
 
 /** Runs `task` every `intervalMs` (after each run ends) until stopped; a failing run is logged and the next one comes as usual. */

@@ -1,4 +1,4 @@
-import { sleep } from '../../projections/sleep.js';
+import { sleep } from './sleep.js';
 
 /** Whether `work` settles within `timeoutMs`; the timer is cleared as soon as it does. */
 export async function settlesWithin(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {

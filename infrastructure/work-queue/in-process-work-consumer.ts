@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkConsumerOptions, WorkResult } from '../../application/ports/work-queue.js';
-import { sleep } from '../../projections/sleep.js';
+import { sleep } from '../system/sleep.js';
 import { WORK_QUEUE_TABLE } from './work-queue-schema.js';
 import { settlesWithin } from '../system/settles-within.js';
-import { runWorkHandler } from '../../application/run-work-handler.js';
+import { runWorkHandler } from './run-work-handler.js';
 import { deadLetterExhaustedWork } from './dead-letter-exhausted-work.js';
 
 export interface InProcessWorkConsumerOptions extends WorkConsumerOptions {

@@ -10,7 +10,7 @@ import type {
   WorkRelay,
   WorkRelayOptions,
 } from '../../application/ports/work-queue.js';
-import { CheckpointedProcessor, type CheckpointedProcessorOptions } from '../../projections/checkpointed-processor.js';
+import { CheckpointedProcessor, type CheckpointedProcessorOptions } from '../processing/checkpointed-processor.js';
 import { ensureDeadLetterTable } from '../postgres/dead-letter-table.js';
 import { WakeSignal } from '../system/wake-signal.js';
 import { inProcessBroadcast } from './in-process-broadcast.js';

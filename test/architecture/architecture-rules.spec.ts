@@ -60,6 +60,18 @@ describe('architecture rules on a made-up import graph', () => {
     ]);
   });
 
+  it('places a file the order names on its own tier, apart from the rest of its folder', () => {
+    const order = [['kit'], ['parts'], ['kit/root.ts']];
+    const files = [
+      file('infrastructure/parts/part.ts', 'infrastructure/kit/token.ts'),
+      file('infrastructure/kit/root.ts', 'infrastructure/parts/part.ts', 'infrastructure/kit/token.ts'),
+      file('infrastructure/kit/token.ts', 'infrastructure/kit/root.ts'),
+    ];
+    assert.deepEqual(upwardInfrastructureImports(files, order), [
+      'infrastructure/kit/token.ts -> infrastructure/kit/root.ts',
+    ]);
+  });
+
   it('finds functions over a limit, and entries let through that are no longer over it', () => {
     const functions = [
       fn('a.ts', 'long', 61),

@@ -10,11 +10,14 @@ export function importsOfLaterLayers(files: readonly SourceFile[], layers: reado
 }
 
 /**
- * Where a file of `infrastructure/` stands in `order` (lowest first): its folder's tier, or for a file directly in
- * `infrastructure/` the tier named `*.ts`. Null when the order does not place it.
+ * Where a file of `infrastructure/` stands in `order` (lowest first): the tier that names the file itself (as
+ * `folder/file.ts`), else its folder's tier, or for a file directly in `infrastructure/` the tier named `*.ts`. Null
+ * when the order does not place it.
  */
 export function infrastructureTier(file: string, order: readonly (readonly string[])[]): number | null {
   const [, part, rest] = file.split('/', 3);
+  const own = order.findIndex((names) => names.includes(`${part}/${rest}`));
+  if (own !== -1) return own;
   const name = rest === undefined ? '*.ts' : part;
   const tier = order.findIndex((names) => names.includes(name));
   return tier === -1 ? null : tier;

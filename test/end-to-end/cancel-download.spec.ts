@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { EventStore } from '../../application/ports/event-store.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { connectToNats } from '../../infrastructure/nats/connection.js';
-import { workSubject } from '../../infrastructure/roles/work-subject.js';
+import { workSubject } from '../../infrastructure/work-queue/work-subject.js';
 import { verifyWebhookSignature } from '../../infrastructure/webhooks/verify-webhook-signature.js';
 import {
   FIXTURE_VIDEOS,

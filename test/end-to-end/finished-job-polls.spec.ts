@@ -15,8 +15,8 @@ import { createLogger } from '../../infrastructure/observability/create-logger.j
 import { createFileSweeper } from '../../infrastructure/retention/create-file-sweeper.js';
 import type { FileSweeper } from '../../infrastructure/retention/file-sweeper.js';
 import { PROJECTIONS } from '../../infrastructure/features/features.js';
-import type { Storage } from '../../infrastructure/storage/open-storage.js';
-import { rebuildProjections } from '../../projections/rebuild.js';
+import type { Storage } from '../../infrastructure/database/open-storage.js';
+import { rebuildProjections } from '../../infrastructure/processing/rebuild.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 

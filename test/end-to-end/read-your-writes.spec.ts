@@ -5,7 +5,7 @@ import type { EventStore, SubscribeOptions, Subscription } from '../../applicati
 import type { Logger } from '../../application/ports/logger.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { PROJECTIONS } from '../../infrastructure/features/features.js';
-import { ProjectionRunner } from '../../projections/projection-runner.js';
+import { ProjectionRunner } from '../../infrastructure/processing/projection-runner.js';
 import {
   FIXTURE_BIG_CHANNEL,
   FIXTURE_CLIENT_DOWNLOAD_PATHS,

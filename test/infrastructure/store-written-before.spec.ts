@@ -10,7 +10,7 @@ import { ReadWebhookDeliveryHistory } from '../../application/audit/webhook-deli
 import type { Clock } from '../../application/ports/clock.js';
 import type { EventStore, RecordedEvent } from '../../application/ports/event-store.js';
 import { migrateEventStoreSchema } from '../../infrastructure/event-store/postgres/schema.js';
-import { openEmbeddedStorage } from '../../infrastructure/storage/open-storage.js';
+import { openEmbeddedStorage } from '../../infrastructure/database/open-storage.js';
 import { apiClient } from '../support/api-client.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { foldStoredStreams } from '../support/stored-events/fold-stored-streams.js';

@@ -8,9 +8,9 @@ import type { EventStore } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { PROJECTIONS } from '../../infrastructure/features/features.js';
-import type { Storage } from '../../infrastructure/storage/open-storage.js';
-import { ProjectionRunner } from '../../projections/projection-runner.js';
-import { rebuildProjections } from '../../projections/rebuild.js';
+import type { Storage } from '../../infrastructure/database/open-storage.js';
+import { ProjectionRunner } from '../../infrastructure/processing/projection-runner.js';
+import { rebuildProjections } from '../../infrastructure/processing/rebuild.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 for (const embedded of [false, true])

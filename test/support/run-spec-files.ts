@@ -22,7 +22,7 @@ const SERIAL = [
   'http/stall-visibility.spec.js',
   'infrastructure/event-store/postgres-global-order.spec.js',
   'infrastructure/rate-limits/postgres-window-counter.spec.js',
-  'projections/catch-up-wait.spec.js',
+  'infrastructure/processing/catch-up-wait.spec.js',
 ];
 
 /** The longest files start first, so the run does not end waiting on one of them alone. */

@@ -1,41 +1,28 @@
-import { type ConfigSection, integer } from '../variable.js';
+import { section } from '../section.js';
+import type { SettingValue } from '../setting.js';
+import { integer } from '../variable.js';
 
 /** Open event streams (GET /download/{jobId}/events) per API key and per API process, and the heartbeat between comments. */
-export interface EventStreamSettings {
-  perKey: number;
-  max: number;
-  heartbeatMs: number;
-  stallTimeoutMs: number;
-}
+export const eventStreamsSection = section('Event streams', {
+  perKey: integer(
+    'EVENT_STREAMS_PER_KEY',
+    20,
+    [1, 100_000],
+    'open `GET /download/{jobId}/events` streams per API key; beyond it, `429` at once (see [Watching jobs](#watching-jobs-progress-live-status-and-listings))',
+  ),
+  max: integer('EVENT_STREAMS_MAX', 2_000, [1, 100_000], 'the same per API process'),
+  heartbeatMs: integer(
+    'EVENT_STREAM_HEARTBEAT_MS',
+    15_000,
+    [100, 600_000],
+    'the `: ping` comment sent on every open event stream this often, so proxies keep quiet streams open',
+  ),
+  stallTimeoutMs: integer(
+    'EVENT_STREAM_STALL_TIMEOUT_MS',
+    30_000,
+    [1_000, 600_000],
+    'an event stream whose written bytes have waited this long without the client taking any of them is disconnected (its connection destroyed, freeing its place); a client that leaves 64 KiB unread is disconnected at once',
+  ),
+});
 
-const EVENT_STREAMS_PER_KEY = integer(
-  'EVENT_STREAMS_PER_KEY',
-  20,
-  [1, 100_000],
-  'open `GET /download/{jobId}/events` streams per API key; beyond it, `429` at once (see [Watching jobs](#watching-jobs-progress-live-status-and-listings))',
-);
-const EVENT_STREAMS_MAX = integer('EVENT_STREAMS_MAX', 2_000, [1, 100_000], 'the same per API process');
-const EVENT_STREAM_HEARTBEAT_MS = integer(
-  'EVENT_STREAM_HEARTBEAT_MS',
-  15_000,
-  [100, 600_000],
-  'the `: ping` comment sent on every open event stream this often, so proxies keep quiet streams open',
-);
-
-const EVENT_STREAM_STALL_TIMEOUT_MS = integer(
-  'EVENT_STREAM_STALL_TIMEOUT_MS',
-  30_000,
-  [1_000, 600_000],
-  'an event stream whose written bytes have waited this long without the client taking any of them is disconnected (its connection destroyed, freeing its place); a client that leaves 64 KiB unread is disconnected at once',
-);
-
-export const eventStreamsSection: ConfigSection<EventStreamSettings> = {
-  title: 'Event streams',
-  variables: [EVENT_STREAMS_PER_KEY, EVENT_STREAMS_MAX, EVENT_STREAM_HEARTBEAT_MS, EVENT_STREAM_STALL_TIMEOUT_MS],
-  load: (env) => ({
-    perKey: EVENT_STREAMS_PER_KEY.read(env),
-    max: EVENT_STREAMS_MAX.read(env),
-    heartbeatMs: EVENT_STREAM_HEARTBEAT_MS.read(env),
-    stallTimeoutMs: EVENT_STREAM_STALL_TIMEOUT_MS.read(env),
-  }),
-};
+export type EventStreamSettings = SettingValue<typeof eventStreamsSection>;

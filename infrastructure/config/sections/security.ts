@@ -1,36 +1,30 @@
 import path from 'node:path';
-import { type ConfigSection, code, integer, optional, text } from '../variable.js';
+import { derive } from '../compose-settings.js';
+import { section } from '../section.js';
+import type { SettingValue } from '../setting.js';
+import { code, integer, optional, text } from '../variable.js';
 import { DATA_DIR } from './storage.js';
 
-export interface SecuritySettings {
-  masterKey: string | null;
-  masterKeyFile: string;
-  apiKeyCacheTtlSeconds: number;
-}
+export const securitySection = section('Keys', {
+  masterKey: derive(
+    optional(
+      'MASTER_KEY',
+      '32 bytes (base64 or hex) encrypting API keys and signing links; without it a development key is generated into `MASTER_KEY_FILE`',
+    ),
+    (key) => key ?? null,
+  ),
+  masterKeyFile: text(
+    'MASTER_KEY_FILE',
+    (env) => path.join(DATA_DIR.read(env), 'master.key'),
+    'where the development master key is kept (git-ignored)',
+    code('$DATA_DIR/master.key'),
+  ),
+  apiKeyCacheTtlSeconds: integer(
+    'API_KEY_CACHE_TTL_SECONDS',
+    10,
+    [0, 3_600],
+    'the API keeps active keys in memory this long at most; a revocation evicts its key at once (the accounts projection notifies every API process), and nothing is cached while that notification channel is down; `0` looks every key up. A key in use is looked up again in the background after three quarters of this, and requests for a key being looked up share that lookup, so the requests of a busy key never queue on the database',
+  ),
+});
 
-const MASTER_KEY = optional(
-  'MASTER_KEY',
-  '32 bytes (base64 or hex) encrypting API keys and signing links; without it a development key is generated into `MASTER_KEY_FILE`',
-);
-const MASTER_KEY_FILE = text(
-  'MASTER_KEY_FILE',
-  (env) => path.join(DATA_DIR.read(env), 'master.key'),
-  'where the development master key is kept (git-ignored)',
-  code('$DATA_DIR/master.key'),
-);
-const API_KEY_CACHE_TTL_SECONDS = integer(
-  'API_KEY_CACHE_TTL_SECONDS',
-  10,
-  [0, 3_600],
-  'the API keeps active keys in memory this long at most; a revocation evicts its key at once (the accounts projection notifies every API process), and nothing is cached while that notification channel is down; `0` looks every key up. A key in use is looked up again in the background after three quarters of this, and requests for a key being looked up share that lookup, so the requests of a busy key never queue on the database',
-);
-
-export const securitySection: ConfigSection<SecuritySettings> = {
-  title: 'Keys',
-  variables: [MASTER_KEY, MASTER_KEY_FILE, API_KEY_CACHE_TTL_SECONDS],
-  load: (env) => ({
-    masterKey: MASTER_KEY.read(env) ?? null,
-    masterKeyFile: MASTER_KEY_FILE.read(env),
-    apiKeyCacheTtlSeconds: API_KEY_CACHE_TTL_SECONDS.read(env),
-  }),
-};
+export type SecuritySettings = SettingValue<typeof securitySection>;

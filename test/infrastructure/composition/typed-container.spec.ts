@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Clock } from '../../../application/ports/clock.js';
-import { Container } from '../../../infrastructure/composition/container.js';
+import { Container, ContainerSealedError } from '../../../infrastructure/composition/container.js';
 import { token } from '../../../infrastructure/composition/token.js';
 import { WORK_HANDLERS } from '../../../infrastructure/features/features.js';
 import { WORK_KINDS } from '../../../application/processes/work-routing.js';
@@ -24,7 +24,22 @@ describe('the typed container', () => {
     assert.equal(container.resolve(clock).now(), now);
     assert.equal(container.resolve(Counter), container.resolve(Counter));
     assert.equal(made, 1);
-    assert.equal(container.isRegistered(token<Clock>('Clock')), false, 'two tokens of one name are two keys');
+    assert.throws(() => container.resolve(token<Clock>('Clock')), 'two tokens of one name are two keys');
+  });
+
+  it('refuses a registration or a replacement once sealed, and still resolves what it holds', () => {
+    const container = Container.create();
+    const clock = token<Clock>('Clock');
+    const now = new Date('2026-01-01T00:00:00Z');
+    container.value(clock, { now: () => now });
+    container.seal();
+    assert.throws(() => container.value(clock, { now: () => new Date() }), ContainerSealedError);
+    assert.throws(
+      () => container.value(token<Clock>('Other'), { now: () => new Date() }),
+      /Other was registered after/,
+    );
+    assert.throws(() => container.singleton(Counter, () => new Counter()), /Counter was registered after/);
+    assert.equal(container.resolve(clock).now(), now);
   });
 
   it('refuses, at compile time, a registration or a resolve of another type', () => {

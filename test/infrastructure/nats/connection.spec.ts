@@ -8,7 +8,7 @@ import type { OwnNats } from '../../../bench/soak/own-nats.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import { connectToNats, ensureWorkQueueStream } from '../../../infrastructure/nats/connection.js';
 import { JetStreamWorkQueue } from '../../../infrastructure/nats/jetstream-work-queue.js';
-import type { CheckpointedProcessorOptions } from '../../../projections/checkpointed-processor.js';
+import type { CheckpointedProcessorOptions } from '../../../infrastructure/processing/checkpointed-processor.js';
 import { waitFor } from '../../support/wait-for.js';
 
 describe('the work queue on a 3-node JetStream cluster', function () {

@@ -7,7 +7,7 @@ import type { Logger } from '../../../application/ports/logger.js';
 import { connectToNats, ensureWorkQueueStream } from '../../../infrastructure/nats/connection.js';
 import { EventRelay, type EventRelayOptions } from '../../../infrastructure/nats/event-relay.js';
 import { createKnex } from '../../../infrastructure/postgres/create-knex.js';
-import { CHECKPOINT_TABLE } from '../../../projections/checkpoint-schema.js';
+import { CHECKPOINT_TABLE } from '../../../infrastructure/processing/checkpoint-schema.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
 import { InMemoryEventStore } from '../../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../../../infrastructure/config/config.js';
-import { type Storage, openStorage } from '../../../infrastructure/storage/open-storage.js';
+import { openStorage } from '../../../infrastructure/composition/open-adapters.js';
+import type { Storage } from '../../../infrastructure/database/open-storage.js';
 import { TEST_POSTGRES_URL } from '../../support/postgres.js';
 
 describe('processes starting together on a database that does not exist yet', function () {

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Logger } from '../../../application/ports/logger.js';
 import { PostgresExclusiveLock } from '../../../infrastructure/postgres/postgres-exclusive-lock.js';
 import { LeaderOnly } from '../../../infrastructure/system/leader-only.js';
-import { acquireSessionLock } from '../../../projections/session-advisory-lock.js';
+import { acquireSessionLock } from '../../../infrastructure/postgres/session-advisory-lock.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
 import { waitFor } from '../../support/wait-for.js';
 

@@ -7,7 +7,7 @@ import { PgliteEventStore } from '../../../infrastructure/event-store/pglite/pgl
 import { DEAD_LETTER_TABLE } from '../../../infrastructure/postgres/dead-letter-table.js';
 import { InProcessWorkQueue } from '../../../infrastructure/work-queue/in-process-work-queue.js';
 import { WORK_QUEUE_TABLE } from '../../../infrastructure/work-queue/work-queue-schema.js';
-import { inProcessLocks } from '../../../projections/in-process-locks.js';
+import { inProcessLocks } from '../../../infrastructure/embedded/in-process-locks.js';
 import { waitFor } from '../../support/wait-for.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };

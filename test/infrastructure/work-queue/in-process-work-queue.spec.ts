@@ -6,7 +6,7 @@ import { InProcessWorkQueue } from '../../../infrastructure/work-queue/in-proces
 import { createTestDatabase } from '../../support/postgres.js';
 import { openEmbeddedDatabase } from '../../../infrastructure/embedded/embedded-database.js';
 import { PgliteEventStore } from '../../../infrastructure/event-store/pglite/pglite-event-store.js';
-import { inProcessLocks } from '../../../projections/in-process-locks.js';
+import { inProcessLocks } from '../../../infrastructure/embedded/in-process-locks.js';
 import { describeWorkQueueContract } from './contract.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };

@@ -1,20 +1,23 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Checkpoint, EventStore, RecordedEvent } from '../../application/ports/event-store.js';
-import type { Logger } from '../../application/ports/logger.js';
-import { createKnex } from '../../infrastructure/postgres/create-knex.js';
-import { CatchUpTimeoutError } from '../../projections/catch-up-timeout-error.js';
-import { CHECKPOINT_TABLE } from '../../projections/checkpoint-schema.js';
-import type { Projection } from '../../projections/projection.js';
-import { ProjectionRunner, type ProjectionRunnerOptions } from '../../projections/projection-runner.js';
-import { ProjectionBusyError, rebuildProjections } from '../../projections/rebuild.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
-import { openEmbeddedDatabase } from '../../infrastructure/embedded/embedded-database.js';
-import { PgliteEventStore } from '../../infrastructure/event-store/pglite/pglite-event-store.js';
-import { inProcessLocks } from '../../projections/in-process-locks.js';
-import type { AcquireLock } from '../../projections/session-advisory-lock.js';
+import type { Checkpoint, EventStore, RecordedEvent } from '../../../application/ports/event-store.js';
+import type { Logger } from '../../../application/ports/logger.js';
+import { createKnex } from '../../../infrastructure/postgres/create-knex.js';
+import { CatchUpTimeoutError } from '../../../infrastructure/processing/catch-up-timeout-error.js';
+import { CHECKPOINT_TABLE } from '../../../infrastructure/processing/checkpoint-schema.js';
+import type { Projection } from '../../../projections/projection.js';
+import {
+  ProjectionRunner,
+  type ProjectionRunnerOptions,
+} from '../../../infrastructure/processing/projection-runner.js';
+import { ProjectionBusyError, rebuildProjections } from '../../../infrastructure/processing/rebuild.js';
+import { createTestDatabase } from '../../support/postgres.js';
+import { InMemoryEventStore } from '../../../infrastructure/event-store/in-memory/in-memory-event-store.js';
+import { openEmbeddedDatabase } from '../../../infrastructure/embedded/embedded-database.js';
+import { PgliteEventStore } from '../../../infrastructure/event-store/pglite/pglite-event-store.js';
+import { inProcessLocks } from '../../../infrastructure/embedded/in-process-locks.js';
+import type { AcquireLock } from '../../../infrastructure/postgres/session-advisory-lock.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { Checkpoint, RecordedEvent } from '../application/ports/event-store.js';
-import type { Logger } from '../application/ports/logger.js';
+import type { Checkpoint, RecordedEvent } from '../../application/ports/event-store.js';
+import type { Logger } from '../../application/ports/logger.js';
 import type { BatchHandler } from './batch-handler.js';
 import { CheckpointConflictError, compareAndSetCheckpoint } from './checkpoint-store.js';
-import { sleep } from './sleep.js';
+import { sleep } from '../system/sleep.js';
 
 export interface RetryPolicy {
   initialDelayMs: number;

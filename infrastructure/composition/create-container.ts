@@ -1,50 +1,73 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { ProgressReports } from '../application/ports/download-progress.js';
-import type { Logger } from '../application/ports/logger.js';
-import type { Config } from './config/config.js';
-import { loadPlanCatalog } from './config/plan-catalog.js';
-import { type YtDlpSetup, createYtDlpExtractor } from './extractor/create-yt-dlp-extractor.js';
-import { warmExtractorOptions } from './extractor/warm/configure-warm-extractor.js';
-import { PostgresExtractedInfoCache } from './extractor/warm/extracted-info-cache.js';
-import { WarmExtractor } from './extractor/warm/warm-extractor.js';
-import { createFileStore } from './files/create-file-store.js';
-import { SignedDownloadLinks } from './files/signed-download-links.js';
-import { TemporaryWorkDirs } from './files/temporary-work-dirs.js';
-import { MetricAnomalies } from './observability/metric-anomalies.js';
-import { ApiKeyCrypto } from './security/api-key-crypto.js';
-import { deriveKey } from './security/derive-key.js';
-import { loadMasterKey } from './security/master-key.js';
-import { type Storage, openStorage } from './storage/open-storage.js';
-import { RandomIds } from './system/random-ids.js';
-import { SystemClock } from './system/system-clock.js';
-import { Container } from './composition/container.js';
-import { FEATURES } from './features/features.js';
-import type { Overrides } from './composition/overrides.js';
-import { TOKENS } from './composition/tokens.js';
+import type { ProgressReports } from '../../application/ports/download-progress.js';
+import type { Logger } from '../../application/ports/logger.js';
+import type { WorkQueue } from '../../application/ports/work-queue.js';
+import type { Config, Role } from '../config/config.js';
+import { loadPlanCatalog } from '../config/plan-catalog.js';
+import { type YtDlpSetup, createYtDlpExtractor } from '../extractor/create-yt-dlp-extractor.js';
+import { warmExtractorOptions } from '../extractor/warm/configure-warm-extractor.js';
+import { PostgresExtractedInfoCache } from '../extractor/warm/extracted-info-cache.js';
+import { WarmExtractor } from '../extractor/warm/warm-extractor.js';
+import { createFileStore } from '../files/create-file-store.js';
+import { SignedDownloadLinks } from '../files/signed-download-links.js';
+import { TemporaryWorkDirs } from '../files/temporary-work-dirs.js';
+import { MetricAnomalies } from '../observability/metric-anomalies.js';
+import { ApiKeyCrypto } from '../security/api-key-crypto.js';
+import { deriveKey } from '../security/derive-key.js';
+import { loadMasterKey } from '../security/master-key.js';
+import type { Storage } from '../database/open-storage.js';
+import { RandomIds } from '../system/random-ids.js';
+import { SystemClock } from '../system/system-clock.js';
+import { Container } from './container.js';
+import { FEATURES } from '../features/features.js';
+import { openRateLimitStore, openStorage } from './open-adapters.js';
+import type { Overrides } from './overrides.js';
+import { registerWorkQueue } from './register-work-queue.js';
+import { TOKENS } from './tokens.js';
+
+export interface ContainerOptions {
+  overrides?: Overrides;
+  /**
+   * The roles this process will run: with any, the work queue opens (with its cancellations and progress reports), and
+   * with `api` the request-rate store. The command-line tools run none.
+   */
+  roles?: ReadonlySet<Role>;
+}
 
 /**
- * The composition root: the one place where adapters are chosen for ports, then each
- * feature registers its own. Resources that need I/O to start (the database, the event
- * store) are opened here; `close` releases them.
+ * The composition root: the one place where adapters are chosen for ports, then each feature registers its own, all
+ * before any role starts; the container is then sealed, so roles only resolve. Resources that need I/O to start (the
+ * database, the event store, the work queue) are opened here; `close` releases them.
  */
 export async function createContainer(
   config: Config,
   logger: Logger,
-  overrides: Overrides = {},
+  options: ContainerOptions = {},
 ): Promise<{ container: Container; close: () => Promise<void> }> {
+  const { overrides = {}, roles = new Set<Role>() } = options;
   const container = Container.create();
   const storage = await openStorage(config.storage, config.mode);
-  registerResources(container, storage, config, logger, overrides);
-  container.value(TOKENS.fileStore, await createFileStore(config.storage));
-  const extractors = registerExtractors(container, config, logger, overrides);
-  for (const feature of FEATURES) feature.register?.({ container, config, logger, overrides });
-  return {
-    container,
-    async close() {
-      await extractors.close();
-      await storage.close();
-    },
+  let extractors: { close(): Promise<void> } | null = null;
+  let queue: WorkQueue | null = null;
+  const close = async () => {
+    await queue?.close();
+    await extractors?.close();
+    await storage.close();
   };
+  try {
+    registerResources(container, storage, config, logger, overrides);
+    container.value(TOKENS.fileStore, await createFileStore(config.storage));
+    extractors = registerExtractors(container, config, logger, overrides);
+    if (roles.size > 0) queue = await registerWorkQueue(container, config, roles, storage, logger);
+    else container.value(TOKENS.progressReports, { report: () => undefined } satisfies ProgressReports);
+    if (roles.has('api')) container.value(TOKENS.rateLimitStore, await openRateLimitStore(config, storage.database));
+    for (const feature of FEATURES) feature.register?.({ container, config, logger, overrides });
+    container.seal();
+    return { container, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
 function registerResources(c: Container, storage: Storage, config: Config, logger: Logger, overrides: Overrides): void {
@@ -74,7 +97,6 @@ function registerResources(c: Container, storage: Storage, config: Config, logge
     ),
   );
   c.value(TOKENS.workDirs, new TemporaryWorkDirs(config.storage.workDir));
-  c.value(TOKENS.progressReports, { report: () => undefined } satisfies ProgressReports);
 }
 
 /** Made when first needed, so the command-line tools never run yt-dlp. */

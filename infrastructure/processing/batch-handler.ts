@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { EventFilter, RecordedEvent } from '../application/ports/event-store.js';
+import type { EventFilter, RecordedEvent } from '../../application/ports/event-store.js';
 
 /**
  * What a checkpointed processor does with each batch of events. A projection

@@ -1,4 +1,4 @@
-import type { Checkpoint } from '../application/ports/event-store.js';
+import type { Checkpoint } from '../../application/ports/event-store.js';
 
 /** A processor did not reach the awaited position in time. */
 export class CatchUpTimeoutError extends Error {

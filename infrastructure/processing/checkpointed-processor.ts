@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
-import type { Checkpoint, EventStore, Subscription } from '../application/ports/event-store.js';
-import type { Logger } from '../application/ports/logger.js';
+import type { Checkpoint, EventStore, Subscription } from '../../application/ports/event-store.js';
+import type { Logger } from '../../application/ports/logger.js';
 import { type BatchHandler, processorLockKey } from './batch-handler.js';
 import { CatchUpTimeoutError } from './catch-up-timeout-error.js';
 import { ensureCheckpointTable } from './checkpoint-schema.js';
 import { CheckpointConflictError, loadCheckpoint, readCheckpoint } from './checkpoint-store.js';
 import { CheckpointCommits } from './checkpoint-commits.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './commit-batch.js';
-import { type AcquireLock, acquireSessionLock } from './session-advisory-lock.js';
-import { sleep } from './sleep.js';
+import { type AcquireLock, acquireSessionLock } from '../postgres/session-advisory-lock.js';
+import { sleep } from '../system/sleep.js';
 
 export interface CheckpointedProcessorOptions {
   db: Knex;

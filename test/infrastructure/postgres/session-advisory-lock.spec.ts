@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Logger } from '../../application/ports/logger.js';
-import { acquireSessionLock } from '../../projections/session-advisory-lock.js';
-import { type TestDatabase, createTestDatabase } from '../support/postgres.js';
-import { type TcpProxy, startTcpProxy } from '../support/tcp-proxy.js';
+import type { Logger } from '../../../application/ports/logger.js';
+import { acquireSessionLock } from '../../../infrastructure/postgres/session-advisory-lock.js';
+import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
+import { type TcpProxy, startTcpProxy } from '../../support/tcp-proxy.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 

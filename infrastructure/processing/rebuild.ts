@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Checkpoint, EventStore } from '../application/ports/event-store.js';
-import type { Logger } from '../application/ports/logger.js';
+import type { Checkpoint, EventStore } from '../../application/ports/event-store.js';
+import type { Logger } from '../../application/ports/logger.js';
 import { CHECKPOINT_TABLE, ensureCheckpointTable } from './checkpoint-schema.js';
 import { type RetryPolicy, commitBatchWithRetries } from './commit-batch.js';
-import { announceDownloadJobViewChange } from './download-job-view-changes.js';
-import type { Projection } from './projection.js';
-import { type AcquireLock, acquireSessionLock } from './session-advisory-lock.js';
+import { announceDownloadJobViewChange } from '../../projections/download-job-view-changes.js';
+import type { Projection } from '../../projections/projection.js';
+import { type AcquireLock, acquireSessionLock } from '../postgres/session-advisory-lock.js';
 
 export interface RebuildOptions {
   db: Knex;

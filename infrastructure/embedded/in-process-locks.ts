@@ -1,5 +1,5 @@
-import type { AcquireLock, HeldLock } from './session-advisory-lock.js';
-import { sleep } from './sleep.js';
+import type { AcquireLock, HeldLock } from '../postgres/session-advisory-lock.js';
+import { sleep } from '../system/sleep.js';
 
 /**
  * Leadership locks for a database only this process opens (the embedded

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Checkpoint, RecordedEvent } from '../application/ports/event-store.js';
-import type { Logger } from '../application/ports/logger.js';
+import type { Checkpoint, RecordedEvent } from '../../application/ports/event-store.js';
+import type { Logger } from '../../application/ports/logger.js';
 import type { BatchHandler } from './batch-handler.js';
 import { type RetryPolicy, commitBatchWithRetries } from './commit-batch.js';
 

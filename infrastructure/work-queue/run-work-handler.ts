@@ -1,5 +1,5 @@
-import type { Logger } from './ports/logger.js';
-import type { WorkConsumerOptions, WorkHandler, WorkItem, WorkResult } from './ports/work-queue.js';
+import type { Logger } from '../../application/ports/logger.js';
+import type { WorkConsumerOptions, WorkHandler, WorkItem, WorkResult } from '../../application/ports/work-queue.js';
 
 /**
  * Runs a handler and turns its outcome into what the queue does next, alike

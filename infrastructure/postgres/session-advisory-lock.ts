@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { Logger } from '../application/ports/logger.js';
-import { sleep } from './sleep.js';
+import type { Logger } from '../../application/ports/logger.js';
+import { sleep } from '../system/sleep.js';
 
 export interface HeldLock {
   readonly key: string;

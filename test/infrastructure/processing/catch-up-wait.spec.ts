@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import type { Logger } from '../../application/ports/logger.js';
-import { PostgresEventStore } from '../../infrastructure/event-store/postgres/postgres-event-store.js';
-import { createKnex } from '../../infrastructure/postgres/create-knex.js';
-import { CatchUpTimeoutError } from '../../projections/catch-up-timeout-error.js';
-import { CHECKPOINT_TABLE } from '../../projections/checkpoint-schema.js';
-import type { Projection } from '../../projections/projection.js';
-import { ProjectionRunner } from '../../projections/projection-runner.js';
-import { type TestDatabase, createTestDatabase } from '../support/postgres.js';
-import { idOneDigitShorter, storeEventRow } from '../support/stored-event-rows.js';
+import type { Logger } from '../../../application/ports/logger.js';
+import { PostgresEventStore } from '../../../infrastructure/event-store/postgres/postgres-event-store.js';
+import { createKnex } from '../../../infrastructure/postgres/create-knex.js';
+import { CatchUpTimeoutError } from '../../../infrastructure/processing/catch-up-timeout-error.js';
+import { CHECKPOINT_TABLE } from '../../../infrastructure/processing/checkpoint-schema.js';
+import type { Projection } from '../../../projections/projection.js';
+import { ProjectionRunner } from '../../../infrastructure/processing/projection-runner.js';
+import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
+import { idOneDigitShorter, storeEventRow } from '../../support/stored-event-rows.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 

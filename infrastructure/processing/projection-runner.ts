@@ -1,10 +1,10 @@
-import type { Checkpoint } from '../application/ports/event-store.js';
+import type { Checkpoint } from '../../application/ports/event-store.js';
 import {
   CheckpointedProcessor,
   type CheckpointedProcessorOptions,
   type WaitOptions,
 } from './checkpointed-processor.js';
-import type { Projection } from './projection.js';
+import type { Projection } from '../../projections/projection.js';
 
 export type ProjectionRunnerOptions = CheckpointedProcessorOptions;
 

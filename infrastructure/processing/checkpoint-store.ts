@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Checkpoint } from '../application/ports/event-store.js';
+import type { Checkpoint } from '../../application/ports/event-store.js';
 import { CHECKPOINT_TABLE } from './checkpoint-schema.js';
 
 /** Another writer moved the checkpoint since it was read: the batch must not commit. */

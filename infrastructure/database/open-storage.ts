@@ -2,9 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { EventStore } from '../../application/ports/event-store.js';
-import { inProcessLocks } from '../../projections/in-process-locks.js';
-import { type AcquireLock, acquireSessionLock } from '../../projections/session-advisory-lock.js';
-import type { ServiceMode } from '../config/config.js';
+import { inProcessLocks } from '../embedded/in-process-locks.js';
+import { type AcquireLock, acquireSessionLock } from '../postgres/session-advisory-lock.js';
 import type { StorageSettings } from '../config/sections/storage.js';
 import { lockDataDirectory } from '../embedded/data-directory-lock.js';
 import { openEmbeddedDatabase } from '../embedded/embedded-database.js';
@@ -39,12 +38,8 @@ export interface ChannelSubscription {
   close(): Promise<void>;
 }
 
-/** The one place that picks the storage adapters: PGlite in a directory in embedded mode, the servers otherwise. */
-export async function openStorage(storage: StorageSettings, mode: ServiceMode): Promise<Storage> {
-  return mode === 'embedded' ? openEmbeddedStorage(storage.embeddedDataDir) : openServerStorage(storage);
-}
-
-async function openServerStorage(storage: StorageSettings): Promise<Storage> {
+/** The database and event store servers; the composition root picks these or the embedded ones by mode. */
+export async function openServerStorage(storage: StorageSettings): Promise<Storage> {
   await ensureDatabase(storage.databaseUrl);
   const database = createKnex(storage.databaseUrl, storage.databasePoolSize);
   await migrateReadModels(database);
