@@ -1,17 +1,19 @@
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type ChannelListing,
-  type ChannelListingOptions,
-  type DownloadMediaRequest,
-  type DownloadedMedia,
-  ExtractionError,
-  type Extractor,
-  type MediaLinks,
-  type ProbeOptions,
-  type VideoMetadata,
-} from '../../application/ports/extractor.js';
+import type {
+  ChannelLister,
+  ChannelListing,
+  ChannelListingOptions,
+} from '../../application/ports/extractor/channel-lister.js';
+import { ExtractionError } from '../../application/ports/extractor/extraction-error.js';
+import type {
+  DownloadMediaRequest,
+  DownloadedMedia,
+  MediaDownloader,
+} from '../../application/ports/extractor/media-downloader.js';
+import type { MediaLinkResolver, MediaLinks } from '../../application/ports/extractor/media-link-resolver.js';
+import type { ProbeOptions, VideoMetadata, VideoProber } from '../../application/ports/extractor/video-prober.js';
 import { beatWhile } from '../../application/beat-while.js';
 import { type MediaFormat, isVideoFormat } from '../../domain/media-format.js';
 import { type MediaProbe, probeMediaFile } from '../media/ffprobe.js';
@@ -82,7 +84,7 @@ const MAX_DETAILS_CHARS = 4000;
  * extracts the metadata (`-J`) to choose a height, then downloads from that
  * dump (`--load-info-json`) rather than extracting twice.
  */
-export class YtDlpExtractor implements Extractor {
+export class YtDlpExtractor implements VideoProber, MediaDownloader, ChannelLister, MediaLinkResolver {
   private readonly ffprobePath: string;
   /** Started by the worker role, which runs the downloads (see yt-dlp-fork-server.ts); until then every run spawns yt-dlp. */
   readonly forks: YtDlpForkServer | null;
