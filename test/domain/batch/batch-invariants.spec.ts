@@ -7,17 +7,7 @@ import { type RequestedBatchState, isTerminalVideo } from '../../../domain/batch
 import { foldEvents } from '../../../domain/decider.js';
 import { DomainError } from '../../../domain/errors.js';
 import { batchId, listed, requested, t2, video } from './batch-examples.js';
-
-/** A small seeded generator, so a failing run can be replayed from its seed. */
-function randomFrom(seed: number): (below: number) => number {
-  let state = seed >>> 0;
-  return (below) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed);
-    return Math.floor((((mixed ^ (mixed >>> 14)) >>> 0) / 2 ** 32) * below);
-  };
-}
+import { seededRandom } from '../../support/seeded-random.js';
 
 /** Mostly a job the batch admitted, now and then one it never did. */
 function someJobId(random: (below: number) => number, events: readonly BatchEvent[]): string {
@@ -98,7 +88,7 @@ describe('batch decider: its rules hold over random histories', () => {
   it('a video is admitted once per round, a job id once, and the batch finishes exactly when every video is terminal', () => {
     const seen = { finishes: 0, secondRounds: 0, creditRefusals: 0, cancellations: 0 };
     for (let seed = 1; seed <= 300; seed += 1) {
-      const random = randomFrom(seed);
+      const random = seededRandom(seed);
       const events: BatchEvent[] = [requested(), listed(1 + random(6))];
       for (let step = 0; step < 50; step += 1) {
         const command = randomCommand(random, events, step);
