@@ -25,7 +25,7 @@ export type BatchRequested = DomainEvent<
     batchId: string;
     accountId: string;
     source: BatchSource;
-    /** The most videos a listing takes, newest first. */
+    /** The most videos the listing takes, in its order (a channel's newest first). */
     maxVideos: number;
     format: MediaFormat;
     language: string | null;

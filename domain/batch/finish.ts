@@ -2,7 +2,7 @@ import type { BatchCounts, BatchEvent, BatchOutcome } from './events.js';
 import { evolveBatch } from './evolve.js';
 import { type BatchContext, type BatchVideo, type RequestedBatchState, isTerminalVideo } from './state.js';
 
-export function countVideos(videos: readonly BatchVideo[]): BatchCounts {
+function countVideos(videos: readonly BatchVideo[]): BatchCounts {
   const counts: BatchCounts = { completed: 0, failed: 0, cancelled: 0, refused: 0 };
   for (const video of videos) if (video.status !== 'waiting' && video.status !== 'admitted') counts[video.status] += 1;
   return counts;
@@ -13,7 +13,7 @@ export function countVideos(videos: readonly BatchVideo[]): BatchCounts {
  * `completed` when every video completed (a listing that found none too),
  * `failed` when none did, and `partial` in between.
  */
-export function batchOutcome(state: RequestedBatchState, counts: BatchCounts): BatchOutcome {
+function batchOutcome(state: RequestedBatchState, counts: BatchCounts): BatchOutcome {
   if (state.cancelRequestedAt !== null) return 'cancelled';
   if (state.listingFailed) return 'failed';
   const total = counts.completed + counts.failed + counts.cancelled + counts.refused;
