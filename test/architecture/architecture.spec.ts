@@ -53,7 +53,7 @@ const LONG_FUNCTIONS_IN_REWORK = [
   'infrastructure/extractor/yt-dlp-extractor.ts YtDlpExtractor.download',
   'infrastructure/nats/work-queue-consumer.ts WorkQueueConsumer.handle',
 ];
-const WIDE_CONSTRUCTORS_IN_REWORK = ['infrastructure/nats/dead-letter-recorder.ts DeadLetterRecorder.constructor'];
+const WIDE_CONSTRUCTORS_IN_REWORK: string[] = [];
 
 const list = (lines: readonly string[]) => lines.map((line) => `\n  ${line}`).join('');
 
