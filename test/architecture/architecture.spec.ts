@@ -47,7 +47,6 @@ const MAX_CONSTRUCTOR_PARAMETERS = 5;
  * its limit, so an entry fails the check once its function is fixed, and is removed then.
  */
 const LONG_FUNCTIONS_IN_REWORK = [
-  'infrastructure/event-store/postgres/read-global-page.ts readGlobalPage',
   'infrastructure/extractor/create-yt-dlp-extractor.ts createYtDlpExtractor',
   'infrastructure/extractor/run-process.ts superviseProcess',
   'infrastructure/extractor/yt-dlp-extractor.ts YtDlpExtractor.download',
