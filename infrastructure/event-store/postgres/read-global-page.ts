@@ -1,4 +1,4 @@
-import type { Checkpoint, EventFilter, RecordedEvent } from '../../../application/ports/event-store.js';
+import type { Checkpoint, EventFilter, ReadAllOptions, RecordedEvent } from '../../../application/ports/event-store.js';
 import { type PostgresPosition, comparePositions, decodePosition, encodePosition } from './checkpoint.js';
 import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './event-rows.js';
 import type { SqlClient } from './sql-client.js';
@@ -14,6 +14,19 @@ export interface GlobalPage {
    * when events do, so an idle reader has nothing new to store.
    */
   scannedTo: Checkpoint | null;
+}
+
+const DEFAULT_READ_ALL_COUNT = 1000;
+
+/** The events of one `readAll` call: a page after `options.after`, of at most 1000 events unless told. */
+export async function readAllEvents(pool: SqlClient, options: ReadAllOptions): Promise<RecordedEvent[]> {
+  const page = await readGlobalPage(
+    pool,
+    options.after ?? null,
+    options.maxCount ?? DEFAULT_READ_ALL_COUNT,
+    options.filter,
+  );
+  return page.events;
 }
 
 type PageRow = {
