@@ -55,7 +55,7 @@ if [ "$servers" = 1 ] && ! port_open 5432; then
     as_root pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start
     wait_for_port 5432 PostgreSQL
   else
-    echo "PostgreSQL is not running on 127.0.0.1:5432 and is not installed here; see docker-compose.yml" >&2
+    echo "PostgreSQL is not running on 127.0.0.1:5432 and is not installed here; see compose.yaml" >&2
     exit 1
   fi
 fi
@@ -68,7 +68,7 @@ if [ "$servers" = 1 ] && ! port_open 4222; then
       -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log
     wait_for_port 4222 NATS
   else
-    echo "NATS is not running on 127.0.0.1:4222 and is not installed here; see docker-compose.yml" >&2
+    echo "NATS is not running on 127.0.0.1:4222 and is not installed here; see compose.yaml" >&2
     exit 1
   fi
 fi
