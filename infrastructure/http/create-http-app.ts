@@ -12,7 +12,7 @@ import { requestId } from './middleware/request-id.js';
 import { requestLogging } from './middleware/request-logging.js';
 import { routeTemplate } from './route-template.js';
 
-export const API_PREFIX = '/api/v2';
+const API_PREFIX = '/api/v2';
 const OPENAPI_PATH = '/openapi.json';
 
 export interface HttpAppDependencies {

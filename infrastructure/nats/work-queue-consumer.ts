@@ -305,7 +305,7 @@ export class WorkQueueConsumer implements WorkConsumer {
  * Creates the durable consumer, or updates the settings a running one can
  * change (ack wait, max deliver); its filter is fixed by its name.
  */
-export async function ensurePullConsumer(
+async function ensurePullConsumer(
   jsm: JetStreamManager,
   stream: string,
   config: Partial<ConsumerConfig> & { durable_name: string },
