@@ -29,7 +29,10 @@ export interface PostgresEventStoreOptions {
   poolSize?: number;
   /** How often a subscription looks again shortly after a notification (its event may still be hidden). Default 250 ms. */
   pollIntervalMs?: number;
-  /** How often an idle subscription looks for new events when no notification arrives (a lost one). Default 5 s. */
+  /**
+   * How often a subscription with no recent notification looks again: it bounds how long an event hidden behind a
+   * long transaction waits (postgres-subscription.ts). Default 30 s.
+   */
   idlePollMs?: number;
 }
 
