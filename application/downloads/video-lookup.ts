@@ -1,5 +1,5 @@
 import { FairSlots, SlotsFullError } from '../fair-slots.js';
-import type { Extractor, VideoMetadata } from '../ports/extractor.js';
+import type { VideoMetadata, VideoProber } from '../ports/extractor/video-prober.js';
 
 export interface VideoLookupOptions {
   /** How long a looked-up video's metadata is reused. */
@@ -48,7 +48,7 @@ export class VideoLookup {
   private averageMs = 2_000;
 
   constructor(
-    private readonly extractor: Extractor,
+    private readonly extractor: VideoProber,
     private readonly options: VideoLookupOptions,
   ) {
     this.now = options.now ?? Date.now;

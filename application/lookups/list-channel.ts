@@ -5,7 +5,8 @@ import { ExtractorUnavailableError, ListingsBusyError, VideoNotDownloadableError
 import { FairSlots, SlotsFullError } from '../fair-slots.js';
 import type { AccountReadProgress } from '../ports/account-read-progress.js';
 import type { Clock } from '../ports/clock.js';
-import { type ChannelListing, ExtractionError, type Extractor } from '../ports/extractor.js';
+import type { ChannelLister, ChannelListing } from '../ports/extractor/channel-lister.js';
+import { ExtractionError } from '../ports/extractor/extraction-error.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import { LISTING_SETTLE_RETRY, type OutageRetryPolicy, retryThroughOutage } from './retry-through-outage.js';
 
@@ -31,7 +32,7 @@ export interface ListChannelInput {
 /** What a channel listing works with. */
 export interface ListChannelDependencies {
   readonly accounts: AccountCommandHandler;
-  readonly extractor: Extractor;
+  readonly extractor: ChannelLister;
   readonly ids: IdGenerator;
   readonly clock: Clock;
   readonly bounds: ListChannelBounds;
@@ -54,7 +55,7 @@ export class ListChannel {
   private averageMs = 5_000;
 
   private readonly accounts: AccountCommandHandler;
-  private readonly extractor: Extractor;
+  private readonly extractor: ChannelLister;
   private readonly ids: IdGenerator;
   private readonly clock: Clock;
   private readonly bounds: ListChannelBounds;

@@ -1,5 +1,5 @@
 import { type DownloadErrorCode, isFinalErrorCode } from '../../domain/download-error-code.js';
-import { ExtractionError } from '../ports/extractor.js';
+import { ExtractionError } from '../ports/extractor/extraction-error.js';
 
 export interface LookupRetryOptions {
   /** Attempts per job that may end in a failure worth retrying (counted in the job's stream). */

@@ -1,5 +1,5 @@
 import type { DownloadProgress } from '../ports/download-progress.js';
-import type { ExtractorProgress } from '../ports/extractor.js';
+import type { ExtractorProgress } from '../ports/extractor/media-downloader.js';
 
 /** The client-facing figures of an extractor update: whole bytes and seconds, a percent only when the total is known. */
 export function progressFromExtractor(update: ExtractorProgress): DownloadProgress {

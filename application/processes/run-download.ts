@@ -6,7 +6,8 @@ import type { DownloadJobCommandHandler } from '../downloads/download-job-comman
 import { attemptFileKey, jobFilesPrefix } from '../downloads/job-file-keys.js';
 import type { Clock } from '../ports/clock.js';
 import type { ProgressReports } from '../ports/download-progress.js';
-import { type DownloadedMedia, ExtractionError, type Extractor } from '../ports/extractor.js';
+import { ExtractionError } from '../ports/extractor/extraction-error.js';
+import type { DownloadedMedia, MediaDownloader } from '../ports/extractor/media-downloader.js';
 import type { FileStore } from '../ports/file-store.js';
 import type { Logger } from '../ports/logger.js';
 import type { WorkDirs } from '../ports/work-dirs.js';
@@ -18,7 +19,7 @@ import type { JobMessage } from './work-routing.js';
 
 export interface RunDownloadDependencies {
   readonly jobs: DownloadJobCommandHandler;
-  readonly extractor: Extractor;
+  readonly extractor: MediaDownloader;
   readonly files: FileStore;
   readonly workDirs: WorkDirs;
   readonly clock: Clock;
@@ -64,7 +65,7 @@ export interface RunDownloadOptions {
  */
 export class RunDownload {
   private readonly jobs: DownloadJobCommandHandler;
-  private readonly extractor: Extractor;
+  private readonly extractor: MediaDownloader;
   private readonly files: FileStore;
   private readonly workDirs: WorkDirs;
   private readonly clock: Clock;

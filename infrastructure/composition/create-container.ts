@@ -4,10 +4,6 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { WorkQueue } from '../../application/ports/work-queue.js';
 import type { Config, Role } from '../config/config.js';
 import { loadPlanCatalog } from '../config/plan-catalog.js';
-import { type YtDlpSetup, createYtDlpExtractor } from '../extractor/create-yt-dlp-extractor.js';
-import { warmExtractorOptions } from '../extractor/warm/configure-warm-extractor.js';
-import { PostgresExtractedInfoCache } from '../extractor/warm/extracted-info-cache.js';
-import { WarmExtractor } from '../extractor/warm/warm-extractor.js';
 import { createFileStore } from '../files/create-file-store.js';
 import { SignedDownloadLinks } from '../files/signed-download-links.js';
 import { TemporaryWorkDirs } from '../files/temporary-work-dirs.js';
@@ -22,6 +18,7 @@ import { Container } from './container.js';
 import { FEATURES } from '../features/features.js';
 import { openRateLimitStore, openStorage } from './open-adapters.js';
 import type { Overrides } from './overrides.js';
+import { registerExtractor } from './register-extractor.js';
 import { registerWorkQueue } from './register-work-queue.js';
 import { TOKENS } from './tokens.js';
 
@@ -57,7 +54,7 @@ export async function createContainer(
   try {
     registerResources(container, storage, config, logger, overrides);
     container.value(TOKENS.fileStore, await createFileStore(config.storage));
-    extractors = registerExtractors(container, config, logger, overrides);
+    extractors = registerExtractor(container, config, logger, overrides);
     if (roles.size > 0) queue = await registerWorkQueue(container, config, roles, storage, logger);
     else container.value(TOKENS.progressReports, { report: () => undefined } satisfies ProgressReports);
     if (roles.has('api')) container.value(TOKENS.rateLimitStore, await openRateLimitStore(config, storage.database));
@@ -97,62 +94,4 @@ function registerResources(c: Container, storage: Storage, config: Config, logge
     ),
   );
   c.value(TOKENS.workDirs, new TemporaryWorkDirs(config.storage.workDir));
-}
-
-/** Made when first needed, so the command-line tools never run yt-dlp. */
-function registerExtractors(
-  c: Container,
-  config: Config,
-  logger: Logger,
-  overrides: Overrides,
-): { close(): Promise<void> } {
-  let ytDlpSetup: YtDlpSetup | null = null;
-  c.singleton(
-    TOKENS.ytDlp,
-    () =>
-      (ytDlpSetup =
-        overrides.extractor === undefined
-          ? createYtDlpExtractor(config.extractor, logger, c.resolve(TOKENS.metrics))
-          : null),
-  );
-  // Helpers start on the first lookup, or when a role that looks videos up starts them; CLIs never do.
-  let warmExtractor: WarmExtractor | null = null;
-  c.singleton(TOKENS.warmExtractor, () => {
-    const ytDlp = c.resolve(TOKENS.ytDlp);
-    if (ytDlp === null || !warmHelpersFit(config)) return null;
-    const extractedInfo =
-      config.extractor.extractedInfoTtlSeconds > 0
-        ? new PostgresExtractedInfoCache(c.resolve(TOKENS.database), config.extractor.extractedInfoTtlSeconds * 1000)
-        : undefined;
-    warmExtractor = new WarmExtractor(
-      ytDlp.extractor,
-      warmExtractorOptions(config.extractor, ytDlp, logger, extractedInfo),
-    );
-    return warmExtractor;
-  });
-  c.singleton(
-    TOKENS.extractor,
-    () => overrides.extractor ?? c.resolve(TOKENS.warmExtractor) ?? commandLineExtractor(c.resolve(TOKENS.ytDlp)),
-  );
-  return {
-    async close() {
-      await warmExtractor?.close();
-      await ytDlpSetup?.egress.close();
-    },
-  };
-}
-
-function commandLineExtractor(ytDlp: YtDlpSetup | null): YtDlpSetup['extractor'] {
-  if (ytDlp === null) throw new Error('no extractor: yt-dlp was replaced but no extractor was given');
-  return ytDlp.extractor;
-}
-
-/**
- * A helper keeps one cookie jar for its life: a platform whose cookie pool holds several jars (several accounts,
- * rotated run by run) needs the command line's rotation, so lookups then run there. Proxy pools and per-platform
- * entries are served by helpers (see PlatformAccess.helperChoice).
- */
-function warmHelpersFit(config: Config): boolean {
-  if (config.extractor.warmExtractorProcesses === 0) return false;
-  return Object.values(config.extractor.platformAccess.cookies).every((pool) => pool.length <= 1);
 }

@@ -8,7 +8,6 @@ import type { ApiKeySecrets } from '../../application/ports/api-key-secrets.js';
 import type { Clock } from '../../application/ports/clock.js';
 import type { ProgressReports } from '../../application/ports/download-progress.js';
 import type { EventStore } from '../../application/ports/event-store.js';
-import type { Extractor } from '../../application/ports/extractor.js';
 import type { FileStore } from '../../application/ports/file-store.js';
 import type { IdGenerator } from '../../application/ports/id-generator.js';
 import type { Logger } from '../../application/ports/logger.js';
@@ -22,6 +21,7 @@ import type { WarmExtractor } from '../extractor/warm/warm-extractor.js';
 import type { SignedDownloadLinks } from '../files/signed-download-links.js';
 import type { Storage } from '../database/open-storage.js';
 import type { BroadcastJobCancellations } from '../work-queue/broadcast-job-cancellations.js';
+import { EXTRACTOR_CAPABILITIES } from './extractor-capabilities.js';
 import { token } from './token.js';
 
 /** Tokens of the ports and resources that several features share; a feature's own tokens live with it. */
@@ -39,7 +39,8 @@ export const TOKENS = {
   downloadLinks: token<SignedDownloadLinks>('DownloadLinks'),
   fileStore: token<FileStore>('FileStore'),
   workDirs: token<WorkDirs>('WorkDirs'),
-  extractor: token<Extractor>('Extractor'),
+  /** One token per capability of the extractor, keyed by its method: `TOKENS.extractor.probe` gives a VideoProber. */
+  extractor: EXTRACTOR_CAPABILITIES,
   /** The yt-dlp setup (version, self-update), or null when a test replaced the extractor. */
   ytDlp: token<YtDlpSetup | null>('YtDlpSetup'),
   warmExtractor: token<WarmExtractor | null>('WarmExtractor'),

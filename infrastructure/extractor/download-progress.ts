@@ -1,4 +1,4 @@
-import type { ExtractorProgress } from '../../application/ports/extractor.js';
+import type { ExtractorProgress } from '../../application/ports/extractor/media-downloader.js';
 import { PROGRESS_LINE_PREFIX } from './build-download-arguments.js';
 
 export type ProgressUpdate = ExtractorProgress;

@@ -1,4 +1,4 @@
-import type { ChannelListing, ChannelListingEntry } from '../../application/ports/extractor.js';
+import type { ChannelListing, ChannelListingEntry } from '../../application/ports/extractor/channel-lister.js';
 import { ENTRY_EXTRA_FIELDS, ENTRY_FIELDS, LISTING_EXTRA_FIELDS, allowedFields } from './channel-listing-fields.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { MediaLink, MediaLinks } from '../../application/ports/extractor.js';
+import type { MediaLink, MediaLinks } from '../../application/ports/extractor/media-link-resolver.js';
 import { withoutSmuggledData } from './parse-channel-listing.js';
 import type { YtDlpFormat, YtDlpInfo } from './parse-video-metadata.js';
 

@@ -1,4 +1,4 @@
-import type { AudioTrackInfo, LiveStatus, VideoMetadata } from '../../application/ports/extractor.js';
+import type { AudioTrackInfo, LiveStatus, VideoMetadata } from '../../application/ports/extractor/video-prober.js';
 
 /** The parts of one format in `yt-dlp -J` output that the service reads. */
 export interface YtDlpFormat {

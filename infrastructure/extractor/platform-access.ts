@@ -2,7 +2,7 @@ import { copyFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beatWhile } from '../../application/beat-while.js';
 import { KeyedMutex } from '../../application/keyed-mutex.js';
-import { ExtractionError } from '../../application/ports/extractor.js';
+import { ExtractionError } from '../../application/ports/extractor/extraction-error.js';
 import { sleep } from '../system/sleep.js';
 import { mergeIntoCookieJar } from './merge-into-cookie-jar.js';
 import { type PrivateProxyOption, privateProxyOption } from './private-proxy-option.js';

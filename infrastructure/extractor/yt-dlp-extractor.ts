@@ -1,30 +1,30 @@
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type ChannelListing,
-  type ChannelListingOptions,
-  type DownloadMediaRequest,
-  type DownloadedMedia,
-  ExtractionError,
-  type Extractor,
-  type MediaLinks,
-  type ProbeOptions,
-  type VideoMetadata,
-} from '../../application/ports/extractor.js';
+import type {
+  ChannelLister,
+  ChannelListing,
+  ChannelListingOptions,
+} from '../../application/ports/extractor/channel-lister.js';
+import { ExtractionError } from '../../application/ports/extractor/extraction-error.js';
+import type {
+  DownloadMediaRequest,
+  DownloadedMedia,
+  MediaDownloader,
+} from '../../application/ports/extractor/media-downloader.js';
+import type { MediaLinkResolver, MediaLinks } from '../../application/ports/extractor/media-link-resolver.js';
+import type { ProbeOptions, VideoMetadata, VideoProber } from '../../application/ports/extractor/video-prober.js';
 import { beatWhile } from '../../application/beat-while.js';
-import { type MediaFormat, isVideoFormat } from '../../domain/media-format.js';
-import { type MediaProbe, probeMediaFile } from '../media/ffprobe.js';
+import { isVideoFormat } from '../../domain/media-format.js';
 import { FILE_LINE_PREFIX, buildDownloadArguments } from './build-download-arguments.js';
 import { chooseHeightWithinSize } from './choose-height-within-size.js';
 import { classifyYtDlpError } from './classify-yt-dlp-error.js';
 import { METADATA_ARGUMENTS, composeYtDlpArguments } from './compose-yt-dlp-arguments.js';
+import { describeDownloadedFile } from './describe-downloaded-file.js';
 import { DownloadProgress } from './download-progress.js';
 import { locateDownloadedFile } from './locate-downloaded-file.js';
 import { parseChannelListing } from './parse-channel-listing.js';
 import { type YtDlpLinkInfo, parseClientLinks } from './parse-client-links.js';
-import { mediaMimeType } from './media-mime-type.js';
-import { nameVideoHeight } from './name-video-height.js';
 import type { ExclusiveGate } from './exclusive-gate.js';
 import type { PlatformAccess, RunAccess } from './platform-access.js';
 import { type YtDlpInfo, parseVideoMetadata } from './parse-video-metadata.js';
@@ -72,6 +72,13 @@ const INFO_JSON_NAME = '.info.json';
 const REJECTED_BY_FILTER_EXIT_CODE = 101;
 const MAX_DETAILS_CHARS = 4000;
 
+/** What a download is run with besides the request: the height a size limit allows, and a page to download from. */
+interface DownloadPlan {
+  maxHeight?: number;
+  /** The page's metadata (`-J`), loaded instead of extracting the page again (`--load-info-json`). */
+  infoJsonFile?: string;
+}
+
 /**
  * The extractor port on the yt-dlp program, with ffmpeg for merging, cutting
  * and audio extraction and ffprobe to check what was delivered.
@@ -82,7 +89,7 @@ const MAX_DETAILS_CHARS = 4000;
  * extracts the metadata (`-J`) to choose a height, then downloads from that
  * dump (`--load-info-json`) rather than extracting twice.
  */
-export class YtDlpExtractor implements Extractor {
+export class YtDlpExtractor implements VideoProber, MediaDownloader, ChannelLister, MediaLinkResolver {
   private readonly ffprobePath: string;
   /** Started by the worker role, which runs the downloads (see yt-dlp-fork-server.ts); until then every run spawns yt-dlp. */
   readonly forks: YtDlpForkServer | null;
@@ -137,7 +144,7 @@ export class YtDlpExtractor implements Extractor {
 
   async resolveMediaLinks(url: string, options: { signal?: AbortSignal } = {}): Promise<MediaLinks> {
     const { info } = await this.extractInfo(url, options.signal);
-    if (info.live_status === 'is_live' || info.is_live === true) throw liveStreamError();
+    if (isLive(info)) throw liveStreamError();
     const links = parseClientLinks(info as YtDlpLinkInfo);
     if (links.links.length === 0)
       throw new ExtractionError('FORMAT_UNAVAILABLE', 'The platform offers no direct media link for this video');
@@ -147,87 +154,84 @@ export class YtDlpExtractor implements Extractor {
   async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
     const startedAt = performance.now();
     const workDir = path.resolve(request.workDir);
-    let maxHeight: number | undefined;
-    let infoJsonFile: string | undefined;
-    // The metadata step prints no progress; bounded by probeTimeoutMs, it may still outlast the ack wait, so it beats too.
-    if (isVideoFormat(request.format) && request.maxFileSizeBytes !== undefined) {
-      const { info, json } =
-        request.infoJson !== undefined
-          ? { info: JSON.parse(request.infoJson) as YtDlpInfo, json: request.infoJson }
-          : await beatWhile(
-              this.extractInfo(request.url, request.signal, workDir, request.onWaiting),
-              request.onWaiting,
-            );
-      if (info.live_status === 'is_live' || info.is_live === true) throw liveStreamError();
-      const clipSeconds = clipLength(info.duration, request.startTime, request.endTime);
-      maxHeight = chooseHeightWithinSize(info, Number(request.format), request.maxFileSizeBytes, clipSeconds);
-      infoJsonFile = path.join(workDir, INFO_JSON_NAME);
-      await writeFile(infoJsonFile, json);
-    } else if (request.infoJson !== undefined) {
-      infoJsonFile = path.join(workDir, INFO_JSON_NAME);
-      await writeFile(infoJsonFile, request.infoJson);
-    }
-
-    const printedPaths: string[] = [];
-    const progress = new DownloadProgress();
-    const args = buildDownloadArguments({
-      url: request.url,
-      format: request.format,
-      maxHeight,
-      startTime: request.startTime,
-      endTime: request.endTime,
-      language: request.language,
-      outputTemplate: `${MEDIA_BASE_NAME}.%(ext)s`,
-      infoJsonFile,
-    });
+    const plan = await this.planDownload(request, workDir);
     const runStartedAt = performance.now();
-    const result = await this.run(
-      request.url,
-      args,
-      workDir,
-      {
-        cwd: workDir,
-        signal: request.signal,
-        onStdoutLine: (line) => {
-          if (line.startsWith(FILE_LINE_PREFIX)) printedPaths.push(line.slice(FILE_LINE_PREFIX.length));
-          const update = progress.read(line);
-          if (update !== null) request.onProgress?.(update);
-        },
-      },
-      request.onWaiting,
-    );
-    if (result.code === REJECTED_BY_FILTER_EXIT_CODE) throw liveStreamError();
-    if (result.code !== 0 || result.timedOut) throw failure(result);
-
+    const { printedPaths, stderr } = await this.runDownload(request, workDir, plan);
     const ranAt = performance.now();
     const filePath = await locateDownloadedFile(workDir, printedPaths, MEDIA_BASE_NAME);
-    if (filePath === null)
-      throw new ExtractionError(null, 'The extractor reported no output file', details(result.stderr));
-    let probe: MediaProbe;
-    try {
-      probe = await probeMediaFile(this.ffprobePath, filePath, { signal: request.signal });
-    } catch (error) {
-      if (request.signal?.aborted === true) throw error;
-      throw new ExtractionError(
-        null,
-        'The downloaded file could not be read',
-        error instanceof Error ? error.message : String(error),
-      );
-    }
-    const extension = path.extname(filePath).slice(1).toLowerCase();
-    const hasVideo = videoStreams(probe).length > 0;
+    if (filePath === null) throw new ExtractionError(null, 'The extractor reported no output file', details(stderr));
+    const media = await describeDownloadedFile(filePath, request.format, {
+      ffprobePath: this.ffprobePath,
+      signal: request.signal,
+    });
     return {
-      filePath,
-      fileSize: (await stat(filePath)).size,
-      actualFormat: deliveredFormat(request.format, probe),
-      extension,
-      mimeType: mediaMimeType(extension, hasVideo),
+      ...media,
       stageMs: {
         prepare: Math.round(runStartedAt - startedAt),
         ytDlp: Math.round(ranAt - runStartedAt),
         check: Math.round(performance.now() - ranAt),
       },
     };
+  }
+
+  /**
+   * A video under a size limit reads the page first (given, or extracted now) to choose the height, and is then
+   * downloaded from that page; a page given for any other download is used as it is.
+   */
+  private async planDownload(request: DownloadMediaRequest, workDir: string): Promise<DownloadPlan> {
+    const infoJsonFile = path.join(workDir, INFO_JSON_NAME);
+    if (!isVideoFormat(request.format) || request.maxFileSizeBytes === undefined) {
+      if (request.infoJson === undefined) return {};
+      await writeFile(infoJsonFile, request.infoJson);
+      return { infoJsonFile };
+    }
+    const { info, json } = await this.pageToDownload(request, workDir);
+    if (isLive(info)) throw liveStreamError();
+    const clipSeconds = clipLength(info.duration, request.startTime, request.endTime);
+    const maxHeight = chooseHeightWithinSize(info, Number(request.format), request.maxFileSizeBytes, clipSeconds);
+    await writeFile(infoJsonFile, json);
+    return { maxHeight, infoJsonFile };
+  }
+
+  /** The page given with the request, or extracted now into the work directory. */
+  private async pageToDownload(
+    request: DownloadMediaRequest,
+    workDir: string,
+  ): Promise<{ info: YtDlpInfo; json: string }> {
+    if (request.infoJson !== undefined)
+      return { info: JSON.parse(request.infoJson) as YtDlpInfo, json: request.infoJson };
+    // The metadata step prints no progress; bounded by probeTimeoutMs, it may still outlast the ack wait, so it beats too.
+    return beatWhile(this.extractInfo(request.url, request.signal, workDir, request.onWaiting), request.onWaiting);
+  }
+
+  /** yt-dlp's download run in the work directory, its progress passed on: the paths it printed, and its stderr. */
+  private async runDownload(
+    request: DownloadMediaRequest,
+    workDir: string,
+    plan: DownloadPlan,
+  ): Promise<{ printedPaths: string[]; stderr: string }> {
+    const printedPaths: string[] = [];
+    const progress = new DownloadProgress();
+    const args = buildDownloadArguments({
+      url: request.url,
+      format: request.format,
+      maxHeight: plan.maxHeight,
+      startTime: request.startTime,
+      endTime: request.endTime,
+      language: request.language,
+      outputTemplate: `${MEDIA_BASE_NAME}.%(ext)s`,
+      infoJsonFile: plan.infoJsonFile,
+    });
+    const onStdoutLine = (line: string) => {
+      if (line.startsWith(FILE_LINE_PREFIX)) printedPaths.push(line.slice(FILE_LINE_PREFIX.length));
+      const update = progress.read(line);
+      if (update !== null) request.onProgress?.(update);
+    };
+    const options = { cwd: workDir, signal: request.signal, onStdoutLine };
+    const result = await this.run(request.url, args, workDir, options, request.onWaiting);
+    if (result.code === REJECTED_BY_FILTER_EXIT_CODE) throw liveStreamError();
+    if (result.code !== 0 || result.timedOut) throw failure(result);
+    return { printedPaths, stderr: result.stderr };
   }
 
   /** `yt-dlp -J`: the parsed metadata and its text, which a download can load again. */
@@ -345,32 +349,12 @@ function liveStreamError(): ExtractionError {
   );
 }
 
+function isLive(info: YtDlpInfo): boolean {
+  return info.live_status === 'is_live' || info.is_live === true;
+}
+
 function details(stderr: string): string {
   return stderr.trim().slice(-MAX_DETAILS_CHARS);
-}
-
-function deliveredFormat(requested: MediaFormat, probe: MediaProbe): MediaFormat {
-  if (isVideoFormat(requested)) {
-    const [video] = videoStreams(probe);
-    if (video === undefined)
-      throw new ExtractionError('FORMAT_UNAVAILABLE', 'The platform offered no video for this format');
-    return nameVideoHeight(video.width ?? 0, video.height ?? 0);
-  }
-  if (requested === 'audio-aac')
-    return probe.streams.some((stream) => stream.type === 'audio' && stream.codec === 'aac') ? 'audio-aac' : 'audio';
-  return requested;
-}
-
-/** Picture streams, not cover art (which MP4 and Matroska carry as a one-frame video stream). */
-function videoStreams(probe: MediaProbe) {
-  return probe.streams.filter(
-    (stream) =>
-      stream.type === 'video' &&
-      stream.codec !== 'mjpeg' &&
-      stream.codec !== 'png' &&
-      stream.width !== null &&
-      stream.height !== null,
-  );
 }
 
 function clipLength(

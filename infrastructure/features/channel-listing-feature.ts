@@ -12,7 +12,7 @@ export const channelListingFeature = {
       () =>
         new ListChannel({
           accounts: c.resolve(TOKENS.accountCommands),
-          extractor: c.resolve(TOKENS.extractor),
+          extractor: c.resolve(TOKENS.extractor.listChannel),
           ids: c.resolve(TOKENS.ids),
           clock: c.resolve(TOKENS.clock),
           bounds: {

@@ -119,7 +119,7 @@ function registerDownloads({ container: c, config }: FeatureContext): void {
   c.singleton(
     VideoLookup,
     () =>
-      new VideoLookup(c.resolve(TOKENS.extractor), {
+      new VideoLookup(c.resolve(TOKENS.extractor.probe), {
         ttlMs: config.lookups.metadataCacheTtlSeconds * 1000,
         maxEntries: 1000,
         concurrency: config.lookups.extractorConcurrency,
@@ -165,7 +165,7 @@ function registerDownloadProcesses({ container: c, config, logger }: FeatureCont
     () =>
       new RunDownload({
         jobs: jobs(),
-        extractor: c.resolve(TOKENS.extractor),
+        extractor: c.resolve(TOKENS.extractor.download),
         files: c.resolve(TOKENS.fileStore),
         workDirs: c.resolve(TOKENS.workDirs),
         clock: clock(),

@@ -282,13 +282,16 @@ function registerLookupRecovery({ container: c, config, logger }: FeatureContext
 }
 
 function lookupSteps(c: Container) {
-  const extractor = c.resolve(TOKENS.extractor);
   return {
-    info: lookupJobSteps(INFO_JOB, c.resolve(LOOKUP_TOKENS.infoJobCommands), lookUpVideoInfo(extractor)),
+    info: lookupJobSteps(
+      INFO_JOB,
+      c.resolve(LOOKUP_TOKENS.infoJobCommands),
+      lookUpVideoInfo(c.resolve(TOKENS.extractor.probe)),
+    ),
     client_download: lookupJobSteps(
       CLIENT_DOWNLOAD_JOB,
       c.resolve(LOOKUP_TOKENS.clientDownloadJobCommands),
-      lookUpClientDownloadLinks(extractor),
+      lookUpClientDownloadLinks(c.resolve(TOKENS.extractor.resolveMediaLinks)),
     ),
   };
 }

@@ -7,7 +7,7 @@ import { CommandHandler } from '../../application/command-handler.js';
 import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
 import { attemptFileKey } from '../../application/downloads/job-file-keys.js';
 import type { ExpiredFile, ExpiredFiles } from '../../application/ports/expired-files.js';
-import { type DownloadMediaRequest, ExtractionError, type Extractor } from '../../application/ports/extractor.js';
+import { ExtractionError } from '../../application/ports/extractor/extraction-error.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { RunDownload } from '../../application/processes/run-download.js';
 import { SweepExpiredFiles } from '../../application/processes/sweep-expired-files.js';
@@ -20,31 +20,9 @@ import { LocalDirectoryFileStore } from '../../infrastructure/files/local-direct
 import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
+import { ScriptedExtractor, writeDownloadedAudio } from '../support/scripted-extractor.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
-
-/** Downloads a small file, or fails as the video's platform would, as told. */
-class ScriptedExtractor implements Extractor {
-  failWith: ExtractionError | null = null;
-  /** Runs while the download is under way. */
-  during: (() => Promise<unknown>) | null = null;
-  async listChannel(): Promise<never> {
-    throw new Error('not used');
-  }
-  async resolveMediaLinks(): Promise<never> {
-    throw new Error('not used');
-  }
-  async probe(): Promise<never> {
-    throw new Error('not used');
-  }
-  async download(request: DownloadMediaRequest) {
-    if (this.failWith !== null) throw this.failWith;
-    await this.during?.();
-    const filePath = path.join(request.workDir, 'media.m4a');
-    await writeFile(filePath, 'attempt that completed');
-    return { filePath, fileSize: 22, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
-  }
-}
 
 /** The sweeper's read model, told which jobs have ended long enough ago. */
 class ListedExpiredFiles implements ExpiredFiles {
@@ -72,7 +50,10 @@ describe('files of attempts that died before completing', () => {
     jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
     root = await mkdtemp(path.join(tmpdir(), 'dead-attempts-'));
     files = new LocalDirectoryFileStore(path.join(root, 'files'));
-    extractor = new ScriptedExtractor();
+    // Downloads a small file, unless a test scripts otherwise.
+    extractor = new ScriptedExtractor({
+      download: (request) => writeDownloadedAudio(request, 'attempt that completed'),
+    });
     run = new RunDownload({
       jobs,
       extractor,
@@ -161,7 +142,9 @@ describe('files of attempts that died before completing', () => {
 
   it('the attempt that fails the job removes the file of the one that died', async () => {
     const { accountId, jobId } = await jobWithDeadAttempt();
-    extractor.failWith = new ExtractionError('PRIVATE_VIDEO', 'This video is private');
+    extractor.script.download = async () => {
+      throw new ExtractionError('PRIVATE_VIDEO', 'This video is private');
+    };
     assert.deepEqual(
       await run.handle(
         { jobId, accountId, occurredAt: now() },
@@ -181,7 +164,10 @@ describe('files of attempts that died before completing', () => {
 
   it('a job cancelled while an attempt runs loses the files of every attempt, not only that one', async () => {
     const { accountId, jobId } = await jobWithDeadAttempt();
-    extractor.during = () => cancel(jobId);
+    extractor.script.download = async (request) => {
+      await cancel(jobId);
+      return writeDownloadedAudio(request, 'attempt that completed');
+    };
     assert.deepEqual(
       await run.handle(
         { jobId, accountId, occurredAt: now() },

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CommandHandler } from '../../application/command-handler.js';
 import { GetDownloadJob } from '../../application/downloads/get-download-job.js';
-import { type DownloadMediaRequest, ExtractionError, type Extractor } from '../../application/ports/extractor.js';
+import { ExtractionError } from '../../application/ports/extractor/extraction-error.js';
+import type { DownloadMediaRequest } from '../../application/ports/extractor/media-downloader.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { RunDownload } from '../../application/processes/run-download.js';
 import { SettleDownloadBilling } from '../../application/processes/settle-download-billing.js';
@@ -18,6 +19,7 @@ import { LocalDirectoryFileStore } from '../../infrastructure/files/local-direct
 import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
+import { ScriptedExtractor, writeDownloadedAudio } from '../support/scripted-extractor.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 const noAnomalies = {
@@ -25,26 +27,6 @@ const noAnomalies = {
     throw new Error(`unexpected anomaly ${kind}`);
   },
 };
-
-/** An extractor whose download outcome each test scripts; the real one is exercised against the fixture platform elsewhere. */
-class ScriptedExtractor implements Extractor {
-  constructor(private readonly outcome: (request: DownloadMediaRequest) => Promise<void>) {}
-  async probe(): Promise<never> {
-    throw new Error('not used');
-  }
-  async listChannel(): Promise<never> {
-    throw new Error('not used');
-  }
-  async resolveMediaLinks(): Promise<never> {
-    throw new Error('not used');
-  }
-  async download(request: DownloadMediaRequest) {
-    await this.outcome(request);
-    const filePath = path.join(request.workDir, 'media.m4a');
-    await writeFile(filePath, Buffer.alloc(1234));
-    return { filePath, fileSize: 1234, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
-  }
-}
 
 describe('download processes (worker side)', () => {
   const ids = new RandomIds();
@@ -58,7 +40,13 @@ describe('download processes (worker side)', () => {
     const root = await mkdtemp(path.join(tmpdir(), 'processes-'));
     const run = new RunDownload({
       jobs,
-      extractor: new ScriptedExtractor(outcome),
+      // The download's outcome is each test's; the real extractor is exercised against the fixture platform elsewhere.
+      extractor: new ScriptedExtractor({
+        download: async (request) => {
+          await outcome(request);
+          return writeDownloadedAudio(request, Buffer.alloc(1234));
+        },
+      }),
       files: new LocalDirectoryFileStore(path.join(root, 'files')),
       workDirs: new TemporaryWorkDirs(path.join(root, 'work')),
       clock,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { CommandHandler } from '../../application/command-handler.js';
-import type { VideoMetadata } from '../../application/ports/extractor.js';
+import type { VideoMetadata } from '../../application/ports/extractor/video-prober.js';
 import type { AppendOptions, EventToAppend } from '../../application/ports/event-store.js';
 import { SubmitDownload } from '../../application/downloads/submit-download.js';
 import type { VideoLookup } from '../../application/downloads/video-lookup.js';

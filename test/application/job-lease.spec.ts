@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { access, mkdtemp, writeFile } from 'node:fs/promises';
+import { access, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CommandHandler } from '../../application/command-handler.js';
-import type { DownloadMediaRequest, Extractor } from '../../application/ports/extractor.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { RunDownload } from '../../application/processes/run-download.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
@@ -15,42 +14,27 @@ import { LocalDirectoryFileStore } from '../../infrastructure/files/local-direct
 import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
+import { ScriptedExtractor, writeDownloadedAudio } from '../support/scripted-extractor.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
-/** The first download waits until released; each writes a file whose size tells the calls apart. */
-class GatedExtractor implements Extractor {
-  async listChannel(): Promise<never> {
-    throw new Error('not used');
-  }
-  async resolveMediaLinks(): Promise<never> {
-    throw new Error('not used');
-  }
-  calls = 0;
-  private release!: () => void;
-  readonly released = new Promise<void>((resolve) => (this.release = resolve));
-  readonly firstStarted: Promise<void>;
-  private started!: () => void;
-  constructor() {
-    this.firstStarted = new Promise((resolve) => (this.started = resolve));
-  }
-  open(): void {
-    this.release();
-  }
-  async probe(): Promise<never> {
-    throw new Error('not used');
-  }
-  async download(request: DownloadMediaRequest) {
-    this.calls += 1;
-    const size = 1000 * this.calls;
-    if (this.calls === 1) {
-      this.started();
-      await this.released;
-    }
-    const filePath = path.join(request.workDir, 'media.m4a');
-    await writeFile(filePath, Buffer.alloc(size));
-    return { filePath, fileSize: size, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
-  }
+/** The first download waits until opened; each writes a file whose size tells the calls apart. */
+function gatedExtractor() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  let started!: () => void;
+  const firstStarted = new Promise<void>((resolve) => (started = resolve));
+  const extractor = new ScriptedExtractor({
+    download: async (request) => {
+      const calls = extractor.downloads.length;
+      if (calls === 1) {
+        started();
+        await opened;
+      }
+      return writeDownloadedAudio(request, Buffer.alloc(1000 * calls));
+    },
+  });
+  return { extractor, firstStarted, open };
 }
 
 describe('one worker per job at a time (the job lease)', () => {
@@ -63,7 +47,7 @@ describe('one worker per job at a time (the job lease)', () => {
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
     const root = await mkdtemp(path.join(tmpdir(), 'lease-'));
     const files = new LocalDirectoryFileStore(path.join(root, 'files'));
-    const extractor = new GatedExtractor();
+    const { extractor, firstStarted, open } = gatedExtractor();
     const run = new RunDownload({
       jobs,
       extractor,
@@ -108,23 +92,23 @@ describe('one worker per job at a time (the job lease)', () => {
 
     // A worker whose connection dropped keeps running the first delivery.
     const stale = run.handle(message, { attempt: 1, leaseId: '7:1', messageId: '7', heartbeat() {} });
-    await extractor.firstStarted;
+    await firstStarted;
     // The relay republished the work after its duplicate window: a second message, first delivery.
     assert.deepEqual(await run.handle(message, { attempt: 1, leaseId: '9:1', messageId: '9', heartbeat() {} }), {
       kind: 'done',
     });
-    assert.equal(extractor.calls, 1, 'the duplicate did not download');
+    assert.equal(extractor.downloads.length, 1, 'the duplicate did not download');
     // The queue gave up on the first delivery and redelivered it to another worker, reporting the same delivery count
     // (as NATS may): the message, not the count, makes it a takeover.
     assert.deepEqual(await run.handle(message, { attempt: 1, leaseId: '7:1:b', messageId: '7', heartbeat() {} }), {
       kind: 'done',
     });
-    assert.equal(extractor.calls, 2);
+    assert.equal(extractor.downloads.length, 2);
     const completed = (await jobs.load(jobId)).state;
     assert.equal(completed.status, 'COMPLETED');
     assert.equal(completed.status === 'COMPLETED' && completed.result?.fileSize, 2000);
 
-    extractor.open();
+    open();
     assert.deepEqual(await stale, { kind: 'done' });
     const after = (await jobs.load(jobId)).state;
     assert.deepEqual(after, completed, 'the stale worker changed nothing');

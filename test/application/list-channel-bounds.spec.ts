@@ -2,23 +2,23 @@ import assert from 'node:assert/strict';
 import type { AccountCommandHandler } from '../../application/accounts/account-commands.js';
 import { ListingsBusyError } from '../../application/errors.js';
 import { ListChannel } from '../../application/lookups/list-channel.js';
-import type { ChannelListing, Extractor } from '../../application/ports/extractor.js';
 import { toErrorResponse } from '../../infrastructure/http/middleware/error-responses.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
+import { ScriptedExtractor } from '../support/scripted-extractor.js';
 
 /** Listings that run until the test lets them finish, like yt-dlp on a slow channel. */
 class HeldListings {
   readonly started: string[] = [];
   private readonly release: Array<() => void> = [];
 
-  readonly extractor = {
-    listChannel: async (url: string): Promise<ChannelListing> => {
+  readonly extractor = new ScriptedExtractor({
+    listChannel: async (url) => {
       this.started.push(url);
       await new Promise<void>((resolve) => this.release.push(resolve));
       return { id: 'c', title: 'c', channel: 'c', channel_id: 'c', channel_url: url, entries: [] };
     },
-  } as unknown as Extractor;
+  });
 
   finishAll(): void {
     for (const resolve of this.release.splice(0)) resolve();

@@ -4,12 +4,13 @@ import { CommandHandler } from '../../application/command-handler.js';
 import { ExtractorUnavailableError } from '../../application/errors.js';
 import { ListChannel } from '../../application/lookups/list-channel.js';
 import type { AppendOptions, AppendResult, EventToAppend } from '../../application/ports/event-store.js';
-import type { ChannelListing, Extractor } from '../../application/ports/extractor.js';
+import type { ChannelLister, ChannelListing } from '../../application/ports/extractor/channel-lister.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
+import { ScriptedExtractor } from '../support/scripted-extractor.js';
 
 /** An event store whose appends of the listed event types fail while `outage` lasts, as during a database restart. */
 class OutageStore extends InMemoryEventStore {
@@ -54,7 +55,7 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 }
 
 describe('POST /list-channel settles its reservation through a short outage of the event store, and when its listing is stopped', () => {
-  async function setUp(listChannel: Extractor['listChannel'], listingTimeoutMs = 60_000) {
+  async function setUp(listChannel: ChannelLister['listChannel'], listingTimeoutMs = 60_000) {
     const store = new OutageStore();
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, new RandomIds());
     const accountId = randomUUID();
@@ -69,7 +70,7 @@ describe('POST /list-channel settles its reservation through a short outage of t
         now: new Date().toISOString(),
       },
     });
-    const extractor = { listChannel } as unknown as Extractor;
+    const extractor = new ScriptedExtractor({ listChannel });
     const retry = { withinMs: 2_000, initialDelayMs: 1, maxDelayMs: 20 };
     const service = new ListChannel({
       accounts,
@@ -160,7 +161,7 @@ describe('POST /list-channel settles its reservation through a short outage of t
     assert.equal((await account()).pendingLookups?.length, 1);
   });
   /** A listing that runs until its signal aborts, as yt-dlp on a channel that never ends. */
-  const endless: Extractor['listChannel'] = (_url, options) =>
+  const endless: ChannelLister['listChannel'] = (_url, options) =>
     new Promise((_resolve, reject) =>
       options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true }),
     );

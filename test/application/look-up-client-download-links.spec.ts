@@ -2,20 +2,20 @@ import assert from 'node:assert/strict';
 import type { ClientDownloadJobCommandHandler } from '../../application/lookups/lookup-job-commands.js';
 import { lookUpClientDownloadLinks } from '../../application/lookups/look-up-client-download-links.js';
 import { lookupJobSteps } from '../../application/lookups/lookup-job-steps.js';
-import type { Extractor } from '../../application/ports/extractor.js';
 import { CLIENT_DOWNLOAD_JOB, type ClientDownloadRequested } from '../../domain/lookup-job/client-download-job.js';
+import { ScriptedExtractor } from '../support/scripted-extractor.js';
 
 const SUBMITTED = 'https://www.instagram.com/p/C0abcDEfg/#__youtubedl_smuggle=%7B%22http_headers%22%3A%7B%7D%7D';
 
 /** The URL each lookup handed the extractor, for a job recorded with `request`. */
 async function extractorUrlFor(request: ClientDownloadRequested['data']): Promise<string> {
   const asked: string[] = [];
-  const extractor = {
-    resolveMediaLinks: async (url: string) => {
+  const extractor = new ScriptedExtractor({
+    resolveMediaLinks: async (url) => {
       asked.push(url);
       return { title: 't', duration: 1, links: [] };
     },
-  } as unknown as Extractor;
+  });
   const jobs = {
     load: async () => ({
       state: { status: 'pending', request, result: null, error: null, errorCode: null, failedAttempts: 0 },

@@ -4,7 +4,8 @@ import { CommandHandler } from '../../application/command-handler.js';
 import { lookUpVideoInfo } from '../../application/lookups/look-up-video-info.js';
 import { lookupJobSteps } from '../../application/lookups/lookup-job-steps.js';
 import type { Clock } from '../../application/ports/clock.js';
-import { ExtractionError, type Extractor, type VideoMetadata } from '../../application/ports/extractor.js';
+import { ExtractionError } from '../../application/ports/extractor/extraction-error.js';
+import type { VideoMetadata } from '../../application/ports/extractor/video-prober.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
 import { RunLookupJob } from '../../application/processes/run-lookup-job.js';
@@ -16,6 +17,7 @@ import { INFO_JOB, INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/lookup
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
+import { ScriptedExtractor } from '../support/scripted-extractor.js';
 
 /** An event store whose appends fail while `down`, as PostgreSQL's do during an outage. */
 class OutageEventStore extends InMemoryEventStore {
@@ -38,21 +40,14 @@ const video: VideoMetadata = {
 };
 
 /** probe answers with the scripted outcomes in turn. */
-function scriptedExtractor(outcomes: Array<VideoMetadata | Error>): Extractor & { calls: number; urls: string[] } {
-  const extractor = {
-    calls: 0,
-    urls: [] as string[],
-    async probe(url: string) {
-      const outcome = outcomes[Math.min(extractor.calls, outcomes.length - 1)];
-      extractor.calls += 1;
-      extractor.urls.push(url);
+function scriptedExtractor(outcomes: Array<VideoMetadata | Error>): ScriptedExtractor {
+  const extractor = new ScriptedExtractor({
+    probe: async () => {
+      const outcome = outcomes[Math.min(extractor.probed.length - 1, outcomes.length - 1)];
       if (outcome instanceof Error) throw outcome;
       return outcome;
     },
-    download: () => Promise.reject(new Error('not used')),
-    listChannel: () => Promise.reject(new Error('not used')),
-    resolveMediaLinks: () => Promise.reject(new Error('not used')),
-  };
+  });
   return extractor;
 }
 
@@ -128,7 +123,7 @@ describe('lookup processes (worker side)', () => {
     });
     assert.deepEqual(await usage(), { used: 1, pending: 0 });
     assert.deepEqual(await run.handle(message, delivery(2)), { kind: 'done' });
-    assert.equal(extractor.calls, 1);
+    assert.equal(extractor.probed.length, 1);
     assert.deepEqual(await usage(), { used: 1, pending: 0 });
   });
 
@@ -138,7 +133,7 @@ describe('lookup processes (worker side)', () => {
       videoUrl: 'https://www.youtube.com/watch?v=v',
     });
     await run.handle(message, delivery(1));
-    assert.deepEqual(extractor.urls, ['https://www.youtube.com/watch?v=v']);
+    assert.deepEqual(extractor.probed, ['https://www.youtube.com/watch?v=v']);
     const { state } = await jobs.load(message.jobId);
     assert.deepEqual(state.status === 'success' ? state.result : null, {
       title: 'A video',
@@ -150,7 +145,7 @@ describe('lookup processes (worker side)', () => {
   it('asks at the recorded URL for a job recorded before the canonical one was', async () => {
     const { run, extractor, message } = await setUp([video], false, { url: 'https://www.youtube.com/watch?v=v' });
     await run.handle(message, delivery(1));
-    assert.deepEqual(extractor.urls, ['https://www.youtube.com/watch?v=v']);
+    assert.deepEqual(extractor.probed, ['https://www.youtube.com/watch?v=v']);
   });
 
   it('settles the account on a redelivery when the worker died after finishing the job', async () => {
@@ -196,7 +191,7 @@ describe('lookup processes (worker side)', () => {
     const bothStarted = new Promise<void>((resolve) => (release = resolve));
     const probe = extractor.probe.bind(extractor);
     extractor.probe = async (url: string) => {
-      if (extractor.calls === 1) release();
+      if (extractor.probed.length === 1) release();
       const answer = probe(url);
       await bothStarted;
       return answer;

@@ -6,7 +6,6 @@ import { lookUpVideoInfo } from '../../application/lookups/look-up-video-info.js
 import { type LookupJobSteps, lookupJobSteps } from '../../application/lookups/lookup-job-steps.js';
 import { SubmitLookupJob } from '../../application/lookups/submit-lookup-job.js';
 import type { Clock } from '../../application/ports/clock.js';
-import type { Extractor } from '../../application/ports/extractor.js';
 import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
 import { routeEventToWork } from '../../application/processes/work-routing.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
@@ -20,9 +19,10 @@ import { INFO_JOB, INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/lookup
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
+import { ScriptedExtractor } from '../support/scripted-extractor.js';
 
-const unused = () => Promise.reject(new Error('not used'));
-const noExtractor: Extractor = { probe: unused, download: unused, listChannel: unused, resolveMediaLinks: unused };
+/** Nothing scripted: these lookups are never run. */
+const noExtractor = new ScriptedExtractor();
 
 describe('releasing an orphaned lookup reservation against a slow submission', () => {
   const ids = new RandomIds();

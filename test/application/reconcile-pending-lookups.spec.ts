@@ -6,7 +6,6 @@ import { lookUpVideoInfo } from '../../application/lookups/look-up-video-info.js
 import { lookupJobSteps } from '../../application/lookups/lookup-job-steps.js';
 import { LISTING_SETTLE_RETRY } from '../../application/lookups/retry-through-outage.js';
 import type { Clock } from '../../application/ports/clock.js';
-import type { Extractor } from '../../application/ports/extractor.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { ReconcilePendingLookups } from '../../application/processes/reconcile-pending-lookups.js';
 import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
@@ -21,10 +20,11 @@ import { INFO_JOB, INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/lookup
 import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
+import { ScriptedExtractor } from '../support/scripted-extractor.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
-const unused = () => Promise.reject(new Error('not used'));
-const noExtractor: Extractor = { probe: unused, download: unused, listChannel: unused, resolveMediaLinks: unused };
+/** Nothing scripted: these lookups are never run. */
+const noExtractor = new ScriptedExtractor();
 
 describe('reconciling lookups pending past the limit', () => {
   it('fails pending jobs and releases their units, settles finished ones, abandons and releases reservations without a job, releases stale listings, and leaves recent ones alone', async () => {

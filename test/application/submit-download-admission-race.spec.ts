@@ -5,7 +5,7 @@ import { CommandHandler } from '../../application/command-handler.js';
 import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
 import { SubmitDownload, type SubmitDownloadOutput } from '../../application/downloads/submit-download.js';
 import type { VideoLookup } from '../../application/downloads/video-lookup.js';
-import type { VideoMetadata } from '../../application/ports/extractor.js';
+import type { VideoMetadata } from '../../application/ports/extractor/video-prober.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
 import { CreditLimitReachedError } from '../../domain/errors.js';

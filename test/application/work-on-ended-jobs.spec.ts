@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CommandHandler } from '../../application/command-handler.js';
 import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
-import type { DownloadMediaRequest, Extractor } from '../../application/ports/extractor.js';
+import type { MediaDownloader } from '../../application/ports/extractor/media-downloader.js';
 import type { StoredFileInfo } from '../../application/ports/file-store.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { RunDownload } from '../../application/processes/run-download.js';
@@ -18,29 +18,18 @@ import { LocalDirectoryFileStore } from '../../infrastructure/files/local-direct
 import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
+import { ScriptedExtractor, writeDownloadedAudio } from '../support/scripted-extractor.js';
 import { waitFor } from '../support/wait-for.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
-/** Writes a small file, after running `during` (a cancellation arriving while yt-dlp runs). */
-class ScriptedExtractor implements Extractor {
-  during: (() => Promise<unknown>) | null = null;
-  async listChannel(): Promise<never> {
-    throw new Error('not used');
-  }
-  async resolveMediaLinks(): Promise<never> {
-    throw new Error('not used');
-  }
-  async probe(): Promise<never> {
-    throw new Error('not used');
-  }
-  async download(request: DownloadMediaRequest) {
-    await this.during?.();
-    const filePath = path.join(request.workDir, 'media.m4a');
-    await writeFile(filePath, 'downloaded');
-    return { filePath, fileSize: 10, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
-  }
-}
+/** A download script that writes a small file after running `during` (a cancellation arriving while yt-dlp runs). */
+const downloadAfter =
+  (during: () => Promise<unknown>): MediaDownloader['download'] =>
+  async (request) => {
+    await during();
+    return writeDownloadedAudio(request, 'downloaded');
+  };
 
 /** A local store whose uploads are recorded and, when told, hang until their signal aborts or they are let through. */
 class WatchedFileStore extends LocalDirectoryFileStore {
@@ -85,7 +74,7 @@ describe('work on a job that ended under its worker', () => {
     jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
     const root = await mkdtemp(path.join(tmpdir(), 'ended-jobs-'));
     files = new WatchedFileStore(path.join(root, 'files'));
-    extractor = new ScriptedExtractor();
+    extractor = new ScriptedExtractor({ download: downloadAfter(async () => undefined) });
     running = new RunningDownloads();
     run = new RunDownload({
       jobs,
@@ -144,18 +133,19 @@ describe('work on a job that ended under its worker', () => {
 
   it('does not upload the file of a job that failed while it downloaded, even when no cancellation reached it', async () => {
     const message = await queuedJob();
-    extractor.during = () => failJob(message.jobId);
+    extractor.script.download = downloadAfter(() => failJob(message.jobId));
     assert.deepEqual(await run.handle(message, delivery), { kind: 'done' });
     assert.deepEqual(files.uploads, []);
   });
 
   it('does not upload the file of a delivery that another one took over meanwhile', async () => {
     const message = await queuedJob();
-    extractor.during = () =>
+    extractor.script.download = downloadAfter(() =>
       jobs.handle(message.jobId, {
         type: 'StartJob',
         data: { jobId: message.jobId, leaseId: '9:2', messageId: '9', now: now() },
-      });
+      }),
+    );
     assert.deepEqual(await run.handle(message, delivery), { kind: 'done' });
     assert.deepEqual(files.uploads, []);
     assert.equal(

@@ -50,7 +50,6 @@ const LONG_FUNCTIONS_IN_REWORK = [
   'infrastructure/event-store/postgres/read-global-page.ts readGlobalPage',
   'infrastructure/extractor/create-yt-dlp-extractor.ts createYtDlpExtractor',
   'infrastructure/extractor/run-process.ts superviseProcess',
-  'infrastructure/extractor/yt-dlp-extractor.ts YtDlpExtractor.download',
   'infrastructure/nats/work-queue-consumer.ts WorkQueueConsumer.handle',
 ];
 const WIDE_CONSTRUCTORS_IN_REWORK = ['infrastructure/nats/dead-letter-recorder.ts DeadLetterRecorder.constructor'];

@@ -1,49 +1,32 @@
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import type { DownloadMediaRequest, Extractor, VideoMetadata } from '../../application/ports/extractor.js';
 import { PostgresEventStore } from '../../infrastructure/event-store/postgres/postgres-event-store.js';
 import { apiClient } from '../support/api-client.js';
+import { ScriptedExtractor, answerAtOnce, writeDownloadedAudio } from '../support/scripted-extractor.js';
 import { type TcpProxy, startTcpProxy } from '../support/tcp-proxy.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 /** Downloads wait for the test's signal, so the outage can begin while one is under way. */
-class HeldExtractor implements Extractor {
-  async listChannel(): Promise<never> {
-    throw new Error('not used');
-  }
-  async resolveMediaLinks(): Promise<never> {
-    throw new Error('not used');
-  }
-  downloads = 0;
-  private letGo!: () => void;
-  private readonly released = new Promise<void>((resolve) => (this.letGo = resolve));
-  private reportStarted!: () => void;
-  readonly started = new Promise<void>((resolve) => (this.reportStarted = resolve));
-
-  release(): void {
-    this.letGo();
-  }
-
-  async probe(): Promise<VideoMetadata> {
-    return { id: 'drill', title: 'Drill', duration: 30, liveStatus: 'not_live', tags: [] };
-  }
-
-  async download(request: DownloadMediaRequest) {
-    this.downloads += 1;
-    this.reportStarted();
-    await this.released;
-    const filePath = path.join(request.workDir, 'media.m4a');
-    await writeFile(filePath, Buffer.alloc(25_000_000));
-    return { filePath, fileSize: 25_000_000, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
-  }
+function heldExtractor() {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let reportStarted!: () => void;
+  const started = new Promise<void>((resolve) => (reportStarted = resolve));
+  const extractor = new ScriptedExtractor({
+    probe: answerAtOnce({ id: 'drill', title: 'Drill', duration: 30 }),
+    download: async (request) => {
+      reportStarted();
+      await released;
+      return writeDownloadedAudio(request, Buffer.alloc(25_000_000));
+    },
+  });
+  return { extractor, started, release };
 }
 
 describe('drill: PostgreSQL unreachable during a download', function () {
   this.timeout(180_000);
   let proxy: TcpProxy;
   let service: TestService;
-  const extractor = new HeldExtractor();
+  const { extractor, started, release } = heldExtractor();
 
   before(async () => {
     proxy = await startTcpProxy('127.0.0.1', 5432);
@@ -79,11 +62,11 @@ describe('drill: PostgreSQL unreachable during a download', function () {
     });
     assert.equal(submitted.status, 200);
     const { jobId } = submitted.body;
-    await extractor.started;
+    await started;
 
     proxy.cut();
     // The download finishes while the database is gone, so its result cannot be recorded.
-    setTimeout(() => extractor.release(), 500).unref();
+    setTimeout(release, 500).unref();
     await new Promise((resolve) => setTimeout(resolve, 12_000));
     proxy.restore();
 

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Registry } from 'prom-client';
 import type { Clock } from '../../application/ports/clock.js';
 import type { EventStore, RecordedEvent } from '../../application/ports/event-store.js';
-import { type DownloadMediaRequest, ExtractionError, type Extractor } from '../../application/ports/extractor.js';
+import { ExtractionError } from '../../application/ports/extractor/extraction-error.js';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { openApiDocument } from '../../infrastructure/http/openapi/document.js';
@@ -15,6 +14,7 @@ import { createLogger } from '../../infrastructure/observability/create-logger.j
 import { type RunningService, startService } from '../../infrastructure/service.js';
 import type { ResolveHost } from '../../infrastructure/webhooks/checked-address-lookup.js';
 import { verifyWebhookSignature } from '../../infrastructure/webhooks/verify-webhook-signature.js';
+import { ScriptedExtractor, answerAtOnce, writeDownloadedAudio } from '../support/scripted-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import {
   type Answer,
@@ -29,29 +29,15 @@ const SCHEDULE = [400, 1500, 500, 600, 700, 800, 900, 1000, 1100];
 const TIMEOUT_MS = 1000;
 
 /** Downloads succeed at once, except videos whose id starts with `fail`, which are private. */
-class StubExtractor implements Extractor {
-  async listChannel(): Promise<never> {
-    throw new Error('not used');
-  }
-  async resolveMediaLinks(): Promise<never> {
-    throw new Error('not used');
-  }
-  async probe(url: string) {
-    return {
-      id: new URL(url).searchParams.get('v') ?? 'x',
-      title: 'Webhook «test» video',
-      duration: 42,
-      liveStatus: null,
-      tags: [],
-    };
-  }
-  async download(request: DownloadMediaRequest) {
-    if (new URL(request.url).searchParams.get('v')?.startsWith('fail'))
-      throw new ExtractionError('PRIVATE_VIDEO', 'Private video');
-    const filePath = path.join(request.workDir, 'media.m4a');
-    await writeFile(filePath, Buffer.alloc(2048, 1));
-    return { filePath, fileSize: 2048, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
-  }
+function stubExtractor(): ScriptedExtractor {
+  return new ScriptedExtractor({
+    probe: answerAtOnce({ title: 'Webhook «test» video', duration: 42, liveStatus: null }),
+    download: async (request) => {
+      if (new URL(request.url).searchParams.get('v')?.startsWith('fail'))
+        throw new ExtractionError('PRIVATE_VIDEO', 'Private video');
+      return writeDownloadedAudio(request, Buffer.alloc(2048, 1));
+    },
+  });
 }
 
 /** The system clock, moved forward on demand, so a retry can fall minutes after the attempt before it without waiting. */
@@ -88,7 +74,7 @@ const resolveHost: ResolveHost = async (hostname) => {
 describe('end to end: webhook delivery to real receivers on loopback', function () {
   this.timeout(90_000);
   const clock = new AdjustableClock();
-  const overrides = { extractor: new StubExtractor(), webhookResolver: resolveHost, clock };
+  const overrides = { extractor: stubExtractor(), webhookResolver: resolveHost, clock };
   let service: TestService;
   let worker: RunningService;
   let store: EventStore;

@@ -1,33 +1,7 @@
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import type { DownloadMediaRequest, Extractor } from '../../application/ports/extractor.js';
+import { ScriptedExtractor, answerAtOnce, writeDownloadedAudio } from '../support/scripted-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
-
-/** Every download succeeds at once, so jobs finish as fast as they are submitted. */
-class InstantExtractor implements Extractor {
-  async listChannel(): Promise<never> {
-    throw new Error('not used');
-  }
-  async resolveMediaLinks(): Promise<never> {
-    throw new Error('not used');
-  }
-  async probe(url: string) {
-    return {
-      id: new URL(url).searchParams.get('v') ?? 'x',
-      title: 'Fairness video',
-      duration: 42,
-      liveStatus: null,
-      tags: [],
-    };
-  }
-  async download(request: DownloadMediaRequest) {
-    const filePath = path.join(request.workDir, 'media.m4a');
-    await writeFile(filePath, Buffer.alloc(1024, 1));
-    return { filePath, fileSize: 1024, actualFormat: 'audio' as const, extension: 'm4a', mimeType: 'audio/mp4' };
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Each attempt to the silent receiver waits this long for an answer. */
@@ -49,7 +23,13 @@ describe('end to end: one account’s silent webhook receiver does not hold back
         WEBHOOK_CONCURRENCY_PER_ACCOUNT: '1',
         WORKER_CONCURRENCY: '4',
       },
-      overrides: { extractor: new InstantExtractor() },
+      // Every download succeeds at once, so jobs finish as fast as they are submitted.
+      overrides: {
+        extractor: new ScriptedExtractor({
+          probe: answerAtOnce({ title: 'Fairness video', duration: 42, liveStatus: null }),
+          download: writeDownloadedAudio,
+        }),
+      },
     });
   });
   after(async () => {

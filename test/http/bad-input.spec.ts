@@ -1,38 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import type {
-  DownloadMediaRequest,
-  DownloadedMedia,
-  Extractor,
-  VideoMetadata,
-} from '../../application/ports/extractor.js';
 import { openApiDocument } from '../../infrastructure/http/openapi/document.js';
 import { type RawResponse, rawRequest } from '../support/raw-http.js';
+import { ScriptedExtractor, answerAtOnce } from '../support/scripted-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';
-
-/** Answers every lookup at once, so hostile submissions that pass validation never wait or reach a network. */
-class InstantExtractor implements Extractor {
-  async listChannel(): Promise<never> {
-    throw new Error('not used');
-  }
-  async resolveMediaLinks(): Promise<never> {
-    throw new Error('not used');
-  }
-  async probe(url: string): Promise<VideoMetadata> {
-    return {
-      id: new URL(url).searchParams.get('v') ?? 'x',
-      title: 'A video',
-      duration: 60,
-      liveStatus: 'not_live',
-      tags: [],
-    };
-  }
-
-  download(_request: DownloadMediaRequest): Promise<DownloadedMedia> {
-    throw new Error('no downloads in this test');
-  }
-}
 
 const PREFIXES = ['/api/v2', '/API/V2', '/Api/v2', '/api/V2', '/api/v1', '/API/V1', '/v2', '/V2'];
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -160,7 +132,8 @@ describe('HTTP: no bad input gets a 500, every refusal is JSON {error}', functio
     service = await startTestService({
       roles: ['api', 'projector'],
       label: 'http_bad_input',
-      overrides: { extractor: new InstantExtractor() },
+      // Lookups answer at once, so hostile submissions that pass validation never wait or reach a network.
+      overrides: { extractor: new ScriptedExtractor({ probe: answerAtOnce() }) },
     });
     send = (method, path, headers = {}, body) => rawRequest(service.url, method, path, headers, body);
     ({ apiKey: ownKey } = await service.createAccount());

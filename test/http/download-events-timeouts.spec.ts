@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { EventStreamClient } from '../support/event-stream-client.js';
-import { InstantExtractor } from '../support/instant-extractor.js';
+import { ScriptedExtractor, answerAtOnce } from '../support/scripted-extractor.js';
 import { submitQuietJob } from '../support/quiet-job.js';
 import { type UnreadResponse, stopReading } from '../support/raw-http.js';
 import { type TestService, startTestService } from '../support/test-service.js';
@@ -25,7 +25,7 @@ describe('HTTP: event streams and the server’s timeouts and shutdown', functio
     service = await startTestService({
       roles: ['api', 'projector'],
       label: 'http_event_stream_timeouts',
-      overrides: { extractor: new InstantExtractor() },
+      overrides: { extractor: new ScriptedExtractor({ probe: answerAtOnce() }) },
       env: {
         HTTP_REQUEST_TIMEOUT_MS: '1000',
         HTTP_HEADERS_TIMEOUT_MS: '500',
@@ -79,7 +79,7 @@ describe('HTTP: event streams and the server’s timeouts and shutdown', functio
     const patient = await startTestService({
       roles: ['api', 'projector'],
       label: 'http_event_stream_unread',
-      overrides: { extractor: new InstantExtractor() },
+      overrides: { extractor: new ScriptedExtractor({ probe: answerAtOnce() }) },
       env: { EVENT_STREAM_STALL_TIMEOUT_MS: '600000', EVENT_STREAMS_PER_KEY: '1' },
     });
     const { accountId, apiKey } = await patient.createAccount();
@@ -126,7 +126,7 @@ describe('HTTP: event streams and the server’s timeouts and shutdown', functio
     const stopping = await startTestService({
       roles: ['api', 'projector'],
       label: 'http_event_stream_shutdown',
-      overrides: { extractor: new InstantExtractor() },
+      overrides: { extractor: new ScriptedExtractor({ probe: answerAtOnce() }) },
       env: { SHUTDOWN_TIMEOUT_MS: '300000' },
     });
     let stream: EventStreamClient | undefined;

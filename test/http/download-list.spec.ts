@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AccountCommandHandler } from '../../application/accounts/account-commands.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { apiClient } from '../support/api-client.js';
-import { InstantExtractor } from '../support/instant-extractor.js';
+import { ScriptedExtractor, answerAtOnce } from '../support/scripted-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 for (const embedded of [false, true]) {
@@ -17,7 +17,7 @@ for (const embedded of [false, true]) {
         roles: ['api', 'projector'],
         label: 'http_download_list',
         embedded,
-        overrides: { extractor: new InstantExtractor() },
+        overrides: { extractor: new ScriptedExtractor({ probe: answerAtOnce() }) },
       });
       call = apiClient(service.url);
     });

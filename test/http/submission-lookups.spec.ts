@@ -1,45 +1,9 @@
 import assert from 'node:assert/strict';
-import type {
-  DownloadMediaRequest,
-  DownloadedMedia,
-  Extractor,
-  VideoMetadata,
-} from '../../application/ports/extractor.js';
 import { apiClient } from '../support/api-client.js';
+import { ScriptedExtractor, videoAt } from '../support/scripted-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 const LOOKUP_MS = 1_000;
-
-/** A platform that takes LOOKUP_MS to describe any video, and counts how often it is asked. */
-class SlowExtractor implements Extractor {
-  async listChannel(): Promise<never> {
-    throw new Error('not used');
-  }
-  async resolveMediaLinks(): Promise<never> {
-    throw new Error('not used');
-  }
-  readonly probed: string[] = [];
-  readonly startedAt = new Map<string, number>();
-  readonly finishedAt = new Map<string, number>();
-
-  async probe(url: string): Promise<VideoMetadata> {
-    this.probed.push(url);
-    this.startedAt.set(url, Date.now());
-    await new Promise((resolve) => setTimeout(resolve, LOOKUP_MS));
-    this.finishedAt.set(url, Date.now());
-    return {
-      id: new URL(url).searchParams.get('v') ?? 'x',
-      title: 'A video',
-      duration: 60,
-      liveStatus: 'not_live',
-      tags: [],
-    };
-  }
-
-  download(_request: DownloadMediaRequest): Promise<DownloadedMedia> {
-    throw new Error('no downloads in this test');
-  }
-}
 
 const watch = (id: string, extra = '') => `https://www.youtube.com/watch?v=${id}${extra}`;
 
@@ -47,7 +11,17 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
   this.timeout(120_000);
   let service: TestService;
   let call: ReturnType<typeof apiClient>;
-  const extractor = new SlowExtractor();
+  // A platform that takes LOOKUP_MS to describe any video; the extractor records how often it is asked, these when.
+  const startedAt = new Map<string, number>();
+  const finishedAt = new Map<string, number>();
+  const extractor = new ScriptedExtractor({
+    probe: async (url) => {
+      startedAt.set(url, Date.now());
+      await new Promise((resolve) => setTimeout(resolve, LOOKUP_MS));
+      finishedAt.set(url, Date.now());
+      return videoAt(url);
+    },
+  });
 
   before(async () => {
     // No worker role: admitted jobs stay queued.
@@ -70,7 +44,7 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
   }
 
   /** When the last of these lookups ended: an answer that queued behind them comes after it. */
-  const lastFinished = (urls: string[]) => Math.max(...urls.map((url) => extractor.finishedAt.get(url) ?? Infinity));
+  const lastFinished = (urls: string[]) => Math.max(...urls.map((url) => finishedAt.get(url) ?? Infinity));
 
   it("does not let one account's burst of uncached submissions delay another's beyond one lookup", async () => {
     const busy = await service.createAccount();
@@ -81,7 +55,7 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
     // The burst holds every extractor slot before the other account asks.
     await eventually(
       () =>
-        [...extractor.startedAt.keys()].filter((url) => url.includes('burst-')).length >=
+        [...startedAt.keys()].filter((url) => url.includes('burst-')).length >=
         service.config.lookups.extractorConcurrency,
       'the burst never took the slots',
     );
@@ -92,8 +66,8 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
     assert.equal(single.value.status, 200);
     // Scheduling, whatever the machine's speed: once the other account waits, none of the burst's lookups starts before its own
     // (at most the extractor slots free when it arrived were taken by the burst).
-    const singleStarted = extractor.startedAt.get(watch('other-single')) ?? Infinity;
-    const overtaking = [...extractor.startedAt].filter(
+    const singleStarted = startedAt.get(watch('other-single')) ?? Infinity;
+    const overtaking = [...startedAt].filter(
       ([url, at]) => url.includes('burst-') && at >= sentAt && at < singleStarted,
     );
     // So it waited about one lookup, where a queue in arrival order made it wait for ten.
@@ -105,7 +79,7 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
     const answers = await Promise.all(burst);
     const refused = answers.filter(({ value }) => value.status === 429);
     assert.ok(refused.length > 0, 'the burst beyond the lookup queue is refused');
-    const admittedBurst = [...extractor.startedAt.keys()].filter((url) => url.includes('burst-'));
+    const admittedBurst = [...startedAt.keys()].filter((url) => url.includes('burst-'));
     for (const { value, answeredAt } of refused) {
       assert.match(value.body.error, /waiting for the video platform/);
       assert.ok(Number(value.headers.get('retry-after')) >= 1);
@@ -144,7 +118,7 @@ describe('HTTP: submissions share the platform fairly and refuse early', functio
     const refused = answers.filter(({ value }) => value.status === 429);
     assert.equal(refused.length, 15);
     const admitted = Array.from({ length: 20 }, (_, index) => watch(`beyond-${index}`)).filter((url) =>
-      extractor.startedAt.has(url),
+      startedAt.has(url),
     );
     for (const { value, answeredAt } of refused) {
       assert.equal(value.headers.get('x-pending-downloads'), '100');

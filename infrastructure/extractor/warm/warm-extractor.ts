@@ -2,14 +2,13 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type DownloadMediaRequest,
-  type DownloadedMedia,
-  ExtractionError,
-  type Extractor,
-  type ProbeOptions,
-  type VideoMetadata,
-} from '../../../application/ports/extractor.js';
+import { ExtractionError } from '../../../application/ports/extractor/extraction-error.js';
+import type {
+  DownloadMediaRequest,
+  DownloadedMedia,
+  MediaDownloader,
+} from '../../../application/ports/extractor/media-downloader.js';
+import type { ProbeOptions, VideoMetadata, VideoProber } from '../../../application/ports/extractor/video-prober.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import { classifyYtDlpError } from '../classify-yt-dlp-error.js';
 import { METADATA_ARGUMENTS, composeYtDlpArguments } from '../compose-yt-dlp-arguments.js';
@@ -80,9 +79,10 @@ const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
  * that pays Python's start-up and imports on every lookup. Downloads, and lookups while no helper can start, go to
  * the command-line extractor it decorates. A helper that times out is killed; one that dies frees its place at once
  * and is replaced on the next request, and its request runs on the command line instead, as does one that finds
- * every helper busy for `acquireTimeoutMs`.
+ * every helper busy for `acquireTimeoutMs`. It serves only the capabilities it speeds up: listings and direct links,
+ * rarer than submissions and reading many pages, are the command line's.
  */
-export class WarmExtractor implements Extractor {
+export class WarmExtractor implements VideoProber, MediaDownloader {
   private readonly pool: HelperPool;
   private readonly scratchDirs = new Map<HelperProcess, string>();
   /** The installation new helpers start from; each running helper's installation and settings. */
@@ -94,7 +94,7 @@ export class WarmExtractor implements Extractor {
   private announced = false;
 
   constructor(
-    private readonly commandLine: Extractor,
+    private readonly commandLine: VideoProber & MediaDownloader,
     private readonly options: WarmExtractorOptions,
   ) {
     this.pool = new HelperPool({
@@ -181,15 +181,6 @@ export class WarmExtractor implements Extractor {
    * was extracted with the same cookies; a download that fails from it (the
    * platform's media links can expire early) runs once more from the page.
    */
-  // Listings and direct links are rarer than submissions and read many pages: the command line serves them.
-  listChannel(...args: Parameters<Extractor['listChannel']>): ReturnType<Extractor['listChannel']> {
-    return this.commandLine.listChannel(...args);
-  }
-
-  resolveMediaLinks(...args: Parameters<Extractor['resolveMediaLinks']>): ReturnType<Extractor['resolveMediaLinks']> {
-    return this.commandLine.resolveMediaLinks(...args);
-  }
-
   async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
     if (request.infoJson !== undefined || this.options.extractedInfo === undefined)
       return this.commandLine.download(request);

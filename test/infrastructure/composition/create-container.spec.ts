@@ -9,7 +9,7 @@ import { TOKENS } from '../../../infrastructure/composition/tokens.js';
 import { ROLES, loadConfig } from '../../../infrastructure/config/config.js';
 import { BroadcastProgressReports } from '../../../infrastructure/live/broadcast-progress-reports.js';
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
-import { InstantExtractor } from '../../support/instant-extractor.js';
+import { ScriptedExtractor, answerAtOnce } from '../../support/scripted-extractor.js';
 import { type TestService, startTestService } from '../../support/test-service.js';
 
 const aClock: Clock = { now: () => new Date() };
@@ -29,7 +29,7 @@ describe('the composition root', function () {
     it('chooses the work queue, its broadcasts and the request-rate store before any role starts, then seals', async () => {
       const config = loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' });
       const { container, close } = await createContainer(config, createLogger('silent'), {
-        overrides: { extractor: new InstantExtractor() },
+        overrides: { extractor: new ScriptedExtractor({ probe: answerAtOnce() }) },
         roles: new Set(ROLES),
       });
       try {
@@ -63,7 +63,7 @@ describe('the composition root', function () {
       service = await startTestService({
         embedded: true,
         roles: [...ROLES],
-        overrides: { extractor: new InstantExtractor() },
+        overrides: { extractor: new ScriptedExtractor({ probe: answerAtOnce() }) },
       });
     });
     after(async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ExtractorProgress } from '../../../application/ports/extractor.js';
+import type { ExtractorProgress } from '../../../application/ports/extractor/media-downloader.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
 import {
   FIXTURE_VIDEOS,

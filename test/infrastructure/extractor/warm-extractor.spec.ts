@@ -2,13 +2,8 @@ import assert from 'node:assert/strict';
 import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type DownloadMediaRequest,
-  type DownloadedMedia,
-  ExtractionError,
-  type Extractor,
-  type VideoMetadata,
-} from '../../../application/ports/extractor.js';
+import { ExtractionError } from '../../../application/ports/extractor/extraction-error.js';
+import type { MediaDownloader } from '../../../application/ports/extractor/media-downloader.js';
 import type { Logger } from '../../../application/ports/logger.js';
 import { Registry } from 'prom-client';
 import { installedYtDlpPath, loadConfig } from '../../../infrastructure/config/config.js';
@@ -27,6 +22,7 @@ import {
   type FixturePlatform,
   startFixturePlatform,
 } from '../../fixtures/platform/fixture-platform.js';
+import { ScriptedExtractor } from '../../support/scripted-extractor.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
@@ -45,24 +41,11 @@ const accessSettings = (
   ...overrides,
 });
 
-/** Records what reached the command line; a download handed a page fails when `failWithPage` says so. */
-class CommandLineStandIn implements Extractor {
-  async listChannel(): Promise<never> {
-    throw new Error('not used');
-  }
-  async resolveMediaLinks(): Promise<never> {
-    throw new Error('not used');
-  }
-  readonly probed: string[] = [];
-  readonly downloads: DownloadMediaRequest[] = [];
-  failWithPage = false;
-  async probe(url: string): Promise<VideoMetadata> {
-    this.probed.push(url);
-    return { id: 'from-command-line', title: 'command line', duration: 1, liveStatus: null, tags: [] };
-  }
-  async download(request: DownloadMediaRequest): Promise<DownloadedMedia> {
-    this.downloads.push(request);
-    if (this.failWithPage && request.infoJson !== undefined)
+/** What the command line answers a download with: a file, or, when it refuses pages, a 403 for a download handed one. */
+const commandLineDownload =
+  ({ refusePages }: { refusePages: boolean }): MediaDownloader['download'] =>
+  async (request) => {
+    if (refusePages && request.infoJson !== undefined)
       throw new ExtractionError('NETWORK_ERROR', 'HTTP Error 403: Forbidden');
     return {
       filePath: '/nowhere/media.m4a',
@@ -71,7 +54,14 @@ class CommandLineStandIn implements Extractor {
       extension: 'm4a',
       mimeType: 'audio/mp4',
     };
-  }
+  };
+
+/** Stands for the command line behind the helpers, recording what reached it. */
+function commandLineStandIn(): ScriptedExtractor {
+  return new ScriptedExtractor({
+    probe: async () => ({ id: 'from-command-line', title: 'command line', duration: 1, liveStatus: null, tags: [] }),
+    download: commandLineDownload({ refusePages: false }),
+  });
 }
 
 /** The extracted-page store, in memory. */
@@ -151,7 +141,7 @@ describe('WarmExtractor', function () {
   after(async () => rm(scratch, { recursive: true, force: true }));
 
   const scripted = (overrides: Partial<WarmExtractorOptions> = {}) => {
-    const commandLine = new CommandLineStandIn();
+    const commandLine = commandLineStandIn();
     const extractor = new WarmExtractor(commandLine, {
       ytDlpPath: YT_DLP,
       ffmpegPath: FFMPEG,
@@ -329,7 +319,7 @@ describe('WarmExtractor', function () {
     it('downloads once more from the page itself when the download from the submitted page fails', async () => {
       const pages = new PagesInMemory();
       const { extractor, commandLine } = scripted({ extractedInfo: pages });
-      commandLine.failWithPage = true;
+      commandLine.script.download = commandLineDownload({ refusePages: true });
       await extractor.probe('page-1');
       await extractor.download({ url: 'page-1', format: 'audio', workDir: '/unused' });
       assert.deepEqual(
@@ -405,7 +395,7 @@ describe('WarmExtractor', function () {
     let platform: FixturePlatform;
     let commandLine: YtDlpExtractor;
     let warm: WarmExtractor;
-    let spy: CommandLineStandIn;
+    let spy: ScriptedExtractor;
 
     before(async () => {
       platform = await startFixturePlatform();
@@ -416,7 +406,7 @@ describe('WarmExtractor', function () {
         socketTimeoutSeconds: 10,
       };
       commandLine = new YtDlpExtractor(options);
-      spy = new CommandLineStandIn();
+      spy = commandLineStandIn();
       warm = new WarmExtractor(spy, { ...options, processes: 2, requestTimeoutMs: 30_000, logger: silent });
       await warm.start();
     });
@@ -473,7 +463,7 @@ describe('WarmExtractor', function () {
       });
       const metrics = new Registry();
       const setup = createYtDlpExtractor(config.extractor, silent, metrics);
-      const commandLine = new CommandLineStandIn();
+      const commandLine = commandLineStandIn();
       const extractor = new WarmExtractor(commandLine, {
         ...warmExtractorOptions(config.extractor, setup, silent),
         processes: 1,

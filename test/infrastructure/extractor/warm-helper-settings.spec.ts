@@ -16,12 +16,14 @@ import {
   type FixturePlatform,
   startFixturePlatform,
 } from '../../fixtures/platform/fixture-platform.js';
-import { noCommandLine } from '../../support/no-command-line.js';
 import { ownChildren } from '../../support/processes.js';
+import { ScriptedExtractor } from '../../support/scripted-extractor.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+/** The command line behind the helpers, with nothing scripted: any answer must have come from a warm helper. */
+const noCommandLine = new ScriptedExtractor();
 
 /**
  * A helper speaking the protocol that answers with its pid as the video id

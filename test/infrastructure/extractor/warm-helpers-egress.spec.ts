@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import type { Logger } from '../../../application/ports/logger.js';
-import { ExtractionError } from '../../../application/ports/extractor.js';
+import { ExtractionError } from '../../../application/ports/extractor/extraction-error.js';
 import { installedYtDlpPath, loadConfig } from '../../../infrastructure/config/config.js';
 import type { EgressEvent } from '../../../infrastructure/egress/egress-proxy.js';
 import { createYtDlpExtractor } from '../../../infrastructure/extractor/create-yt-dlp-extractor.js';
@@ -12,12 +12,14 @@ import {
   type FixturePlatform,
   startFixturePlatform,
 } from '../../fixtures/platform/fixture-platform.js';
-import { noCommandLine } from '../../support/no-command-line.js';
 import { ownChildren } from '../../support/processes.js';
+import { ScriptedExtractor } from '../../support/scripted-extractor.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
+/** The command line behind the helpers, with nothing scripted: any answer must have come from a warm helper. */
+const noCommandLine = new ScriptedExtractor();
 
 describe('warm helpers go through the egress proxy', function () {
   this.timeout(120_000);

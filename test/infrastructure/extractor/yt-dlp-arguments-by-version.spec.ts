@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Registry } from 'prom-client';
 import { loadConfig } from '../../../infrastructure/config/config.js';
-import type { Extractor } from '../../../application/ports/extractor.js';
 import { createYtDlpExtractor } from '../../../infrastructure/extractor/create-yt-dlp-extractor.js';
 import { warmExtractorOptions } from '../../../infrastructure/extractor/warm/configure-warm-extractor.js';
 import { pythonOfYtDlp } from '../../../infrastructure/extractor/warm/python-of-yt-dlp.js';
 import { WarmExtractor } from '../../../infrastructure/extractor/warm/warm-extractor.js';
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
 import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
+import { ScriptedExtractor } from '../../support/scripted-extractor.js';
 
 /** A yt-dlp stand-in of the given version whose `-J` reports, as the title, the arguments it was given. */
 async function echoingYtDlp(version: string): Promise<string> {
@@ -44,12 +44,9 @@ async function echoingHelper(): Promise<string> {
 }
 
 /** Stands for the command line behind the helpers: a lookup that reaches it is visible as such. */
-const noCommandLine: Extractor = {
+const noCommandLine = new ScriptedExtractor({
   probe: async () => ({ id: 'x', title: 'answered by the command line', duration: 5, liveStatus: null, tags: [] }),
-  listChannel: () => Promise.reject(new Error('not used')),
-  resolveMediaLinks: () => Promise.reject(new Error('not used')),
-  download: () => Promise.reject(new Error('not used')),
-};
+});
 
 describe('the options each yt-dlp version gets, as the service composes them', () => {
   async function argumentsGiven(version: string): Promise<string> {

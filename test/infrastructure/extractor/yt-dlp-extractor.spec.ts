@@ -3,11 +3,8 @@ import { mkdir, mkdtemp, readFile, readdir, readlink, rm, stat } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  type DownloadMediaRequest,
-  type DownloadedMedia,
-  ExtractionError,
-} from '../../../application/ports/extractor.js';
+import { ExtractionError } from '../../../application/ports/extractor/extraction-error.js';
+import type { DownloadMediaRequest, DownloadedMedia } from '../../../application/ports/extractor/media-downloader.js';
 import type { DownloadErrorCode } from '../../../domain/download-error-code.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
 import { type MediaProbe, type MediaStream, probeMediaFile } from '../../../infrastructure/media/ffprobe.js';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ExtractionError } from '../../../application/ports/extractor.js';
+import { ExtractionError } from '../../../application/ports/extractor/extraction-error.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
 import { isAlive, isRunning } from '../../support/processes.js';
 

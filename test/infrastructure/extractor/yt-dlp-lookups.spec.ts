@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ExtractionError } from '../../../application/ports/extractor.js';
+import { ExtractionError } from '../../../application/ports/extractor/extraction-error.js';
 import { YtDlpExtractor } from '../../../infrastructure/extractor/yt-dlp-extractor.js';
 import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
 import {

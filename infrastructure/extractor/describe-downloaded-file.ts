@@ -1,0 +1,71 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ExtractionError } from '../../application/ports/extractor/extraction-error.js';
+import type { DownloadedMedia } from '../../application/ports/extractor/media-downloader.js';
+import { type MediaFormat, isVideoFormat } from '../../domain/media-format.js';
+import { type MediaProbe, probeMediaFile } from '../media/ffprobe.js';
+import { mediaMimeType } from './media-mime-type.js';
+import { nameVideoHeight } from './name-video-height.js';
+
+export interface DescribeOptions {
+  ffprobePath: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * What a download delivered, as ffprobe reads the file rather than as yt-dlp meant it: the format (a video's named
+ * height, or plain audio where AAC was asked for and not found), its size, extension and MIME type.
+ */
+export async function describeDownloadedFile(
+  filePath: string,
+  requested: MediaFormat,
+  options: DescribeOptions,
+): Promise<Omit<DownloadedMedia, 'stageMs'>> {
+  const probe = await readMediaFile(filePath, options);
+  const extension = path.extname(filePath).slice(1).toLowerCase();
+  const hasVideo = videoStreams(probe).length > 0;
+  return {
+    filePath,
+    fileSize: (await stat(filePath)).size,
+    actualFormat: deliveredFormat(requested, probe),
+    extension,
+    mimeType: mediaMimeType(extension, hasVideo),
+  };
+}
+
+async function readMediaFile(filePath: string, { ffprobePath, signal }: DescribeOptions): Promise<MediaProbe> {
+  try {
+    return await probeMediaFile(ffprobePath, filePath, { signal });
+  } catch (error) {
+    if (signal?.aborted === true) throw error;
+    throw new ExtractionError(
+      null,
+      'The downloaded file could not be read',
+      error instanceof Error ? error.message : String(error),
+    );
+  }
+}
+
+function deliveredFormat(requested: MediaFormat, probe: MediaProbe): MediaFormat {
+  if (isVideoFormat(requested)) {
+    const [video] = videoStreams(probe);
+    if (video === undefined)
+      throw new ExtractionError('FORMAT_UNAVAILABLE', 'The platform offered no video for this format');
+    return nameVideoHeight(video.width ?? 0, video.height ?? 0);
+  }
+  if (requested === 'audio-aac')
+    return probe.streams.some((stream) => stream.type === 'audio' && stream.codec === 'aac') ? 'audio-aac' : 'audio';
+  return requested;
+}
+
+/** Picture streams, not cover art (which MP4 and Matroska carry as a one-frame video stream). */
+function videoStreams(probe: MediaProbe) {
+  return probe.streams.filter(
+    (stream) =>
+      stream.type === 'video' &&
+      stream.codec !== 'mjpeg' &&
+      stream.codec !== 'png' &&
+      stream.width !== null &&
+      stream.height !== null,
+  );
+}
