@@ -8,13 +8,7 @@ import {
   nanos,
 } from 'nats';
 import type { Logger } from '../../application/ports/logger.js';
-import type {
-  WorkConsumer,
-  WorkConsumerOptions,
-  WorkHandler,
-  WorkItem,
-  WorkResult,
-} from '../../application/ports/work-queue.js';
+import type { WorkConsumer, WorkConsumerOptions, WorkHandler, WorkItem } from '../../application/ports/work-queue.js';
 import { ConsumerLoop } from '../work-queue/consumer-loop.js';
 import { consumerSettings } from '../work-queue/consumer-settings.js';
 import { consumerWithLeader } from './consumer-with-leader.js';
@@ -22,7 +16,7 @@ import { ensurePullConsumer } from './ensure-pull-consumer.js';
 import { JetStreamDeliveries } from './jetstream-deliveries.js';
 import { untilJetStreamAnswers } from './until-jetstream-answers.js';
 
-export type { WorkHandler, WorkItem, WorkResult };
+export type { WorkHandler, WorkItem };
 
 export interface WorkQueueConsumerOptions extends WorkConsumerOptions {
   js: JetStreamClient;
