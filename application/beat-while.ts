@@ -4,7 +4,7 @@
  * of it), so beating often costs nothing and leaves room under the shortest
  * ack wait start-up allows (WEBHOOK_TIMEOUT_MS + 2 s).
  */
-export const BEAT_EVERY_MS = 250;
+const BEAT_EVERY_MS = 250;
 
 /**
  * `work`'s own outcome; meanwhile `beat` is called at once and every

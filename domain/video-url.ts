@@ -36,7 +36,7 @@ export type VideoUrlResult =
 const VIDEO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Longer URLs are refused before anything else reads them (the platform itself answers such requests with errors). */
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = {
   'http:': '80',

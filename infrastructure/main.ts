@@ -6,7 +6,7 @@ import { keepYoungGenerationSmall } from './embedded/small-young-generation.js';
 import type { RunningService } from './service.js';
 
 /**
- * `node build/infrastructure/main.js [--role api|projector|worker ...]`:
+ * `node build/infrastructure/main.js [--role api|projector|worker|sweeper ...]`:
  * every role by default; repeat --role to run a subset.
  */
 async function main(): Promise<void> {

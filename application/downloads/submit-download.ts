@@ -26,7 +26,7 @@ export interface SubmitDownloadOutput {
   message: string;
 }
 
-export const PENDING_DOWNLOADS_LIMIT = 100;
+const PENDING_DOWNLOADS_LIMIT = 100;
 
 /**
  * Admits a download: limits first (so a refused request never reaches the

@@ -29,7 +29,7 @@ export class RunningDownloads {
   }
 }
 
-export class DownloadCancelledError extends Error {
+class DownloadCancelledError extends Error {
   constructor(readonly jobId: string) {
     super(`Download job ${jobId} was cancelled`);
     this.name = 'DownloadCancelledError';

@@ -1,6 +1,9 @@
 import type { RecordedEvent } from '../ports/event-store.js';
 
-/** The work each event type sets off; events of any other type set off none. A new kind of work is a line here. */
+/**
+ * The work each event type sets off; events of any other type set off none. A new kind of work is a line here and
+ * a feature that consumes it: a kind no feature consumes does not compile.
+ */
 const WORK_OF_EVENT = {
   DownloadRequested: ['download'],
   // The terminal event does not say whether the job has a webhookUrl; the webhook worker reads the stream and acks at once when not.

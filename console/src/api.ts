@@ -1,6 +1,6 @@
 /** Calls to the API with the tab's key; every failure becomes an ApiError carrying the API's own message. */
 
-export const API_BASE = '/api/v2';
+const API_BASE = '/api/v2';
 
 export class ApiError extends Error {
   constructor(

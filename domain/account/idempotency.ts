@@ -1,7 +1,7 @@
 import type { AccountState, RememberedSubmission } from './state.js';
 
 /** How long an account remembers an Idempotency-Key after the submission it admitted. */
-export const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** The admitted submission that used `key`, while it is still remembered at `now` (Unix ms). */
 export function rememberedSubmission(state: AccountState, key: string, now: number): RememberedSubmission | null {

@@ -13,7 +13,7 @@ export interface PendingLookup {
   subject: string;
 }
 
-export const CHANNEL_LIST_ITEMS_PER_UNIT = 10;
+const CHANNEL_LIST_ITEMS_PER_UNIT = 10;
 
 /** A channel listing costs one unit per 10 items, rounded up. */
 export function channelListUnits(items: number): number {

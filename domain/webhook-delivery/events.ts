@@ -86,11 +86,3 @@ export type WebhookDeliveryOwnEvent =
   | WebhookAttemptFailed
   | WebhookDeliveryStopped
   | WebhookDeliveryGaveUp;
-
-export const WEBHOOK_DELIVERY_EVENT_TYPES: readonly WebhookDeliveryOwnEvent['type'][] = [
-  'WebhookAttemptStarted',
-  'WebhookAttemptSucceeded',
-  'WebhookAttemptFailed',
-  'WebhookDeliveryStopped',
-  'WebhookDeliveryGaveUp',
-];

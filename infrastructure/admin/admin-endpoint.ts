@@ -10,7 +10,7 @@ import { auditCommand } from './audit-command.js';
 import type { CliCommand } from './cli-command.js';
 
 /** The CLIs the embedded service runs for other processes, which cannot open its database. */
-export const ADMIN_ENDPOINT_COMMANDS: Readonly<Record<string, CliCommand>> = {
+const ADMIN_ENDPOINT_COMMANDS: Readonly<Record<string, CliCommand>> = {
   admin: adminCommand,
   audit: auditCommand,
 };

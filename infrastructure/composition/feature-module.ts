@@ -55,7 +55,7 @@ export interface ApiPart {
 
 /**
  * One feature's part in every role: what it registers, projects, consumes and serves.
- * A new feature is its own folders and one line in FEATURES (features.ts).
+ * A new feature is its own folders plus the few shared lines the README's "Adding a feature" lists.
  */
 export interface FeatureModule {
   readonly name: string;

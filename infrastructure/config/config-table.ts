@@ -1,8 +1,8 @@
 import type { ConfigSection } from './section.js';
 
-export const TABLE_START =
+const TABLE_START =
   '<!-- config-table:start (written by npm run docs:config from infrastructure/config/sections; edit there) -->';
-export const TABLE_END = '<!-- config-table:end -->';
+const TABLE_END = '<!-- config-table:end -->';
 
 /** The README's configuration table: one table per section, one row per variable. */
 export function renderConfigTable(sections: readonly ConfigSection<unknown>[]): string {

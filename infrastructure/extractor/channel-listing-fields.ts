@@ -1,10 +1,9 @@
 /**
- * What a channel listing may show clients: the contract's properties and a
- * documented allow list of others. Everything else yt-dlp prints (its
- * version, git head, extractor names, the original URL, request headers,
- * whatever a future version adds) stays inside the service.
+ * What a channel listing may show clients beyond the contract's properties
+ * (which parseChannelListing sets itself): a documented allow list. Everything
+ * else yt-dlp prints (its version, git head, extractor names, the original
+ * URL, request headers, whatever a future version adds) stays inside the service.
  */
-export const LISTING_FIELDS = ['id', 'title', 'channel', 'channel_id', 'channel_url', 'entries'] as const;
 export const LISTING_EXTRA_FIELDS = [
   'uploader',
   'uploader_id',

@@ -12,6 +12,7 @@ import { requestId } from './middleware/request-id.js';
 import { requestLogging } from './middleware/request-logging.js';
 import { routeTemplate } from './route-template.js';
 
+/** @public The API's base path, for specs that build request paths from it. */
 export const API_PREFIX = '/api/v2';
 const OPENAPI_PATH = '/openapi.json';
 

@@ -20,6 +20,17 @@ interface ConsumerAdvisory {
   deliveries?: number;
 }
 
+export interface DeadLetterRecorderOptions {
+  nc: NatsConnection;
+  jsm: JetStreamManager;
+  /** Where the `dead_letters` rows go. */
+  db: Knex;
+  /** The work-queue stream whose consumers' advisories are heard. */
+  stream: string;
+  anomalies: Anomalies;
+  logger: Logger;
+}
+
 /**
  * Keeps every message JetStream gives up on (its deliveries ran out, or a
  * handler terminated it) as a row in `dead_letters`, with its body when the
@@ -33,21 +44,14 @@ export class DeadLetterRecorder {
   private readonly pending = new Set<Promise<void>>();
   private stopping = new AbortController();
 
-  constructor(
-    private readonly nc: NatsConnection,
-    private readonly jsm: JetStreamManager,
-    private readonly db: Knex,
-    private readonly stream: string,
-    private readonly anomalies: Anomalies,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly options: DeadLetterRecorderOptions) {}
 
   async start(): Promise<void> {
     this.stopping = new AbortController();
-    await ensureDeadLetterTable(this.db);
+    await ensureDeadLetterTable(this.options.db);
     for (const [advisory, reason] of Object.entries(ADVISORIES)) {
       this.subscriptions.push(
-        this.nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.${advisory}.${this.stream}.*`, {
+        this.options.nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.${advisory}.${this.options.stream}.*`, {
           callback: (error, message) => {
             if (error !== null) return;
             const recording = this.recordUntilStopped(reason, message.json<ConsumerAdvisory>());
@@ -57,7 +61,7 @@ export class DeadLetterRecorder {
         }),
       );
     }
-    await this.nc.flush();
+    await this.options.nc.flush();
   }
 
   async stop(): Promise<void> {
@@ -73,30 +77,32 @@ export class DeadLetterRecorder {
    */
   private async recordUntilStopped(reason: string, advisory: ConsumerAdvisory): Promise<void> {
     const stop = this.stopping.signal;
+    const { logger } = this.options;
     for (let failures = 1; ; failures++) {
       try {
         return await this.record(reason, advisory);
       } catch (error) {
         if (stop.aborted) {
-          this.logger.error({ err: error, reason, streamSeq: advisory.stream_seq }, 'Could not record a dead letter');
+          logger.error({ err: error, reason, streamSeq: advisory.stream_seq }, 'Could not record a dead letter');
           return;
         }
         const delayMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(failures - 1, 20));
-        this.logger.warn({ err: error, reason, delayMs }, 'Could not record a dead letter; trying again');
+        logger.warn({ err: error, reason, delayMs }, 'Could not record a dead letter; trying again');
         await sleep(delayMs, stop);
       }
     }
   }
 
   private async record(reason: string, advisory: ConsumerAdvisory): Promise<void> {
-    const stored = await this.jsm.streams.getMessage(advisory.stream, { seq: advisory.stream_seq }).catch(() => null);
+    const { jsm, db, anomalies } = this.options;
+    const stored = await jsm.streams.getMessage(advisory.stream, { seq: advisory.stream_seq }).catch(() => null);
     let body: unknown = null;
     try {
       body = stored === null ? null : stored.json();
     } catch {
       body = { text: stored?.string() };
     }
-    await this.db(DEAD_LETTER_TABLE)
+    await db(DEAD_LETTER_TABLE)
       .insert({
         reason,
         stream: advisory.stream,
@@ -108,13 +114,13 @@ export class DeadLetterRecorder {
       })
       .onConflict(['stream', 'stream_seq', 'reason'])
       .ignore();
-    this.anomalies.record('dead_letter', {
+    anomalies.record('dead_letter', {
       reason,
       consumer: advisory.consumer,
       streamSeq: advisory.stream_seq,
       subject: stored?.subject,
       body,
     });
-    if (stored !== null) await this.jsm.streams.deleteMessage(advisory.stream, advisory.stream_seq).catch(() => false);
+    if (stored !== null) await jsm.streams.deleteMessage(advisory.stream, advisory.stream_seq).catch(() => false);
   }
 }

@@ -1,6 +1,6 @@
 import type { JetStreamClient } from 'nats';
 import type { Checkpoint, EventFilter, RecordedEvent } from '../../application/ports/event-store.js';
-import type { EventRoute, RelayedMessage, WorkRelay } from '../../application/ports/work-queue.js';
+import type { EventRoute, WorkRelay } from '../../application/ports/work-queue.js';
 import { relayMessageId } from '../work-queue/relay-message-id.js';
 import {
   CheckpointedProcessor,
@@ -8,7 +8,7 @@ import {
   type WaitOptions,
 } from '../processing/checkpointed-processor.js';
 
-export type { EventRoute, RelayedMessage };
+export type { EventRoute };
 
 /** The default relay's processor name: its checkpoint row and lock. */
 export const RELAY_NAME = 'relay:work';

@@ -93,7 +93,8 @@ export class JetStreamWorkQueue implements WorkQueue {
 
   /** Records the messages JetStream gives up on (deliveries ran out, or terminated) in `db`. */
   deadLetterRecorder(db: Knex, anomalies: Anomalies): DeadLetterRecorder {
-    return new DeadLetterRecorder(this.connection, this.jsm, db, this.options.stream, anomalies, this.options.logger);
+    const { stream, logger } = this.options;
+    return new DeadLetterRecorder({ nc: this.connection, jsm: this.jsm, db, stream, anomalies, logger });
   }
 
   /** A subject under the stream's name, as work subjects are, so deployments sharing a server stay apart. */

@@ -2,7 +2,7 @@ import type { NatsConnection } from 'nats';
 import type { Broadcast } from '../../application/ports/work-queue.js';
 
 /** How long a publish waits for the server to confirm it by default. */
-export const BROADCAST_FLUSH_TIMEOUT_MS = 2_000;
+const BROADCAST_FLUSH_TIMEOUT_MS = 2_000;
 
 /**
  * A plain NATS subject (outside the work-queue stream's subjects), which every

@@ -3,7 +3,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import { sleep } from '../system/sleep.js';
 
 /** How long start-up waits for JetStream to answer by default. */
-export const DEFAULT_START_WAIT_MS = 60_000;
+const DEFAULT_START_WAIT_MS = 60_000;
 
 /**
  * Runs a start-up step that needs JetStream, trying again while no server

@@ -41,10 +41,3 @@ export async function compareAndSetCheckpoint(
   );
   if (updated.rowCount !== 1) throw new CheckpointConflictError(name, expected);
 }
-
-/** Back to "nothing handled yet", for a rebuild. */
-export async function resetCheckpoints(trx: Knex.Transaction, names: readonly string[]): Promise<void> {
-  for (const name of names) {
-    await trx(CHECKPOINT_TABLE).insert({ name, checkpoint: null, updated_at: trx.fn.now() }).onConflict('name').merge();
-  }
-}

@@ -20,7 +20,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { initialDelayMs: 200, maxDelay
  * Throws CheckpointConflictError, with nothing committed, when another
  * instance moved the checkpoint meanwhile.
  */
-export async function commitBatch(
+async function commitBatch(
   db: Knex,
   handler: BatchHandler,
   previous: Checkpoint | null,

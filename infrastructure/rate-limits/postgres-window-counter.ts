@@ -11,7 +11,7 @@ const DEFAULT_COUNT_TIMEOUT_MS = 1_000;
 const OFFSET_SAMPLES = 3;
 
 /** The shared count did not answer in time, or failed: requests cannot be counted just now. */
-export class RateCountUnavailableError extends Error {
+class RateCountUnavailableError extends Error {
   constructor(reason: string, options?: { cause?: unknown }) {
     super(`The request rate count is unavailable: ${reason}`, options);
     this.name = 'RateCountUnavailableError';

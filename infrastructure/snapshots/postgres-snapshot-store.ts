@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { SnapshotStore, StreamSnapshot } from '../../application/ports/snapshot-store.js';
 
-export const SNAPSHOT_TABLE = 'stream_snapshots';
+const SNAPSHOT_TABLE = 'stream_snapshots';
 
 /**
  * Snapshots in the read models' database, which every mode has (with

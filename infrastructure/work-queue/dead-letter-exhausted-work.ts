@@ -10,7 +10,7 @@ export interface DeadLetteredWork {
 }
 
 /** Shown in `dead_letters.stream` for rows of the in-process queue. */
-export const IN_PROCESS_STREAM = WORK_QUEUE_TABLE;
+const IN_PROCESS_STREAM = WORK_QUEUE_TABLE;
 
 /**
  * Moves to `dead_letters` (reason `max_deliveries`, as JetStream's advisory

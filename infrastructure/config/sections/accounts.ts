@@ -1,5 +1,4 @@
 import { section } from '../section.js';
-import type { SettingValue } from '../setting.js';
 import { integer, optional } from '../variable.js';
 
 export const accountsSection = section('Accounts', {
@@ -19,5 +18,3 @@ export const accountsSection = section('Accounts', {
     'how long an answer waits for the accounts read model (`GET /me`) to show what it charged or released: `POST /list-channel` before answering anyway, a poll of a finished job before reading it as still under way (see "read-your-writes" below)',
   ),
 });
-
-export type AccountSettings = SettingValue<typeof accountsSection>;

@@ -1,5 +1,4 @@
 import { section } from '../section.js';
-import type { SettingValue } from '../setting.js';
 import { integer } from '../variable.js';
 
 /** Open event streams (GET /download/{jobId}/events) per API key and per API process, and the heartbeat between comments. */
@@ -24,5 +23,3 @@ export const eventStreamsSection = section('Event streams', {
     'an event stream whose written bytes have waited this long without the client taking any of them is disconnected (its connection destroyed, freeing its place); a client that leaves 64 KiB unread is disconnected at once',
   ),
 });
-
-export type EventStreamSettings = SettingValue<typeof eventStreamsSection>;

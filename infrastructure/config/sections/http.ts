@@ -2,7 +2,6 @@ import { ConfigError } from '../config-error.js';
 import { InvalidValue } from '../invalid-value.js';
 import { httpUrl } from '../parsers.js';
 import { section } from '../section.js';
-import type { SettingValue } from '../setting.js';
 import { code, integer, list, text, variable } from '../variable.js';
 
 const PORT = integer('PORT', 8080, [0, 65535], 'port the API listens on');
@@ -55,5 +54,3 @@ export const httpSection = section(
       throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   },
 );
-
-export type HttpSettings = SettingValue<typeof httpSection>;

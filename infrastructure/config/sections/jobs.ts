@@ -1,5 +1,4 @@
 import { section } from '../section.js';
-import type { SettingValue } from '../setting.js';
 import { integer } from '../variable.js';
 
 export const jobsSection = section('Jobs and reservations', {
@@ -45,5 +44,3 @@ export const jobsSection = section('Jobs and reservations', {
     'how often the reconciler looks for such reservations',
   ),
 });
-
-export type JobSettings = SettingValue<typeof jobsSection>;

@@ -1,5 +1,4 @@
 import { section } from '../section.js';
-import type { SettingValue } from '../setting.js';
 import { integer } from '../variable.js';
 
 export const lookupsSection = section('Lookups and channel listings', {
@@ -49,5 +48,3 @@ export const lookupsSection = section('Lookups and channel listings', {
   ),
   channelListingsMax: integer('CHANNEL_LISTINGS_MAX', 4, [1, 1_000], 'the same across all accounts'),
 });
-
-export type LookupSettings = SettingValue<typeof lookupsSection>;

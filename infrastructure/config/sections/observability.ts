@@ -1,5 +1,4 @@
 import { section } from '../section.js';
-import type { SettingValue } from '../setting.js';
 import { choice, integer } from '../variable.js';
 
 export const observabilitySection = section('Logs and readiness', {
@@ -23,5 +22,3 @@ export const observabilitySection = section('Logs and readiness', {
     '`/readyz` answers 503 while a projection or the relay lags more than this',
   ),
 });
-
-export type ObservabilitySettings = SettingValue<typeof observabilitySection>;

@@ -1,5 +1,4 @@
 import { section } from '../section.js';
-import type { SettingValue } from '../setting.js';
 import { integer, text } from '../variable.js';
 
 export const queueSection = section('Work queue', {
@@ -29,5 +28,3 @@ export const queueSection = section('Work queue', {
     "a stopping worker lets the work under way finish this long, then hands the rest back to the queue for another worker, spending no attempt; keep the platform's stop grace period above it",
   ),
 });
-
-export type QueueSettings = SettingValue<typeof queueSection>;

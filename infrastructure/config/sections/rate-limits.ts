@@ -3,7 +3,7 @@ import { group } from '../compose-settings.js';
 import { InvalidValue } from '../invalid-value.js';
 import { commaList } from '../parsers.js';
 import { section } from '../section.js';
-import type { Setting, SettingValue } from '../setting.js';
+import type { Setting } from '../setting.js';
 import { integer, variable } from '../variable.js';
 
 /** `free=2/4,scale=50/100`: per plan, requests per second per key / per account (0 = unlimited). */
@@ -51,5 +51,3 @@ export const rateLimitsSection = section('Request rate limits', {
     'share of a limit an API instance takes from the shared counters at once (server mode, 0-50); `0` counts every request in PostgreSQL. Fixes: a database round trip per request for keys with high limits',
   ),
 });
-
-export type RateLimitSection = SettingValue<typeof rateLimitsSection>;

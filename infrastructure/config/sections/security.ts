@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { derive } from '../compose-settings.js';
 import { section } from '../section.js';
-import type { SettingValue } from '../setting.js';
 import { code, integer, optional, text } from '../variable.js';
 import { DATA_DIR } from './storage.js';
 
@@ -26,5 +25,3 @@ export const securitySection = section('Keys', {
     'the API keeps active keys in memory this long at most; a revocation evicts its key at once (the accounts projection notifies every API process), and nothing is cached while that notification channel is down; `0` looks every key up. A key in use is looked up again in the background after three quarters of this, and requests for a key being looked up share that lookup, so the requests of a busy key never queue on the database',
   ),
 });
-
-export type SecuritySettings = SettingValue<typeof securitySection>;

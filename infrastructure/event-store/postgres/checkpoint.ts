@@ -38,3 +38,8 @@ function compareDecimal(a: string, b: string): number {
   const difference = BigInt(a) - BigInt(b);
   return difference === 0n ? 0 : difference < 0n ? -1 : 1;
 }
+
+/** Orders two checkpoints of the store as `comparePositions` does their positions. */
+export function compareCheckpoints(a: Checkpoint, b: Checkpoint): number {
+  return comparePositions(decodePosition(a), decodePosition(b));
+}

@@ -1,8 +1,6 @@
 import pg from 'pg';
 import { listeningClient } from '../../postgres/listening-client.js';
-
-/** Which notifications a waiter cares about, from their payload (the appended categories; null when unknown). */
-export type NotificationInterest = (categories: readonly string[] | null) => boolean;
+import { CategoryNews, type NewsInterest } from './category-news.js';
 
 /**
  * One LISTEN connection per store, shared by its subscriptions. A
@@ -15,7 +13,7 @@ export type NotificationInterest = (categories: readonly string[] | null) => boo
 export class NotificationListener {
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
-  private readonly waiters = new Map<() => void, NotificationInterest>();
+  private readonly news = new CategoryNews();
   private closed = false;
 
   constructor(
@@ -27,33 +25,21 @@ export class NotificationListener {
    * Resolves true at the next notification it is interested in, or at once when the listening connection had to be
    * opened (what was appended before it listened went unheard); false after `timeoutMs` or when `signal` aborts.
    */
-  async wait(timeoutMs: number, signal: AbortSignal, interest: NotificationInterest = () => true): Promise<boolean> {
+  async wait(timeoutMs: number, signal: AbortSignal, interest?: NewsInterest): Promise<boolean> {
     const connected = await this.ensureListening().catch(() => false);
     if (signal.aborted || this.closed) return false;
     if (connected) return true;
-    return new Promise<boolean>((resolve) => {
-      const finish = (notified: boolean) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        this.waiters.delete(onNotify);
-        resolve(notified);
-      };
-      const onNotify = () => finish(true);
-      const onAbort = () => finish(false);
-      const timer = setTimeout(onAbort, timeoutMs);
-      signal.addEventListener('abort', onAbort);
-      this.waiters.set(onNotify, interest);
-    });
+    return this.news.wait(timeoutMs, signal, interest);
   }
 
   /** Wakes the interested waiters of this process at once, as a notification naming these categories would. */
   announce(categories: readonly string[] | null): void {
-    for (const [wake, interest] of [...this.waiters]) if (interest(categories)) wake();
+    this.news.announce(categories);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const wake of [...this.waiters.keys()]) wake();
+    this.news.wakeAll();
     await this.connecting?.catch(() => undefined);
     const client = this.client;
     this.client = null;

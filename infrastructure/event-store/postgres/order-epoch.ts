@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-export const RESTORE_COMMAND = 'npm run restore-event-order';
+const RESTORE_COMMAND = 'npm run restore-event-order';
 
 /**
  * The store's newest transaction ids are at or beyond the ids this server

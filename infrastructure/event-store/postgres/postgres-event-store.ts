@@ -14,38 +14,37 @@ import {
 import { AppendNotifier } from './append-notifier.js';
 import { appendInTransaction, categoryOf, readStreamRevision } from './append-in-transaction.js';
 import { toAppendError } from './append-error.js';
-import { comparePositions, decodePosition } from './checkpoint.js';
+import { CallsUnderWay } from './calls-under-way.js';
+import { compareCheckpoints } from './checkpoint.js';
 import { SESSION_TIMEOUT_OPTIONS } from '../../postgres/session-timeouts.js';
 import { assertStoredTransactionIdsBehindServer, startNewOrderEpoch } from './order-epoch.js';
-import { type NotificationInterest, NotificationListener } from './notification-listener.js';
-import { PostgresSubscription } from './postgres-subscription.js';
-import { readGlobalPage } from './read-global-page.js';
+import { NotificationListener } from './notification-listener.js';
+import { readAllEvents, readGlobalPage } from './read-global-page.js';
 import { readHeadPosition } from './read-head-position.js';
 import { readStreamEvents } from './read-stream.js';
 import { EVENTS_CHANNEL, migrateEventStoreSchema } from './schema.js';
+import { Subscribers } from './subscribers.js';
 
 export interface PostgresEventStoreOptions {
   connectionString: string;
   poolSize?: number;
   /** How often a subscription looks again shortly after a notification (its event may still be hidden). Default 250 ms. */
   pollIntervalMs?: number;
-  /** How often an idle subscription looks for new events when no notification arrives (a lost one). Default 5 s. */
+  /**
+   * How often an idle subscription looks for new events when no notification came for a while (an event hidden
+   * behind a long transaction). Default 30 s.
+   */
   idlePollMs?: number;
 }
-
-const DEFAULT_READ_ALL_COUNT = 1000;
-const DEFAULT_BATCH_SIZE = 100;
 
 /** The default event store: events in PostgreSQL, in a global order that concurrent writers cannot break. */
 export class PostgresEventStore implements EventStore {
   private readonly pool: pg.Pool;
   private readonly listener: NotificationListener;
   private readonly notifier: AppendNotifier;
-  private readonly subscriptions = new Set<PostgresSubscription>();
-  private readonly pollIntervalMs: number;
-  private readonly idlePollMs: number | undefined;
+  private readonly subscribers: Subscribers;
   /** Pool work not finished yet; close() lets it finish before ending the pool. */
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly calls = new CallsUnderWay();
   private closing: Promise<void> | null = null;
 
   constructor(options: PostgresEventStoreOptions) {
@@ -64,8 +63,13 @@ export class PostgresEventStore implements EventStore {
         () => undefined,
       ),
     );
-    this.pollIntervalMs = options.pollIntervalMs ?? 250;
-    this.idlePollMs = options.idlePollMs;
+    this.subscribers = new Subscribers(
+      {
+        readPage: (after, maxCount, filter) => this.track(() => readGlobalPage(this.pool, after, maxCount, filter)),
+        waitForNews: (timeoutMs, signal, interest) => this.listener.wait(timeoutMs, signal, interest),
+      },
+      options,
+    );
   }
 
   /**
@@ -124,33 +128,16 @@ export class PostgresEventStore implements EventStore {
     return this.track(() => readStreamEvents(this.pool, streamName, options));
   }
 
-  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const page = await this.track(() =>
-      readGlobalPage(this.pool, options.after ?? null, options.maxCount ?? DEFAULT_READ_ALL_COUNT, options.filter),
-    );
-    return page.events;
+  readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.track(() => readAllEvents(this.pool, options));
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
-    const interest = interestOf(options.filter);
-    const subscription = new PostgresSubscription(
-      (after, maxCount) => this.track(() => readGlobalPage(this.pool, after, maxCount, options.filter)),
-      (timeoutMs, signal) => this.listener.wait(timeoutMs, signal, interest),
-      {
-        after: options.after ?? null,
-        batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE),
-        pollIntervalMs: this.pollIntervalMs,
-        idlePollMs: this.idlePollMs,
-      },
-      () => this.subscriptions.delete(subscription),
-    );
-    if (this.closing !== null) void subscription.close();
-    else this.subscriptions.add(subscription);
-    return subscription;
+    return this.subscribers.subscribe(options);
   }
 
   compare(a: Checkpoint, b: Checkpoint): number {
-    return comparePositions(decodePosition(a), decodePosition(b));
+    return compareCheckpoints(a, b);
   }
 
   headPosition(): Promise<Checkpoint | null> {
@@ -169,39 +156,20 @@ export class PostgresEventStore implements EventStore {
   /** Ends open subscriptions, the listener and the pool. Calling it again waits for the first call. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+      const callsSettled = this.calls.close();
+      await this.subscribers.closeAll();
       await this.listener.close();
-      await Promise.allSettled([...this.inFlight]);
+      await callsSettled;
       await this.notifier.drain();
       await this.pool.end();
     })();
     return this.closing;
   }
 
-  /**
-   * Runs pool work unless the store is closing. pg's pool never answers a
-   * connect() still queued when it ends, so ending it under running work
-   * would leave that work hanging; close() waits for it instead.
-   */
+  /** Runs pool work unless the store is closing (see CallsUnderWay). */
   private track<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closing !== null) return Promise.reject(new Error('The event store is closed'));
-    const running = work();
-    this.inFlight.add(running);
-    const forget = () => this.inFlight.delete(running);
-    running.then(forget, forget);
-    return running;
+    return this.calls.run(work);
   }
-}
-
-/** A subscription filtered by stream prefixes wakes only for notifications naming a category those prefixes can match. */
-function interestOf(filter: SubscribeOptions['filter']): NotificationInterest {
-  const prefixes = filter?.streamPrefixes;
-  if (prefixes === undefined) return () => true;
-  return (categories) =>
-    categories === null ||
-    categories.some((category) =>
-      prefixes.some((prefix) => `${category}-`.startsWith(prefix) || prefix.startsWith(`${category}-`)),
-    );
 }
 
 function ignoreConnectionError(): void {

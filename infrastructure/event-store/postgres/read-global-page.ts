@@ -1,5 +1,5 @@
-import type { Checkpoint, EventFilter, RecordedEvent } from '../../../application/ports/event-store.js';
-import { comparePositions, decodePosition, encodePosition } from './checkpoint.js';
+import type { Checkpoint, EventFilter, ReadAllOptions, RecordedEvent } from '../../../application/ports/event-store.js';
+import { type PostgresPosition, comparePositions, decodePosition, encodePosition } from './checkpoint.js';
 import { EVENT_COLUMNS, type EventRow, toRecordedEvent } from './event-rows.js';
 import type { SqlClient } from './sql-client.js';
 import { CURRENT_EPOCH } from './schema.js';
@@ -14,6 +14,19 @@ export interface GlobalPage {
    * when events do, so an idle reader has nothing new to store.
    */
   scannedTo: Checkpoint | null;
+}
+
+const DEFAULT_READ_ALL_COUNT = 1000;
+
+/** The events of one `readAll` call: a page after `options.after`, of at most 1000 events unless told. */
+export async function readAllEvents(pool: SqlClient, options: ReadAllOptions): Promise<RecordedEvent[]> {
+  const page = await readGlobalPage(
+    pool,
+    options.after ?? null,
+    options.maxCount ?? DEFAULT_READ_ALL_COUNT,
+    options.filter,
+  );
+  return page.events;
 }
 
 type PageRow = {
@@ -39,44 +52,80 @@ export async function readGlobalPage(
 ): Promise<GlobalPage> {
   const start = after === null ? null : decodePosition(after);
   if (maxCount <= 0) return { events: [], scannedTo: after };
-  const parameters: unknown[] = [maxCount];
-  const parameter = (value: unknown) => {
-    parameters.push(value);
-    return `$${parameters.length}`;
-  };
+  const parameters = new PageParameters(maxCount);
+  const result = await pool.query<PageRow>(pageStatement(selectionOf(start, filter, parameters)), parameters.values);
+  const events = result.rows.flatMap((row) => (row.event_id === null ? [] : [toRecordedEvent(row)]));
+  if (events.length === maxCount) return { events, scannedTo: events[events.length - 1].position };
+  return { events, scannedTo: scannedToOf(result.rows[0], start, after) };
+}
+
+/** The statement's parameters, `$1` being the page size. */
+class PageParameters {
+  readonly values: unknown[];
+
+  constructor(maxCount: number) {
+    this.values = [maxCount];
+  }
+
+  /** Adds a value and returns its placeholder. */
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+const ORDER = 'epoch, transaction_id, global_position';
+
+/** The events after `start` that match `filter`, below the horizon, in global order: at most `$1` of them. */
+function selectionOf(
+  start: Required<PostgresPosition> | null,
+  filter: EventFilter | undefined,
+  parameters: PageParameters,
+): string {
   // Events of earlier epochs were all committed before the epoch moved on; only the current one waits for the horizon.
   const conditions = ['(epoch, transaction_id) < (gate.current_epoch, gate.horizon)'];
   if (start !== null) {
     conditions.push(
-      `(epoch, transaction_id, global_position) > (${parameter(start.epoch)}::integer, ${parameter(start.transactionId)}::xid8, ${parameter(start.globalPosition)}::bigint)`,
+      `(epoch, transaction_id, global_position) > (${parameters.add(start.epoch)}::integer, ${parameters.add(start.transactionId)}::xid8, ${parameters.add(start.globalPosition)}::bigint)`,
     );
   }
-  // One ordered walk of an index per category (or per event type), merged: never a scan of other events.
+  const branches = branchesOf(filter, conditions, parameters);
+  const ordered = (branch: string) =>
+    `SELECT * FROM es_events WHERE ${branch} AND ${conditions.join(' AND ')} ORDER BY ${ORDER} LIMIT $1`;
+  if (branches.length === 1) return ordered(branches[0]);
+  return `SELECT * FROM (${branches.map((branch) => `(${ordered(branch)})`).join(' UNION ALL ')}) AS merged ORDER BY ${ORDER} LIMIT $1`;
+}
+
+/**
+ * One ordered walk of an index per category (or per event type), merged: never a scan of other events. Conditions
+ * every branch shares are added to `conditions`.
+ */
+function branchesOf(filter: EventFilter | undefined, conditions: string[], parameters: PageParameters): string[] {
   const categories = wholeCategories(filter?.streamPrefixes);
   let branches: string[];
   if (categories !== null) {
-    if (filter?.eventTypes !== undefined) conditions.push(`event_type = ANY(${parameter(filter.eventTypes)}::text[])`);
-    branches = categories.map((category) => `split_part(stream_name, '-', 1) = ${parameter(category)}`);
+    if (filter?.eventTypes !== undefined)
+      conditions.push(`event_type = ANY(${parameters.add(filter.eventTypes)}::text[])`);
+    branches = categories.map((category) => `split_part(stream_name, '-', 1) = ${parameters.add(category)}`);
   } else {
     if (filter?.streamPrefixes !== undefined) {
-      conditions.push(
-        `stream_name LIKE ANY(${parameter(filter.streamPrefixes.map((prefix) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`))}::text[])`,
+      const patterns = filter.streamPrefixes.map(
+        (prefix) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`,
       );
+      conditions.push(`stream_name LIKE ANY(${parameters.add(patterns)}::text[])`);
     }
     branches =
-      filter?.eventTypes !== undefined ? filter.eventTypes.map((type) => `event_type = ${parameter(type)}`) : ['true'];
+      filter?.eventTypes !== undefined
+        ? filter.eventTypes.map((type) => `event_type = ${parameters.add(type)}`)
+        : ['true'];
   }
   // No event type wanted: the page is empty, but the scanned position still moves the reader on.
-  if (branches.length === 0) branches = ['false'];
-  const order = 'epoch, transaction_id, global_position';
-  const ordered = (branch: string) =>
-    `SELECT * FROM es_events WHERE ${branch} AND ${conditions.join(' AND ')} ORDER BY ${order} LIMIT $1`;
-  const selection =
-    branches.length === 1
-      ? ordered(branches[0])
-      : `SELECT * FROM (${branches.map((branch) => `(${ordered(branch)})`).join(' UNION ALL ')}) AS merged ORDER BY ${order} LIMIT $1`;
-  const result = await pool.query<PageRow>(
-    `SELECT last.last_epoch, last.last_transaction_id::text, last.last_global_position::text, ${EVENT_COLUMNS}
+  return branches.length === 0 ? ['false'] : branches;
+}
+
+/** The page's events beside the last event below the horizon, from one snapshot: one row per event, or one row of nulls. */
+function pageStatement(selection: string): string {
+  return `SELECT last.last_epoch, last.last_transaction_id::text, last.last_global_position::text, ${EVENT_COLUMNS}
      FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon, ${CURRENT_EPOCH} AS current_epoch) AS gate
      LEFT JOIN LATERAL (
        SELECT epoch AS last_epoch, transaction_id AS last_transaction_id, global_position AS last_global_position
@@ -84,21 +133,22 @@ export async function readGlobalPage(
        ORDER BY epoch DESC, transaction_id DESC, global_position DESC LIMIT 1
      ) AS last ON true
      LEFT JOIN LATERAL (${selection}) AS e ON true
-     ORDER BY e.epoch, e.transaction_id, e.global_position`,
-    parameters,
-  );
-  const events = result.rows.flatMap((row) => (row.event_id === null ? [] : [toRecordedEvent(row)]));
-  if (events.length === maxCount) return { events, scannedTo: events[events.length - 1].position };
-  // Every event appended later gets a transaction id at or above the horizon, so it sorts after the last one below it.
-  const {
-    last_epoch: epoch,
-    last_transaction_id: transactionId,
-    last_global_position: globalPosition,
-  } = result.rows[0];
-  if (epoch === null || transactionId === null || globalPosition === null) return { events, scannedTo: after };
+     ORDER BY e.epoch, e.transaction_id, e.global_position`;
+}
+
+/**
+ * Where a page that is not full leaves its reader: the last event below the horizon (every event appended later gets
+ * a transaction id at or above it, so it sorts after), unless the reader already stood further on.
+ */
+function scannedToOf(
+  row: PageRow,
+  start: Required<PostgresPosition> | null,
+  after: Checkpoint | null,
+): Checkpoint | null {
+  const { last_epoch: epoch, last_transaction_id: transactionId, last_global_position: globalPosition } = row;
+  if (epoch === null || transactionId === null || globalPosition === null) return after;
   const last = { epoch, transactionId, globalPosition };
-  const scannedTo = start !== null && comparePositions(start, last) > 0 ? start : last;
-  return { events, scannedTo: encodePosition(scannedTo) };
+  return encodePosition(start !== null && comparePositions(start, last) > 0 ? start : last);
 }
 
 /** The categories named by prefixes of the form `<category>-`, or null when any prefix is something else. */

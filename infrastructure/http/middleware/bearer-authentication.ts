@@ -3,8 +3,8 @@ import type { Authenticate } from '../../../application/accounts/authenticate.js
 import { HttpError } from '../http-error.js';
 
 export const MISSING_KEY_MESSAGE = 'Missing API key: send it in the header "Authorization: Bearer <API_KEY>"';
-export const INVALID_KEY_MESSAGE = 'Invalid API key';
-export const MALFORMED_KEY_MESSAGE =
+const INVALID_KEY_MESSAGE = 'Invalid API key';
+const MALFORMED_KEY_MESSAGE =
   'Malformed API key: it contains a space or tab; send the key exactly as issued, in one piece, in the header "Authorization: Bearer <API_KEY>"';
 
 /** Sets `ctx.state.accountId` from the bearer key, or answers 401. */

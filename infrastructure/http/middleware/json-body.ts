@@ -8,7 +8,7 @@ import { nestsDeeperThan } from '../json-nesting-depth.js';
 const BODY_ENCODINGS = ['identity', 'gzip', 'deflate', 'br'];
 
 /** No request body of this API nests deeper than 2 levels; 32 leaves room and keeps validation's recursion shallow. */
-export const MAX_JSON_NESTING_DEPTH = 32;
+const MAX_JSON_NESTING_DEPTH = 32;
 
 /**
  * Requests with a body must be JSON (415 otherwise) and at most `limitBytes` (413).

@@ -5,7 +5,7 @@ import { responses } from './shared-responses.js';
 
 /** The account: its plan and live balances. */
 
-export const AccountPlan = Type.Object(
+const AccountPlan = Type.Object(
   {
     id: stringEnum(['free', 'starter', 'growth', 'scale', 'custom']),
     renewsAt: nullable('number', {
@@ -18,11 +18,11 @@ export const AccountPlan = Type.Object(
   closed,
 );
 
-export const FeatureId = stringEnum(['download_count', 'bandwidth_mb', 'info', 'client_download', 'channel_list'], {
+const FeatureId = stringEnum(['download_count', 'bandwidth_mb', 'info', 'client_download', 'channel_list'], {
   description: '`client_download` and `channel_list` appear only where the add-on is enabled.',
 });
 
-export const FeatureBalance = Type.Object(
+const FeatureBalance = Type.Object(
   {
     granted: Type.Number({ description: 'Units in the current cycle, extra grants included.' }),
     used: Type.Number(),
@@ -38,7 +38,7 @@ export const FeatureBalance = Type.Object(
 
 type FeatureBalanceBody = typeof FeatureBalance.static;
 
-export const Balances = Type.Unsafe<
+const Balances = Type.Unsafe<
   Record<'download_count' | 'bandwidth_mb' | 'info', FeatureBalanceBody> &
     Partial<Record<typeof FeatureId.static, FeatureBalanceBody>>
 >({
@@ -49,7 +49,7 @@ export const Balances = Type.Unsafe<
   additionalProperties: ref('FeatureBalance', FeatureBalance),
 });
 
-export const AccountResponse = Type.Object(
+const AccountResponse = Type.Object(
   {
     name: Type.String({ description: 'Account holder’s name.' }),
     email: Type.String({ description: 'Account email.' }),

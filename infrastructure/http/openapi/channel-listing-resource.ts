@@ -5,7 +5,7 @@ import { ApiError, errorResponse, rateLimitHeaders, rateLimitedDescription, resp
 
 /** The channel-listing add-on: recent videos of a channel, answered at once. */
 
-export const ListChannelRequest = Type.Object(
+const ListChannelRequest = Type.Object(
   {
     channelUrl: Type.String({
       description:
@@ -24,7 +24,7 @@ export const ListChannelRequest = Type.Object(
   closed,
 );
 
-export const ChannelListingEntry = Type.Object(
+const ChannelListingEntry = Type.Object(
   {
     id: Type.String({ description: 'Video ID.' }),
     title: Type.String(),
@@ -47,7 +47,7 @@ export const ChannelListingEntry = Type.Object(
   },
 );
 
-export const ChannelListing = Type.Object(
+const ChannelListing = Type.Object(
   {
     id: Type.String(),
     title: Type.String(),

@@ -5,7 +5,7 @@ import { errorResponse, jobIdParameter, rateLimited, responses } from './shared-
 
 /** The client-download add-on: submit, then poll the job for direct media links. */
 
-export const SubmitClientDownloadRequest = Type.Object(
+const SubmitClientDownloadRequest = Type.Object(
   {
     url: Type.String({
       description:
@@ -16,9 +16,9 @@ export const SubmitClientDownloadRequest = Type.Object(
   closed,
 );
 
-export const SubmitClientDownloadResponse = lookupSubmitted('Identifier to poll GET /client-download/{jobId} with.');
+const SubmitClientDownloadResponse = lookupSubmitted('Identifier to poll GET /client-download/{jobId} with.');
 
-export const ClientDownloadLink = Type.Object(
+const ClientDownloadLink = Type.Object(
   {
     url: Type.String({ format: 'uri', description: 'Direct media URL.' }),
     type: stringEnum(['video', 'audio']),
@@ -45,7 +45,7 @@ export const ClientDownloadLink = Type.Object(
   },
 );
 
-export const ClientDownloadInfo = Type.Object(
+const ClientDownloadInfo = Type.Object(
   {
     title: Type.String(),
     url: Type.String({ description: 'The submitted URL.' }),
@@ -66,7 +66,7 @@ const clientDownloadJob = lookupJobShapes(
   Type.Object(lookupFailedFields, closed),
 );
 
-export const ClientDownloadJob = clientDownloadJob.job;
+const ClientDownloadJob = clientDownloadJob.job;
 
 export const clientDownloadSchemas = {
   SubmitClientDownloadRequest,

@@ -6,7 +6,7 @@ import { defaulted, nullable, ref, seconds, stringEnum } from './schema-kit.js';
 
 /** The schemas of downloads: the request, the job's three shapes and the webhook's body. */
 
-export const MediaFormat = stringEnum(MEDIA_FORMATS, {
+const MediaFormat = stringEnum(MEDIA_FORMATS, {
   description: [
     '- `1080`, `720`, `480`, `360`: vertical resolution, delivered as MP4; may be capped down for very long videos so the file fits the plan’s per-file size limit (see `actualFormat`).',
     '- `audio` (default): the best audio stream the platform serves, in its own container (usually M4A/AAC or WebM/Opus), not re-encoded.',
@@ -89,7 +89,7 @@ export const SubmitDownloadResponse = Type.Object(
   { additionalProperties: false },
 );
 
-export const DownloadProgress = Type.Object(
+const DownloadProgress = Type.Object(
   {
     stage: stringEnum(['downloading', 'converting', 'storing']),
     percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
@@ -134,7 +134,7 @@ const downloadJobFields = {
   ),
 };
 
-export const DownloadJobPending = Type.Object(
+const DownloadJobPending = Type.Object(
   {
     ...downloadJobFields,
     status: stringEnum(['IN_QUEUE', 'IN_PROGRESS']),

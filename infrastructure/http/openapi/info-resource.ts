@@ -6,7 +6,7 @@ import { errorResponse, jobIdParameter, rateLimited, responses } from './shared-
 
 /** Video info lookups: submit, then poll the job for the title, duration and audio tracks. */
 
-export const SubmitInfoRequest = Type.Object(
+const SubmitInfoRequest = Type.Object(
   {
     url: Type.String({ description: 'The video, in the same forms as POST /download accepts.' }),
     includeAudioTracks: defaulted(
@@ -20,9 +20,9 @@ export const SubmitInfoRequest = Type.Object(
   closed,
 );
 
-export const SubmitInfoResponse = lookupSubmitted('Identifier to poll GET /info/{jobId} with, for 1 hour.');
+const SubmitInfoResponse = lookupSubmitted('Identifier to poll GET /info/{jobId} with, for 1 hour.');
 
-export const AudioTrack = Type.Object(
+const AudioTrack = Type.Object(
   {
     type: stringEnum(['original', 'dubbed']),
     language: nullable('string', { description: 'ISO language code; null when unknown.' }),
@@ -30,7 +30,7 @@ export const AudioTrack = Type.Object(
   closed,
 );
 
-export const VideoInfo = Type.Object(
+const VideoInfo = Type.Object(
   {
     title: Type.String(),
     duration: seconds('Duration in seconds.'),
@@ -63,7 +63,7 @@ const infoJob = lookupJobShapes(
   ),
 );
 
-export const InfoJob = infoJob.job;
+const InfoJob = infoJob.job;
 
 export const infoSchemas = { SubmitInfoRequest, SubmitInfoResponse, ...infoJob.schemas, VideoInfo, AudioTrack };
 

@@ -10,7 +10,7 @@ import { errorResponse, jobIdParameter, jobNotFound, rateLimited, responses } fr
  * history. The `progress` of a running download is in download-schemas.ts.
  */
 
-export const DownloadJobList = Type.Object(
+const DownloadJobList = Type.Object(
   {
     jobs: Type.Array(ref('DownloadJob', DownloadJob)),
     nextCursor: nullable('string', { description: 'Pass as `cursor` for the next page; null on the last page.' }),
@@ -41,10 +41,7 @@ const WebhookAttempt = Type.Object(
   { additionalProperties: false },
 );
 
-export const WebhookAttemptList = Type.Object(
-  { attempts: Type.Array(WebhookAttempt) },
-  { additionalProperties: false },
-);
+const WebhookAttemptList = Type.Object({ attempts: Type.Array(WebhookAttempt) }, { additionalProperties: false });
 
 export const jobWatchingSchemas = { DownloadJobList, WebhookAttemptList };
 

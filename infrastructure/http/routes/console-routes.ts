@@ -5,10 +5,10 @@ import path from 'node:path';
 import type { Context } from 'koa';
 
 /** Where `npm run build` puts the console (console/ compiled, with its HTML and CSS). */
-export const CONSOLE_DIRECTORY = path.resolve(__dirname, '..', '..', '..', 'console');
+const CONSOLE_DIRECTORY = path.resolve(__dirname, '..', '..', '..', 'console');
 
 // The console's pages run only their own files: no inline script or style, no other origin, no framing.
-export const CONSOLE_CONTENT_SECURITY_POLICY = [
+const CONSOLE_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -48,7 +48,7 @@ const RECENT_FILENAMES = 1_000;
 const recentFilenames = new Map<string, string>();
 
 /** The title as a file name: path separators, control and reserved characters dropped, length bounded. */
-export function downloadFilename(title: string, extension: string | null): string {
+function downloadFilename(title: string, extension: string | null): string {
   const cacheKey = `${extension ?? '\0'}\n${title}`;
   const cached = recentFilenames.get(cacheKey);
   if (cached !== undefined) return cached;

@@ -11,7 +11,7 @@ export const t1 = '2026-03-01T00:00:05.000Z';
 export const t2 = '2026-03-01T00:01:00.000Z';
 
 export const video = (n: number) => `https://www.youtube.com/watch?v=video${n}`;
-export const playlistUrl = 'https://www.youtube.com/playlist?list=PL1';
+const playlistUrl = 'https://www.youtube.com/playlist?list=PL1';
 
 const requestFields = {
   batchId,

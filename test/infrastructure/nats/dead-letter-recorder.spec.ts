@@ -41,7 +41,14 @@ describe('dead letters (JetStream advisories)', () => {
   it('records a message whose last delivery was terminated, with its body, and counts it as an anomaly', async () => {
     const jsm = await nc.jetstreamManager();
     const anomalies: AnomalyKind[] = [];
-    const recorder = new DeadLetterRecorder(nc, jsm, db, stream, { record: (kind) => anomalies.push(kind) }, silent);
+    const recorder = new DeadLetterRecorder({
+      nc,
+      jsm,
+      db,
+      stream,
+      anomalies: { record: (kind) => anomalies.push(kind) },
+      logger: silent,
+    });
     await recorder.start();
     const consumer = new WorkQueueConsumer({
       js: nc.jetstream(),
@@ -77,7 +84,7 @@ describe('dead letters (JetStream advisories)', () => {
     const problems: string[] = [];
     const note = (_details: unknown, message: string) => void problems.push(message);
     const logger: Logger = { ...silent, warn: note, error: note };
-    const recorder = new DeadLetterRecorder(nc, jsm, db, stream, { record: () => undefined }, logger);
+    const recorder = new DeadLetterRecorder({ nc, jsm, db, stream, anomalies: { record: () => undefined }, logger });
     await recorder.start();
     const consumer = new WorkQueueConsumer({
       js: nc.jetstream(),

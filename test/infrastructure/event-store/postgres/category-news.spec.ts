@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { CategoryNews, interestOf } from '../../../../infrastructure/event-store/postgres/category-news.js';
+
+/** Whether a waiter has been woken yet: a settled promise answers within a turn of the event loop. */
+async function settled(promise: Promise<boolean>): Promise<boolean | 'waiting'> {
+  return Promise.race([promise, new Promise<'waiting'>((resolve) => setImmediate(() => resolve('waiting')))]);
+}
+
+describe('CategoryNews', () => {
+  const stop = new AbortController();
+  after(() => stop.abort());
+
+  it('wakes a waiter for news of its category, and not for news of another', async () => {
+    const news = new CategoryNews();
+    const downloads = news.wait(60_000, stop.signal, interestOf(['download-']));
+    news.announce(['account']);
+    assert.equal(await settled(downloads), 'waiting');
+    news.announce(['account', 'download']);
+    assert.equal(await settled(downloads), true);
+  });
+
+  it('wakes every waiter for news whose categories are unknown, and for wakeAll', async () => {
+    const news = new CategoryNews();
+    const unknown = news.wait(60_000, stop.signal, interestOf(['download-']));
+    news.announce(null);
+    assert.equal(await settled(unknown), true);
+    const notInterested = news.wait(60_000, stop.signal, () => false);
+    news.wakeAll();
+    assert.equal(await settled(notInterested), true);
+  });
+
+  it('answers false once the timeout passes or the signal aborts', async () => {
+    const news = new CategoryNews();
+    assert.equal(await news.wait(1, stop.signal), false);
+    const aborting = new AbortController();
+    const waiting = news.wait(60_000, aborting.signal);
+    aborting.abort();
+    assert.equal(await waiting, false);
+    assert.equal(await news.wait(60_000, aborting.signal), false, 'an aborted signal ends the wait at once');
+  });
+});
+
+describe('interestOf', () => {
+  it('takes all news without a prefix filter, and news of the categories its prefixes can match with one', () => {
+    assert.equal(interestOf(undefined)(['anything']), true);
+    const interest = interestOf(['download-', 'acc']);
+    assert.equal(interest(['download']), true);
+    assert.equal(interest(['account']), true, 'a partial prefix matches the category it starts');
+    assert.equal(interest(['lookup']), false);
+    assert.equal(interestOf(['download-abc'])(['download']), true, 'a prefix inside the category');
+    assert.equal(interest(null), true);
+  });
+});
