@@ -28,7 +28,7 @@ type Capabilities = typeof EXTRACTOR_CAPABILITIES;
 export type ExtractorMethod = keyof Capabilities;
 
 /** The port of one capability. */
-export type CapabilityPort<Method extends ExtractorMethod> = Capabilities[Method]['type'];
+type CapabilityPort<Method extends ExtractorMethod> = Capabilities[Method]['type'];
 
 /** An extractor that serves every capability, as the yt-dlp command line does. */
 export type WholeExtractor = {

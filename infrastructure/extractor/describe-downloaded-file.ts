@@ -7,7 +7,7 @@ import { type MediaProbe, probeMediaFile } from '../media/ffprobe.js';
 import { mediaMimeType } from './media-mime-type.js';
 import { nameVideoHeight } from './name-video-height.js';
 
-export interface DescribeOptions {
+interface DescribeOptions {
   ffprobePath: string;
   signal?: AbortSignal;
 }
