@@ -1,78 +1,86 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
-import type { AuditReport } from '../../application/audit/replay-account-ledger.js';
+import type { AuditReport, LedgerEntry, RunningBalances } from '../../application/audit/replay-account-ledger.js';
+import type { FeatureId } from '../../domain/account/plan.js';
 import { type JobKind, type JobLedger, SUCCESS } from './job-ledger.js';
-import type { SoakAccount } from './soak-accounts.js';
-import type { SoakHttp } from './soak-http.js';
 
-const run = promisify(execFile);
-const AUDIT = path.join(__dirname, '..', '..', 'infrastructure', 'cli', 'audit.js');
+/** What the soak read about one account once the run was quiet: the checks below judge it. */
+export interface AccountBillingRecord {
+  accountId: string;
+  /** The accounts read model's state for it; undefined when it has no row. */
+  readModel: { pendingJobs?: string[]; pendingLookups?: unknown[] } | undefined;
+  /** The audit CLI's exit code and its report; the report is null when its output was not a report. */
+  audit: { exitCode: number; report: AuditReport | null };
+  /** How `GET /me` answered with the account's key. */
+  me: { status: number | null; body: any };
+}
 
 /**
  * Per account: no reservation left open; the auditors' replay (the audit
  * CLI, a process of its own) agrees with the read model and with `GET /me`;
- * every successful job charged once, and no failed or cancelled one.
+ * each charge in the replayed ledger moves the running balance by what it
+ * charged; every successful job charged once, and no failed or cancelled one.
  */
-export async function checkBilling(
-  accounts: SoakAccount[],
-  ledger: JobLedger,
-  http: SoakHttp,
-  env: Record<string, string>,
-): Promise<string[]> {
+export function checkAccountBilling(record: AccountBillingRecord, ledger: JobLedger): string[] {
+  const where = `account ${record.accountId}`;
   const broken: string[] = [];
-  const db = new pg.Client({ connectionString: env.DATABASE_URL });
-  await db.connect();
-  try {
-    for (const account of accounts) {
-      const { rows } = await db.query<{ state: { pendingJobs?: string[]; pendingLookups?: unknown[] } }>(
-        'SELECT state FROM accounts WHERE account_id = $1',
-        [account.accountId],
-      );
-      const state = rows[0]?.state;
-      if (state === undefined) broken.push(`account ${account.accountId}: no read-model row`);
-      else if ((state.pendingJobs?.length ?? 0) + (state.pendingLookups?.length ?? 0) > 0)
-        broken.push(
-          `account ${account.accountId}: reservations left open: ${JSON.stringify({ pendingJobs: state.pendingJobs, pendingLookups: state.pendingLookups })}`,
-        );
-      broken.push(...(await auditAccount(account, ledger, http, env)));
-    }
-  } finally {
-    await db.end();
+  const state = record.readModel;
+  if (state === undefined) broken.push(`${where}: no read-model row`);
+  else if ((state.pendingJobs?.length ?? 0) + (state.pendingLookups?.length ?? 0) > 0)
+    broken.push(
+      `${where}: reservations left open: ${JSON.stringify({ pendingJobs: state.pendingJobs, pendingLookups: state.pendingLookups })}`,
+    );
+  const { exitCode, report } = record.audit;
+  if ((exitCode !== 0 && exitCode !== 1) || report === null)
+    return [...broken, `${where}: the audit CLI failed (exit ${exitCode})`];
+  if (exitCode === 1)
+    broken.push(`${where}: the audit replay differs from the read model: ${report.differences.join('; ')}`);
+  broken.push(...compareWithMe(where, report, record.me));
+  broken.push(...unbalancedEntries(where, report.entries));
+  broken.push(...compareAllCharges(where, report, ledger, record.accountId));
+  return broken;
+}
+
+function compareWithMe(where: string, report: AuditReport, me: AccountBillingRecord['me']): string[] {
+  if (me.status !== 200) return [`${where}: GET /me answered ${me.status}`];
+  const broken: string[] = [];
+  for (const [feature, replayed] of Object.entries(report.replayed)) {
+    const served = me.body?.balances?.[feature];
+    if (served?.used !== replayed?.used)
+      broken.push(`${where}: ${feature} used is ${served?.used} on /me, ${replayed?.used} in the replay`);
   }
   return broken;
 }
 
-async function auditAccount(
-  account: SoakAccount,
-  ledger: JobLedger,
-  http: SoakHttp,
-  env: Record<string, string>,
-): Promise<string[]> {
-  const broken: string[] = [];
-  const where = `account ${account.accountId}`;
-  const result = await run(process.execPath, [AUDIT, account.accountId, '--json'], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
-    maxBuffer: 64 * 1024 * 1024,
-  }).then(
-    (done) => ({ code: 0, stdout: done.stdout }),
-    (error: { code?: number; stdout?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? '' }),
-  );
-  if (result.code !== 0 && result.code !== 1) return [`${where}: the audit CLI failed (exit ${result.code})`];
-  const report = JSON.parse(result.stdout) as AuditReport;
-  if (result.code === 1)
-    broken.push(`${where}: the audit replay differs from the read model: ${report.differences.join('; ')}`);
-  const me = await http.send('GET', '/me', { key: account.apiKey });
-  if (me.status !== 200) broken.push(`${where}: GET /me answered ${me.status}`);
-  else
-    for (const [feature, replayed] of Object.entries(report.replayed)) {
-      const served = me.body.balances?.[feature];
-      if (served?.used !== replayed?.used)
-        broken.push(`${where}: ${feature} used is ${served?.used} on /me, ${replayed?.used} in the replay`);
-    }
+/** What a ledger entry adds to each feature's `used`; null for entries that set a new baseline (a period, a grant). */
+function charged(entry: LedgerEntry): Partial<Record<FeatureId, number>> | null {
+  if (entry.kind === 'charge') return { download_count: entry.downloads, bandwidth_mb: entry.bandwidthMb };
+  if (entry.kind === 'lookup-charge') return { [entry.feature]: entry.units };
+  return null;
+}
 
-  const charged = (kind: 'charge' | 'info' | 'client_download' | 'channel_list') =>
+/** Each charge's running balance must be the one before it plus what it charged: a ledger that adds up. */
+function unbalancedEntries(where: string, entries: readonly LedgerEntry[]): string[] {
+  const broken: string[] = [];
+  // An account starts with nothing used; periods and grants carry the balances they set.
+  let before: RunningBalances | null = null;
+  for (const entry of entries) {
+    const amounts = charged(entry);
+    if (amounts !== null)
+      for (const [feature, amount] of Object.entries(amounts) as Array<[FeatureId, number]>) {
+        const after = entry.balances[feature]?.used;
+        if (after === undefined) continue;
+        const expected = (before?.[feature]?.used ?? 0) + amount;
+        if (Math.abs(after - expected) > 1e-6)
+          broken.push(
+            `${where}: the ledger does not add up at revision ${entry.revision}: ${feature} used ${after} after charging ${amount}, expected ${expected}`,
+          );
+      }
+    before = entry.balances;
+  }
+  return broken;
+}
+
+function compareAllCharges(where: string, report: AuditReport, ledger: JobLedger, accountId: string): string[] {
+  const chargedIds = (kind: 'charge' | 'info' | 'client_download' | 'channel_list') =>
     report.entries.flatMap((entry) =>
       entry.kind === 'charge' && kind === 'charge'
         ? [entry.jobId]
@@ -80,13 +88,15 @@ async function auditAccount(
           ? [entry.lookupId]
           : [],
     );
-  broken.push(...compareCharges(where, 'download', charged('charge'), ledger, account.accountId));
-  broken.push(...compareCharges(where, 'info', charged('info'), ledger, account.accountId));
-  broken.push(...compareCharges(where, 'client-download', charged('client_download'), ledger, account.accountId));
-  const listings = new Set(charged('channel_list')).size;
-  const answered = ledger.listings.get(account.accountId) ?? 0;
+  const broken = [
+    ...compareCharges(where, 'download', chargedIds('charge'), ledger, accountId),
+    ...compareCharges(where, 'info', chargedIds('info'), ledger, accountId),
+    ...compareCharges(where, 'client-download', chargedIds('client_download'), ledger, accountId),
+  ];
+  const listings = new Set(chargedIds('channel_list')).size;
+  const answered = ledger.listings.get(accountId) ?? 0;
   const unknown = ledger.unknownOutcomes.filter(
-    (entry) => entry.kind === 'list-channel' && entry.accountId === account.accountId,
+    (entry) => entry.kind === 'list-channel' && entry.accountId === accountId,
   ).length;
   if (listings < answered || listings > answered + unknown)
     broken.push(`${where}: ${listings} channel listings charged for ${answered} answered (${unknown} unanswered)`);

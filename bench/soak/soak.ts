@@ -3,7 +3,8 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type FixturePlatform, startFixturePlatform } from '../../test/fixtures/platform/fixture-platform.js';
-import { checkBilling } from './billing-invariants.js';
+import { checkAccountBilling } from './billing-invariants.js';
+import { readBillingRecords } from './billing-records.js';
 import { CLUSTER_FAULT_CLASSES, FAULT_CLASSES, FaultInjector, type InjectedFault } from './fault-injector.js';
 import { RECOVERY_BOUND_MS, checkFaults } from './fault-invariants.js';
 import { runFaultSchedule } from './fault-schedule.js';
@@ -120,7 +121,8 @@ async function soak(options: SoakOptions, runDir: string, cleanup: Array<() => P
   broken.push(...checkFaults(faults));
   broken.push(...checkJobs(ledger, faults));
   broken.push(...checkWebhooks(ledger, histories, receivers));
-  broken.push(...(await checkBilling(accounts, ledger, http, env)));
+  for (const record of await readBillingRecords(accounts, http, env))
+    broken.push(...checkAccountBilling(record, ledger));
   broken.push(...(await checkProcessesRunning(fleet, http)));
   stopped = await fleet.stopAll(30_000);
   broken.push(...checkProcessesStopped(stopped, await leftBehind(env[SOAK_MARKER_VARIABLE])));

@@ -28,6 +28,8 @@ export interface Storage {
   acquireLock: AcquireLock;
   /** Shown by /readyz and the start-up log. */
   description: string;
+  /** What the storage itself adds to /readyz, by name: each true while its part works. */
+  readinessChecks: Record<string, () => Promise<boolean>>;
   /** Delivers the NOTIFYs of a channel to this process (see ChannelListenerHandlers for what each call means). */
   listen(channel: string, handlers: ChannelListenerHandlers): ChannelSubscription;
   close(): Promise<void>;
@@ -51,6 +53,7 @@ export async function openServerStorage(storage: StorageSettings): Promise<Stora
     eventStore,
     acquireLock: acquireSessionLock,
     description: storage.eventStoreUrl === null ? 'PostgreSQL' : 'EventStoreDB and PostgreSQL',
+    readinessChecks: {},
     listen: (channel, handlers) => new ChannelListener(storage.databaseUrl, channel, handlers),
     async close() {
       await eventStore.close();
@@ -84,6 +87,7 @@ export async function openEmbeddedStorage(directory: string): Promise<Storage> {
       eventStore,
       acquireLock: inProcessLocks(),
       description: `PGlite in ${directory}`,
+      readinessChecks: { dataDirectoryLock: async () => lock.beating },
       listen: (channel, handlers) => new PgliteChannelListener(embedded.pglite, channel, handlers),
       async close() {
         await eventStore.close();

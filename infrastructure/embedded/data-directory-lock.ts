@@ -15,6 +15,12 @@ export class DataDirectoryInUseError extends Error {
 }
 
 export interface DataDirectoryLock {
+  /**
+   * Whether the last heartbeat was written. While it cannot be (a full, remounted or vanished disk), another
+   * namespace's starter may take the directory once the lease lapses: /readyz shows it, and the next beat that
+   * succeeds clears it.
+   */
+  readonly beating: boolean;
   release(): Promise<void>;
 }
 
@@ -64,13 +70,24 @@ export async function lockDataDirectory(directory: string): Promise<DataDirector
     const here = await ownIdentity();
     const mine = await takeGeneration(directory, here);
     heldHere.add(key);
+    let beating = true;
     const heartbeat = setInterval(() => {
       const now = new Date();
-      // A beat that fails (a full or remounted disk) is tried again at the next one.
-      utimes(generationPath(directory, mine), now, now).catch(() => undefined);
+      // A beat that fails is tried again at the next one.
+      utimes(generationPath(directory, mine), now, now).then(
+        () => {
+          beating = true;
+        },
+        () => {
+          beating = false;
+        },
+      );
     }, HEARTBEAT_MS);
     heartbeat.unref();
     return {
+      get beating() {
+        return beating;
+      },
       release: () => {
         clearInterval(heartbeat);
         return release(directory, key, mine);

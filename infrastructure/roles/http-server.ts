@@ -1,6 +1,7 @@
 import { type RequestListener, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerClientErrorsInJson } from '../http/client-errors.js';
+import { keepAliveAfterStalls } from './keep-alive-after-stalls.js';
 
 /** Clients that send headers or a body too slowly are cut off (408), checked at least once a second. */
 export function listen(
@@ -15,6 +16,7 @@ export function listen(
       handler,
     );
     answerClientErrorsInJson(server);
+    keepAliveAfterStalls(server);
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);

@@ -29,6 +29,7 @@ export function readiness({ container, config, queue, readiness: roles }: RoleCo
       eventStore: () => store.ping(),
       [queue.kind === 'jetstream' ? 'nats' : 'workQueue']: () => queue.ping(),
       ...(stalls === null ? {} : { processorLag: lagWithinLimit }),
+      ...container.resolve(TOKENS.storage).readinessChecks,
       ...roles,
       ...Object.assign({}, ...parts.map((part) => part.readinessChecks ?? {})),
     },

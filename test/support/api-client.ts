@@ -14,6 +14,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** fetch's own message is only "fetch failed": the cause says what happened to the connection. */
+function describeFailure(error: Error): string {
+  const cause = error.cause as (Error & { code?: string }) | undefined;
+  return cause === undefined ? error.message : `${error.message}: ${cause.code ?? cause.name} ${cause.message}`;
+}
+
 /**
  * fetch against a running test service; every JSON response from an API path
  * is checked against the OpenAPI document before the test sees it.
@@ -33,7 +39,11 @@ export function apiClient(baseUrl: string) {
     } else if (options.raw !== undefined) {
       body = options.raw;
     }
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' }).catch(
+      (error: Error) => {
+        throw new Error(`${method} ${path.slice(0, 120)}: ${describeFailure(error)}`, { cause: error });
+      },
+    );
     const text = await response.text();
     const contentType = response.headers.get('content-type') ?? '';
     const parsed = contentType.includes('application/json') && text !== '' ? JSON.parse(text) : text;

@@ -52,7 +52,11 @@ export function rawRequest(
         }),
       );
     });
-    req.on('error', (error) => (answered === null ? reject(error) : resolve(answered)));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      answered === null
+        ? reject(new Error(`${method} ${path.slice(0, 120)}: ${error.code ?? ''} ${error.message}`, { cause: error }))
+        : resolve(answered),
+    );
     if (body !== undefined) req.write(body);
     req.end();
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { mkdir, mkdtemp, readFile, readlink, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readlink, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -10,6 +10,7 @@ import {
   dataDirectoryOwner,
   lockDataDirectory,
 } from '../../../infrastructure/embedded/data-directory-lock.js';
+import { waitFor } from '../../support/wait-for.js';
 
 describe('embedded data directory lock', () => {
   let directory: string;
@@ -160,6 +161,24 @@ describe('embedded data directory lock', () => {
         await lock.release();
       }
     });
+  });
+
+  it('says its heartbeat is failing while it cannot be written, and beating again once it can', async function () {
+    this.timeout(60_000);
+    const lock = await lockDataDirectory(directory);
+    const file = path.join(directory, 'owner.1.pid');
+    const aside = path.join(directory, 'aside');
+    try {
+      assert.equal(lock.beating, true);
+      // Its file gone (a vanished or remounted volume): the heartbeat has nothing to write to.
+      await rename(file, aside);
+      await waitFor('the lock to say its heartbeat fails', () => !lock.beating, 20_000);
+      await rename(aside, file);
+      await waitFor('the lock to say its heartbeat beats again', () => lock.beating, 20_000);
+    } finally {
+      await rename(aside, file).catch(() => undefined);
+      await lock.release();
+    }
   });
 
   it('lets exactly one of several processes starting together after a crash take the directory', async function () {
