@@ -44,7 +44,9 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
     const running: Array<WorkConsumer | WorkRelay> = [];
     let counter = 0;
 
-    before(async () => {
+    before(async function () {
+      // Opening an embedded database compiles PGlite's WebAssembly: CPU-bound, 39 s seen on two cores under heavy load.
+      this.timeout(120_000);
       harness = await factory();
       queue = await harness.open();
     });
