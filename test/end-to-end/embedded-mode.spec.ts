@@ -33,6 +33,7 @@ describe('end to end in embedded mode: PGlite and the in-process work queue, no 
       relay: 'ok',
       workConsumers: 'ok',
       liveStatus: 'ok',
+      dataDirectoryLock: 'ok',
     });
   });
 });
