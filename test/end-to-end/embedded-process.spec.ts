@@ -131,6 +131,7 @@ describe('the embedded service process: no servers, kill -9 mid-job, CLIs beside
       relay: 'ok',
       workConsumers: 'ok',
       liveStatus: 'ok',
+      dataDirectoryLock: 'ok',
     });
     const ports = await remoteTcpPorts(service?.child.pid as number);
     assert.deepEqual(
