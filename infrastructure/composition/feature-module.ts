@@ -54,14 +54,19 @@ export interface ApiPart {
 }
 
 /**
- * One feature's part in every role: what it registers, projects, consumes and serves.
- * A new feature is its own folders plus the few shared lines the README's "Adding a feature" lists.
+ * One feature's part in every role: what it registers, projects, stores, consumes and serves. The shared files collect
+ * these declarations (features.ts), so a new feature is its own folders plus the few shared lines the README's "Adding
+ * a feature" lists.
  */
 export interface FeatureModule {
   readonly name: string;
+  /** The features whose container registrations this one resolves: start-up refuses a set of features that lacks one. */
+  readonly requires?: readonly string[];
   register?(context: FeatureContext): void;
   readonly projections?: readonly Projection[];
-  /** The work kinds this feature consumes; WORK_HANDLERS must cover every WorkKind. */
+  /** The statements that create its projections' tables, idempotent (CREATE ... IF NOT EXISTS), in order. */
+  readonly readModelSchema?: readonly string[];
+  /** The work kinds this feature consumes: every WorkKind is consumed by exactly one feature, or FEATURES fails to compile. */
   readonly work?: Partial<Record<WorkKind, WorkHandlerFactory>>;
   api?(context: ApiContext): ApiPart;
   /** In every projector process. */

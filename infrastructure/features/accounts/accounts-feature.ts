@@ -17,6 +17,7 @@ import { KeyRevocationNotices } from '../../security/key-revocation-notices.js';
 import { RevocableKeyCache } from '../../security/revocable-key-cache.js';
 import { PostgresSnapshotStore } from '../../snapshots/postgres-snapshot-store.js';
 import type { ChannelSubscription } from '../../database/open-storage.js';
+import { ACCOUNT_TABLES } from './account-tables.js';
 
 const keyCache = token<RevocableKeyCache>('RevocableKeyCache');
 const keyRevocations = token<ChannelSubscription>('KeyRevocationListener');
@@ -26,6 +27,7 @@ export const accountsFeature = {
   name: 'accounts',
   register: registerAccounts,
   projections: [accountsProjection],
+  readModelSchema: ACCOUNT_TABLES,
   api: ({ container }) => {
     // Revocations reach every API process through LISTEN: a connection of its own on a server, PGlite's own listeners embedded.
     // Listened for even with no key cache: a revoked key's open event streams end at once.

@@ -6,6 +6,7 @@ import { listChannelRoutes } from './list-channel-routes.js';
 /** A channel's videos, listed while the client waits; its reservation is released with the lookups'. */
 export const channelListingFeature = {
   name: 'channel listing',
+  requires: ['accounts'],
   register: ({ container: c, config }) =>
     c.singleton(
       ListChannel,

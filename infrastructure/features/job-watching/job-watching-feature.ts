@@ -19,6 +19,7 @@ import { KeyRevocationNotices } from '../../security/key-revocation-notices.js';
 /** An account watching its jobs: the list, live status (with the workers' progress) and webhook history. */
 export const jobWatchingFeature = {
   name: 'job watching',
+  requires: ['accounts', 'downloads'],
   register: ({ container: c, logger }) =>
     c.singleton(
       JobStatusHub,
