@@ -4,6 +4,7 @@ import type { JobMessage, WorkKind } from '../../application/processes/work-rout
 import type { Delivery, WorkOutcome } from '../../application/processes/work-outcome.js';
 import type { Projection } from '../../projections/projection.js';
 import type { Config } from '../config/config.js';
+import type { OpenApiPart } from '../http/openapi/openapi-part.js';
 import type { RequestValidation } from '../http/request-validation.js';
 import type { UrlPolicies } from '../http/url-policies.js';
 import type { Container } from './container.js';
@@ -66,6 +67,8 @@ export interface FeatureModule {
   readonly projections?: readonly Projection[];
   /** The statements that create its projections' tables, idempotent (CREATE ... IF NOT EXISTS), in order. */
   readonly readModelSchema?: readonly string[];
+  /** Its paths, schemas and tags in the OpenAPI document, which is assembled from the features' parts. */
+  readonly openApi?: readonly OpenApiPart[];
   /** The work kinds this feature consumes: every WorkKind is consumed by exactly one feature, or FEATURES fails to compile. */
   readonly work?: Partial<Record<WorkKind, WorkHandlerFactory>>;
   api?(context: ApiContext): ApiPart;

@@ -1,6 +1,7 @@
 import type { WorkKind } from '../../application/processes/work-routing.js';
 import type { Projection } from '../../projections/projection.js';
 import type { FeatureModule, WorkHandlerFactory } from '../composition/feature-module.js';
+import { type OpenApiDocument, assembleOpenApiDocument } from '../http/openapi/document.js';
 import { accountsFeature } from './accounts/accounts-feature.js';
 import { channelListingFeature } from './channel-listing/channel-listing-feature.js';
 import { consoleFeature } from './console/console-feature.js';
@@ -12,17 +13,17 @@ import { webhooksFeature } from './webhooks/webhooks-feature.js';
 
 // As written, so that the compiler can read which feature consumes which kind of work.
 const FEATURE_LIST = [
-  accountsFeature,
   downloadsFeature,
   lookupsFeature,
   channelListingFeature,
   jobWatchingFeature,
+  accountsFeature,
   webhooksFeature,
   retentionFeature,
   consoleFeature,
 ] as const satisfies readonly FeatureModule[];
 
-/** Every feature of the service; the api role mounts their routes, and the schema creates their tables, in this order. */
+/** Every feature of the service; the api role mounts their routes, the schema creates their tables and the OpenAPI document lists their tags, in this order. */
 export const FEATURES: readonly FeatureModule[] = FEATURE_LIST;
 
 type WorkOf<Feature> = Feature extends { work: infer Work } ? keyof Work : never;
@@ -48,3 +49,8 @@ export const PROJECTIONS: readonly Projection[] = FEATURES.flatMap((feature) => 
 
 /** The read models' tables, in the features' order. */
 export const READ_MODEL_SCHEMA: readonly string[] = FEATURES.flatMap((feature) => feature.readModelSchema ?? []);
+
+/** The API's OpenAPI document, served at /openapi.json and the source of request validation: the features' parts. */
+export const OPENAPI_DOCUMENT: OpenApiDocument = assembleOpenApiDocument(
+  FEATURES.flatMap((feature) => feature.openApi ?? []),
+);

@@ -3,6 +3,7 @@ import { type JobMessage, WORK_KINDS } from '../../application/processes/work-ro
 import type { Delivery } from '../../application/processes/work-outcome.js';
 import type { Key } from '../composition/container.js';
 import type { FeatureModule } from '../composition/feature-module.js';
+import { OPENAPI_DOCUMENT } from '../features/features.js';
 import { resolutionStub } from '../composition/resolution-stub.js';
 import { TOKENS } from '../composition/tokens.js';
 import type { Role } from '../config/config.js';
@@ -55,8 +56,8 @@ export function absentRequirements(features: readonly FeatureModule[]): string[]
 function runRoleParts(context: RoleContext, role: Role, feature: FeatureModule): void {
   const { container, config } = context;
   if (role === 'api') {
-    const urls = new UrlPolicies(config.platforms, config.webhooks);
-    feature.api?.({ ...context, validation: new RequestValidation(), urls });
+    const urls = new UrlPolicies(config);
+    feature.api?.({ ...context, validation: new RequestValidation(OPENAPI_DOCUMENT), urls });
   }
   if (role === 'projector') feature.projectorLoops?.(context);
   if (role === 'sweeper') feature.sweeperLoops?.(context);

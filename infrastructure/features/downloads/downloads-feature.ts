@@ -24,6 +24,7 @@ import { PostgresPendingDownloadAccounts } from '../../postgres/postgres-pending
 import type { ChannelSubscription } from '../../database/open-storage.js';
 import { PeriodicTask } from '../../system/periodic-task.js';
 import { DOWNLOAD_TABLES } from './download-tables.js';
+import { downloadOpenApi } from './download-openapi.js';
 
 const settledViews = token<SettledJobViews>('SettledJobViews');
 const jobViewChanges = token<ChannelSubscription>('JobViewChangeListener');
@@ -34,6 +35,7 @@ const MAX_DELIVER = 1_000;
 export const downloadsFeature = {
   name: 'downloads',
   requires: ['accounts', 'job watching'],
+  openApi: [downloadOpenApi],
   register: (context) => {
     registerDownloads(context);
     registerDownloadProcesses(context);

@@ -36,6 +36,8 @@ import { PostgresLookupJobReadModel } from '../../postgres/postgres-lookup-job-r
 import { PostgresPendingLookupAccounts } from '../../postgres/postgres-pending-lookup-accounts.js';
 import { PeriodicTask } from '../../system/periodic-task.js';
 import { LOOKUP_TABLES } from './lookup-tables.js';
+import { clientDownloadOpenApi } from './client-download-openapi.js';
+import { infoOpenApi } from './info-openapi.js';
 
 /** What a client-download job is requested with, besides its URL. */
 type ClientDownloadJobDetails = { platform: ClientDownloadPlatform; canonicalUrl: string };
@@ -60,6 +62,7 @@ const MAX_DELIVER = 1_000;
 export const lookupsFeature = {
   name: 'lookups',
   requires: ['accounts'],
+  openApi: [infoOpenApi, clientDownloadOpenApi],
   register: (context) => {
     registerLookupJobs(context);
     registerLookupSubmissions(context);
