@@ -26,7 +26,6 @@ const INFRASTRUCTURE_ORDER = [
   ['webhooks'],
   ['embedded'],
   ['database'],
-  ['retention'],
   ['composition'],
   ['features'],
   ['composition/create-container.ts'],
@@ -36,7 +35,7 @@ const INFRASTRUCTURE_ORDER = [
   ['cli'],
 ];
 
-const MAX_UPWARD_INFRASTRUCTURE_IMPORTS = 2;
+const MAX_UPWARD_INFRASTRUCTURE_IMPORTS = 0;
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 60;
 const MAX_CONSTRUCTOR_PARAMETERS = 5;

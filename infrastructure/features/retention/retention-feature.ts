@@ -1,6 +1,6 @@
 import { deletedFilesProjection } from '../../../projections/deleted-files-projection.js';
 import type { FeatureModule } from '../../composition/feature-module.js';
-import { createFileSweeper } from '../../retention/create-file-sweeper.js';
+import { createFileSweeper } from './create-file-sweeper.js';
 import { RETENTION_TABLES } from './retention-tables.js';
 
 /** Files older than FILE_RETENTION_SECONDS are deleted by the sweeper role. */
