@@ -13,7 +13,6 @@ const WORK_OF_EVENT = {
   InfoRequested: ['info'],
   ClientDownloadRequested: ['client-download'],
   LookupReserved: ['lookup-reservation'],
-  PlaylistRequested: ['playlist'],
 } as const;
 type RoutedEventType = keyof typeof WORK_OF_EVENT;
 

@@ -8,7 +8,6 @@ import { consoleFeature } from './console/console-feature.js';
 import { downloadsFeature } from './downloads/downloads-feature.js';
 import { jobWatchingFeature } from './job-watching/job-watching-feature.js';
 import { lookupsFeature } from './lookups/lookups-feature.js';
-import { playlistsFeature } from './playlists/playlists-feature.js';
 import { retentionFeature } from './retention/retention-feature.js';
 import { webhooksFeature } from './webhooks/webhooks-feature.js';
 
@@ -22,7 +21,6 @@ const FEATURE_LIST = [
   webhooksFeature,
   retentionFeature,
   consoleFeature,
-  playlistsFeature,
 ] as const satisfies readonly FeatureModule[];
 
 /** Every feature of the service; the api role mounts their routes, the schema creates their tables and the OpenAPI document lists their tags, in this order. */
