@@ -1,8 +1,0 @@
-import type { FeatureModule } from '../composition/feature-module.js';
-import { consoleRoutes } from '../http/routes/console-routes.js';
-
-/** The web console's static files. */
-export const consoleFeature = {
-  name: 'console',
-  api: () => ({ publicRouters: [consoleRoutes()] }),
-} satisfies FeatureModule;

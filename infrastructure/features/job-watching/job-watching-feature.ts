@@ -1,0 +1,71 @@
+import { Authenticate } from '../../../application/accounts/authenticate.js';
+import { ChargeVisibility } from '../../../application/accounts/charge-visibility.js';
+import { ReadWebhookDeliveryHistory } from '../../../application/audit/webhook-delivery-history.js';
+import { ListDownloadJobs } from '../../../application/downloads/list-download-jobs.js';
+import { ListWebhookAttempts } from '../../../application/downloads/list-webhook-attempts.js';
+import type { DownloadProgress } from '../../../application/ports/download-progress.js';
+import type { DownloadJobView } from '../../../application/ports/read-models.js';
+import type { Container } from '../../composition/container.js';
+import type { FeatureModule } from '../../composition/feature-module.js';
+import { TOKENS } from '../../composition/tokens.js';
+import { downloadEventsRoutes } from './download-events-routes.js';
+import { downloadListRoutes } from './download-list-routes.js';
+import { downloadStatusBody } from '../../http/routes/download-status-body.js';
+import { webhookAttemptsRoutes } from './webhook-attempts-routes.js';
+import { EventStreamConnections } from '../../http/sse/event-stream-connections.js';
+import { JobStatusHub } from '../../live/job-status-hub.js';
+import { KeyRevocationNotices } from '../../security/key-revocation-notices.js';
+import { jobWatchingOpenApi } from './job-watching-openapi.js';
+
+/** An account watching its jobs: the list, live status (with the workers' progress) and webhook history. */
+export const jobWatchingFeature = {
+  name: 'job watching',
+  requires: ['accounts', 'downloads'],
+  openApi: [jobWatchingOpenApi],
+  register: ({ container: c, logger }) =>
+    c.singleton(
+      JobStatusHub,
+      () =>
+        new JobStatusHub({
+          store: c.resolve(TOKENS.eventStore),
+          jobs: c.resolve(TOKENS.downloadJobCommands),
+          progressChannel: c.resolve(TOKENS.workQueue).broadcast('progress'),
+          render: statusRenderer(c),
+          logger,
+          charges: c.resolve(ChargeVisibility),
+        }),
+    ),
+  api: ({ container: c, config, validation }) => {
+    const hub = c.resolve(JobStatusHub);
+    const render = statusRenderer(c);
+    const connections = new EventStreamConnections(config.eventStreams);
+    const stopClosingRevoked = c.resolve(KeyRevocationNotices).subscribe((keyId) => connections.closeKey(keyId));
+    return {
+      apiRouters: [
+        downloadListRoutes({
+          listDownloadJobs: new ListDownloadJobs(c.resolve(TOKENS.downloadJobReadModel), c.resolve(ChargeVisibility)),
+          statusBody: (view) => render(view, view.status === 'IN_PROGRESS' ? hub.progress.of(view.jobId) : undefined),
+          validation,
+        }),
+        downloadEventsRoutes({ hub, connections, validation, authenticate: c.resolve(Authenticate) }),
+        webhookAttemptsRoutes({
+          listWebhookAttempts: new ListWebhookAttempts(new ReadWebhookDeliveryHistory(c.resolve(TOKENS.eventStore))),
+          validation,
+        }),
+      ],
+      start: () => hub.start(),
+      closeStreams: () => connections.closeAll(),
+      stop: () => {
+        stopClosingRevoked();
+        return hub.stop();
+      },
+      readinessChecks: { liveStatus: async () => hub.following },
+    };
+  },
+} satisfies FeatureModule;
+
+function statusRenderer(c: Container) {
+  const links = c.resolve(TOKENS.downloadLinks);
+  const clock = c.resolve(TOKENS.clock);
+  return (view: DownloadJobView, progress?: DownloadProgress) => downloadStatusBody(view, links, clock.now(), progress);
+}
