@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,16 +10,17 @@ import { ExtractionError } from '../../application/ports/extractor/extraction-er
 import type { Logger } from '../../application/ports/logger.js';
 import { RunDownload } from '../../application/processes/run-download.js';
 import { SweepExpiredFiles } from '../../application/processes/sweep-expired-files.js';
-import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
+
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
 import { fileRetentionDecider } from '../../domain/file-retention/decider.js';
-import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { LocalDirectoryFileStore } from '../../infrastructure/files/local-directory-file-store.js';
 import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
 import { ScriptedExtractor, writeDownloadedAudio } from '../support/scripted-extractor.js';
+import { givenAccount } from '../support/givens/given-account.js';
+import { givenQueuedDownload } from '../support/givens/given-download.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -77,38 +77,8 @@ describe('files of attempts that died before completing', () => {
 
   /** A job whose first attempt stored its file and died before completing. */
   async function jobWithDeadAttempt(): Promise<{ accountId: string; jobId: string; deadKey: string }> {
-    const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
-    const accountId = randomUUID();
-    const jobId = randomUUID();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: {
-        accountId,
-        name: 'A',
-        email: 'a@example.com',
-        plan: DEFAULT_PLAN_CATALOG.starter,
-        addOns: [],
-        now: now(),
-      },
-    });
-    await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
-    await jobs.handle(jobId, {
-      type: 'SubmitDownload',
-      data: {
-        jobId,
-        accountId,
-        url: 'https://youtu.be/abc',
-        format: 'audio',
-        startTime: null,
-        endTime: null,
-        language: null,
-        webhookUrl: null,
-        title: 'T',
-        duration: 10,
-        maxFileSizeBytes: 1e9,
-        now: now(),
-      },
-    });
+    const accountId = await givenAccount(store);
+    const jobId = await givenQueuedDownload(store, { accountId });
     await jobs.handle(jobId, { type: 'StartJob', data: { jobId, leaseId: '5:1', messageId: '5', now: now() } });
     const deadKey = attemptFileKey(accountId, jobId, 1, 'webm');
     const local = path.join(root, 'dead-attempt.webm');

@@ -13,13 +13,14 @@ import { SettleDownloadBilling } from '../../application/processes/settle-downlo
 import { routeEventToWork } from '../../application/processes/work-routing.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
-import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { LocalDirectoryFileStore } from '../../infrastructure/files/local-directory-file-store.js';
 import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
 import { ScriptedExtractor, writeDownloadedAudio } from '../support/scripted-extractor.js';
+import { givenAccount } from '../support/givens/given-account.js';
+import { givenQueuedDownload } from '../support/givens/given-download.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 const noAnomalies = {
@@ -53,37 +54,8 @@ describe('download processes (worker side)', () => {
       logger: silent,
       options: { maxAttempts, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
     });
-    const accountId = randomUUID();
-    const jobId = randomUUID();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: {
-        accountId,
-        name: 'A',
-        email: 'a@example.com',
-        plan: DEFAULT_PLAN_CATALOG.starter,
-        addOns: [],
-        now: now(),
-      },
-    });
-    await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
-    await jobs.handle(jobId, {
-      type: 'SubmitDownload',
-      data: {
-        jobId,
-        accountId,
-        url: 'https://youtu.be/abc',
-        format: 'audio',
-        startTime: null,
-        endTime: null,
-        language: null,
-        webhookUrl: null,
-        title: 'T',
-        duration: 10,
-        maxFileSizeBytes: 1e9,
-        now: now(),
-      },
-    });
+    const accountId = await givenAccount(store);
+    const jobId = await givenQueuedDownload(store, { accountId });
     const message = { jobId, accountId, occurredAt: now() };
     const types = async () => (await store.readStream(`download-${jobId}`)).map((event) => event.type);
     return { store, accounts, jobs, run, message, types, accountId, jobId };

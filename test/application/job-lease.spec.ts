@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { access, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CommandHandler } from '../../application/command-handler.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { RunDownload } from '../../application/processes/run-download.js';
-import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
+
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
-import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { LocalDirectoryFileStore } from '../../infrastructure/files/local-directory-file-store.js';
 import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
 import { ScriptedExtractor, writeDownloadedAudio } from '../support/scripted-extractor.js';
+import { givenAccount } from '../support/givens/given-account.js';
+import { givenQueuedDownload } from '../support/givens/given-download.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -43,7 +43,6 @@ describe('one worker per job at a time (the job lease)', () => {
     const ids = new RandomIds();
     const clock = new SystemClock();
     const now = () => new Date().toISOString();
-    const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
     const root = await mkdtemp(path.join(tmpdir(), 'lease-'));
     const files = new LocalDirectoryFileStore(path.join(root, 'files'));
@@ -57,37 +56,8 @@ describe('one worker per job at a time (the job lease)', () => {
       logger: silent,
       options: { maxAttempts: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
     });
-    const accountId = randomUUID();
-    const jobId = randomUUID();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: {
-        accountId,
-        name: 'A',
-        email: 'a@example.com',
-        plan: DEFAULT_PLAN_CATALOG.starter,
-        addOns: [],
-        now: now(),
-      },
-    });
-    await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
-    await jobs.handle(jobId, {
-      type: 'SubmitDownload',
-      data: {
-        jobId,
-        accountId,
-        url: 'https://youtu.be/abc',
-        format: 'audio',
-        startTime: null,
-        endTime: null,
-        language: null,
-        webhookUrl: null,
-        title: 'T',
-        duration: 10,
-        maxFileSizeBytes: 1e9,
-        now: now(),
-      },
-    });
+    const accountId = await givenAccount(store);
+    const jobId = await givenQueuedDownload(store, { accountId });
     const message = { jobId, accountId, occurredAt: now() };
 
     // A worker whose connection dropped keeps running the first delivery.

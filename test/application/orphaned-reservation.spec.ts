@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import type { DownloadJobCommandHandler } from '../../application/downloads/download-job-commands.js';
 import type { AnomalyKind } from '../../application/ports/anomalies.js';
 import { CommandHandler } from '../../application/command-handler.js';
@@ -8,10 +7,11 @@ import { SettleDownloadBilling } from '../../application/processes/settle-downlo
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
 import { JobAbandonedError } from '../../domain/errors.js';
-import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
+import { givenAccount } from '../support/givens/given-account.js';
+import { givenDownloadJob, givenReservedDownload } from '../support/givens/given-download.js';
 
 describe('releasing an orphaned reservation against a slow submission', () => {
   const ids = new RandomIds();
@@ -23,38 +23,9 @@ describe('releasing an orphaned reservation against a slow submission', () => {
     const store = new InMemoryEventStore();
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
-    const accountId = randomUUID();
-    const jobId = randomUUID();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: {
-        accountId,
-        name: 'A',
-        email: 'a@example.com',
-        plan: DEFAULT_PLAN_CATALOG.starter,
-        addOns: [],
-        now: now(),
-      },
-    });
-    await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
-    const submitJob = () =>
-      jobs.handle(jobId, {
-        type: 'SubmitDownload',
-        data: {
-          jobId,
-          accountId,
-          url: 'https://youtu.be/abc',
-          format: 'audio',
-          startTime: null,
-          endTime: null,
-          language: null,
-          webhookUrl: null,
-          title: 'T',
-          duration: 10,
-          maxFileSizeBytes: 1e9,
-          now: now(),
-        },
-      });
+    const accountId = await givenAccount(store);
+    const jobId = await givenReservedDownload(store, { accountId });
+    const submitJob = () => givenDownloadJob(store, { accountId, jobId });
     // The reservation event was recorded past the grace period.
     const message = { jobId, accountId, occurredAt: new Date(Date.now() - 2 * graceMs).toISOString() };
     const pending = async () => (await accounts.load(accountId)).state.pendingJobs;

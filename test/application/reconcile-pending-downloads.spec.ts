@@ -8,9 +8,10 @@ import { ReleaseOrphanedReservation } from '../../application/processes/release-
 import { SettleDownloadBilling } from '../../application/processes/settle-download-billing.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
-import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
+import { givenAccount } from '../support/givens/given-account.js';
+import { givenQueuedDownload } from '../support/givens/given-download.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -23,31 +24,8 @@ describe('reconciling downloads pending past the limit', () => {
     const at = () => new Date(nowMs).toISOString();
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
-    const accountId = randomUUID();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now: at() },
-    });
-    const submit = async (jobId: string) => {
-      await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: at() } });
-      await jobs.handle(jobId, {
-        type: 'SubmitDownload',
-        data: {
-          jobId,
-          accountId,
-          url: 'https://youtu.be/abc',
-          format: 'audio',
-          startTime: null,
-          endTime: null,
-          language: null,
-          webhookUrl: null,
-          title: 'T',
-          duration: 10,
-          maxFileSizeBytes: 1e9,
-          now: at(),
-        },
-      });
-    };
+    const accountId = await givenAccount(store, { now: at() });
+    const submit = (jobId: string) => givenQueuedDownload(store, { accountId, jobId, now: at() });
     const [queued, running, completed, orphan, recent] = Array.from({ length: 5 }, () => randomUUID());
     await submit(queued);
     await submit(running);

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,9 +9,8 @@ import type { StoredFileInfo } from '../../application/ports/file-store.js';
 import type { Logger } from '../../application/ports/logger.js';
 import { RunDownload } from '../../application/processes/run-download.js';
 import { RunningDownloads } from '../../application/processes/running-downloads.js';
-import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
+
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
-import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { LocalDirectoryFileStore } from '../../infrastructure/files/local-directory-file-store.js';
 import { TemporaryWorkDirs } from '../../infrastructure/files/temporary-work-dirs.js';
@@ -20,6 +18,8 @@ import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
 import { ScriptedExtractor, writeDownloadedAudio } from '../support/scripted-extractor.js';
 import { waitFor } from '../support/wait-for.js';
+import { givenAccount } from '../support/givens/given-account.js';
+import { givenQueuedDownload } from '../support/givens/given-download.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -89,38 +89,8 @@ describe('work on a job that ended under its worker', () => {
   });
 
   async function queuedJob(): Promise<{ jobId: string; accountId: string; occurredAt: string }> {
-    const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
-    const accountId = randomUUID();
-    const jobId = randomUUID();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: {
-        accountId,
-        name: 'A',
-        email: 'a@example.com',
-        plan: DEFAULT_PLAN_CATALOG.starter,
-        addOns: [],
-        now: now(),
-      },
-    });
-    await accounts.handle(accountId, { type: 'ReserveDownload', data: { jobId, pendingLimit: 100, now: now() } });
-    await jobs.handle(jobId, {
-      type: 'SubmitDownload',
-      data: {
-        jobId,
-        accountId,
-        url: 'https://youtu.be/abc',
-        format: 'audio',
-        startTime: null,
-        endTime: null,
-        language: null,
-        webhookUrl: null,
-        title: 'T',
-        duration: 10,
-        maxFileSizeBytes: 1e9,
-        now: now(),
-      },
-    });
+    const accountId = await givenAccount(store);
+    const jobId = await givenQueuedDownload(store, { accountId });
     return { jobId, accountId, occurredAt: now() };
   }
 
