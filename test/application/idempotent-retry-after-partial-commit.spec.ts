@@ -9,10 +9,10 @@ import { ReleaseOrphanedReservation } from '../../application/processes/release-
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../domain/download-job/decider.js';
 import { JobAbandonedError } from '../../domain/errors.js';
-import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
+import { givenAccount } from '../support/givens/given-account.js';
 
 /** An event store whose next append to a job stream fails, as a connection lost between the reservation and the job would. */
 class FailingJobAppendStore extends InMemoryEventStore {
@@ -37,12 +37,8 @@ describe('an Idempotency-Key retry after the first submission reserved but never
     const store = new FailingJobAppendStore();
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
     const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
-    const accountId = randomUUID();
     const now = new Date().toISOString();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now },
-    });
+    const accountId = await givenAccount(store, { now });
     const submit = new SubmitDownload(accounts, jobs, videos, ids, clock);
     const input = {
       accountId,

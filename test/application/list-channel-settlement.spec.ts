@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { CommandHandler } from '../../application/command-handler.js';
 import { ExtractorUnavailableError } from '../../application/errors.js';
 import { ListChannel } from '../../application/lookups/list-channel.js';
 import type { AppendOptions, AppendResult, EventToAppend } from '../../application/ports/event-store.js';
 import type { ChannelLister, ChannelListing } from '../../application/ports/extractor/channel-lister.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
-import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../infrastructure/system/system-clock.js';
 import { ScriptedExtractor } from '../support/scripted-extractor.js';
+import { givenAccount } from '../support/givens/given-account.js';
 
 /** An event store whose appends of the listed event types fail while `outage` lasts, as during a database restart. */
 class OutageStore extends InMemoryEventStore {
@@ -58,18 +57,7 @@ describe('POST /list-channel settles its reservation through a short outage of t
   async function setUp(listChannel: ChannelLister['listChannel'], listingTimeoutMs = 60_000) {
     const store = new OutageStore();
     const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, new RandomIds());
-    const accountId = randomUUID();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: {
-        accountId,
-        name: 'A',
-        email: 'a@example.com',
-        plan: DEFAULT_PLAN_CATALOG.starter,
-        addOns: ['channel_list'],
-        now: new Date().toISOString(),
-      },
-    });
+    const accountId = await givenAccount(store, { addOns: ['channel_list'] });
     const extractor = new ScriptedExtractor({ listChannel });
     const retry = { withinMs: 2_000, initialDelayMs: 1, maxDelayMs: 20 };
     const service = new ListChannel({

@@ -14,10 +14,10 @@ import { routeEventToWork } from '../../application/processes/work-routing.js';
 import type { AppendOptions, EventToAppend } from '../../application/ports/event-store.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../domain/account/decider.js';
 import { INFO_JOB, INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/lookup-job/info-job.js';
-import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { ScriptedExtractor } from '../support/scripted-extractor.js';
+import { givenAccount } from '../support/givens/given-account.js';
 
 /** An event store whose appends fail while `down`, as PostgreSQL's do during an outage. */
 class OutageEventStore extends InMemoryEventStore {
@@ -80,13 +80,9 @@ describe('lookup processes (worker side)', () => {
       logger: silent,
       options: { maxAttempts: 2, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000 },
     });
-    const accountId = randomUUID();
     const jobId = randomUUID();
     const now = new Date(nowMs).toISOString();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: { accountId, name: 'A', email: 'a@example.com', plan: DEFAULT_PLAN_CATALOG.starter, addOns: [], now },
-    });
+    const accountId = await givenAccount(store, { now });
     await accounts.handle(accountId, {
       type: 'ReserveLookup',
       data: { lookupId: jobId, feature: 'info', units: 1, subject: 'https://www.youtube.com/watch?v=v', now },

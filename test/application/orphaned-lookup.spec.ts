@@ -16,10 +16,10 @@ import {
 } from '../../domain/lookup-job/client-download-job.js';
 import { JobAbandonedError } from '../../domain/errors.js';
 import { INFO_JOB, INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/lookup-job/info-job.js';
-import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { ScriptedExtractor } from '../support/scripted-extractor.js';
+import { givenAccount } from '../support/givens/given-account.js';
 
 /** Nothing scripted: these lookups are never run. */
 const noExtractor = new ScriptedExtractor();
@@ -40,18 +40,7 @@ describe('releasing an orphaned lookup reservation against a slow submission', (
       info: lookupJobSteps(INFO_JOB, infoJobs, lookUpVideoInfo(noExtractor)),
       client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs, lookUpClientDownloadLinks(noExtractor)),
     };
-    const accountId = randomUUID();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: {
-        accountId,
-        name: 'A',
-        email: 'a@example.com',
-        plan: DEFAULT_PLAN_CATALOG.starter,
-        addOns: ['client_download'],
-        now: at(),
-      },
-    });
+    const accountId = await givenAccount(store, { addOns: ['client_download'], now: at() });
     const requestInfo = (jobId: string) =>
       infoJobs.handle(jobId, {
         type: 'RequestInfo',

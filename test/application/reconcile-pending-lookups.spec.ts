@@ -17,9 +17,14 @@ import {
   clientDownloadJobDecider,
 } from '../../domain/lookup-job/client-download-job.js';
 import { INFO_JOB, INFO_JOB_CATEGORY, infoJobDecider } from '../../domain/lookup-job/info-job.js';
-import { DEFAULT_PLAN_CATALOG } from '../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
+import { givenAccount } from '../support/givens/given-account.js';
+import {
+  givenPendingClientDownloadJob,
+  givenPendingInfoJob,
+  givenReservedLookup,
+} from '../support/givens/given-lookup.js';
 import { ScriptedExtractor } from '../support/scripted-extractor.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
@@ -40,62 +45,22 @@ describe('reconciling lookups pending past the limit', () => {
       info: lookupJobSteps(INFO_JOB, infoJobs, lookUpVideoInfo(noExtractor)),
       client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs, lookUpClientDownloadLinks(noExtractor)),
     };
-    const accountId = randomUUID();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: {
-        accountId,
-        name: 'A',
-        email: 'a@example.com',
-        plan: DEFAULT_PLAN_CATALOG.starter,
-        addOns: ['client_download', 'channel_list'],
-        now: at(),
-      },
-    });
-    const reserve = (lookupId: string, feature: 'info' | 'client_download' | 'channel_list') =>
-      accounts.handle(accountId, {
-        type: 'ReserveLookup',
-        data: { lookupId, feature, units: 1, subject: 'u', now: at() },
-      });
-    const submitInfo = async (jobId: string) => {
-      await reserve(jobId, 'info');
-      await infoJobs.handle(jobId, {
-        type: 'RequestInfo',
-        data: {
-          jobId,
-          accountId,
-          url: 'https://www.youtube.com/watch?v=v',
-          includeAudioTracks: false,
-          expiresAt: at(),
-          now: at(),
-        },
-      });
-    };
+    const accountId = await givenAccount(store, { addOns: ['client_download', 'channel_list'], now: at() });
+    const given = (jobId: string) => ({ accountId, jobId, now: at(), expiresAt: at() });
     const [pendingInfo, succeededInfo, pendingClient, orphan, listing, recent] = Array.from({ length: 6 }, () =>
       randomUUID(),
     );
-    await submitInfo(pendingInfo);
-    await submitInfo(succeededInfo);
+    await givenPendingInfoJob(store, given(pendingInfo));
+    await givenPendingInfoJob(store, given(succeededInfo));
     await infoJobs.handle(succeededInfo, {
       type: 'CompleteInfo',
       data: { jobId: succeededInfo, result: { title: 't', duration: 1, url: 'u' }, now: at() },
     });
-    await reserve(pendingClient, 'client_download');
-    await clientJobs.handle(pendingClient, {
-      type: 'RequestClientDownload',
-      data: {
-        jobId: pendingClient,
-        accountId,
-        url: 'https://www.instagram.com/reel/C0abc/',
-        platform: 'photo-sharing',
-        expiresAt: at(),
-        now: at(),
-      },
-    });
-    await reserve(orphan, 'client_download');
-    await reserve(listing, 'channel_list');
+    await givenPendingClientDownloadJob(store, given(pendingClient));
+    await givenReservedLookup(store, 'client_download', given(orphan));
+    await givenReservedLookup(store, 'channel_list', given(listing));
     nowMs += 2 * 3_600_000;
-    await submitInfo(recent);
+    await givenPendingInfoJob(store, given(recent));
 
     const settle = new SettleLookupBilling(accounts, clock, store, { record() {} });
     const release = new ReleaseOrphanedLookup(accounts, clock, {
@@ -150,23 +115,9 @@ describe('reconciling lookups pending past the limit', () => {
       info: lookupJobSteps(INFO_JOB, infoJobs, lookUpVideoInfo(noExtractor)),
       client_download: lookupJobSteps(CLIENT_DOWNLOAD_JOB, clientJobs, lookUpClientDownloadLinks(noExtractor)),
     };
-    const accountId = randomUUID();
-    await accounts.handle(accountId, {
-      type: 'OpenAccount',
-      data: {
-        accountId,
-        name: 'A',
-        email: 'a@example.com',
-        plan: DEFAULT_PLAN_CATALOG.starter,
-        addOns: ['client_download', 'channel_list'],
-        now: at(),
-      },
-    });
-    const reserve = (lookupId: string, feature: 'info' | 'client_download' | 'channel_list') =>
-      accounts.handle(accountId, {
-        type: 'ReserveLookup',
-        data: { lookupId, feature, units: 1, subject: 'u', now: at() },
-      });
+    const accountId = await givenAccount(store, { addOns: ['client_download', 'channel_list'], now: at() });
+    const reserve = (jobId: string, feature: 'info' | 'client_download' | 'channel_list') =>
+      givenReservedLookup(store, feature, { accountId, jobId, now: at() });
     const [oldListing, info, clientDownload, recentListing] = Array.from({ length: 4 }, () => randomUUID());
     const graceMs = 60_000;
     const listingTimeoutMs = 300_000;
