@@ -3,7 +3,7 @@ import type { EventStore, RecordedEvent } from '../../../application/ports/event
 import type { AddOnId, PlanId } from '../../../domain/account/plan.js';
 import type { Overrides } from '../../../infrastructure/composition/overrides.js';
 import { API_PREFIX } from '../../../infrastructure/http/create-http-app.js';
-import { assertMatchesOpenApi } from '../../../infrastructure/http/openapi/response-validator.js';
+import { assertMatchesOpenApi } from '../response-validator.js';
 import { givenAccount } from '../givens/given-account.js';
 import { type InMemoryService, startInMemoryService } from './in-memory-service.js';
 
