@@ -33,8 +33,8 @@ export interface ApiExpectation {
 
 /**
  * given(events in the store).when(a request).then(a response and the events appended), against the real API: every
- * feature's routes, use cases, deciders and projections, on an in-memory event store. The givens run before the
- * projections catch up, so a request reads what a client would read once the service settled. Every response must
+ * feature's routes, use cases, deciders and projections, on an in-memory event store. Each given waits until the
+ * read models show it, so a request reads what a client would read once the service settled. Every response must
  * match the OpenAPI document's schema for its operation and status.
  */
 export class ApiSpecification {
