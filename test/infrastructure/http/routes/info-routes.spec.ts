@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ApiSpecification } from '../../../support/api-specification/api-specification.js';
 import { givenPendingInfoJob } from '../../../support/givens/given-lookup.js';
@@ -20,9 +21,10 @@ describe('info routes: given the store, when a request, then the answer and the 
 
   it('POST /info refuses a URL of no video platform with a 400 naming the field, appending nothing', async () => {
     const { apiKey } = await api.givenAccount();
-    await api
+    const { body } = await api
       .when({ method: 'POST', path: '/info', apiKey, body: { url: 'https://example.com/abc' } })
       .then({ status: 400, events: [] });
+    assert.match((body as { error: string }).error, /\burl\b/);
   });
 
   it('GET /info/{jobId} answers a pending job, and 404 to another account', async () => {
