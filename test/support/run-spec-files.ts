@@ -18,11 +18,11 @@ import path from 'node:path';
  */
 const SERIAL = [
   'end-to-end/concurrent-submissions.spec.js',
-  'http/rate-limits.spec.js',
-  'http/stall-visibility.spec.js',
-  'infrastructure/event-store/postgres-global-order.spec.js',
+  'api/rate-limits.spec.js',
+  'api/stall-visibility.spec.js',
+  'infrastructure/event-store/postgres/postgres-event-store/global-order.spec.js',
   'infrastructure/rate-limits/postgres-window-counter.spec.js',
-  'infrastructure/processing/catch-up-wait.spec.js',
+  'infrastructure/processing/projection-runner/catch-up-wait.spec.js',
 ];
 
 /** The longest files start first, so the run does not end waiting on one of them alone. */
@@ -33,7 +33,7 @@ const SLOWEST = [
   'end-to-end/lookups.spec.js',
   'end-to-end/read-your-writes.spec.js',
   'infrastructure/extractor/yt-dlp-extractor.spec.js',
-  'http/download-events.spec.js',
+  'api/download-events.spec.js',
   'end-to-end/embedded-process.spec.js',
   'end-to-end/download-job.spec.js',
   'end-to-end/file-retention.spec.js',
