@@ -1,13 +1,13 @@
 import type { WorkKind } from '../../application/processes/work-routing.js';
 import type { Projection } from '../../projections/projection.js';
-import { accountsFeature } from './accounts-feature.js';
-import { channelListingFeature } from './channel-listing-feature.js';
-import { consoleFeature } from './console-feature.js';
-import { downloadsFeature } from './downloads-feature.js';
-import { jobWatchingFeature } from './job-watching-feature.js';
-import { lookupsFeature } from './lookups-feature.js';
-import { retentionFeature } from './retention-feature.js';
-import { webhooksFeature } from './webhooks-feature.js';
+import { accountsFeature } from './accounts/accounts-feature.js';
+import { channelListingFeature } from './channel-listing/channel-listing-feature.js';
+import { consoleFeature } from './console/console-feature.js';
+import { downloadsFeature } from './downloads/downloads-feature.js';
+import { jobWatchingFeature } from './job-watching/job-watching-feature.js';
+import { lookupsFeature } from './lookups/lookups-feature.js';
+import { retentionFeature } from './retention/retention-feature.js';
+import { webhooksFeature } from './webhooks/webhooks-feature.js';
 import type { FeatureModule, WorkHandlerFactory } from '../composition/feature-module.js';
 
 /** Every feature of the service; the api role mounts their routes in this order. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Container } from '../../infrastructure/composition/container.js';
 import { loadConfig } from '../../infrastructure/config/config.js';
-import { lookupsFeature } from '../../infrastructure/features/lookups-feature.js';
+import { lookupsFeature } from '../../infrastructure/features/lookups/lookups-feature.js';
 
 describe('lookup work consumers', () => {
   it("let a message outlast an outage of the service's own infrastructure: deliveries are only a backstop, far beyond the attempts", () => {

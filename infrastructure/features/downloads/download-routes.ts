@@ -5,12 +5,12 @@ import type { SubmitDownload } from '../../../application/downloads/submit-downl
 import type { Clock } from '../../../application/ports/clock.js';
 import type { DownloadLinks } from '../../../application/ports/download-links.js';
 import type { DownloadProgress } from '../../../application/ports/download-progress.js';
-import { authenticatedAccountId } from '../authenticated-account.js';
-import { HttpError } from '../http-error.js';
-import { operationRoute } from '../operation-route.js';
-import type { RequestValidation } from '../request-validation.js';
-import type { UrlPolicies } from '../url-policies.js';
-import { downloadStatusBody } from './download-status-body.js';
+import { authenticatedAccountId } from '../../http/authenticated-account.js';
+import { HttpError } from '../../http/http-error.js';
+import { operationRoute } from '../../http/operation-route.js';
+import type { RequestValidation } from '../../http/request-validation.js';
+import type { UrlPolicies } from '../../http/url-policies.js';
+import { downloadStatusBody } from '../../http/routes/download-status-body.js';
 
 export interface DownloadRouteDependencies {
   submitDownload: SubmitDownload;

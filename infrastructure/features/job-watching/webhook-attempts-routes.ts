@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { ListWebhookAttempts } from '../../../application/downloads/list-webhook-attempts.js';
-import { authenticatedAccountId } from '../authenticated-account.js';
-import { HttpError } from '../http-error.js';
-import { operationRoute } from '../operation-route.js';
-import type { RequestValidation } from '../request-validation.js';
+import { authenticatedAccountId } from '../../http/authenticated-account.js';
+import { HttpError } from '../../http/http-error.js';
+import { operationRoute } from '../../http/operation-route.js';
+import type { RequestValidation } from '../../http/request-validation.js';
 
 /** GET /download/{jobId}/webhook-attempts: the owner's view of the job's webhook delivery. */
 export function webhookAttemptsRoutes(deps: {

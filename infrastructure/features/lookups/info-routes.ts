@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type { GetLookupJob } from '../../../application/lookups/get-lookup-job.js';
 import type { SubmitLookupJob } from '../../../application/lookups/submit-lookup-job.js';
-import { authenticatedAccountId } from '../authenticated-account.js';
-import { HttpError } from '../http-error.js';
-import { operationRoute } from '../operation-route.js';
-import type { RequestValidation } from '../request-validation.js';
-import type { UrlPolicies } from '../url-policies.js';
+import { authenticatedAccountId } from '../../http/authenticated-account.js';
+import { HttpError } from '../../http/http-error.js';
+import { operationRoute } from '../../http/operation-route.js';
+import type { RequestValidation } from '../../http/request-validation.js';
+import type { UrlPolicies } from '../../http/url-policies.js';
 import { lookupStatusBody } from './lookup-status-body.js';
 
 /** What an info job records beside the submitted URL. */

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { GetAccount } from '../../../application/accounts/get-account.js';
-import { authenticatedAccountId } from '../authenticated-account.js';
-import { HttpError } from '../http-error.js';
-import { operationRoute } from '../operation-route.js';
-import { RequestValidation } from '../request-validation.js';
+import { authenticatedAccountId } from '../../http/authenticated-account.js';
+import { HttpError } from '../../http/http-error.js';
+import { operationRoute } from '../../http/operation-route.js';
+import { RequestValidation } from '../../http/request-validation.js';
 
 export function accountRoutes(deps: { getAccount: GetAccount; validation?: RequestValidation }): Router {
   const router = new Router();

@@ -6,11 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
-import { LocalDirectoryFileStore } from '../../../infrastructure/files/local-directory-file-store.js';
-import { SignedDownloadLinks } from '../../../infrastructure/files/signed-download-links.js';
-import { errorResponses } from '../../../infrastructure/http/middleware/error-responses.js';
-import { fileRoutes } from '../../../infrastructure/http/routes/file-routes.js';
-import { createLogger } from '../../../infrastructure/observability/create-logger.js';
+import { LocalDirectoryFileStore } from '../../../../infrastructure/files/local-directory-file-store.js';
+import { SignedDownloadLinks } from '../../../../infrastructure/files/signed-download-links.js';
+import { errorResponses } from '../../../../infrastructure/http/middleware/error-responses.js';
+import { fileRoutes } from '../../../../infrastructure/features/downloads/file-routes.js';
+import { createLogger } from '../../../../infrastructure/observability/create-logger.js';
 
 describe('file links: HEAD, ranges and validators', () => {
   const content = Buffer.from(Array.from({ length: 1000 }, (_, index) => index % 251));

@@ -1,40 +1,40 @@
-import { ChargeVisibility } from '../../application/accounts/charge-visibility.js';
-import { CommandHandler } from '../../application/command-handler.js';
-import { GetLookupJob } from '../../application/lookups/get-lookup-job.js';
-import { lookUpClientDownloadLinks } from '../../application/lookups/look-up-client-download-links.js';
-import { lookUpVideoInfo } from '../../application/lookups/look-up-video-info.js';
-import { lookupJobSteps } from '../../application/lookups/lookup-job-steps.js';
+import { ChargeVisibility } from '../../../application/accounts/charge-visibility.js';
+import { CommandHandler } from '../../../application/command-handler.js';
+import { GetLookupJob } from '../../../application/lookups/get-lookup-job.js';
+import { lookUpClientDownloadLinks } from '../../../application/lookups/look-up-client-download-links.js';
+import { lookUpVideoInfo } from '../../../application/lookups/look-up-video-info.js';
+import { lookupJobSteps } from '../../../application/lookups/lookup-job-steps.js';
 import type {
   ClientDownloadJobCommandHandler,
   InfoJobCommandHandler,
-} from '../../application/lookups/lookup-job-commands.js';
-import { type LookupJobReadModel, lookupJobViewFromState } from '../../application/lookups/lookup-job-view.js';
-import { SubmitLookupJob, type SubmitLookupJobDependencies } from '../../application/lookups/submit-lookup-job.js';
-import type { LookupFeature } from '../../domain/account/lookups.js';
-import type { LookupRetryOptions } from '../../application/processes/lookup-attempt.js';
-import { ReconcilePendingLookups } from '../../application/processes/reconcile-pending-lookups.js';
-import { ReleaseOrphanedLookup } from '../../application/processes/release-orphaned-lookup.js';
-import { RunLookupJob } from '../../application/processes/run-lookup-job.js';
-import { SettleLookupBilling } from '../../application/processes/settle-lookup-billing.js';
+} from '../../../application/lookups/lookup-job-commands.js';
+import { type LookupJobReadModel, lookupJobViewFromState } from '../../../application/lookups/lookup-job-view.js';
+import { SubmitLookupJob, type SubmitLookupJobDependencies } from '../../../application/lookups/submit-lookup-job.js';
+import type { LookupFeature } from '../../../domain/account/lookups.js';
+import type { LookupRetryOptions } from '../../../application/processes/lookup-attempt.js';
+import { ReconcilePendingLookups } from '../../../application/processes/reconcile-pending-lookups.js';
+import { ReleaseOrphanedLookup } from '../../../application/processes/release-orphaned-lookup.js';
+import { RunLookupJob } from '../../../application/processes/run-lookup-job.js';
+import { SettleLookupBilling } from '../../../application/processes/settle-lookup-billing.js';
 import {
   CLIENT_DOWNLOAD_JOB,
   CLIENT_DOWNLOAD_JOB_CATEGORY,
   type ClientDownloadInfo,
   clientDownloadJobDecider,
-} from '../../domain/lookup-job/client-download-job.js';
-import type { ClientDownloadPlatform } from '../../domain/client-download-url.js';
-import { INFO_JOB, INFO_JOB_CATEGORY, type VideoInfo, infoJobDecider } from '../../domain/lookup-job/info-job.js';
-import { lookupJobsProjection } from '../../projections/lookup-jobs-projection.js';
-import type { Container } from '../composition/container.js';
-import type { FeatureContext, FeatureModule } from '../composition/feature-module.js';
-import { token } from '../composition/token.js';
-import { TOKENS } from '../composition/tokens.js';
-import { clientDownloadRoutes } from '../http/routes/client-download-routes.js';
-import { type InfoJobDetails, infoRoutes } from '../http/routes/info-routes.js';
-import { ExpiredLookupJobsSweeper } from '../postgres/expired-lookup-jobs-sweeper.js';
-import { PostgresLookupJobReadModel } from '../postgres/postgres-lookup-job-read-model.js';
-import { PostgresPendingLookupAccounts } from '../postgres/postgres-pending-lookup-accounts.js';
-import { PeriodicTask } from '../system/periodic-task.js';
+} from '../../../domain/lookup-job/client-download-job.js';
+import type { ClientDownloadPlatform } from '../../../domain/client-download-url.js';
+import { INFO_JOB, INFO_JOB_CATEGORY, type VideoInfo, infoJobDecider } from '../../../domain/lookup-job/info-job.js';
+import { lookupJobsProjection } from '../../../projections/lookup-jobs-projection.js';
+import type { Container } from '../../composition/container.js';
+import type { FeatureContext, FeatureModule } from '../../composition/feature-module.js';
+import { token } from '../../composition/token.js';
+import { TOKENS } from '../../composition/tokens.js';
+import { clientDownloadRoutes } from './client-download-routes.js';
+import { type InfoJobDetails, infoRoutes } from './info-routes.js';
+import { ExpiredLookupJobsSweeper } from '../../postgres/expired-lookup-jobs-sweeper.js';
+import { PostgresLookupJobReadModel } from '../../postgres/postgres-lookup-job-read-model.js';
+import { PostgresPendingLookupAccounts } from '../../postgres/postgres-pending-lookup-accounts.js';
+import { PeriodicTask } from '../../system/periodic-task.js';
 
 /** What a client-download job is requested with, besides its URL. */
 type ClientDownloadJobDetails = { platform: ClientDownloadPlatform; canonicalUrl: string };

@@ -1,5 +1,5 @@
-import type { FeatureModule } from '../composition/feature-module.js';
-import { consoleRoutes } from '../http/routes/console-routes.js';
+import type { FeatureModule } from '../../composition/feature-module.js';
+import { consoleRoutes } from './console-routes.js';
 
 /** The web console's static files. */
 export const consoleFeature = {

@@ -1,20 +1,20 @@
-import { Authenticate } from '../../application/accounts/authenticate.js';
-import { ChargeVisibility } from '../../application/accounts/charge-visibility.js';
-import { ReadWebhookDeliveryHistory } from '../../application/audit/webhook-delivery-history.js';
-import { ListDownloadJobs } from '../../application/downloads/list-download-jobs.js';
-import { ListWebhookAttempts } from '../../application/downloads/list-webhook-attempts.js';
-import type { DownloadProgress } from '../../application/ports/download-progress.js';
-import type { DownloadJobView } from '../../application/ports/read-models.js';
-import type { Container } from '../composition/container.js';
-import type { FeatureModule } from '../composition/feature-module.js';
-import { TOKENS } from '../composition/tokens.js';
-import { downloadEventsRoutes } from '../http/routes/download-events-routes.js';
-import { downloadListRoutes } from '../http/routes/download-list-routes.js';
-import { downloadStatusBody } from '../http/routes/download-status-body.js';
-import { webhookAttemptsRoutes } from '../http/routes/webhook-attempts-routes.js';
-import { EventStreamConnections } from '../http/sse/event-stream-connections.js';
-import { JobStatusHub } from '../live/job-status-hub.js';
-import { KeyRevocationNotices } from '../security/key-revocation-notices.js';
+import { Authenticate } from '../../../application/accounts/authenticate.js';
+import { ChargeVisibility } from '../../../application/accounts/charge-visibility.js';
+import { ReadWebhookDeliveryHistory } from '../../../application/audit/webhook-delivery-history.js';
+import { ListDownloadJobs } from '../../../application/downloads/list-download-jobs.js';
+import { ListWebhookAttempts } from '../../../application/downloads/list-webhook-attempts.js';
+import type { DownloadProgress } from '../../../application/ports/download-progress.js';
+import type { DownloadJobView } from '../../../application/ports/read-models.js';
+import type { Container } from '../../composition/container.js';
+import type { FeatureModule } from '../../composition/feature-module.js';
+import { TOKENS } from '../../composition/tokens.js';
+import { downloadEventsRoutes } from './download-events-routes.js';
+import { downloadListRoutes } from './download-list-routes.js';
+import { downloadStatusBody } from '../../http/routes/download-status-body.js';
+import { webhookAttemptsRoutes } from './webhook-attempts-routes.js';
+import { EventStreamConnections } from '../../http/sse/event-stream-connections.js';
+import { JobStatusHub } from '../../live/job-status-hub.js';
+import { KeyRevocationNotices } from '../../security/key-revocation-notices.js';
 
 /** An account watching its jobs: the list, live status (with the workers' progress) and webhook history. */
 export const jobWatchingFeature = {

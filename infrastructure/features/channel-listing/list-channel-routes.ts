@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { ListChannel } from '../../../application/lookups/list-channel.js';
-import { authenticatedAccountId } from '../authenticated-account.js';
-import { operationRoute } from '../operation-route.js';
-import type { RequestValidation } from '../request-validation.js';
-import type { UrlPolicies } from '../url-policies.js';
+import { authenticatedAccountId } from '../../http/authenticated-account.js';
+import { operationRoute } from '../../http/operation-route.js';
+import type { RequestValidation } from '../../http/request-validation.js';
+import type { UrlPolicies } from '../../http/url-policies.js';
 
 export interface ListChannelRouteDependencies {
   listChannel: ListChannel;

@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { Clock } from '../../../application/ports/clock.js';
 import type { FileStore, StoredFileInfo } from '../../../application/ports/file-store.js';
 import { FILES_ROUTE_PREFIX, type SignedDownloadLinks } from '../../files/signed-download-links.js';
-import { HttpError } from '../http-error.js';
+import { HttpError } from '../../http/http-error.js';
 import { answerRange } from './range-request.js';
 
 /**

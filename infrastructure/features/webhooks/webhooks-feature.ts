@@ -1,8 +1,8 @@
-import { ChargeVisibility } from '../../application/accounts/charge-visibility.js';
-import { DeliverWebhook } from '../../application/processes/deliver-webhook.js';
-import type { FeatureModule } from '../composition/feature-module.js';
-import { TOKENS } from '../composition/tokens.js';
-import { createDeliverWebhook } from '../webhooks/create-deliver-webhook.js';
+import { ChargeVisibility } from '../../../application/accounts/charge-visibility.js';
+import { DeliverWebhook } from '../../../application/processes/deliver-webhook.js';
+import type { FeatureModule } from '../../composition/feature-module.js';
+import { TOKENS } from '../../composition/tokens.js';
+import { createDeliverWebhook } from '../../webhooks/create-deliver-webhook.js';
 
 /** Signed deliveries of a finished job's status to its webhookUrl. */
 export const webhooksFeature = {

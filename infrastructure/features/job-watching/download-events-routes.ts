@@ -1,14 +1,14 @@
 import Router from '@koa/router';
 import type { Authenticate } from '../../../application/accounts/authenticate.js';
-import { authenticatedAccountId } from '../authenticated-account.js';
-import { HttpError } from '../http-error.js';
-import type { HeaderParameters } from '../openapi/operations.js';
-import { operationRoute } from '../operation-route.js';
-import type { RequestValidation } from '../request-validation.js';
+import { authenticatedAccountId } from '../../http/authenticated-account.js';
+import { HttpError } from '../../http/http-error.js';
+import type { HeaderParameters } from '../../http/openapi/operations.js';
+import { operationRoute } from '../../http/operation-route.js';
+import type { RequestValidation } from '../../http/request-validation.js';
 import type { JobStatusHub, Watching } from '../../live/job-status-hub.js';
-import { EventStream } from '../sse/event-stream.js';
-import type { EventStreamConnections } from '../sse/event-stream-connections.js';
-import { JobFrameSender } from '../sse/job-frame-sender.js';
+import { EventStream } from '../../http/sse/event-stream.js';
+import type { EventStreamConnections } from '../../http/sse/event-stream-connections.js';
+import { JobFrameSender } from '../../http/sse/job-frame-sender.js';
 
 export interface DownloadEventsRouteDependencies {
   hub: JobStatusHub;

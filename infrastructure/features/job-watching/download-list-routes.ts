@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import { decodeJobListCursor } from '../../../application/downloads/job-list-cursor.js';
 import type { ListDownloadJobs } from '../../../application/downloads/list-download-jobs.js';
-import { authenticatedAccountId } from '../authenticated-account.js';
-import { HttpError } from '../http-error.js';
-import { operationRoute } from '../operation-route.js';
-import type { RequestValidation } from '../request-validation.js';
+import { authenticatedAccountId } from '../../http/authenticated-account.js';
+import { HttpError } from '../../http/http-error.js';
+import { operationRoute } from '../../http/operation-route.js';
+import type { RequestValidation } from '../../http/request-validation.js';
 import type { DownloadJobView } from '../../../application/ports/read-models.js';
 
 export interface DownloadListRouteDependencies {

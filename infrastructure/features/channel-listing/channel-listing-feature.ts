@@ -1,7 +1,7 @@
-import { ListChannel } from '../../application/lookups/list-channel.js';
-import type { FeatureModule } from '../composition/feature-module.js';
-import { TOKENS } from '../composition/tokens.js';
-import { listChannelRoutes } from '../http/routes/list-channel-routes.js';
+import { ListChannel } from '../../../application/lookups/list-channel.js';
+import type { FeatureModule } from '../../composition/feature-module.js';
+import { TOKENS } from '../../composition/tokens.js';
+import { listChannelRoutes } from './list-channel-routes.js';
 
 /** A channel's videos, listed while the client waits; its reservation is released with the lookups'. */
 export const channelListingFeature = {
