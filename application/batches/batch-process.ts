@@ -33,6 +33,8 @@ export interface BatchProcessDependencies {
   readonly listing: ListBatchSource;
   readonly admission: AdmitBatchVideos;
   readonly clock: Clock;
+  /** Tells the worker running a cancelled job to stop it. */
+  readonly announceCancel?: (jobId: string) => Promise<void>;
 }
 
 type Data = Record<string, unknown> & { accountId: string };
@@ -119,6 +121,7 @@ export class BatchProcess {
         batchCorrelation(batchId),
       )
       .catch(() => undefined);
+    await this.deps.announceCancel?.(jobId);
   }
 
   private now(): string {

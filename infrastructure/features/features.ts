@@ -1,6 +1,7 @@
 import type { WorkKind } from '../../application/processes/work-routing.js';
 import type { Projection } from '../../projections/projection.js';
 import { accountsFeature } from './accounts/accounts-feature.js';
+import { batchesFeature } from './batches/batches-feature.js';
 import { channelListingFeature } from './channel-listing/channel-listing-feature.js';
 import { consoleFeature } from './console/console-feature.js';
 import { downloadsFeature } from './downloads/downloads-feature.js';
@@ -16,6 +17,7 @@ export const FEATURES: readonly FeatureModule[] = [
   downloadsFeature,
   lookupsFeature,
   channelListingFeature,
+  batchesFeature,
   jobWatchingFeature,
   webhooksFeature,
   retentionFeature,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { BATCHES_SCHEMA } from '../../projections/batches-projection.js';
 
 /** The tables projections write and queries read. Idempotent: run at every start. */
 const STATEMENTS = [
@@ -72,6 +73,7 @@ const STATEMENTS = [
      state jsonb NOT NULL,
      taken_at timestamptz NOT NULL
    )`,
+  ...BATCHES_SCHEMA,
 ];
 
 export async function migrateReadModels(db: Knex): Promise<void> {

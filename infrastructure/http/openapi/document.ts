@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { batchPaths, batchSchemas, batchTag } from '../../features/batches/batch-openapi.js';
 import { accountPaths, accountSchemas } from './account-resource.js';
 import { channelListingPaths, channelListingSchemas } from './channel-listing-resource.js';
 import { clientDownloadPaths, clientDownloadSchemas } from './client-download-resource.js';
@@ -62,6 +63,7 @@ export const apiPaths = {
   ...infoPaths,
   ...channelListingPaths,
   ...clientDownloadPaths,
+  ...batchPaths,
   ...accountPaths,
   ...metaPaths,
 };
@@ -89,6 +91,7 @@ const assembledDocument = {
     { name: 'Video info', description: 'Title, duration and audio tracks of a video, without downloading it.' },
     { name: 'Client downloads', description: 'Add-on: direct media links the client fetches itself.' },
     { name: 'Channels', description: 'Add-on: recent videos of a channel.' },
+    batchTag,
     { name: 'Account', description: 'Plan and live balances.' },
     { name: 'Meta', description: 'This document.' },
   ],
@@ -109,6 +112,7 @@ const assembledDocument = {
       ...channelListingSchemas,
       ...clientDownloadSchemas,
       ...accountSchemas,
+      ...batchSchemas,
       ApiError,
       ...jobWatchingSchemas,
       CreditLimitError,

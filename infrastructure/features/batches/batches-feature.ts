@@ -1,0 +1,131 @@
+import { AdmitBatchVideos } from '../../../application/batches/admit-batch-videos.js';
+import { BATCH_PROCESS_FILTER, BatchProcess } from '../../../application/batches/batch-process.js';
+import { ChangeBatch } from '../../../application/batches/cancel-and-retry-batch.js';
+import { GetBatch } from '../../../application/batches/get-batch.js';
+import { ListBatchSource } from '../../../application/batches/list-batch-source.js';
+import { SubmitBatch } from '../../../application/batches/submit-batch.js';
+import type { BatchCommandHandler } from '../../../application/batches/batch-commands.js';
+import { CommandHandler } from '../../../application/command-handler.js';
+import { SubmitDownload } from '../../../application/downloads/submit-download.js';
+import { VideoLookup } from '../../../application/downloads/video-lookup.js';
+import { ListChannel } from '../../../application/lookups/list-channel.js';
+import { BATCH_CATEGORY, batchDecider } from '../../../domain/batch/decider.js';
+import { parsePlaylistUrl } from '../../../domain/batch/playlist-url.js';
+import { parseVideoUrl } from '../../../domain/video-url.js';
+import { batchesProjection } from '../../../projections/batches-projection.js';
+import type { FeatureContext, FeatureModule } from '../../composition/feature-module.js';
+import { processorOptions } from '../../composition/processor-options.js';
+import { token } from '../../composition/token.js';
+import { TOKENS } from '../../composition/tokens.js';
+import { HttpError } from '../../http/http-error.js';
+import { CheckpointedProcessor } from '../../processing/checkpointed-processor.js';
+import { batchRoutes } from './batch-routes.js';
+import { PostgresBatchJobIndex } from './postgres-batch-job-index.js';
+import { PostgresBatchReadModel } from './postgres-batch-read-model.js';
+
+const batchCommands = token<BatchCommandHandler>('BatchCommandHandler');
+
+/**
+ * Batches: a playlist, a channel or a list of URLs in one request, each video
+ * an ordinary download job. Uses the downloads' submission and the channel
+ * listing's use case, both registered by their features.
+ */
+export const batchesFeature = {
+  name: 'batches',
+  register: (context) => {
+    registerUseCases(context);
+    registerProcess(context);
+  },
+  projections: [batchesProjection],
+  api: ({ container: c, config, validation, urls }) => ({
+    apiRouters: [
+      batchRoutes({
+        submitBatch: c.resolve(SubmitBatch),
+        getBatch: c.resolve(GetBatch),
+        changeBatch: c.resolve(ChangeBatch),
+        validation,
+        urls,
+        playlistUrl: (url) => {
+          const result = parsePlaylistUrl(url, {
+            videoHosts: config.platforms.videoHosts,
+            schemes: config.platforms.videoUrlSchemes,
+          });
+          if (!result.ok) throw new HttpError(400, result.reason);
+          return result.url;
+        },
+      }),
+    ],
+  }),
+  // Every worker runs the process; its lock keeps one instance active, and another takes over when it stops.
+  workerLoops: ({ container: c, config, logger }) => {
+    const process = c.resolve(BatchProcess);
+    const processor = new CheckpointedProcessor(
+      {
+        name: 'batches:process',
+        filter: BATCH_PROCESS_FILTER,
+        async deliver(events) {
+          for (const event of events) await process.react(event);
+        },
+      },
+      processorOptions(config, c.resolve(TOKENS.storage), logger),
+    );
+    return [{ start: () => processor.start(), stop: () => processor.stop() }];
+  },
+} satisfies FeatureModule;
+
+function registerUseCases({ container: c }: FeatureContext): void {
+  const { eventStore, database } = c.resolve(TOKENS.storage);
+  c.singleton(batchCommands, () => new CommandHandler(eventStore, batchDecider, BATCH_CATEGORY, c.resolve(TOKENS.ids)));
+  c.singleton(
+    SubmitBatch,
+    () =>
+      new SubmitBatch(
+        c.resolve(TOKENS.accountCommands),
+        c.resolve(batchCommands),
+        c.resolve(TOKENS.ids),
+        c.resolve(TOKENS.clock),
+      ),
+  );
+  c.singleton(GetBatch, () => new GetBatch(new PostgresBatchReadModel(database)));
+  c.singleton(ChangeBatch, () => new ChangeBatch(c.resolve(batchCommands), c.resolve(TOKENS.clock)));
+}
+
+function registerProcess({ container: c, config }: FeatureContext): void {
+  const { database } = c.resolve(TOKENS.storage);
+  const rules = {
+    videoHosts: config.platforms.videoHosts,
+    shortHosts: config.platforms.shortHosts,
+    schemes: config.platforms.videoUrlSchemes,
+  };
+  c.singleton(BatchProcess, () => {
+    const batches = c.resolve(batchCommands);
+    const accounts = c.resolve(TOKENS.accountCommands);
+    const jobs = c.resolve(TOKENS.downloadJobCommands);
+    const clock = c.resolve(TOKENS.clock);
+    const ids = c.resolve(TOKENS.ids);
+    const index = new PostgresBatchJobIndex(database);
+    const lookup = c.resolve(VideoLookup);
+    const canonicalVideoUrl = (url: string) => {
+      const result = parseVideoUrl(url, rules);
+      return result.ok ? result.canonicalUrl : null;
+    };
+    return new BatchProcess({
+      batches,
+      jobs,
+      index,
+      clock,
+      listing: new ListBatchSource({ batches, listChannel: c.resolve(ListChannel), canonicalVideoUrl, clock }),
+      admission: new AdmitBatchVideos({
+        batches,
+        accounts,
+        jobs,
+        index,
+        ids,
+        clock,
+        // The batch chose the job's id when it admitted the video; the submission is otherwise the ordinary one.
+        submitDownload: (jobId) => new SubmitDownload(accounts, jobs, lookup, { next: () => jobId }, clock),
+      }),
+      announceCancel: (jobId) => c.resolve(TOKENS.jobCancellations).announce(jobId),
+    });
+  });
+}
