@@ -86,7 +86,7 @@ function registerUseCases({ container: c }: FeatureContext): void {
         c.resolve(TOKENS.clock),
       ),
   );
-  c.singleton(GetBatch, () => new GetBatch(new PostgresBatchReadModel(database)));
+  c.singleton(GetBatch, () => new GetBatch(new PostgresBatchReadModel(database), c.resolve(batchCommands)));
   c.singleton(ChangeBatch, () => new ChangeBatch(c.resolve(batchCommands), c.resolve(TOKENS.clock)));
 }
 
