@@ -11,7 +11,7 @@ import { type BatchCommandHandler, batchCorrelation } from './batch-commands.js'
 import type { BatchJobIndex, IndexedBatchJob } from './batch-job-index.js';
 
 /** The contract's limit on an account's downloads queued or in progress, which a batch's jobs count toward too. */
-export const PENDING_DOWNLOADS_LIMIT = 100;
+const PENDING_DOWNLOADS_LIMIT = 100;
 
 export interface AdmitBatchVideosDependencies {
   readonly batches: BatchCommandHandler;

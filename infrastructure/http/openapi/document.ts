@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { batchPaths, batchSchemas, batchTag } from '../../features/batches/batch-openapi.js';
+import { batchPaths, batchSchemas, batchTag } from './batch-resource.js';
 import { accountPaths, accountSchemas } from './account-resource.js';
 import { channelListingPaths, channelListingSchemas } from './channel-listing-resource.js';
 import { clientDownloadPaths, clientDownloadSchemas } from './client-download-resource.js';

@@ -22,7 +22,7 @@ import { ScriptedExtractor } from '../../support/scripted-extractor.js';
 
 export const videoUrl = (n: number) => `https://www.youtube.com/watch?v=video${String(n).padStart(5, '0')}`;
 
-export function listingOf(count: number): ChannelListing {
+function listingOf(count: number): ChannelListing {
   return {
     id: 'PL1',
     title: 'A playlist',

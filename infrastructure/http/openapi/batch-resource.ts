@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_BATCH_VIDEOS } from '../../../domain/batch/source.js';
-import { SubmitDownloadRequest } from '../../http/openapi/download-schemas.js';
-import { closed } from '../../http/openapi/job-shapes.js';
-import { defaulted, definePaths, jsonContent, nullable, ref, stringEnum } from '../../http/openapi/schema-kit.js';
-import { errorResponse, rateLimited, responses } from '../../http/openapi/shared-responses.js';
+import { SubmitDownloadRequest } from './download-schemas.js';
+import { closed } from './job-shapes.js';
+import { defaulted, definePaths, jsonContent, nullable, ref, stringEnum } from './schema-kit.js';
+import { errorResponse, rateLimited, responses } from './shared-responses.js';
 
 const { format, language, webhookUrl } = SubmitDownloadRequest.properties;
 
