@@ -36,6 +36,7 @@ export const BATCHES_SCHEMA: readonly string[] = [
      opened_at timestamptz NOT NULL DEFAULT now()
    )`,
   `CREATE INDEX IF NOT EXISTS batch_process_open_account ON batch_process_open (account_id)`,
+  `CREATE TABLE IF NOT EXISTS batch_process_webhooks (batch_id text PRIMARY KEY, due_at timestamptz NOT NULL)`,
 ];
 
 /**

@@ -7,6 +7,7 @@ import type { EventFilter, RecordedEvent } from '../ports/event-store.js';
 import type { AdmitBatchVideos } from './admit-batch-videos.js';
 import { type BatchCommandHandler, batchCorrelation } from './batch-commands.js';
 import type { BatchJobIndex } from './batch-job-index.js';
+import type { BatchWebhookSchedule } from './batch-webhook-schedule.js';
 import type { ListBatchSource } from './list-batch-source.js';
 
 /** The events the batch process reacts to: its batches', the ends of jobs, and the account events that free a slot. */
@@ -33,6 +34,8 @@ export interface BatchProcessDependencies {
   readonly listing: ListBatchSource;
   readonly admission: AdmitBatchVideos;
   readonly clock: Clock;
+  /** Where a finished batch with a batchWebhookUrl is put for its `batch.finished`. */
+  readonly webhooks?: BatchWebhookSchedule;
   /** Tells the worker running a cancelled job to stop it. */
   readonly announceCancel?: (jobId: string) => Promise<void>;
 }
@@ -86,7 +89,8 @@ export class BatchProcess {
         for (const jobId of data.runningJobIds as string[]) await this.stopJob(batchId, jobId);
         return;
       case 'BatchFinished':
-        return this.deps.index.markClosed(batchId);
+        await this.deps.index.markClosed(batchId);
+        return this.scheduleWebhook(batchId, data.finishedAt as string);
       default:
         return;
     }
@@ -98,6 +102,12 @@ export class BatchProcess {
     await this.deps.index.remember(job);
     const { state } = await this.deps.batches.load(batchId);
     if (state.status !== 'none') await this.deps.admission.submit(state, job);
+  }
+
+  private async scheduleWebhook(batchId: string, finishedAt: string): Promise<void> {
+    const { state } = await this.deps.batches.load(batchId);
+    if (state.status !== 'none' && state.request.batchWebhookUrl !== null)
+      await this.deps.webhooks?.schedule(batchId, new Date(finishedAt));
   }
 
   private async settle(jobId: string, status: SettledJobStatus): Promise<void> {

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { AdmitBatchVideos } from '../../../application/batches/admit-batch-videos.js';
 import { BATCH_PROCESS_FILTER, BatchProcess } from '../../../application/batches/batch-process.js';
 import { ChangeBatch } from '../../../application/batches/cancel-and-retry-batch.js';
@@ -19,7 +20,15 @@ import { token } from '../../composition/token.js';
 import { TOKENS } from '../../composition/tokens.js';
 import { HttpError } from '../../http/http-error.js';
 import { CheckpointedProcessor } from '../../processing/checkpointed-processor.js';
+import { BatchWebhooks } from './batch-webhooks.js';
 import { batchRoutes } from './batch-routes.js';
+import { PostgresBatchWebhookSchedule } from './postgres-batch-webhook-schedule.js';
+import { PeriodicTask } from '../../system/periodic-task.js';
+import { HttpWebhookSender } from '../../webhooks/http-webhook-sender.js';
+import { systemResolver } from '../../webhooks/checked-address-lookup.js';
+import { ReadModelSigningKeys } from '../../webhooks/read-model-signing-keys.js';
+import { DeliverBatchWebhook } from '../../../application/batches/deliver-batch-webhook.js';
+import { batchWebhookDecider } from '../../../domain/batch/finished-webhook.js';
 import { PostgresBatchJobIndex } from './postgres-batch-job-index.js';
 import { PostgresBatchReadModel } from './postgres-batch-read-model.js';
 
@@ -35,6 +44,7 @@ export const batchesFeature = {
   register: (context) => {
     registerUseCases(context);
     registerProcess(context);
+    registerWebhooks(context);
   },
   projections: [batchesProjection],
   api: ({ container: c, config, validation, urls }) => ({
@@ -71,6 +81,10 @@ export const batchesFeature = {
     );
     return [{ start: () => processor.start(), stop: () => processor.stop() }];
   },
+  // One worker of the deployment sends the due `batch.finished` attempts; each is claimed in the batch's stream all the same.
+  leaderLoops: ({ container: c, logger }) => [
+    new PeriodicTask('batch webhooks', 500, () => c.resolve(BatchWebhooks).runDue(), logger),
+  ],
 } satisfies FeatureModule;
 
 function registerUseCases({ container: c }: FeatureContext): void {
@@ -88,6 +102,30 @@ function registerUseCases({ container: c }: FeatureContext): void {
   );
   c.singleton(GetBatch, () => new GetBatch(new PostgresBatchReadModel(database), c.resolve(batchCommands)));
   c.singleton(ChangeBatch, () => new ChangeBatch(c.resolve(batchCommands), c.resolve(TOKENS.clock)));
+}
+
+function registerWebhooks({ container: c, config, overrides }: FeatureContext): void {
+  const { eventStore, database } = c.resolve(TOKENS.storage);
+  const settings = config.webhooks;
+  c.singleton(BatchWebhooks, () => {
+    const deliver = new DeliverBatchWebhook({
+      deliveries: new CommandHandler(eventStore, batchWebhookDecider, BATCH_CATEGORY, c.resolve(TOKENS.ids)),
+      batches: c.resolve(batchCommands),
+      sender: new HttpWebhookSender({
+        allowHosts: settings.allowHosts,
+        resolve: overrides.webhookResolver ?? systemResolver,
+        clock: c.resolve(TOKENS.clock),
+      }),
+      keys: new ReadModelSigningKeys(database, c.resolve(TOKENS.apiKeySecrets)),
+      clock: c.resolve(TOKENS.clock),
+      options: {
+        timeoutMs: settings.timeoutMs,
+        retryDelaysMs: settings.retryScheduleMs,
+        workerId: `${hostname()}:${process.pid}`,
+      },
+    });
+    return new BatchWebhooks(deliver, new PostgresBatchWebhookSchedule(database), c.resolve(TOKENS.clock));
+  });
 }
 
 function registerProcess({ container: c, config }: FeatureContext): void {
@@ -125,6 +163,7 @@ function registerProcess({ container: c, config }: FeatureContext): void {
         // The batch chose the job's id when it admitted the video; the submission is otherwise the ordinary one.
         submitDownload: (jobId) => new SubmitDownload(accounts, jobs, lookup, { next: () => jobId }, clock),
       }),
+      webhooks: new PostgresBatchWebhookSchedule(database),
       announceCancel: (jobId) => c.resolve(TOKENS.jobCancellations).announce(jobId),
     });
   });
