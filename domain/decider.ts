@@ -14,10 +14,3 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   evolve(state: State, event: Event): State;
   initialState(): State;
 }
-
-export function foldEvents<Event extends DomainEvent, State>(
-  decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>,
-  events: readonly NoInfer<Event>[],
-): State {
-  return events.reduce((state, event) => decider.evolve(state, event), decider.initialState());
-}

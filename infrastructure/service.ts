@@ -8,7 +8,9 @@ import { processorOptions } from './composition/processor-options.js';
 import { TOKENS } from './composition/tokens.js';
 import type { Config, Role } from './config/config.js';
 import { startAdminEndpoint } from './admin/admin-endpoint.js';
+import { FEATURES } from './features/features.js';
 import { startApiRole } from './roles/api-role.js';
+import { checkWiring } from './roles/check-wiring.js';
 import { startProjectorRole } from './roles/projector-role.js';
 import type { RoleContext } from './roles/role-context.js';
 import { Stoppables } from './roles/stoppables.js';
@@ -45,7 +47,6 @@ export async function startService(
     await close();
   };
   try {
-    await (roles.has('api') || roles.has('worker') ? container.resolve(TOKENS.ytDlp)?.detected : undefined);
     const context: RoleContext = {
       container,
       config,
@@ -55,6 +56,8 @@ export async function startService(
       processorOptions: processorOptions(config, container.resolve(TOKENS.storage), logger),
       readiness: {},
     };
+    checkWiring(context, roles, FEATURES);
+    await (roles.has('api') || roles.has('worker') ? container.resolve(TOKENS.ytDlp)?.detected : undefined);
     const projector = roles.has('projector') ? await startProjectorRole(context) : null;
     if (projector !== null) others.add('projector', () => projector.stop());
     const worker = roles.has('worker') ? await startWorkerRole(context) : null;

@@ -7,7 +7,7 @@ import { PostgresEventStore } from '../event-store/postgres/postgres-event-store
 import { createKnex } from '../postgres/create-knex.js';
 import { ensureDatabase } from '../postgres/ensure-database.js';
 import { migrateReadModels } from '../postgres/read-model-schema.js';
-import { PROJECTIONS } from '../features/features.js';
+import { PROJECTIONS, READ_MODEL_SCHEMA } from '../features/features.js';
 import { openEmbeddedStorage } from '../database/open-storage.js';
 
 export interface MoveReport {
@@ -42,7 +42,7 @@ export async function moveToServer(options: {
   logger: Logger;
 }): Promise<MoveReport> {
   const { logger } = options;
-  const source = await openEmbeddedStorage(options.directory);
+  const source = await openEmbeddedStorage(options.directory, READ_MODEL_SCHEMA);
   await ensureDatabase(options.databaseUrl);
   const targetStore = new PostgresEventStore({ connectionString: options.databaseUrl });
   const target = createKnex(options.databaseUrl);
@@ -52,7 +52,7 @@ export async function moveToServer(options: {
     if (existing > 0) throw new TargetNotEmptyError(existing);
     const events = await copyEvents(source.database, target, logger);
     const streams = await copyStreams(source.database, target);
-    await migrateReadModels(target);
+    await migrateReadModels(target, READ_MODEL_SCHEMA);
     await rebuildProjections(PROJECTIONS, {
       db: target,
       store: targetStore,

@@ -4,6 +4,7 @@ import {
   container as rootContainer,
   instanceCachingFactory,
 } from 'tsyringe';
+import { resolutionStub } from './resolution-stub.js';
 import { Token } from './token.js';
 
 /** A class registered by itself: use cases and processes. */
@@ -27,6 +28,9 @@ export class ContainerSealedError extends Error {
  */
 export class Container {
   private sealed = false;
+  /** Every registration, with the factory of those made on first resolve: what a probe runs. */
+  private readonly registrations = new Map<InjectionToken<unknown>, ((container: Container) => unknown) | null>();
+  private probe: { missing: Set<string>; probed: Set<InjectionToken<unknown>> } | null = null;
 
   private constructor(private readonly inner: DependencyContainer) {}
 
@@ -35,17 +39,51 @@ export class Container {
   }
 
   resolve<T>(key: Key<T>): T {
+    if (this.probe !== null) return this.probed(key) as T;
     return this.inner.resolve<T>(injectionToken(key));
+  }
+
+  /**
+   * The names of the keys that `run` resolves, directly or through the factories of what it resolves, and that nobody
+   * registered. Nothing is built meanwhile: each resolve gives a stand-in, and each factory runs once on stand-ins.
+   */
+  unregisteredKeysResolvedBy(run: () => void): string[] {
+    this.probe = { missing: new Set(), probed: new Set() };
+    try {
+      run();
+      return [...this.probe.missing];
+    } finally {
+      this.probe = null;
+    }
+  }
+
+  private probed<T>(key: Key<T>): unknown {
+    const probe = this.probe;
+    const registered = injectionToken(key);
+    if (probe === null) return undefined;
+    if (!this.registrations.has(registered)) probe.missing.add(key.name);
+    const make = this.registrations.get(registered);
+    if (make != null && !probe.probed.has(registered)) {
+      probe.probed.add(registered);
+      try {
+        make(this);
+      } catch {
+        // A constructor that refuses a stand-in says nothing of the wiring; what its factory resolved first is recorded.
+      }
+    }
+    return resolutionStub();
   }
 
   /** Made on first resolve, so a process builds only what its roles use. */
   singleton<T>(key: Key<T>, make: (container: Container) => NoInfer<T>): void {
     this.refuseIfSealed(key);
+    this.registrations.set(injectionToken(key), make);
     this.inner.register<T>(injectionToken(key), { useFactory: instanceCachingFactory<T>(() => make(this)) });
   }
 
   value<T>(key: Key<T>, value: NoInfer<T>): void {
     this.refuseIfSealed(key);
+    this.registrations.set(injectionToken(key), null);
     this.inner.register<T>(injectionToken(key), { useValue: value });
   }
 

@@ -15,7 +15,7 @@ import type { Storage } from '../database/open-storage.js';
 import { RandomIds } from '../system/random-ids.js';
 import { SystemClock } from '../system/system-clock.js';
 import { Container } from './container.js';
-import { FEATURES } from '../features/features.js';
+import { FEATURES, READ_MODEL_SCHEMA } from '../features/features.js';
 import { openRateLimitStore, openStorage } from './open-adapters.js';
 import type { Overrides } from './overrides.js';
 import { registerExtractor } from './register-extractor.js';
@@ -43,7 +43,7 @@ export async function createContainer(
 ): Promise<{ container: Container; close: () => Promise<void> }> {
   const { overrides = {}, roles = new Set<Role>() } = options;
   const container = Container.create();
-  const storage = await openStorage(config.storage, config.mode);
+  const storage = await openStorage(config.storage, config.mode, READ_MODEL_SCHEMA);
   let extractors: { close(): Promise<void> } | null = null;
   let queue: WorkQueue | null = null;
   const close = async () => {

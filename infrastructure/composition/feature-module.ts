@@ -4,6 +4,7 @@ import type { JobMessage, WorkKind } from '../../application/processes/work-rout
 import type { Delivery, WorkOutcome } from '../../application/processes/work-outcome.js';
 import type { Projection } from '../../projections/projection.js';
 import type { Config } from '../config/config.js';
+import type { OpenApiPart } from '../http/openapi/openapi-part.js';
 import type { RequestValidation } from '../http/request-validation.js';
 import type { UrlPolicies } from '../http/url-policies.js';
 import type { Container } from './container.js';
@@ -54,14 +55,21 @@ export interface ApiPart {
 }
 
 /**
- * One feature's part in every role: what it registers, projects, consumes and serves.
- * A new feature is its own folders plus the few shared lines the README's "Adding a feature" lists.
+ * One feature's part in every role: what it registers, projects, stores, consumes and serves. The shared files collect
+ * these declarations (features.ts), so a new feature is its own folders plus the few shared lines the README's "Adding
+ * a feature" lists.
  */
 export interface FeatureModule {
   readonly name: string;
+  /** The features whose container registrations this one resolves: start-up refuses a set of features that lacks one. */
+  readonly requires?: readonly string[];
   register?(context: FeatureContext): void;
   readonly projections?: readonly Projection[];
-  /** The work kinds this feature consumes; WORK_HANDLERS must cover every WorkKind. */
+  /** The statements that create its projections' tables, idempotent (CREATE ... IF NOT EXISTS), in order. */
+  readonly readModelSchema?: readonly string[];
+  /** Its paths, schemas and tags in the OpenAPI document, which is assembled from the features' parts. */
+  readonly openApi?: readonly OpenApiPart[];
+  /** The work kinds this feature consumes: every WorkKind is consumed by exactly one feature, or FEATURES fails to compile. */
   readonly work?: Partial<Record<WorkKind, WorkHandlerFactory>>;
   api?(context: ApiContext): ApiPart;
   /** In every projector process. */

@@ -13,9 +13,15 @@ import { InProcessWorkQueue } from '../work-queue/in-process-work-queue.js';
 
 // Where the composition root picks, by mode, the adapters that need I/O to open; the rest sees only their ports.
 
-/** PGlite in a directory in embedded mode, the servers otherwise. */
-export async function openStorage(storage: StorageSettings, mode: ServiceMode): Promise<Storage> {
-  return mode === 'embedded' ? openEmbeddedStorage(storage.embeddedDataDir) : openServerStorage(storage);
+/** PGlite in a directory in embedded mode, the servers otherwise; `readModelSchema` creates the read models' tables. */
+export async function openStorage(
+  storage: StorageSettings,
+  mode: ServiceMode,
+  readModelSchema: readonly string[],
+): Promise<Storage> {
+  return mode === 'embedded'
+    ? openEmbeddedStorage(storage.embeddedDataDir, readModelSchema)
+    : openServerStorage(storage, readModelSchema);
 }
 
 export interface WorkQueueSettings {

@@ -41,10 +41,13 @@ export interface ChannelSubscription {
 }
 
 /** The database and event store servers; the composition root picks these or the embedded ones by mode. */
-export async function openServerStorage(storage: StorageSettings): Promise<Storage> {
+export async function openServerStorage(
+  storage: StorageSettings,
+  readModelSchema: readonly string[],
+): Promise<Storage> {
   await ensureDatabase(storage.databaseUrl);
   const database = createKnex(storage.databaseUrl, storage.databasePoolSize);
-  await migrateReadModels(database);
+  await migrateReadModels(database, readModelSchema);
   const eventStore = await createEventStore(storage);
   const reads = new PoolPreparedReads(storage.databaseUrl, storage.databasePoolSize);
   return {
@@ -66,7 +69,7 @@ export async function openServerStorage(storage: StorageSettings): Promise<Stora
 const EMBEDDED_IDLE_POLL_MS = 60_000;
 
 /** The directory holds the owner lock beside PGlite's own files (in `pgdata`). */
-export async function openEmbeddedStorage(directory: string): Promise<Storage> {
+export async function openEmbeddedStorage(directory: string, readModelSchema: readonly string[]): Promise<Storage> {
   await mkdir(directory, { recursive: true });
   const lock = await lockDataDirectory(directory);
   try {
@@ -75,7 +78,7 @@ export async function openEmbeddedStorage(directory: string): Promise<Storage> {
     const eventStore = new PgliteEventStore(embedded.db, { idlePollMs: EMBEDDED_IDLE_POLL_MS });
     try {
       await eventStore.migrate();
-      await migrateReadModels(embedded.db);
+      await migrateReadModels(embedded.db, readModelSchema);
     } catch (error) {
       await eventStore.close();
       await embedded.close();

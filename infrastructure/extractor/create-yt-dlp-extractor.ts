@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../application/ports/logger.js';
 import type { ExtractorSettings } from '../config/sections/extractor.js';
@@ -7,7 +6,8 @@ import { ExclusiveGate } from './exclusive-gate.js';
 import { PlatformAccess } from './platform-access.js';
 import { YtDlpExtractor } from './yt-dlp-extractor.js';
 import { YtDlpSelfUpdate } from './yt-dlp-self-update.js';
-import { type YtDlpVersion, detectYtDlpVersion, versionDependentArguments } from './yt-dlp-version.js';
+import { YtDlpInstallation } from './yt-dlp-installation.js';
+import type { YtDlpVersion } from './yt-dlp-version.js';
 
 export interface YtDlpSetup {
   extractor: YtDlpExtractor;
@@ -36,58 +36,16 @@ export interface YtDlpSetup {
  * each run only the options that version understands.
  */
 export function createYtDlpExtractor(settings: ExtractorSettings, logger: Logger, metrics: Registry): YtDlpSetup {
-  let version: YtDlpVersion = { version: 'unknown', release: null, channel: 'unknown' };
-  const exportVersion = versionGauge(metrics);
-  const show = (current: YtDlpVersion) => {
-    version = current;
-    exportVersion(current);
-  };
   const log = logger.child({ ytDlpPath: settings.ytDlpPath });
+  const installed = new YtDlpInstallation(settings.ytDlpPath, log, versionGauge(metrics));
   const gate = new ExclusiveGate();
   const egress = countedEgressProxy(settings, logger, metrics);
   // Taken alone first, so no run starts before the egress proxy listens and the options for its version are known.
   const detected = gate.alone(async () => {
     await egress.start();
-    show(await detectYtDlpVersion(settings.ytDlpPath));
-    if (version.release === null)
-      log.warn(
-        { version: version.version },
-        'could not tell the yt-dlp version; passing only the options every version understands',
-      );
-    else log.info({ version: version.version, channel: version.channel }, 'yt-dlp found');
+    await installed.detect();
   });
   const access = platformAccess(settings, metrics, log, egress);
-  let seenChangeTime = changeTimeOf(settings.ytDlpPath);
-  let installation = 0;
-  let redetection: Promise<void> | null = null;
-  // A stat per run costs microseconds against the run's tens of milliseconds at least; runs wait for the new version's answer.
-  const redetectIfReplaced = (): Promise<void> => {
-    const changed = changeTimeOf(settings.ytDlpPath);
-    if (changed !== seenChangeTime && redetection === null) {
-      seenChangeTime = changed;
-      redetection = detectYtDlpVersion(settings.ytDlpPath)
-        .then((found) => {
-          show(found);
-          installation += 1;
-          log.info(
-            { version: found.version, channel: found.channel },
-            'yt-dlp changed on disk; its options follow the new version',
-          );
-        })
-        .finally(() => {
-          redetection = null;
-        });
-    }
-    return redetection ?? Promise.resolve();
-  };
-  const versionArguments = async () => {
-    await redetectIfReplaced();
-    return versionDependentArguments(version, process.execPath);
-  };
-  const currentInstallation = async () => {
-    await redetectIfReplaced();
-    return installation;
-  };
   const extraArgs = settings.ytDlpExtractorArgs.flatMap((value) => ['--extractor-args', value]);
   const extractor = new YtDlpExtractor({
     ytDlpPath: settings.ytDlpPath,
@@ -97,38 +55,40 @@ export function createYtDlpExtractor(settings: ExtractorSettings, logger: Logger
     socketTimeoutSeconds: settings.socketTimeoutSeconds,
     access,
     extraArgs,
-    versionArguments,
+    versionArguments: installed.versionArguments,
     gate,
     forkDownloads: settings.ytDlpDownloadProcess === 'fork',
-    installation: currentInstallation,
+    installation: installed.installation,
   });
-  const selfUpdate =
-    settings.ytDlpUpdate === 'off'
-      ? null
-      : new YtDlpSelfUpdate({
-          ytDlpPath: settings.ytDlpPath,
-          channel: settings.ytDlpUpdate,
-          intervalMs: settings.ytDlpUpdateIntervalHours * 3_600_000,
-          gate,
-          logger: log,
-          onVersion: (found) => {
-            const changed = changeTimeOf(settings.ytDlpPath);
-            if (changed !== seenChangeTime) installation += 1;
-            seenChangeTime = changed;
-            show(found);
-          },
-        });
   return {
     extractor,
     detected,
-    version: () => version,
-    selfUpdate,
+    version: () => installed.version(),
+    selfUpdate: selfUpdateOf(settings, gate, log, installed),
     access,
-    versionArguments,
-    installation: currentInstallation,
+    versionArguments: installed.versionArguments,
+    installation: installed.installation,
     extraArgs,
     egress,
   };
+}
+
+/** The self-update YT_DLP_UPDATE asks for, or none; what it installs is a new installation. */
+function selfUpdateOf(
+  settings: ExtractorSettings,
+  gate: ExclusiveGate,
+  logger: Logger,
+  installed: YtDlpInstallation,
+): YtDlpSelfUpdate | null {
+  if (settings.ytDlpUpdate === 'off') return null;
+  return new YtDlpSelfUpdate({
+    ytDlpPath: settings.ytDlpPath,
+    channel: settings.ytDlpUpdate,
+    intervalMs: settings.ytDlpUpdateIntervalHours * 3_600_000,
+    gate,
+    logger,
+    onVersion: installed.updated,
+  });
 }
 
 /** The access controls, with metrics that say when a platform drew a bot check and how long it is paused. */
@@ -170,14 +130,6 @@ function platformAccess(
     },
   });
   return access;
-}
-
-function changeTimeOf(file: string): number | null {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return null;
-  }
 }
 
 /** The egress proxy every run goes through, its refusals counted in `egress_refusals_total`. */

@@ -100,54 +100,17 @@ export interface StartedProcess {
  * group's end are handled the same. `start` is not called once aborted.
  */
 export function superviseProcess(start: () => StartedProcess, options: RunProcessOptions = {}): Promise<ProcessResult> {
-  const maxStdout = options.maxStdoutChars ?? 64 * 1024 * 1024;
-  const maxStderr = options.maxStderrChars ?? 64 * 1024;
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted === true) {
       reject(options.signal.reason);
       return;
     }
     const { child, killGroup, release } = start();
-    let stdout = '';
-    let stderr = '';
-    let pendingLine = '';
-    let timedOut = false;
-    let failure: unknown = null;
-
-    const onAbort = () => {
-      failure ??= options.signal?.reason;
-      killGroup();
-    };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer =
-      options.timeoutMs === undefined
-        ? null
-        : setTimeout(() => {
-            timedOut = true;
-            killGroup();
-          }, options.timeoutMs);
-
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      if (options.onStdoutLine === undefined) {
-        stdout += chunk;
-        if (stdout.length > maxStdout) {
-          failure ??= new OutputTooLargeError(maxStdout);
-          killGroup();
-        }
-        return;
-      }
-      const lines = (pendingLine + chunk).split('\n');
-      pendingLine = lines.pop() ?? '';
-      for (const line of lines) options.onStdoutLine(line.replace(/\r$/, ''));
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-maxStderr);
-    });
-
+    const stops = watchStops(options, killGroup);
+    const output = collectOutput(child, options, (error) => stops.fail(error));
     const finish = () => {
       release();
-      if (timer !== null) clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      stops.release();
     };
     child.once('error', (error) => {
       finish();
@@ -155,9 +118,65 @@ export function superviseProcess(start: () => StartedProcess, options: RunProces
     });
     child.once('close', (code) => {
       finish();
-      if (pendingLine !== '') options.onStdoutLine?.(pendingLine);
-      if (failure !== null) reject(failure);
-      else resolve({ code, stdout, stderr, timedOut });
+      output.flush();
+      if (stops.failure !== null) reject(stops.failure);
+      else resolve({ code, stdout: output.stdout(), stderr: output.stderr(), timedOut: stops.timedOut });
     });
   });
+}
+
+/** What stops a run early, the abort signal and the timeout, each killing its group; `failure` is what it rejects with. */
+function watchStops(options: RunProcessOptions, killGroup: () => void) {
+  const stops = {
+    timedOut: false,
+    failure: null as unknown,
+    fail(error: unknown) {
+      stops.failure ??= error;
+      killGroup();
+    },
+    release() {
+      if (timer !== null) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    },
+  };
+  const onAbort = () => stops.fail(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer =
+    options.timeoutMs === undefined
+      ? null
+      : setTimeout(() => {
+          stops.timedOut = true;
+          killGroup();
+        }, options.timeoutMs);
+  return stops;
+}
+
+/** Stdout collected (failing past its limit) or handed on line by line, and the tail of stderr. */
+function collectOutput(child: SupervisedChild, options: RunProcessOptions, fail: (error: unknown) => void) {
+  const maxStdout = options.maxStdoutChars ?? 64 * 1024 * 1024;
+  const maxStderr = options.maxStderrChars ?? 64 * 1024;
+  let stdout = '';
+  let stderr = '';
+  let pendingLine = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    if (options.onStdoutLine === undefined) {
+      stdout += chunk;
+      if (stdout.length > maxStdout) fail(new OutputTooLargeError(maxStdout));
+      return;
+    }
+    const lines = (pendingLine + chunk).split('\n');
+    pendingLine = lines.pop() ?? '';
+    for (const line of lines) options.onStdoutLine(line.replace(/\r$/, ''));
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-maxStderr);
+  });
+  return {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    /** The last line, when the output did not end with a newline. */
+    flush: () => {
+      if (pendingLine !== '') options.onStdoutLine?.(pendingLine);
+    },
+  };
 }

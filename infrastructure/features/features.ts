@@ -1,5 +1,7 @@
 import type { WorkKind } from '../../application/processes/work-routing.js';
 import type { Projection } from '../../projections/projection.js';
+import type { FeatureModule, WorkHandlerFactory } from '../composition/feature-module.js';
+import { type OpenApiDocument, assembleOpenApiDocument } from '../http/openapi/document.js';
 import { accountsFeature } from './accounts/accounts-feature.js';
 import { batchesFeature } from './batches/batches-feature.js';
 import { channelListingFeature } from './channel-listing/channel-listing-feature.js';
@@ -9,26 +11,48 @@ import { jobWatchingFeature } from './job-watching/job-watching-feature.js';
 import { lookupsFeature } from './lookups/lookups-feature.js';
 import { retentionFeature } from './retention/retention-feature.js';
 import { webhooksFeature } from './webhooks/webhooks-feature.js';
-import type { FeatureModule, WorkHandlerFactory } from '../composition/feature-module.js';
 
-/** Every feature of the service; the api role mounts their routes in this order. */
-export const FEATURES: readonly FeatureModule[] = [
-  accountsFeature,
+// As written, so that the compiler can read which feature consumes which kind of work.
+const FEATURE_LIST = [
   downloadsFeature,
   lookupsFeature,
   channelListingFeature,
   batchesFeature,
   jobWatchingFeature,
+  accountsFeature,
   webhooksFeature,
   retentionFeature,
   consoleFeature,
-];
+] as const satisfies readonly FeatureModule[];
 
-/** Spelled out so that a WorkKind no feature consumes fails to compile, rather than queueing work nobody takes. */
-export const WORK_HANDLERS: Readonly<Record<WorkKind, WorkHandlerFactory>> = {
-  ...downloadsFeature.work,
-  ...lookupsFeature.work,
-  ...webhooksFeature.work,
-};
+/** Every feature of the service; the api role mounts their routes, the schema creates their tables and the OpenAPI document lists their tags, in this order. */
+export const FEATURES: readonly FeatureModule[] = FEATURE_LIST;
+
+type WorkOf<Feature> = Feature extends { work: infer Work } ? keyof Work : never;
+type ConsumersOf<Kind, Features extends readonly unknown[]> = Features extends readonly [infer First, ...infer Rest]
+  ? Kind extends WorkOf<First>
+    ? [First, ...ConsumersOf<Kind, Rest>]
+    : ConsumersOf<Kind, Rest>
+  : [];
+/** The kinds of work that no feature, or more than one, consumes. */
+type MisconsumedWork = {
+  [Kind in WorkKind]: ConsumersOf<Kind, typeof FEATURE_LIST>['length'] extends 1 ? never : Kind;
+}[WorkKind];
+// A kind of work nobody takes would wait in the queue forever, one taken twice would run twice: either fails to compile here, naming the kind.
+const everyKindConsumedOnce: [MisconsumedWork] extends [never] ? true : { notConsumedExactlyOnce: MisconsumedWork } =
+  true;
+
+/** Which feature handles each kind of work, gathered from the features' `work`. */
+export const WORK_HANDLERS: Readonly<Record<WorkKind, WorkHandlerFactory>> = everyKindConsumedOnce
+  ? Object.assign({}, ...FEATURES.map((feature) => feature.work ?? {}))
+  : {};
 
 export const PROJECTIONS: readonly Projection[] = FEATURES.flatMap((feature) => feature.projections ?? []);
+
+/** The read models' tables, in the features' order. */
+export const READ_MODEL_SCHEMA: readonly string[] = FEATURES.flatMap((feature) => feature.readModelSchema ?? []);
+
+/** The API's OpenAPI document, served at /openapi.json and the source of request validation: the features' parts. */
+export const OPENAPI_DOCUMENT: OpenApiDocument = assembleOpenApiDocument(
+  FEATURES.flatMap((feature) => feature.openApi ?? []),
+);

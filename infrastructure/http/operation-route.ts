@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import {
-  documentedRoute,
   type HeaderParameters,
   type OperationId,
   type OperationWithBody,
@@ -41,7 +40,7 @@ export function operationRoute<Id extends OperationId>(
   operationId: Id,
   handler: OperationHandler<Id>,
 ): void {
-  const { method, path } = documentedRoute(operationId);
+  const { method, path } = validation.route(operationId);
   router[method](path, (ctx) => handler(ctx, operationRequest(ctx, validation, operationId)));
 }
 

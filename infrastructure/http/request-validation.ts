@@ -6,7 +6,10 @@ import type {
   QueryParameters,
   RequestBody,
 } from './openapi/operations.js';
+import type { OpenApiDocument } from './openapi/document.js';
+import { documentedRoute, type HttpMethod } from './openapi/operations.js';
 import {
+  RequestValidators,
   validateHeaderParameters,
   validatePathParameters,
   validateQueryParameters,
@@ -20,9 +23,20 @@ import { HttpError } from './http-error.js';
  * the one place they are made). A mismatch is a 400 naming the field.
  */
 export class RequestValidation {
+  private readonly validators: RequestValidators;
+
+  constructor(private readonly document: OpenApiDocument) {
+    this.validators = compiledValidators(document);
+  }
+
+  /** The method and path (in the router's `:name` form) the document gives an operation. */
+  route(operationId: OperationId): { method: HttpMethod; path: string } {
+    return documentedRoute(this.document.paths, operationId);
+  }
+
   /** The JSON body, with the documented defaults filled in. */
   body<Id extends OperationWithBody>(operationId: Id, body: unknown): RequestBody<Id> {
-    const result = validateRequestBody(operationId, body);
+    const result = validateRequestBody(this.validators, operationId, body);
     if (!result.ok) throw new HttpError(400, result.message);
     return result.value as RequestBody<Id>;
   }
@@ -32,7 +46,7 @@ export class RequestValidation {
     operationId: Id,
     headers: Readonly<Record<string, string | string[] | undefined>>,
   ): HeaderParameters<Id> {
-    const result = validateHeaderParameters(operationId, headers);
+    const result = validateHeaderParameters(this.validators, operationId, headers);
     if (!result.ok) throw new HttpError(400, result.message);
     return result.value as HeaderParameters<Id>;
   }
@@ -42,7 +56,7 @@ export class RequestValidation {
     operationId: Id,
     query: Readonly<Record<string, string | string[] | undefined>>,
   ): QueryParameters<Id> {
-    const result = validateQueryParameters(operationId, query);
+    const result = validateQueryParameters(this.validators, operationId, query);
     if (!result.ok) throw new HttpError(400, result.message);
     return result.value as QueryParameters<Id>;
   }
@@ -53,8 +67,19 @@ export class RequestValidation {
     params: Readonly<Record<string, string | undefined>>,
     notFoundMessage: string,
   ): PathParameters<Id> {
-    const result = validatePathParameters(operationId, params);
+    const result = validatePathParameters(this.validators, operationId, params);
     if (!result.ok) throw new HttpError(404, notFoundMessage);
     return result.value as PathParameters<Id>;
   }
+}
+
+// Compiling a document's validators takes a while: each document is compiled once, however many validations use it.
+const compiled = new WeakMap<OpenApiDocument, RequestValidators>();
+function compiledValidators(document: OpenApiDocument): RequestValidators {
+  let validators = compiled.get(document);
+  if (validators === undefined) {
+    validators = new RequestValidators(document);
+    compiled.set(document, validators);
+  }
+  return validators;
 }

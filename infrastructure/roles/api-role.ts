@@ -1,11 +1,10 @@
 import { Authenticate } from '../../application/accounts/authenticate.js';
 import { CheckRequestRate } from '../../application/rate-limits/check-request-rate.js';
 import type { ApiPart } from '../composition/feature-module.js';
-import { FEATURES } from '../features/features.js';
+import { FEATURES, OPENAPI_DOCUMENT } from '../features/features.js';
 import { TOKENS } from '../composition/tokens.js';
 import { createHttpApp } from '../http/create-http-app.js';
 import { requestRateLimit } from '../http/middleware/request-rate-limit.js';
-import { openApiDocument } from '../http/openapi/document.js';
 import { RequestValidation } from '../http/request-validation.js';
 import { operationsRoutes } from '../http/routes/operations-routes.js';
 import { UrlPolicies } from '../http/url-policies.js';
@@ -36,7 +35,7 @@ export async function startApiRole(context: RoleContext): Promise<ApiRole> {
       bodyLimitBytes: config.http.bodyLimitBytes,
       requestLogSamplePercent: config.observability.requestLogSamplePercent,
       authenticate: container.resolve(Authenticate),
-      openApiDocument,
+      openApiDocument: OPENAPI_DOCUMENT,
       afterAuthentication: requestRateLimit(
         new CheckRequestRate(container.resolve(TOKENS.rateLimitStore), config.rateLimits.limits),
       ),
@@ -72,8 +71,8 @@ export async function startApiRole(context: RoleContext): Promise<ApiRole> {
 async function startFeatureParts(context: RoleContext, parts: Stoppables): Promise<ApiPart[]> {
   const apiContext = {
     ...context,
-    validation: new RequestValidation(),
-    urls: new UrlPolicies(context.config.platforms, context.config.webhooks),
+    validation: new RequestValidation(OPENAPI_DOCUMENT),
+    urls: new UrlPolicies(context.config),
   };
   const features = FEATURES.map((feature) => ({ name: feature.name, part: feature.api?.(apiContext) ?? {} }));
   for (const { name, part } of features) {

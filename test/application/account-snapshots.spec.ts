@@ -18,6 +18,7 @@ import { InMemorySnapshotStore } from '../../infrastructure/snapshots/in-memory-
 import { PostgresSnapshotStore } from '../../infrastructure/snapshots/postgres-snapshot-store.js';
 import { RandomIds } from '../../infrastructure/system/random-ids.js';
 import { type TestDatabase, createTestDatabase } from '../support/postgres.js';
+import { READ_MODEL_SCHEMA } from '../../infrastructure/features/features.js';
 
 const ids = new RandomIds();
 const now = () => new Date().toISOString();
@@ -313,7 +314,7 @@ describe('account snapshots in PostgreSQL', function () {
     for (let i = 0; i < 4; i += 1) stores.push(new PostgresEventStore({ connectionString: database.url, poolSize: 4 }));
     await stores[0].migrate();
     db = createKnex(database.url);
-    await migrateReadModels(db);
+    await migrateReadModels(db, READ_MODEL_SCHEMA);
   });
   after(async () => {
     await Promise.all(stores.map((store) => store.close()));

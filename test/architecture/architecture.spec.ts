@@ -26,7 +26,6 @@ const INFRASTRUCTURE_ORDER = [
   ['webhooks'],
   ['embedded'],
   ['database'],
-  ['retention'],
   ['composition'],
   ['features'],
   ['composition/create-container.ts'],
@@ -36,7 +35,7 @@ const INFRASTRUCTURE_ORDER = [
   ['cli'],
 ];
 
-const MAX_UPWARD_INFRASTRUCTURE_IMPORTS = 2;
+const MAX_UPWARD_INFRASTRUCTURE_IMPORTS = 0;
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 60;
 const MAX_CONSTRUCTOR_PARAMETERS = 5;
@@ -45,10 +44,7 @@ const MAX_CONSTRUCTOR_PARAMETERS = 5;
  * Functions over the limits whose rework is under way on its own (the extractor's capability ports), as `path name`.
  * Each must still be over its limit, so an entry fails the check once its function is fixed, and is removed then.
  */
-const LONG_FUNCTIONS_IN_REWORK = [
-  'infrastructure/extractor/create-yt-dlp-extractor.ts createYtDlpExtractor',
-  'infrastructure/extractor/run-process.ts superviseProcess',
-];
+const LONG_FUNCTIONS_IN_REWORK: string[] = [];
 const WIDE_CONSTRUCTORS_IN_REWORK: string[] = [];
 
 const list = (lines: readonly string[]) => lines.map((line) => `\n  ${line}`).join('');

@@ -7,8 +7,8 @@ import type { EventStore } from '../../application/ports/event-store.js';
 import type { FileStore } from '../../application/ports/file-store.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
-import { createFileSweeper } from '../../infrastructure/retention/create-file-sweeper.js';
-import type { FileSweeper } from '../../infrastructure/retention/file-sweeper.js';
+import { createFileSweeper } from '../../infrastructure/features/retention/create-file-sweeper.js';
+import type { FileSweeper } from '../../infrastructure/features/retention/file-sweeper.js';
 import {
   FIXTURE_VIDEOS,
   type FixturePlatform,

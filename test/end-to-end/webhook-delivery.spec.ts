@@ -8,7 +8,7 @@ import type { EventStore, RecordedEvent } from '../../application/ports/event-st
 import { ExtractionError } from '../../application/ports/extractor/extraction-error.js';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
-import { openApiDocument } from '../../infrastructure/http/openapi/document.js';
+import { OPENAPI_DOCUMENT as openApiDocument } from '../../infrastructure/features/features.js';
 import { OpenApiSchemas, jsonPointer } from '../../infrastructure/http/openapi/openapi-ajv.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
 import { type RunningService, startService } from '../../infrastructure/service.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import { openApiDocument } from '../../infrastructure/http/openapi/document.js';
+import { OPENAPI_DOCUMENT as openApiDocument } from '../../infrastructure/features/features.js';
 import { type RawResponse, rawRequest } from '../support/raw-http.js';
 import { ScriptedExtractor, answerAtOnce } from '../support/scripted-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { EventStore } from '../../application/ports/event-store.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
-import { assertMatchesOpenApi } from '../../infrastructure/http/openapi/response-validator.js';
+import { assertMatchesOpenApi } from '../support/response-validator.js';
 import { apiClient } from '../support/api-client.js';
 import { ControlledExtractor } from '../support/controlled-extractor.js';
 import { EventStreamClient } from '../support/event-stream-client.js';

@@ -18,6 +18,7 @@ import { importStoredRows } from '../support/stored-events/import-stored-rows.js
 import { rowsByStream } from '../support/stored-events/stored-event-row.js';
 import type { WrittenStoreFixture } from '../support/stored-events/written-store-fixture.js';
 import { startTestService, type TestService } from '../support/test-service.js';
+import { READ_MODEL_SCHEMA } from '../../infrastructure/features/features.js';
 
 /** Written by test/support/stored-events/write-store-fixture.ts with the service of November 2026; never rewritten. */
 const FIXTURE_FILE = path.resolve(__dirname, '../../../test/fixtures/stores/written-by-2026-11.json');
@@ -137,7 +138,7 @@ describe('a store written by the service of November 2026', function () {
 
     before(async () => {
       directory = await mkdtemp(path.join(tmpdir(), 'vds-written-store-'));
-      const storage = await openEmbeddedStorage(directory);
+      const storage = await openEmbeddedStorage(directory, READ_MODEL_SCHEMA);
       await importStoredRows(storage.database, fixture.events).finally(() => storage.close());
       service = await startTestService({
         embedded: true,

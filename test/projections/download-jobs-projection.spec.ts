@@ -6,6 +6,7 @@ import { createKnex } from '../../infrastructure/postgres/create-knex.js';
 import { migrateReadModels } from '../../infrastructure/postgres/read-model-schema.js';
 import { downloadJobsProjection } from '../../projections/download-jobs-projection.js';
 import { type TestDatabase, createTestDatabase } from '../support/postgres.js';
+import { READ_MODEL_SCHEMA } from '../../infrastructure/features/features.js';
 
 const ACCOUNT = 'account-1';
 
@@ -76,7 +77,7 @@ describe('download_jobs projection: batches', function () {
   before(async () => {
     database = await createTestDatabase('download_jobs_projection');
     db = createKnex(database.url);
-    await migrateReadModels(db);
+    await migrateReadModels(db, READ_MODEL_SCHEMA);
   });
   after(async () => {
     await db?.destroy();

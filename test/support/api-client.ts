@@ -1,4 +1,4 @@
-import { assertMatchesOpenApi } from '../../infrastructure/http/openapi/response-validator.js';
+import { assertMatchesOpenApi } from './response-validator.js';
 
 export interface ApiResponse<T = any> {
   status: number;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Decider, DomainEvent } from '../../domain/decider.js';
-import { foldEvents } from '../../domain/decider.js';
+import { foldEvents } from './fold-events.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

@@ -3,12 +3,11 @@ import type { GetAccount } from '../../../application/accounts/get-account.js';
 import { authenticatedAccountId } from '../../http/authenticated-account.js';
 import { HttpError } from '../../http/http-error.js';
 import { operationRoute } from '../../http/operation-route.js';
-import { RequestValidation } from '../../http/request-validation.js';
+import type { RequestValidation } from '../../http/request-validation.js';
 
-export function accountRoutes(deps: { getAccount: GetAccount; validation?: RequestValidation }): Router {
+export function accountRoutes(deps: { getAccount: GetAccount; validation: RequestValidation }): Router {
   const router = new Router();
-  // GET /me takes no input to validate: the default only serves the typed registration.
-  operationRoute(router, deps.validation ?? new RequestValidation(), 'getMe', async (ctx) => {
+  operationRoute(router, deps.validation, 'getMe', async (ctx) => {
     const account = await deps.getAccount.execute(authenticatedAccountId(ctx));
     // A valid key whose account the read model lacks means the projector is behind or broken.
     if (account === null) throw new HttpError(500, 'Account data is not available yet; retry shortly');

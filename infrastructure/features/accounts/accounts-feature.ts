@@ -17,6 +17,8 @@ import { KeyRevocationNotices } from '../../security/key-revocation-notices.js';
 import { RevocableKeyCache } from '../../security/revocable-key-cache.js';
 import { PostgresSnapshotStore } from '../../snapshots/postgres-snapshot-store.js';
 import type { ChannelSubscription } from '../../database/open-storage.js';
+import { ACCOUNT_TABLES } from './account-tables.js';
+import { accountOpenApi } from './account-openapi.js';
 
 const keyCache = token<RevocableKeyCache>('RevocableKeyCache');
 const keyRevocations = token<ChannelSubscription>('KeyRevocationListener');
@@ -24,14 +26,16 @@ const keyRevocations = token<ChannelSubscription>('KeyRevocationListener');
 /** Accounts, their keys, plans and ledgers: /me, authentication, the admin and audit commands. */
 export const accountsFeature = {
   name: 'accounts',
+  openApi: [accountOpenApi],
   register: registerAccounts,
   projections: [accountsProjection],
-  api: ({ container }) => {
+  readModelSchema: ACCOUNT_TABLES,
+  api: ({ container, validation }) => {
     // Revocations reach every API process through LISTEN: a connection of its own on a server, PGlite's own listeners embedded.
     // Listened for even with no key cache: a revoked key's open event streams end at once.
     const revocations = container.resolve(keyRevocations);
     return {
-      apiRouters: [accountRoutes({ getAccount: container.resolve(GetAccount) })],
+      apiRouters: [accountRoutes({ getAccount: container.resolve(GetAccount), validation })],
       start: async () => revocations.start(),
       stop: async () => revocations.close(),
     };

@@ -7,7 +7,9 @@ import { authenticatedAccountId } from '../../http/authenticated-account.js';
 import { HttpError } from '../../http/http-error.js';
 import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
-import type { UrlPolicies } from '../../http/url-policies.js';
+import { type UrlPolicies, videoUrl, webhookUrl } from '../../http/url-policies.js';
+import { channelUrl } from '../channel-listing/channel-url-rule.js';
+import { playlistUrl } from './playlist-url-rule.js';
 import { batchBody, decodeBatchCursor } from './batch-body.js';
 
 export interface BatchRouteDependencies {
@@ -16,8 +18,6 @@ export interface BatchRouteDependencies {
   changeBatch: ChangeBatch;
   validation: RequestValidation;
   urls: UrlPolicies;
-  /** The playlist URL rebuilt, or a 400 naming `playlistUrl`. */
-  playlistUrl: (url: string) => string;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -30,7 +30,7 @@ export function batchRoutes(deps: BatchRouteDependencies): Router {
     const accountId = authenticatedAccountId(ctx);
     const body = request.body();
     const source = batchSource(body, deps);
-    if (body.webhookUrl !== undefined) deps.urls.checkWebhookUrl(body.webhookUrl);
+    if (body.webhookUrl !== undefined) deps.urls.apply(webhookUrl, body.webhookUrl);
     if (body.batchWebhookUrl !== undefined) checkBatchWebhookUrl(deps.urls, body.batchWebhookUrl);
     ctx.status = 202;
     ctx.body = await deps.submitBatch.execute({
@@ -83,11 +83,11 @@ interface SourceFields {
 function batchSource(body: SourceFields, deps: BatchRouteDependencies): BatchSource {
   const given = [body.playlistUrl, body.channelUrl, body.urls].filter((field) => field !== undefined).length;
   if (given !== 1) throw new HttpError(400, 'exactly one of playlistUrl, channelUrl or urls must be given');
-  if (body.playlistUrl !== undefined) return { kind: 'playlist', url: deps.playlistUrl(body.playlistUrl) };
-  if (body.channelUrl !== undefined) return { kind: 'channel', url: deps.urls.channelUrl(body.channelUrl) };
+  if (body.playlistUrl !== undefined) return { kind: 'playlist', url: deps.urls.apply(playlistUrl, body.playlistUrl) };
+  if (body.channelUrl !== undefined) return { kind: 'channel', url: deps.urls.apply(channelUrl, body.channelUrl) };
   const urls = (body.urls ?? []).map((url, index) => {
     try {
-      return deps.urls.videoUrl(url).canonicalUrl;
+      return deps.urls.apply(videoUrl, url).canonicalUrl;
     } catch (error) {
       if (error instanceof HttpError) throw new HttpError(400, `urls[${index}]: ${error.message}`);
       throw error;
@@ -98,7 +98,7 @@ function batchSource(body: SourceFields, deps: BatchRouteDependencies): BatchSou
 
 function checkBatchWebhookUrl(urls: UrlPolicies, url: string): void {
   try {
-    urls.checkWebhookUrl(url);
+    urls.apply(webhookUrl, url);
   } catch (error) {
     if (error instanceof HttpError) throw new HttpError(400, error.message.replace(/^webhookUrl/, 'batchWebhookUrl'));
     throw error;

@@ -11,17 +11,17 @@ import { SubmitDownload } from '../../../application/downloads/submit-download.j
 import { VideoLookup } from '../../../application/downloads/video-lookup.js';
 import { ListChannel } from '../../../application/lookups/list-channel.js';
 import { BATCH_CATEGORY, batchDecider } from '../../../domain/batch/decider.js';
-import { parsePlaylistUrl } from '../../../domain/batch/playlist-url.js';
 import { parseVideoUrl } from '../../../domain/video-url.js';
 import { batchesProjection } from '../../../projections/batches-projection.js';
 import type { FeatureContext, FeatureModule } from '../../composition/feature-module.js';
 import { processorOptions } from '../../composition/processor-options.js';
 import { token } from '../../composition/token.js';
 import { TOKENS } from '../../composition/tokens.js';
-import { HttpError } from '../../http/http-error.js';
 import { CheckpointedProcessor } from '../../processing/checkpointed-processor.js';
 import { BatchWebhooks } from './batch-webhooks.js';
+import { batchesOpenApi } from './batch-openapi.js';
 import { batchRoutes } from './batch-routes.js';
+import { BATCH_TABLES } from './batch-tables.js';
 import { PostgresBatchWebhookSchedule } from './postgres-batch-webhook-schedule.js';
 import { PeriodicTask } from '../../system/periodic-task.js';
 import { HttpWebhookSender } from '../../webhooks/http-webhook-sender.js';
@@ -46,8 +46,11 @@ export const batchesFeature = {
     registerProcess(context);
     registerWebhooks(context);
   },
+  requires: ['accounts', 'downloads', 'channel listing'],
   projections: [batchesProjection],
-  api: ({ container: c, config, validation, urls }) => ({
+  readModelSchema: BATCH_TABLES,
+  openApi: [batchesOpenApi],
+  api: ({ container: c, validation, urls }) => ({
     apiRouters: [
       batchRoutes({
         submitBatch: c.resolve(SubmitBatch),
@@ -55,14 +58,6 @@ export const batchesFeature = {
         changeBatch: c.resolve(ChangeBatch),
         validation,
         urls,
-        playlistUrl: (url) => {
-          const result = parsePlaylistUrl(url, {
-            videoHosts: config.platforms.videoHosts,
-            schemes: config.platforms.videoUrlSchemes,
-          });
-          if (!result.ok) throw new HttpError(400, result.reason);
-          return result.url;
-        },
       }),
     ],
   }),

@@ -2,10 +2,13 @@ import { ListChannel } from '../../../application/lookups/list-channel.js';
 import type { FeatureModule } from '../../composition/feature-module.js';
 import { TOKENS } from '../../composition/tokens.js';
 import { listChannelRoutes } from './list-channel-routes.js';
+import { channelListingOpenApi } from './channel-listing-openapi.js';
 
 /** A channel's videos, listed while the client waits; its reservation is released with the lookups'. */
 export const channelListingFeature = {
   name: 'channel listing',
+  requires: ['accounts'],
+  openApi: [channelListingOpenApi],
   register: ({ container: c, config }) =>
     c.singleton(
       ListChannel,

@@ -4,6 +4,7 @@ import { authenticatedAccountId } from '../../http/authenticated-account.js';
 import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
 import type { UrlPolicies } from '../../http/url-policies.js';
+import { channelUrl } from './channel-url-rule.js';
 
 export interface ListChannelRouteDependencies {
   listChannel: ListChannel;
@@ -25,7 +26,7 @@ export function listChannelRoutes(deps: ListChannelRouteDependencies): Router {
       request.respond(
         await deps.listChannel.execute({
           accountId: authenticatedAccountId(ctx),
-          channelUrl: deps.urls.channelUrl(body.channelUrl),
+          channelUrl: deps.urls.apply(channelUrl, body.channelUrl),
           maxVideos: body.maxVideos,
           correlationId: ctx.state.requestId as string,
           signal: gone.signal,

@@ -9,7 +9,7 @@ import { authenticatedAccountId } from '../../http/authenticated-account.js';
 import { HttpError } from '../../http/http-error.js';
 import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
-import type { UrlPolicies } from '../../http/url-policies.js';
+import { type UrlPolicies, videoUrl, webhookUrl } from '../../http/url-policies.js';
 import { downloadStatusBody } from '../../http/routes/download-status-body.js';
 
 export interface DownloadRouteDependencies {
@@ -31,8 +31,8 @@ export function downloadRoutes(deps: DownloadRouteDependencies): Router {
     const accountId = authenticatedAccountId(ctx);
     const headers = request.headers();
     const body = request.body();
-    const video = deps.urls.videoUrl(body.url);
-    if (body.webhookUrl !== undefined) deps.urls.checkWebhookUrl(body.webhookUrl);
+    const video = deps.urls.apply(videoUrl, body.url);
+    if (body.webhookUrl !== undefined) deps.urls.apply(webhookUrl, body.webhookUrl);
     request.respond(
       await deps.submitDownload.execute({
         accountId,

@@ -23,6 +23,8 @@ import { PostgresDownloadJobReadModel } from '../../postgres/postgres-download-j
 import { PostgresPendingDownloadAccounts } from '../../postgres/postgres-pending-download-accounts.js';
 import type { ChannelSubscription } from '../../database/open-storage.js';
 import { PeriodicTask } from '../../system/periodic-task.js';
+import { DOWNLOAD_TABLES } from './download-tables.js';
+import { downloadOpenApi } from './download-openapi.js';
 
 const settledViews = token<SettledJobViews>('SettledJobViews');
 const jobViewChanges = token<ChannelSubscription>('JobViewChangeListener');
@@ -32,11 +34,14 @@ const MAX_DELIVER = 1_000;
 /** Downloads: submission, the worker's run, billing and orphaned reservations, and the files they leave. */
 export const downloadsFeature = {
   name: 'downloads',
+  requires: ['accounts', 'job watching'],
+  openApi: [downloadOpenApi],
   register: (context) => {
     registerDownloads(context);
     registerDownloadProcesses(context);
   },
   projections: [downloadJobsProjection],
+  readModelSchema: DOWNLOAD_TABLES,
   work: {
     download: (c, config) => ({
       handle: (message, delivery) => c.resolve(RunDownload).handle(message, delivery),

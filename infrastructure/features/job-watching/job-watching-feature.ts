@@ -15,10 +15,13 @@ import { webhookAttemptsRoutes } from './webhook-attempts-routes.js';
 import { EventStreamConnections } from '../../http/sse/event-stream-connections.js';
 import { JobStatusHub } from '../../live/job-status-hub.js';
 import { KeyRevocationNotices } from '../../security/key-revocation-notices.js';
+import { jobWatchingOpenApi } from './job-watching-openapi.js';
 
 /** An account watching its jobs: the list, live status (with the workers' progress) and webhook history. */
 export const jobWatchingFeature = {
   name: 'job watching',
+  requires: ['accounts', 'downloads'],
+  openApi: [jobWatchingOpenApi],
   register: ({ container: c, logger }) =>
     c.singleton(
       JobStatusHub,

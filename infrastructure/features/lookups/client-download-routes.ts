@@ -8,6 +8,7 @@ import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
 import type { UrlPolicies } from '../../http/url-policies.js';
 import { lookupStatusBody } from './lookup-status-body.js';
+import { clientDownloadUrl } from './client-download-url-rule.js';
 
 export interface ClientDownloadRouteDependencies {
   submitClientDownload: SubmitLookupJob<{ platform: ClientDownloadPlatform; canonicalUrl: string }>;
@@ -21,7 +22,7 @@ export function clientDownloadRoutes(deps: ClientDownloadRouteDependencies): Rou
 
   operationRoute(router, deps.validation, 'submitClientDownload', async (ctx, request) => {
     const body = request.body();
-    const { url, canonicalUrl, platform } = deps.urls.clientDownloadUrl(body.url);
+    const { url, canonicalUrl, platform } = deps.urls.apply(clientDownloadUrl, body.url);
     request.respond(
       await deps.submitClientDownload.execute({
         accountId: authenticatedAccountId(ctx),

@@ -5,7 +5,7 @@ import { authenticatedAccountId } from '../../http/authenticated-account.js';
 import { HttpError } from '../../http/http-error.js';
 import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
-import type { UrlPolicies } from '../../http/url-policies.js';
+import { type UrlPolicies, videoUrl } from '../../http/url-policies.js';
 import { lookupStatusBody } from './lookup-status-body.js';
 
 /** What an info job records beside the submitted URL. */
@@ -27,7 +27,7 @@ export function infoRoutes(deps: InfoRouteDependencies): Router {
 
   operationRoute(router, deps.validation, 'submitInfo', async (ctx, request) => {
     const body = request.body();
-    const video = deps.urls.videoUrl(body.url);
+    const video = deps.urls.apply(videoUrl, body.url);
     request.respond(
       await deps.submitInfo.execute({
         accountId: authenticatedAccountId(ctx),

@@ -35,6 +35,9 @@ import { ExpiredLookupJobsSweeper } from '../../postgres/expired-lookup-jobs-swe
 import { PostgresLookupJobReadModel } from '../../postgres/postgres-lookup-job-read-model.js';
 import { PostgresPendingLookupAccounts } from '../../postgres/postgres-pending-lookup-accounts.js';
 import { PeriodicTask } from '../../system/periodic-task.js';
+import { LOOKUP_TABLES } from './lookup-tables.js';
+import { clientDownloadOpenApi } from './client-download-openapi.js';
+import { infoOpenApi } from './info-openapi.js';
 
 /** What a client-download job is requested with, besides its URL. */
 type ClientDownloadJobDetails = { platform: ClientDownloadPlatform; canonicalUrl: string };
@@ -58,6 +61,8 @@ const MAX_DELIVER = 1_000;
 /** Video info and client-download lookups: jobs a client polls, run by the workers like downloads. */
 export const lookupsFeature = {
   name: 'lookups',
+  requires: ['accounts'],
+  openApi: [infoOpenApi, clientDownloadOpenApi],
   register: (context) => {
     registerLookupJobs(context);
     registerLookupSubmissions(context);
@@ -66,6 +71,7 @@ export const lookupsFeature = {
     registerLookupRecovery(context);
   },
   projections: [lookupJobsProjection],
+  readModelSchema: LOOKUP_TABLES,
   work: {
     info: (c, config) => ({
       handle: (message, delivery) => c.resolve(LOOKUP_TOKENS.runInfoJob).handle(message, delivery),

@@ -7,6 +7,7 @@ import { createDeliverWebhook } from '../../webhooks/create-deliver-webhook.js';
 /** Signed deliveries of a finished job's status to its webhookUrl. */
 export const webhooksFeature = {
   name: 'webhooks',
+  requires: ['accounts', 'downloads'],
   register: ({ container: c, config, logger, overrides }) =>
     c.singleton(DeliverWebhook, () => {
       const { eventStore, database } = c.resolve(TOKENS.storage);

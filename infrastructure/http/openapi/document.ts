@@ -1,18 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { batchPaths, batchSchemas, batchTag } from './batch-resource.js';
-import { accountPaths, accountSchemas } from './account-resource.js';
-import { channelListingPaths, channelListingSchemas } from './channel-listing-resource.js';
-import { clientDownloadPaths, clientDownloadSchemas } from './client-download-resource.js';
-import { downloadPaths, downloadWebhooks } from './download-paths.js';
-import { downloadSchemas } from './download-schemas.js';
-import { infoPaths, infoSchemas } from './info-resource.js';
-import { jobWatchingPaths, jobWatchingSchemas } from './job-watching-paths.js';
+import type { OpenApiPart } from './openapi-part.js';
 import { definePaths, jsonContent } from './schema-kit.js';
 import { ApiError, CreditLimitError } from './shared-responses.js';
 
 /**
  * The OpenAPI 3.1 description of the API, written by hand from the contract
- * and assembled here from one part per resource. It is the single source of
+ * and assembled here from the features' parts (each feature's folder holds
+ * its paths and schemas) and this document's own. It is the single source of
  * request validation (request-validator.ts) and of the response shapes tests
  * check (response-validator.ts), and clients read it at /api/v2/openapi.json.
  * Signed file links (/files/...) and the operational endpoints (/healthz,
@@ -57,18 +51,52 @@ const metaPaths = definePaths({
   },
 });
 
-export const apiPaths = {
-  ...downloadPaths,
-  ...jobWatchingPaths,
-  ...infoPaths,
-  ...channelListingPaths,
-  ...clientDownloadPaths,
-  ...batchPaths,
-  ...accountPaths,
-  ...metaPaths,
+/**
+ * The document's paths, component schemas and webhooks, as types: each part adds its own by declaration merging, beside
+ * them (`declare module '…/document.js' { interface DocumentedPaths extends … {} }`), so operation ids, parameters
+ * and bodies are read from the parts' types.
+ */
+export interface DocumentedPaths extends MetaPaths {}
+export interface DocumentedSchemas extends MetaSchemas {}
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the parts' declarations
+export interface DocumentedWebhooks {}
+type MetaPaths = typeof metaPaths;
+type MetaSchemas = { ApiError: typeof ApiError; CreditLimitError: typeof CreditLimitError };
+
+/** The document's own part: itself, and the error shapes every feature answers with. */
+const metaPart: OpenApiPart = {
+  tags: [{ name: 'Meta', description: 'This document.' }],
+  paths: metaPaths,
+  schemas: { ApiError, CreditLimitError },
 };
 
-const assembledDocument = {
+/** The document as plain JSON, as it is served: the TypeBox schemas it is built from carry symbol keys only the compiler needs. */
+export function assembleOpenApiDocument(features: readonly OpenApiPart[]): OpenApiDocument {
+  const parts = [...features, metaPart];
+  const gather = (pick: (part: OpenApiPart) => object | undefined) =>
+    Object.assign({}, ...parts.map((part) => pick(part) ?? {}));
+  const document = {
+    ...DOCUMENT_HEAD,
+    tags: parts.flatMap((part) => part.tags ?? []),
+    paths: gather((part) => part.paths),
+    webhooks: gather((part) => part.webhooks),
+    components: { securitySchemes: SECURITY_SCHEMES, schemas: gather((part) => part.schemas) },
+  };
+  return JSON.parse(JSON.stringify(document));
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: (typeof DOCUMENT_HEAD)['info'];
+  servers: readonly { url: string; description: string }[];
+  security: readonly object[];
+  tags: readonly { name: string; description: string }[];
+  paths: DocumentedPaths;
+  webhooks: DocumentedWebhooks;
+  components: { securitySchemes: typeof SECURITY_SCHEMES; schemas: DocumentedSchemas };
+}
+
+const DOCUMENT_HEAD = {
   openapi: '3.1.0',
   info: {
     title: 'Video Download Service API',
@@ -83,46 +111,13 @@ const assembledDocument = {
     { url: '/v2', description: 'Legacy base path; serves the same API and keeps working.' },
   ],
   security: [{ bearerAuth: [] }],
-  tags: [
-    {
-      name: 'Downloads',
-      description: 'Server-side downloads of a video or its audio, polled or delivered by webhook.',
-    },
-    { name: 'Video info', description: 'Title, duration and audio tracks of a video, without downloading it.' },
-    { name: 'Client downloads', description: 'Add-on: direct media links the client fetches itself.' },
-    { name: 'Channels', description: 'Add-on: recent videos of a channel.' },
-    batchTag,
-    { name: 'Account', description: 'Plan and live balances.' },
-    { name: 'Meta', description: 'This document.' },
-  ],
-  paths: apiPaths,
-  webhooks: downloadWebhooks,
-  components: {
-    securitySchemes: {
-      bearerAuth: {
-        type: 'http',
-        scheme: 'bearer',
-        description:
-          '`Authorization: Bearer <API_KEY>` with the API key issued to the account. The same key signs the webhooks sent to the account.',
-      },
-    },
-    schemas: {
-      ...downloadSchemas,
-      ...infoSchemas,
-      ...channelListingSchemas,
-      ...clientDownloadSchemas,
-      ...accountSchemas,
-      ...batchSchemas,
-      ApiError,
-      ...jobWatchingSchemas,
-      CreditLimitError,
-    },
-  },
-} as const;
+};
 
-/**
- * The document as plain JSON, as it is served: the TypeBox schemas it is
- * built from carry symbol keys only the compiler needs. Its type is kept, so
- * operation ids, parameters and body types can be read from it.
- */
-export const openApiDocument: typeof assembledDocument = JSON.parse(JSON.stringify(assembledDocument));
+const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      '`Authorization: Bearer <API_KEY>` with the API key issued to the account. The same key signs the webhooks sent to the account.',
+  },
+};

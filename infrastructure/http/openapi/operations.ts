@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { apiPaths } from './document.js';
+import type { DocumentedPaths } from './document.js';
 import type { Validated } from './schema-kit.js';
 
 /**
@@ -9,7 +9,7 @@ import type { Validated } from './schema-kit.js';
  * does not compile.
  */
 
-type Paths = typeof apiPaths;
+type Paths = DocumentedPaths;
 type AnyOperation = { [Template in keyof Paths]: Paths[Template][keyof Paths[Template]] }[keyof Paths];
 
 export type OperationId = AnyOperation['operationId'];
@@ -52,9 +52,9 @@ export type ResponseBody<Id extends OperationId, Status extends string = '200'> 
 
 export type HttpMethod = 'get' | 'post' | 'delete';
 
-/** The method and path (in the router's `:name` form) the document gives an operation. */
-export function documentedRoute(operationId: OperationId): { method: HttpMethod; path: string } {
-  for (const [template, pathItem] of Object.entries(apiPaths)) {
+/** The method and path (in the router's `:name` form) that `paths`, a document's, give an operation. */
+export function documentedRoute(paths: object, operationId: OperationId): { method: HttpMethod; path: string } {
+  for (const [template, pathItem] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(pathItem) as Array<[HttpMethod, { operationId: string }]>) {
       if (operation.operationId === operationId) return { method, path: template.replace(/\{([^}]+)\}/g, ':$1') };
     }

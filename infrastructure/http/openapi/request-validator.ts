@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020';
-import { openApiDocument } from './document.js';
+import type { OpenApiDocument } from './document.js';
 import { OpenApiSchemas, jsonPointer } from './openapi-ajv.js';
 import { describeValidationErrors } from './validation-messages.js';
 
@@ -18,7 +18,7 @@ interface DocumentedOperation {
   requestBody?: { content?: Record<string, unknown> };
 }
 
-interface OperationValidators {
+export interface OperationValidators {
   body?: ValidateFunction;
   pathParameters: Array<{ name: string; validate: ValidateFunction }>;
   /** `expected` (the schema's description) completes the 400's sentence "<name> header must be …". */
@@ -26,40 +26,69 @@ interface OperationValidators {
   queryParameters: Array<{ name: string; integer: boolean; validate: ValidateFunction }>;
 }
 
-// Request validation stops at the first problem: the client gets one clear message, and a large bad body costs little.
-const schemas = new OpenApiSchemas(openApiDocument, { useDefaults: true, allErrors: false });
+/**
+ * The validators of every operation of a document, compiled at once, so a schema ajv cannot compile stops start-up
+ * rather than a request.
+ */
+export class RequestValidators {
+  // Request validation stops at the first problem: the client gets one clear message, and a large bad body costs little.
+  private readonly schemas: OpenApiSchemas;
+  private readonly operations: Map<string, OperationValidators>;
 
-/** Compiled when the module loads, so a schema ajv cannot compile stops start-up rather than a request. */
-const operations = new Map<string, OperationValidators>();
-for (const [path, pathItem] of Object.entries(openApiDocument.paths)) {
-  for (const [method, operation] of Object.entries(pathItem as Record<string, DocumentedOperation>)) {
-    if (operation.operationId === undefined) continue;
-    const validators: OperationValidators = { pathParameters: [], headerParameters: [], queryParameters: [] };
-    if (operation.requestBody?.content?.['application/json'] !== undefined) {
-      validators.body = schemas.validator(
-        jsonPointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'),
-      );
-    }
-    (operation.parameters ?? []).forEach((parameter, index) => {
-      const validate = () =>
-        schemas.validator(jsonPointer('paths', path, method, 'parameters', String(index), 'schema'));
-      if (parameter.in === 'path') validators.pathParameters.push({ name: parameter.name, validate: validate() });
-      if (parameter.in === 'header')
-        validators.headerParameters.push({
-          name: parameter.name,
-          required: parameter.required === true,
-          expected: headerExpectation(parameter),
-          validate: validate(),
-        });
-      if (parameter.in === 'query')
-        validators.queryParameters.push({
-          name: parameter.name,
-          integer: parameter.schema?.type === 'integer',
-          validate: validate(),
-        });
-    });
-    operations.set(operation.operationId, validators);
+  constructor(document: OpenApiDocument) {
+    this.schemas = new OpenApiSchemas(document, { useDefaults: true, allErrors: false });
+    this.operations = compileOperations(document, this.schemas);
   }
+
+  /** Of an operation the document has; naming another is a programming error, not the client's. */
+  of(operationId: string): OperationValidators {
+    const validators = this.operations.get(operationId);
+    if (validators === undefined) throw new Error(`The OpenAPI document has no operation ${operationId}`);
+    return validators;
+  }
+
+  firstMessage(validate: ValidateFunction, root: string): string {
+    const [message] = describeValidationErrors(validate.errors ?? [], {
+      root,
+      tagValues: (error) => this.schemas.tagValues(error),
+    });
+    return message ?? `${root} is invalid`;
+  }
+}
+
+function compileOperations(document: OpenApiDocument, schemas: OpenApiSchemas): Map<string, OperationValidators> {
+  const operations = new Map<string, OperationValidators>();
+  for (const [path, pathItem] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(pathItem as Record<string, DocumentedOperation>)) {
+      if (operation.operationId === undefined) continue;
+      const validators: OperationValidators = { pathParameters: [], headerParameters: [], queryParameters: [] };
+      if (operation.requestBody?.content?.['application/json'] !== undefined) {
+        validators.body = schemas.validator(
+          jsonPointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'),
+        );
+      }
+      (operation.parameters ?? []).forEach((parameter, index) => {
+        const validate = () =>
+          schemas.validator(jsonPointer('paths', path, method, 'parameters', String(index), 'schema'));
+        if (parameter.in === 'path') validators.pathParameters.push({ name: parameter.name, validate: validate() });
+        if (parameter.in === 'header')
+          validators.headerParameters.push({
+            name: parameter.name,
+            required: parameter.required === true,
+            expected: headerExpectation(parameter),
+            validate: validate(),
+          });
+        if (parameter.in === 'query')
+          validators.queryParameters.push({
+            name: parameter.name,
+            integer: parameter.schema?.type === 'integer',
+            validate: validate(),
+          });
+      });
+      operations.set(operation.operationId, validators);
+    }
+  }
+  return operations;
 }
 
 /** What a header must be, in words; a documented header without them would answer a 400 that says nothing. */
@@ -70,25 +99,22 @@ function headerExpectation(parameter: { name: string; schema?: { description?: s
   return expected;
 }
 
-function operationValidators(operationId: string): OperationValidators {
-  const validators = operations.get(operationId);
-  // A caller naming an operation the document lacks is a programming error, not the client's.
-  if (validators === undefined) throw new Error(`The OpenAPI document has no operation ${operationId}`);
-  return validators;
-}
-
 /**
  * Checks a parsed JSON request body against the operation's schema. On
  * success `value` is a copy with the documented defaults filled in (e.g.
  * `format: "audio"`); the body given is left as it was. On failure `message`
  * names the field and the rule, e.g. `startTime must be an integer >= 0`.
  */
-export function validateRequestBody(operationId: string, body: unknown): RequestValidationResult {
-  const validate = operationValidators(operationId).body;
+export function validateRequestBody(
+  validators: RequestValidators,
+  operationId: string,
+  body: unknown,
+): RequestValidationResult {
+  const validate = validators.of(operationId).body;
   if (validate === undefined) throw new Error(`Operation ${operationId} takes no JSON request body`);
   const value = structuredClone(body);
   if (validate(value)) return { ok: true, value: value as Record<string, unknown> };
-  return { ok: false, message: firstMessage(validate, 'request body') };
+  return { ok: false, message: validators.firstMessage(validate, 'request body') };
 }
 
 /**
@@ -96,14 +122,15 @@ export function validateRequestBody(operationId: string, body: unknown): Request
  * `{ jobId }` for getDownload. `value` holds only the documented parameters.
  */
 export function validatePathParameters(
+  validators: RequestValidators,
   operationId: string,
   params: Readonly<Record<string, string | undefined>>,
 ): RequestValidationResult<Record<string, string>> {
   const value: Record<string, string> = {};
-  for (const { name, validate } of operationValidators(operationId).pathParameters) {
+  for (const { name, validate } of validators.of(operationId).pathParameters) {
     const given = params[name];
     if (given === undefined || given === '') return { ok: false, message: `${name} is required` };
-    if (!validate(given)) return { ok: false, message: firstMessage(validate, name) };
+    if (!validate(given)) return { ok: false, message: validators.firstMessage(validate, name) };
     value[name] = given;
   }
   return { ok: true, value };
@@ -115,11 +142,12 @@ export function validatePathParameters(
  * under their documented names.
  */
 export function validateHeaderParameters(
+  validators: RequestValidators,
   operationId: string,
   headers: Readonly<Record<string, string | string[] | undefined>>,
 ): RequestValidationResult<Record<string, string>> {
   const value: Record<string, string> = {};
-  for (const { name, required, expected, validate } of operationValidators(operationId).headerParameters) {
+  for (const { name, required, expected, validate } of validators.of(operationId).headerParameters) {
     const given = headers[name.toLowerCase()];
     if (given === undefined) {
       if (required) return { ok: false, message: `${name} header is required` };
@@ -139,25 +167,18 @@ export function validateHeaderParameters(
  * those present (integers as numbers); undocumented ones are ignored.
  */
 export function validateQueryParameters(
+  validators: RequestValidators,
   operationId: string,
   query: Readonly<Record<string, string | string[] | undefined>>,
 ): RequestValidationResult<Record<string, string | number>> {
   const value: Record<string, string | number> = {};
-  for (const { name, integer, validate } of operationValidators(operationId).queryParameters) {
+  for (const { name, integer, validate } of validators.of(operationId).queryParameters) {
     const given = query[name];
     if (given === undefined) continue;
     if (typeof given !== 'string') return { ok: false, message: `${name} must be given once` };
     const candidate = integer && /^-?\d{1,15}$/.test(given) ? Number(given) : given;
-    if (!validate(candidate)) return { ok: false, message: firstMessage(validate, name) };
+    if (!validate(candidate)) return { ok: false, message: validators.firstMessage(validate, name) };
     value[name] = candidate;
   }
   return { ok: true, value };
-}
-
-function firstMessage(validate: ValidateFunction, root: string): string {
-  const [message] = describeValidationErrors(validate.errors ?? [], {
-    root,
-    tagValues: (error) => schemas.tagValues(error),
-  });
-  return message ?? `${root} is invalid`;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { accountBalances } from '../../../domain/account/balances.js';
 import { addMonthsUtc, periodContaining } from '../../../domain/account/billing-period.js';
 import { accountDecider } from '../../../domain/account/decider.js';
-import { foldEvents } from '../../../domain/decider.js';
+import { foldEvents } from '../../support/fold-events.js';
 import { DEFAULT_PLAN_CATALOG } from '../../../infrastructure/config/plan-catalog.js';
 
 describe('billing periods', () => {

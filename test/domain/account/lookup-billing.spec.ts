@@ -4,7 +4,7 @@ import { accountDecider } from '../../../domain/account/decider.js';
 import type { AccountEvent } from '../../../domain/account/events.js';
 import type { LookupFeature } from '../../../domain/account/lookups.js';
 import type { PlanTerms } from '../../../domain/account/plan.js';
-import { foldEvents } from '../../../domain/decider.js';
+import { foldEvents } from '../../support/fold-events.js';
 import { AddOnNotEnabledError, CreditLimitReachedError, RuleViolationError } from '../../../domain/errors.js';
 import { deciderSpecification } from '../../support/decider-specification.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { batchDecider } from '../../../domain/batch/decider.js';
 import type { BatchEvent } from '../../../domain/batch/events.js';
 import type { BatchState } from '../../../domain/batch/state.js';
-import { foldEvents } from '../../../domain/decider.js';
+import { foldEvents } from '../../support/fold-events.js';
 import { InvalidTransitionError, NotFoundError } from '../../../domain/errors.js';
 import { deciderSpecification } from '../../support/decider-specification.js';
 import {

@@ -9,6 +9,7 @@ import { documentedRoute } from '../../../infrastructure/http/openapi/operations
 import { operationRoute } from '../../../infrastructure/http/operation-route.js';
 import { RequestValidation } from '../../../infrastructure/http/request-validation.js';
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
+import { OPENAPI_DOCUMENT } from '../../../infrastructure/features/features.js';
 
 describe('operationRoute: handlers registered by the document’s operation ids', () => {
   let server: Server;
@@ -17,7 +18,7 @@ describe('operationRoute: handlers registered by the document’s operation ids'
 
   before(async () => {
     const router = new Router();
-    const validation = new RequestValidation();
+    const validation = new RequestValidation(OPENAPI_DOCUMENT);
     operationRoute(router, validation, 'submitDownload', async (ctx, request) => {
       const headers = request.headers();
       const body = request.body();
@@ -50,9 +51,15 @@ describe('operationRoute: handlers registered by the document’s operation ids'
   });
 
   it('registers each handler on the method and path the document gives its operation', () => {
-    assert.deepEqual(documentedRoute('submitDownload'), { method: 'post', path: '/download' });
-    assert.deepEqual(documentedRoute('watchDownload'), { method: 'get', path: '/download/:jobId/events' });
-    assert.deepEqual(documentedRoute('cancelDownload'), { method: 'delete', path: '/download/:jobId' });
+    assert.deepEqual(documentedRoute(OPENAPI_DOCUMENT.paths, 'submitDownload'), { method: 'post', path: '/download' });
+    assert.deepEqual(documentedRoute(OPENAPI_DOCUMENT.paths, 'watchDownload'), {
+      method: 'get',
+      path: '/download/:jobId/events',
+    });
+    assert.deepEqual(documentedRoute(OPENAPI_DOCUMENT.paths, 'cancelDownload'), {
+      method: 'delete',
+      path: '/download/:jobId',
+    });
   });
 
   it('hands the handler a validated body with its defaults, and documented headers', async () => {
@@ -90,7 +97,7 @@ describe('operationRoute: handlers registered by the document’s operation ids'
 
   it('refuses, when compiling, an operation the document lacks and parts an operation does not take', () => {
     const router = new Router();
-    const validation = new RequestValidation();
+    const validation = new RequestValidation(OPENAPI_DOCUMENT);
     const register = () => {
       // @ts-expect-error: no such operation in the document.
       operationRoute(router, validation, 'noSuchOperation', async () => {});

@@ -13,6 +13,7 @@ import { PostgresAccountReadProgress } from '../../../infrastructure/postgres/po
 import { migrateReadModels } from '../../../infrastructure/postgres/read-model-schema.js';
 import { completedJobView } from '../../support/completed-job-view.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
+import { READ_MODEL_SCHEMA } from '../../../infrastructure/features/features.js';
 
 /** What the accounts read model tells the API about a reservation, read as GET /me would see it. */
 describe("the account read model's progress, for read-your-writes", () => {
@@ -25,7 +26,7 @@ describe("the account read model's progress, for read-your-writes", () => {
   before(async () => {
     database = await createTestDatabase('account_read_progress');
     db = createKnex(database.url);
-    await migrateReadModels(db);
+    await migrateReadModels(db, READ_MODEL_SCHEMA);
     store = new PostgresEventStore({ connectionString: database.url });
     await store.migrate();
     reads = new PoolPreparedReads(database.url, 2);

@@ -5,6 +5,7 @@ import { loadConfig } from '../../../infrastructure/config/config.js';
 import { openStorage } from '../../../infrastructure/composition/open-adapters.js';
 import type { Storage } from '../../../infrastructure/database/open-storage.js';
 import { TEST_POSTGRES_URL } from '../../support/postgres.js';
+import { READ_MODEL_SCHEMA } from '../../../infrastructure/features/features.js';
 
 describe('processes starting together on a database that does not exist yet', function () {
   this.timeout(120_000);
@@ -28,7 +29,9 @@ describe('processes starting together on a database that does not exist yet', fu
       NATS_URL: 'nats://127.0.0.1:4222',
       DATABASE_POOL_SIZE: '2',
     });
-    const starts = await Promise.allSettled(Array.from({ length: 8 }, () => openStorage(config.storage, config.mode)));
+    const starts = await Promise.allSettled(
+      Array.from({ length: 8 }, () => openStorage(config.storage, config.mode, READ_MODEL_SCHEMA)),
+    );
     const opened = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
     try {
       const failures = starts.flatMap((start) =>

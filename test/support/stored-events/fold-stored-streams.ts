@@ -1,6 +1,7 @@
 import { accountDecider } from '../../../domain/account/decider.js';
 import { clientDownloadJobDecider } from '../../../domain/lookup-job/client-download-job.js';
-import { type Decider, type DomainEvent, foldEvents } from '../../../domain/decider.js';
+import type { Decider, DomainEvent } from '../../../domain/decider.js';
+import { foldEvents } from '../fold-events.js';
 import { downloadJobDecider } from '../../../domain/download-job/decider.js';
 import { fileRetentionDecider } from '../../../domain/file-retention/decider.js';
 import { infoJobDecider } from '../../../domain/lookup-job/info-job.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { openApiDocument } from '../../../../infrastructure/http/openapi/document.js';
+import { OPENAPI_DOCUMENT as openApiDocument } from '../../../../infrastructure/features/features.js';
 import { OpenApiSchemas } from '../../../../infrastructure/http/openapi/openapi-ajv.js';
 
 type Json = Record<string, unknown>;

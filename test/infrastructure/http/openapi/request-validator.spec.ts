@@ -2,12 +2,16 @@ import assert from 'node:assert/strict';
 import {
   validatePathParameters,
   validateRequestBody,
+  RequestValidators,
 } from '../../../../infrastructure/http/openapi/request-validator.js';
+import { OPENAPI_DOCUMENT } from '../../../../infrastructure/features/features.js';
+
+const validators = new RequestValidators(OPENAPI_DOCUMENT);
 
 const url = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
 
 function refusal(body: unknown, operationId = 'submitDownload'): string {
-  const result = validateRequestBody(operationId, body);
+  const result = validateRequestBody(validators, operationId, body);
   assert.equal(result.ok, false, `expected ${JSON.stringify(body)} to be refused`);
   return result.ok ? '' : result.message;
 }
@@ -16,16 +20,19 @@ describe('request validation by the OpenAPI document', () => {
   describe('defaults', () => {
     it('fills in format audio, on a copy that leaves the body as it was', () => {
       const body = { url };
-      assert.deepEqual(validateRequestBody('submitDownload', body), { ok: true, value: { url, format: 'audio' } });
+      assert.deepEqual(validateRequestBody(validators, 'submitDownload', body), {
+        ok: true,
+        value: { url, format: 'audio' },
+      });
       assert.deepEqual(body, { url });
     });
 
     it('fills in includeAudioTracks false and maxVideos 5', () => {
-      assert.deepEqual(validateRequestBody('submitInfo', { url }), {
+      assert.deepEqual(validateRequestBody(validators, 'submitInfo', { url }), {
         ok: true,
         value: { url, includeAudioTracks: false },
       });
-      assert.deepEqual(validateRequestBody('listChannel', { channelUrl: 'https://www.youtube.com/@x' }), {
+      assert.deepEqual(validateRequestBody(validators, 'listChannel', { channelUrl: 'https://www.youtube.com/@x' }), {
         ok: true,
         value: { channelUrl: 'https://www.youtube.com/@x', maxVideos: 5 },
       });
@@ -40,16 +47,16 @@ describe('request validation by the OpenAPI document', () => {
         language: 'en-US',
         webhookUrl: 'https://hooks.example.com/done',
       };
-      assert.deepEqual(validateRequestBody('submitDownload', body), { ok: true, value: body });
-      assert.deepEqual(validateRequestBody('submitInfo', { url, includeAudioTracks: true }), {
+      assert.deepEqual(validateRequestBody(validators, 'submitDownload', body), { ok: true, value: body });
+      assert.deepEqual(validateRequestBody(validators, 'submitInfo', { url, includeAudioTracks: true }), {
         ok: true,
         value: { url, includeAudioTracks: true },
       });
-      assert.deepEqual(validateRequestBody('listChannel', { channelUrl: 'c', maxVideos: 1000 }), {
+      assert.deepEqual(validateRequestBody(validators, 'listChannel', { channelUrl: 'c', maxVideos: 1000 }), {
         ok: true,
         value: { channelUrl: 'c', maxVideos: 1000 },
       });
-      assert.deepEqual(validateRequestBody('submitClientDownload', { url }), { ok: true, value: { url } });
+      assert.deepEqual(validateRequestBody(validators, 'submitClientDownload', { url }), { ok: true, value: { url } });
     });
   });
 
@@ -71,7 +78,7 @@ describe('request validation by the OpenAPI document', () => {
       for (const format of ['4k', 'AUDIO', '', 1080, null])
         assert.equal(refusal({ url, format }), message, String(format));
       for (const format of ['1080', '720', '480', '360', 'audio', 'audio-aac', 'audio-mp3'])
-        assert.equal(validateRequestBody('submitDownload', { url, format }).ok, true, format);
+        assert.equal(validateRequestBody(validators, 'submitDownload', { url, format }).ok, true, format);
     });
 
     it('startTime and endTime', () => {
@@ -83,7 +90,7 @@ describe('request validation by the OpenAPI document', () => {
         );
       for (const endTime of [0, -5, 2.5, '10', Infinity])
         assert.equal(refusal({ url, endTime }), 'endTime must be an integer from 1 to 2147483647', String(endTime));
-      assert.equal(validateRequestBody('submitDownload', { url, startTime: 0, endTime: 1 }).ok, true);
+      assert.equal(validateRequestBody(validators, 'submitDownload', { url, startTime: 0, endTime: 1 }).ok, true);
     });
 
     it('language', () => {
@@ -97,11 +104,11 @@ describe('request validation by the OpenAPI document', () => {
         'language must be at most 35 characters',
       );
       assert.equal(
-        validateRequestBody('submitDownload', { url, language: `en${'-abcdefgh'.repeat(3)}-abcd` }).ok,
+        validateRequestBody(validators, 'submitDownload', { url, language: `en${'-abcdefgh'.repeat(3)}-abcd` }).ok,
         true,
       );
       for (const language of ['en', 'EN', 'yue', 'en-US', 'zh-Hant-TW', 'es-419'])
-        assert.equal(validateRequestBody('submitDownload', { url, language }).ok, true, language);
+        assert.equal(validateRequestBody(validators, 'submitDownload', { url, language }).ok, true, language);
     });
 
     it('webhookUrl', () => {
@@ -119,7 +126,7 @@ describe('request validation by the OpenAPI document', () => {
       assert.match(refusal({ url, webhookUrl: 'https://hooks.example.com/"x"' }), /contains the character """/);
       assert.equal(refusal({ url, webhookUrl: 42 }), 'webhookUrl must be a string (an absolute URL)');
       const longest = `https://example.com/${'a'.repeat(2048 - 'https://example.com/'.length)}`;
-      assert.equal(validateRequestBody('submitDownload', { url, webhookUrl: longest }).ok, true);
+      assert.equal(validateRequestBody(validators, 'submitDownload', { url, webhookUrl: longest }).ok, true);
     });
 
     it('unknown fields', () => {
@@ -154,19 +161,25 @@ describe('request validation by the OpenAPI document', () => {
     it('accepts a job id and returns the documented parameters only', () => {
       const jobId = '3b241101-e2bb-4255-8caf-4136c566a962';
       for (const operationId of ['getDownload', 'getInfo', 'getClientDownload']) {
-        assert.deepEqual(validatePathParameters(operationId, { jobId, other: 'x' }), { ok: true, value: { jobId } });
+        assert.deepEqual(validatePathParameters(validators, operationId, { jobId, other: 'x' }), {
+          ok: true,
+          value: { jobId },
+        });
       }
     });
 
     it('refuses a missing or malformed job id, naming it', () => {
-      assert.deepEqual(validatePathParameters('getDownload', {}), { ok: false, message: 'jobId is required' });
-      assert.deepEqual(validatePathParameters('getDownload', { jobId: '' }), {
+      assert.deepEqual(validatePathParameters(validators, 'getDownload', {}), {
+        ok: false,
+        message: 'jobId is required',
+      });
+      assert.deepEqual(validatePathParameters(validators, 'getDownload', { jobId: '' }), {
         ok: false,
         message: 'jobId is required',
       });
       for (const jobId of ['a/b', '../x', 'a b', 'x'.repeat(129)]) {
         assert.deepEqual(
-          validatePathParameters('getDownload', { jobId }),
+          validatePathParameters(validators, 'getDownload', { jobId }),
           { ok: false, message: 'jobId must match the pattern ^[A-Za-z0-9_-]{1,128}$' },
           jobId,
         );
@@ -174,13 +187,13 @@ describe('request validation by the OpenAPI document', () => {
     });
 
     it('accepts operations without path parameters', () => {
-      assert.deepEqual(validatePathParameters('getMe', {}), { ok: true, value: {} });
+      assert.deepEqual(validatePathParameters(validators, 'getMe', {}), { ok: true, value: {} });
     });
   });
 
   it('throws for an operation the document lacks or one without a body: a programming error, not a client one', () => {
-    assert.throws(() => validateRequestBody('noSuchOperation', {}), /noSuchOperation/);
-    assert.throws(() => validateRequestBody('getMe', {}), /getMe/);
-    assert.throws(() => validatePathParameters('noSuchOperation', {}), /noSuchOperation/);
+    assert.throws(() => validateRequestBody(validators, 'noSuchOperation', {}), /noSuchOperation/);
+    assert.throws(() => validateRequestBody(validators, 'getMe', {}), /getMe/);
+    assert.throws(() => validatePathParameters(validators, 'noSuchOperation', {}), /noSuchOperation/);
   });
 });

@@ -4,7 +4,7 @@ import {
   assertMatchesOpenApi,
   matchOperation,
   validateResponse,
-} from '../../../../infrastructure/http/openapi/response-validator.js';
+} from '../../../support/response-validator.js';
 
 const JOB_ID = '3b241101-e2bb-4255-8caf-4136c566a962';
 const DOWNLOAD = `/api/v2/download/${JOB_ID}`;
@@ -502,7 +502,7 @@ describe('response validation by the OpenAPI document', () => {
     });
 
     it('accepts the document served at /openapi.json', async () => {
-      const { openApiDocument } = await import('../../../../infrastructure/http/openapi/document.js');
+      const { OPENAPI_DOCUMENT: openApiDocument } = await import('../../../../infrastructure/features/features.js');
       valid('GET', '/api/v2/openapi.json', 200, JSON.parse(JSON.stringify(openApiDocument)));
     });
   });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Registry } from 'prom-client';
 import type { Authenticate } from '../../../../application/accounts/authenticate.js';
 import { createHttpApp } from '../../../../infrastructure/http/create-http-app.js';
-import { openApiDocument } from '../../../../infrastructure/http/openapi/document.js';
+import { OPENAPI_DOCUMENT as openApiDocument } from '../../../../infrastructure/features/features.js';
 import { createLogger } from '../../../../infrastructure/observability/create-logger.js';
 
 /** The document as served before it was split by resource; clients may have generated code from it. */

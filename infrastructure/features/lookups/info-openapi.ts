@@ -1,8 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import { DownloadErrorCode } from './download-schemas.js';
-import { closed, lookupFailedFields, lookupJobShapes, lookupSubmitted } from './job-shapes.js';
-import { defaulted, definePaths, jsonContent, nullable, ref, seconds, stringEnum } from './schema-kit.js';
-import { errorResponse, jobIdParameter, rateLimited, responses } from './shared-responses.js';
+import { DownloadErrorCode } from '../../http/openapi/download-schemas.js';
+import { closed, lookupFailedFields, lookupJobShapes, lookupSubmitted } from '../../http/openapi/job-shapes.js';
+import {
+  defaulted,
+  definePaths,
+  jsonContent,
+  nullable,
+  ref,
+  seconds,
+  stringEnum,
+} from '../../http/openapi/schema-kit.js';
+import { errorResponse, jobIdParameter, rateLimited, responses } from '../../http/openapi/shared-responses.js';
+import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
 
 /** Video info lookups: submit, then poll the job for the title, duration and audio tracks. */
 
@@ -65,9 +74,9 @@ const infoJob = lookupJobShapes(
 
 const InfoJob = infoJob.job;
 
-export const infoSchemas = { SubmitInfoRequest, SubmitInfoResponse, ...infoJob.schemas, VideoInfo, AudioTrack };
+const infoSchemas = { SubmitInfoRequest, SubmitInfoResponse, ...infoJob.schemas, VideoInfo, AudioTrack };
 
-export const infoPaths = definePaths({
+const infoPaths = definePaths({
   '/info': {
     post: {
       operationId: 'submitInfo',
@@ -129,3 +138,16 @@ export const infoPaths = definePaths({
     },
   },
 });
+
+declare module '../../http/openapi/document.js' {
+  interface DocumentedPaths extends InfoPaths {}
+  interface DocumentedSchemas extends InfoSchemas {}
+}
+type InfoPaths = typeof infoPaths;
+type InfoSchemas = typeof infoSchemas;
+
+export const infoOpenApi: OpenApiPart = {
+  tags: [{ name: 'Video info', description: 'Title, duration and audio tracks of a video, without downloading it.' }],
+  paths: infoPaths,
+  schemas: infoSchemas,
+};

@@ -1,8 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { CLIENT_WEBHOOK_ERRORS } from '../../../application/downloads/list-webhook-attempts.js';
-import { DownloadJob, DownloadJobStatus } from './download-schemas.js';
-import { definePaths, jsonContent, nullable, ref } from './schema-kit.js';
-import { errorResponse, jobIdParameter, jobNotFound, rateLimited, responses } from './shared-responses.js';
+import { DownloadJob, DownloadJobStatus } from '../../http/openapi/download-schemas.js';
+import { definePaths, jsonContent, nullable, ref } from '../../http/openapi/schema-kit.js';
+import {
+  errorResponse,
+  jobIdParameter,
+  jobNotFound,
+  rateLimited,
+  responses,
+} from '../../http/openapi/shared-responses.js';
+import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
 
 /**
  * The document's parts for watching jobs (extensions to the contract):
@@ -43,11 +50,11 @@ const WebhookAttempt = Type.Object(
 
 const WebhookAttemptList = Type.Object({ attempts: Type.Array(WebhookAttempt) }, { additionalProperties: false });
 
-export const jobWatchingSchemas = { DownloadJobList, WebhookAttemptList };
+const jobWatchingSchemas = { DownloadJobList, WebhookAttemptList };
 
 const jobId = jobIdParameter('The `jobId` returned by POST /download.');
 
-export const jobWatchingPaths = definePaths({
+const jobWatchingPaths = definePaths({
   '/downloads': {
     get: {
       operationId: 'listDownloads',
@@ -153,3 +160,15 @@ export const jobWatchingPaths = definePaths({
     },
   },
 });
+
+declare module '../../http/openapi/document.js' {
+  interface DocumentedPaths extends JobWatchingPaths {}
+  interface DocumentedSchemas extends JobWatchingSchemas {}
+}
+type JobWatchingPaths = typeof jobWatchingPaths;
+type JobWatchingSchemas = typeof jobWatchingSchemas;
+
+export const jobWatchingOpenApi: OpenApiPart = {
+  paths: jobWatchingPaths,
+  schemas: jobWatchingSchemas,
+};

@@ -4,8 +4,8 @@ import {
   DownloadJob,
   SubmitDownloadRequest,
   SubmitDownloadResponse,
-} from './download-schemas.js';
-import { definePaths, jsonContent, ref, stringEnum } from './schema-kit.js';
+} from '../../http/openapi/download-schemas.js';
+import { definePaths, jsonContent, ref, stringEnum } from '../../http/openapi/schema-kit.js';
 import {
   ApiError,
   errorResponse,
@@ -15,7 +15,9 @@ import {
   rateLimited,
   rateLimitedDescription,
   responses,
-} from './shared-responses.js';
+} from '../../http/openapi/shared-responses.js';
+import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
+import { downloadSchemas } from '../../http/openapi/download-schemas.js';
 
 /** Submitting, polling and cancelling downloads, and the webhook a finished one sends. */
 
@@ -130,7 +132,7 @@ const submitDownload = {
   },
 } as const;
 
-export const downloadPaths = definePaths({
+const downloadPaths = definePaths({
   '/download': { post: submitDownload },
   '/download/{jobId}': {
     get: {
@@ -174,7 +176,7 @@ export const downloadPaths = definePaths({
   },
 });
 
-export const downloadWebhooks = {
+const downloadWebhooks = {
   'download.finished': {
     post: {
       operationId: 'downloadFinished',
@@ -225,3 +227,24 @@ export const downloadWebhooks = {
     },
   },
 } as const;
+
+declare module '../../http/openapi/document.js' {
+  interface DocumentedPaths extends DownloadPaths {}
+  interface DocumentedSchemas extends DownloadSchemas {}
+  interface DocumentedWebhooks extends DownloadWebhooks {}
+}
+type DownloadPaths = typeof downloadPaths;
+type DownloadSchemas = typeof downloadSchemas;
+type DownloadWebhooks = typeof downloadWebhooks;
+
+export const downloadOpenApi: OpenApiPart = {
+  tags: [
+    {
+      name: 'Downloads',
+      description: 'Server-side downloads of a video or its audio, polled or delivered by webhook.',
+    },
+  ],
+  paths: downloadPaths,
+  schemas: downloadSchemas,
+  webhooks: downloadWebhooks,
+};

@@ -1,7 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { closed } from './job-shapes.js';
-import { defaulted, definePaths, jsonContent, nullable, ref } from './schema-kit.js';
-import { ApiError, errorResponse, rateLimitHeaders, rateLimitedDescription, responses } from './shared-responses.js';
+import { closed } from '../../http/openapi/job-shapes.js';
+import { defaulted, definePaths, jsonContent, nullable, ref } from '../../http/openapi/schema-kit.js';
+import {
+  ApiError,
+  errorResponse,
+  rateLimitHeaders,
+  rateLimitedDescription,
+  responses,
+} from '../../http/openapi/shared-responses.js';
+import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
 
 /** The channel-listing add-on: recent videos of a channel, answered at once. */
 
@@ -64,9 +71,9 @@ const ChannelListing = Type.Object(
   },
 );
 
-export const channelListingSchemas = { ListChannelRequest, ChannelListing, ChannelListingEntry };
+const channelListingSchemas = { ListChannelRequest, ChannelListing, ChannelListingEntry };
 
-export const channelListingPaths = definePaths({
+const channelListingPaths = definePaths({
   '/list-channel': {
     post: {
       operationId: 'listChannel',
@@ -116,3 +123,16 @@ export const channelListingPaths = definePaths({
     },
   },
 });
+
+declare module '../../http/openapi/document.js' {
+  interface DocumentedPaths extends ChannelListingPaths {}
+  interface DocumentedSchemas extends ChannelListingSchemas {}
+}
+type ChannelListingPaths = typeof channelListingPaths;
+type ChannelListingSchemas = typeof channelListingSchemas;
+
+export const channelListingOpenApi: OpenApiPart = {
+  tags: [{ name: 'Channels', description: 'Add-on: recent videos of a channel.' }],
+  paths: channelListingPaths,
+  schemas: channelListingSchemas,
+};

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { closed } from './job-shapes.js';
-import { definePaths, jsonContent, nullable, ref, stringEnum } from './schema-kit.js';
-import { responses } from './shared-responses.js';
+import { closed } from '../../http/openapi/job-shapes.js';
+import { definePaths, jsonContent, nullable, ref, stringEnum } from '../../http/openapi/schema-kit.js';
+import { responses } from '../../http/openapi/shared-responses.js';
+import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
 
 /** The account: its plan and live balances. */
 
@@ -59,9 +60,9 @@ const AccountResponse = Type.Object(
   closed,
 );
 
-export const accountSchemas = { AccountResponse, AccountPlan, FeatureId, Balances, FeatureBalance };
+const accountSchemas = { AccountResponse, AccountPlan, FeatureId, Balances, FeatureBalance };
 
-export const accountPaths = definePaths({
+const accountPaths = definePaths({
   '/me': {
     get: {
       operationId: 'getMe',
@@ -77,3 +78,16 @@ export const accountPaths = definePaths({
     },
   },
 });
+
+declare module '../../http/openapi/document.js' {
+  interface DocumentedPaths extends AccountPaths {}
+  interface DocumentedSchemas extends AccountSchemas {}
+}
+type AccountPaths = typeof accountPaths;
+type AccountSchemas = typeof accountSchemas;
+
+export const accountOpenApi: OpenApiPart = {
+  tags: [{ name: 'Account', description: 'Plan and live balances.' }],
+  paths: accountPaths,
+  schemas: accountSchemas,
+};

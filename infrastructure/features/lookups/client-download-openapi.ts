@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { closed, lookupFailedFields, lookupJobShapes, lookupSubmitted } from './job-shapes.js';
-import { definePaths, jsonContent, ref, stringEnum } from './schema-kit.js';
-import { errorResponse, jobIdParameter, rateLimited, responses } from './shared-responses.js';
+import { closed, lookupFailedFields, lookupJobShapes, lookupSubmitted } from '../../http/openapi/job-shapes.js';
+import { definePaths, jsonContent, ref, stringEnum } from '../../http/openapi/schema-kit.js';
+import { errorResponse, jobIdParameter, rateLimited, responses } from '../../http/openapi/shared-responses.js';
+import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
 
 /** The client-download add-on: submit, then poll the job for direct media links. */
 
@@ -68,7 +69,7 @@ const clientDownloadJob = lookupJobShapes(
 
 const ClientDownloadJob = clientDownloadJob.job;
 
-export const clientDownloadSchemas = {
+const clientDownloadSchemas = {
   SubmitClientDownloadRequest,
   SubmitClientDownloadResponse,
   ...clientDownloadJob.schemas,
@@ -76,7 +77,7 @@ export const clientDownloadSchemas = {
   ClientDownloadLink,
 };
 
-export const clientDownloadPaths = definePaths({
+const clientDownloadPaths = definePaths({
   '/client-download': {
     post: {
       operationId: 'submitClientDownload',
@@ -142,3 +143,16 @@ export const clientDownloadPaths = definePaths({
     },
   },
 });
+
+declare module '../../http/openapi/document.js' {
+  interface DocumentedPaths extends ClientDownloadPaths {}
+  interface DocumentedSchemas extends ClientDownloadSchemas {}
+}
+type ClientDownloadPaths = typeof clientDownloadPaths;
+type ClientDownloadSchemas = typeof clientDownloadSchemas;
+
+export const clientDownloadOpenApi: OpenApiPart = {
+  tags: [{ name: 'Client downloads', description: 'Add-on: direct media links the client fetches itself.' }],
+  paths: clientDownloadPaths,
+  schemas: clientDownloadSchemas,
+};

@@ -1,9 +1,9 @@
-import type { ExclusiveLock } from '../../application/ports/exclusive-lock.js';
-import type { Logger } from '../../application/ports/logger.js';
-import type { SweepExpiredFiles } from '../../application/processes/sweep-expired-files.js';
-import { sleep } from '../system/sleep.js';
-import { BackgroundLoop } from '../system/background-loop.js';
-import { whileHoldingLock } from '../system/while-holding-lock.js';
+import type { ExclusiveLock } from '../../../application/ports/exclusive-lock.js';
+import type { Logger } from '../../../application/ports/logger.js';
+import type { SweepExpiredFiles } from '../../../application/processes/sweep-expired-files.js';
+import { sleep } from '../../system/sleep.js';
+import { BackgroundLoop } from '../../system/background-loop.js';
+import { whileHoldingLock } from '../../system/while-holding-lock.js';
 
 /**
  * The sweeper role: one instance of the deployment sweeps at a time (the

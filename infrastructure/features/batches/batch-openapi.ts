@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_BATCH_VIDEOS } from '../../../domain/batch/source.js';
-import { SubmitDownloadRequest } from './download-schemas.js';
-import { closed } from './job-shapes.js';
-import { defaulted, definePaths, jsonContent, nullable, ref, stringEnum } from './schema-kit.js';
-import { errorResponse, rateLimited, responses } from './shared-responses.js';
+import { SubmitDownloadRequest } from '../../http/openapi/download-schemas.js';
+import { closed } from '../../http/openapi/job-shapes.js';
+import { defaulted, definePaths, jsonContent, nullable, ref, stringEnum } from '../../http/openapi/schema-kit.js';
+import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
+import { errorResponse, rateLimited, responses } from '../../http/openapi/shared-responses.js';
 
 const { format, language, webhookUrl } = SubmitDownloadRequest.properties;
 
@@ -118,7 +119,7 @@ const common = {
   '503': responses.rateCountUnavailable,
 };
 
-export const batchSchemas = {
+const batchSchemas = {
   SubmitBatchRequest,
   SubmitBatchResponse,
   Batch,
@@ -127,12 +128,12 @@ export const batchSchemas = {
   BatchChangeResponse,
 };
 
-export const batchTag = {
+const batchTag = {
   name: 'Batches',
   description: 'A playlist, a channel or a list of URLs in one request: one ordinary download job per video.',
 };
 
-export const batchPaths = definePaths({
+const batchPaths = definePaths({
   '/download-batch': {
     post: {
       operationId: 'submitBatch',
@@ -241,3 +242,12 @@ export const batchPaths = definePaths({
     },
   },
 });
+
+declare module '../../http/openapi/document.js' {
+  interface DocumentedPaths extends BatchPaths {}
+  interface DocumentedSchemas extends BatchSchemas {}
+}
+type BatchPaths = typeof batchPaths;
+type BatchSchemas = typeof batchSchemas;
+
+export const batchesOpenApi: OpenApiPart = { tags: [batchTag], paths: batchPaths, schemas: batchSchemas };

@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
-import { openApiDocument } from './document.js';
-import { OpenApiSchemas, jsonPointer } from './openapi-ajv.js';
-import { describeValidationErrors } from './validation-messages.js';
+import { OPENAPI_DOCUMENT as openApiDocument } from '../../infrastructure/features/features.js';
+import { OpenApiSchemas, jsonPointer } from '../../infrastructure/http/openapi/openapi-ajv.js';
+import { describeValidationErrors } from '../../infrastructure/http/openapi/validation-messages.js';
 
 /** Response headers as fetch returns them, or as a plain object (any letter case). */
 export type ResponseHeaders = Headers | Readonly<Record<string, string | number | readonly string[] | undefined>>;

@@ -1,0 +1,31 @@
+/** The accounts' read model (balances, keys), and the cache of folded account states. */
+export const ACCOUNT_TABLES: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS accounts (
+     account_id text PRIMARY KEY,
+     name text NOT NULL,
+     email text NOT NULL,
+     plan_id text,
+     state jsonb NOT NULL,
+     last_revision integer NOT NULL,
+     updated_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  `CREATE TABLE IF NOT EXISTS api_keys (
+     key_hash text PRIMARY KEY,
+     key_id text NOT NULL UNIQUE,
+     account_id text NOT NULL,
+     key_prefix text NOT NULL,
+     encrypted_key text NOT NULL,
+     issued_at timestamptz NOT NULL,
+     revoked_at timestamptz
+   )`,
+  `CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys (account_id)`,
+  // Not a read model but a cache of folded account states (infrastructure/snapshots): never rebuilt, safe to empty.
+  `CREATE TABLE IF NOT EXISTS stream_snapshots (
+     stream_name text PRIMARY KEY,
+     revision bigint NOT NULL,
+     last_event_id text NOT NULL,
+     version integer NOT NULL,
+     state jsonb NOT NULL,
+     taken_at timestamptz NOT NULL
+   )`,
+];
