@@ -91,6 +91,7 @@ describe('the wiring check at start-up', function () {
   it('names each feature that requires one absent from the service', () => {
     const withoutAccounts = FEATURES.filter((feature) => feature.name !== 'accounts');
     assert.deepEqual(absentRequirements(withoutAccounts).sort(), [
+      'batches requires accounts',
       'channel listing requires accounts',
       'downloads requires accounts',
       'job watching requires accounts',
