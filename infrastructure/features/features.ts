@@ -12,7 +12,8 @@ import { lookupsFeature } from './lookups/lookups-feature.js';
 import { retentionFeature } from './retention/retention-feature.js';
 import { webhooksFeature } from './webhooks/webhooks-feature.js';
 
-// As written, so that the compiler can read which feature consumes which kind of work.
+// As written, so that the compiler can read which feature consumes which kind of work. The OpenAPI document lists its
+// tags in this order, as it did when it was written in one file.
 const FEATURE_LIST = [
   downloadsFeature,
   lookupsFeature,
@@ -25,7 +26,7 @@ const FEATURE_LIST = [
   consoleFeature,
 ] as const satisfies readonly FeatureModule[];
 
-/** Every feature of the service; the api role mounts their routes, the schema creates their tables and the OpenAPI document lists their tags, in this order. */
+/** Every feature of the service; the api role mounts their routes and the schema creates their tables in this order. */
 export const FEATURES: readonly FeatureModule[] = FEATURE_LIST;
 
 type WorkOf<Feature> = Feature extends { work: infer Work } ? keyof Work : never;
@@ -38,9 +39,11 @@ type ConsumersOf<Kind, Features extends readonly unknown[]> = Features extends r
 type MisconsumedWork = {
   [Kind in WorkKind]: ConsumersOf<Kind, typeof FEATURE_LIST>['length'] extends 1 ? never : Kind;
 }[WorkKind];
-// A kind of work nobody takes would wait in the queue forever, one taken twice would run twice: either fails to compile here, naming the kind.
-const everyKindConsumedOnce: [MisconsumedWork] extends [never] ? true : { notConsumedExactlyOnce: MisconsumedWork } =
-  true;
+// A kind of work nobody takes would wait in the queue forever, one taken twice would run twice: either fails to compile
+// here, and the error names the kind.
+const everyKindConsumedOnce: [MisconsumedWork] extends [never]
+  ? true
+  : `not consumed by exactly one feature: ${MisconsumedWork}` = true;
 
 /** Which feature handles each kind of work, gathered from the features' `work`. */
 export const WORK_HANDLERS: Readonly<Record<WorkKind, WorkHandlerFactory>> = everyKindConsumedOnce
