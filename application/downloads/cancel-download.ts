@@ -9,7 +9,7 @@ import type { DownloadJobCommandHandler } from './download-job-commands.js';
 import { downloadJobViewFromState } from './download-job-view.js';
 
 /** Recorded as the failure's reason; clients see a FAILED job without an errorCode. */
-const CANCELLED_REASON = 'Cancelled by the client';
+export const CANCELLED_REASON = 'Cancelled by the client';
 
 /** What a cancel waits for before answering, so the client's next poll and `GET /me` show it (read-your-writes). */
 export interface CancelVisibility {

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../decider.js';
 
 /** The `X-Service-Event` of a delivery; it mirrors the job's terminal status. */
-export type WebhookEventName = 'download.completed' | 'download.failed';
+export type WebhookEventName = 'download.completed' | 'download.failed' | 'batch.finished';
 
 /**
  * Why an attempt failed, for auditors and metrics: `http_status` (any

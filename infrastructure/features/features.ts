@@ -3,6 +3,7 @@ import type { Projection } from '../../projections/projection.js';
 import type { FeatureModule, WorkHandlerFactory } from '../composition/feature-module.js';
 import { type OpenApiDocument, assembleOpenApiDocument } from '../http/openapi/document.js';
 import { accountsFeature } from './accounts/accounts-feature.js';
+import { batchesFeature } from './batches/batches-feature.js';
 import { channelListingFeature } from './channel-listing/channel-listing-feature.js';
 import { consoleFeature } from './console/console-feature.js';
 import { downloadsFeature } from './downloads/downloads-feature.js';
@@ -17,6 +18,7 @@ const FEATURE_LIST = [
   downloadsFeature,
   lookupsFeature,
   channelListingFeature,
+  batchesFeature,
   jobWatchingFeature,
   accountsFeature,
   webhooksFeature,

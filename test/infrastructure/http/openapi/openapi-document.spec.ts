@@ -325,8 +325,10 @@ describe('OpenAPI document', () => {
         .map(({ where, operation: op }) => `${where} ${String(op.operationId)}`)
         .sort();
       assert.deepEqual(found, [
+        'DELETE /download-batch/{batchId} cancelBatch',
         'DELETE /download/{jobId} cancelDownload',
         'GET /client-download/{jobId} getClientDownload',
+        'GET /download-batch/{batchId} getBatch',
         'GET /download/{jobId} getDownload',
         'GET /download/{jobId}/events watchDownload',
         'GET /download/{jobId}/webhook-attempts listWebhookAttempts',
@@ -336,6 +338,8 @@ describe('OpenAPI document', () => {
         'GET /openapi.json getOpenApiDocument',
         'POST /client-download submitClientDownload',
         'POST /download submitDownload',
+        'POST /download-batch submitBatch',
+        'POST /download-batch/{batchId}/retry retryBatch',
         'POST /info submitInfo',
         'POST /list-channel listChannel',
       ]);

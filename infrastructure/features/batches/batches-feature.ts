@@ -1,0 +1,165 @@
+import { hostname } from 'node:os';
+import { AdmitBatchVideos } from '../../../application/batches/admit-batch-videos.js';
+import { BATCH_PROCESS_FILTER, BatchProcess } from '../../../application/batches/batch-process.js';
+import { ChangeBatch } from '../../../application/batches/cancel-and-retry-batch.js';
+import { GetBatch } from '../../../application/batches/get-batch.js';
+import { ListBatchSource } from '../../../application/batches/list-batch-source.js';
+import { SubmitBatch } from '../../../application/batches/submit-batch.js';
+import type { BatchCommandHandler } from '../../../application/batches/batch-commands.js';
+import { CommandHandler } from '../../../application/command-handler.js';
+import { SubmitDownload } from '../../../application/downloads/submit-download.js';
+import { VideoLookup } from '../../../application/downloads/video-lookup.js';
+import { ListChannel } from '../../../application/lookups/list-channel.js';
+import { BATCH_CATEGORY, batchDecider } from '../../../domain/batch/decider.js';
+import { parseVideoUrl } from '../../../domain/video-url.js';
+import { batchesProjection } from '../../../projections/batches-projection.js';
+import type { FeatureContext, FeatureModule } from '../../composition/feature-module.js';
+import { processorOptions } from '../../composition/processor-options.js';
+import { token } from '../../composition/token.js';
+import { TOKENS } from '../../composition/tokens.js';
+import { CheckpointedProcessor } from '../../processing/checkpointed-processor.js';
+import { BatchWebhooks } from './batch-webhooks.js';
+import { batchesOpenApi } from './batch-openapi.js';
+import { batchRoutes } from './batch-routes.js';
+import { BATCH_TABLES } from './batch-tables.js';
+import { PostgresBatchWebhookSchedule } from './postgres-batch-webhook-schedule.js';
+import { PeriodicTask } from '../../system/periodic-task.js';
+import { HttpWebhookSender } from '../../webhooks/http-webhook-sender.js';
+import { systemResolver } from '../../webhooks/checked-address-lookup.js';
+import { ReadModelSigningKeys } from '../../webhooks/read-model-signing-keys.js';
+import { DeliverBatchWebhook } from '../../../application/batches/deliver-batch-webhook.js';
+import { batchWebhookDecider } from '../../../domain/batch/finished-webhook.js';
+import { PostgresBatchJobIndex } from './postgres-batch-job-index.js';
+import { PostgresBatchReadModel } from './postgres-batch-read-model.js';
+
+const batchCommands = token<BatchCommandHandler>('BatchCommandHandler');
+
+/**
+ * Batches: a playlist, a channel or a list of URLs in one request, each video
+ * an ordinary download job. Uses the downloads' submission and the channel
+ * listing's use case, both registered by their features.
+ */
+export const batchesFeature = {
+  name: 'batches',
+  register: (context) => {
+    registerUseCases(context);
+    registerProcess(context);
+    registerWebhooks(context);
+  },
+  requires: ['accounts', 'downloads', 'channel listing'],
+  projections: [batchesProjection],
+  readModelSchema: BATCH_TABLES,
+  openApi: [batchesOpenApi],
+  api: ({ container: c, validation, urls }) => ({
+    apiRouters: [
+      batchRoutes({
+        submitBatch: c.resolve(SubmitBatch),
+        getBatch: c.resolve(GetBatch),
+        changeBatch: c.resolve(ChangeBatch),
+        validation,
+        urls,
+      }),
+    ],
+  }),
+  // Every worker runs the process; its lock keeps one instance active, and another takes over when it stops.
+  workerLoops: ({ container: c, config, logger }) => {
+    const process = c.resolve(BatchProcess);
+    const processor = new CheckpointedProcessor(
+      {
+        name: 'batches:process',
+        filter: BATCH_PROCESS_FILTER,
+        async deliver(events) {
+          for (const event of events) await process.react(event);
+        },
+      },
+      processorOptions(config, c.resolve(TOKENS.storage), logger),
+    );
+    return [{ start: () => processor.start(), stop: () => processor.stop() }];
+  },
+  // One worker of the deployment sends the due `batch.finished` attempts; each is claimed in the batch's stream all the same.
+  leaderLoops: ({ container: c, logger }) => [
+    new PeriodicTask('batch webhooks', 500, () => c.resolve(BatchWebhooks).runDue(), logger),
+  ],
+} satisfies FeatureModule;
+
+function registerUseCases({ container: c }: FeatureContext): void {
+  const { eventStore, database } = c.resolve(TOKENS.storage);
+  c.singleton(batchCommands, () => new CommandHandler(eventStore, batchDecider, BATCH_CATEGORY, c.resolve(TOKENS.ids)));
+  c.singleton(
+    SubmitBatch,
+    () =>
+      new SubmitBatch(
+        c.resolve(TOKENS.accountCommands),
+        c.resolve(batchCommands),
+        c.resolve(TOKENS.ids),
+        c.resolve(TOKENS.clock),
+      ),
+  );
+  c.singleton(GetBatch, () => new GetBatch(new PostgresBatchReadModel(database), c.resolve(batchCommands)));
+  c.singleton(ChangeBatch, () => new ChangeBatch(c.resolve(batchCommands), c.resolve(TOKENS.clock)));
+}
+
+function registerWebhooks({ container: c, config, overrides }: FeatureContext): void {
+  const { eventStore, database } = c.resolve(TOKENS.storage);
+  const settings = config.webhooks;
+  c.singleton(BatchWebhooks, () => {
+    const deliver = new DeliverBatchWebhook({
+      deliveries: new CommandHandler(eventStore, batchWebhookDecider, BATCH_CATEGORY, c.resolve(TOKENS.ids)),
+      batches: c.resolve(batchCommands),
+      sender: new HttpWebhookSender({
+        allowHosts: settings.allowHosts,
+        resolve: overrides.webhookResolver ?? systemResolver,
+        clock: c.resolve(TOKENS.clock),
+      }),
+      keys: new ReadModelSigningKeys(database, c.resolve(TOKENS.apiKeySecrets)),
+      clock: c.resolve(TOKENS.clock),
+      options: {
+        timeoutMs: settings.timeoutMs,
+        retryDelaysMs: settings.retryScheduleMs,
+        workerId: `${hostname()}:${process.pid}`,
+      },
+    });
+    return new BatchWebhooks(deliver, new PostgresBatchWebhookSchedule(database), c.resolve(TOKENS.clock));
+  });
+}
+
+function registerProcess({ container: c, config }: FeatureContext): void {
+  const { database } = c.resolve(TOKENS.storage);
+  const rules = {
+    videoHosts: config.platforms.videoHosts,
+    shortHosts: config.platforms.shortHosts,
+    schemes: config.platforms.videoUrlSchemes,
+  };
+  c.singleton(BatchProcess, () => {
+    const batches = c.resolve(batchCommands);
+    const accounts = c.resolve(TOKENS.accountCommands);
+    const jobs = c.resolve(TOKENS.downloadJobCommands);
+    const clock = c.resolve(TOKENS.clock);
+    const ids = c.resolve(TOKENS.ids);
+    const index = new PostgresBatchJobIndex(database);
+    const lookup = c.resolve(VideoLookup);
+    const canonicalVideoUrl = (url: string) => {
+      const result = parseVideoUrl(url, rules);
+      return result.ok ? result.canonicalUrl : null;
+    };
+    return new BatchProcess({
+      batches,
+      jobs,
+      index,
+      clock,
+      listing: new ListBatchSource({ batches, listChannel: c.resolve(ListChannel), canonicalVideoUrl, clock }),
+      admission: new AdmitBatchVideos({
+        batches,
+        accounts,
+        jobs,
+        index,
+        ids,
+        clock,
+        // The batch chose the job's id when it admitted the video; the submission is otherwise the ordinary one.
+        submitDownload: (jobId) => new SubmitDownload(accounts, jobs, lookup, { next: () => jobId }, clock),
+      }),
+      webhooks: new PostgresBatchWebhookSchedule(database),
+      announceCancel: (jobId) => c.resolve(TOKENS.jobCancellations).announce(jobId),
+    });
+  });
+}
