@@ -22,6 +22,13 @@ if [ -n "$cafile" ] && [ "$cafile" != null ] && [ "$cafile" != undefined ] && [ 
   mounts+=(--volume "$npm_etc:/usr/local/etc:ro")
 fi
 
-# The docker format keeps HEALTHCHECK, which the OCI format has no field for.
-podman build --isolation chroot --network host --format docker "${mounts[@]}" \
-  --build-arg BASE="$base" --file Containerfile --tag "$image" "${@:2}" .
+build() {
+  # The docker format keeps HEALTHCHECK, which the OCI format has no field for.
+  podman build --isolation chroot --network host --format docker "${mounts[@]}" \
+    --build-arg BASE="$base" --file Containerfile "$@" .
+}
+# The ffmpeg stage compiles for many minutes: tagged, it outlives the pruning of
+# untagged build stages, and the image's build finds it in its layer cache. It
+# is compiled again only when its script or the base changes.
+build --target ffmpeg --tag localhost/vds-ffmpeg-stage "${@:2}"
+build --tag "$image" "${@:2}"
