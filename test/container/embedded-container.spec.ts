@@ -55,7 +55,7 @@ describe('the container image, embedded', function () {
     const submitted = await call('POST', '/api/v2/download', { key: apiKey, json: request });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
     return waitFor(
-      'the download ends',
+      `the download of ${JSON.stringify(request)} ends`,
       async () => {
         const body = await jobStatus(submitted.body.jobId);
         return body.status === 'COMPLETED' || body.status === 'FAILED' ? body : null;
