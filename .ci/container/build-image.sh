@@ -29,6 +29,7 @@ build() {
 }
 # The ffmpeg stage compiles for many minutes: tagged, it outlives the pruning of
 # untagged build stages, and the image's build finds it in its layer cache. It
-# is compiled again only when its script or the base changes.
-build --target ffmpeg --tag localhost/vds-ffmpeg-stage "${@:2}"
+# is compiled again only when its script or the base changes. The caller's
+# options are for the image (a --target of theirs would move this tag).
+build --quiet --target ffmpeg --tag localhost/vds-ffmpeg-stage >/dev/null
 build --tag "$image" "${@:2}"
