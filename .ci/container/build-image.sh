@@ -22,6 +22,14 @@ if [ -n "$cafile" ] && [ "$cafile" != null ] && [ "$cafile" != undefined ] && [ 
   mounts+=(--volume "$npm_etc:/usr/local/etc:ro")
 fi
 
-# The docker format keeps HEALTHCHECK, which the OCI format has no field for.
-podman build --isolation chroot --network host --format docker "${mounts[@]}" \
-  --build-arg BASE="$base" --file Containerfile --tag "$image" "${@:2}" .
+build() {
+  # The docker format keeps HEALTHCHECK, which the OCI format has no field for.
+  podman build --isolation chroot --network host --format docker "${mounts[@]}" \
+    --build-arg BASE="$base" --file Containerfile "$@" .
+}
+# The ffmpeg stage compiles for many minutes: tagged, it outlives the pruning of
+# untagged build stages, and the image's build finds it in its layer cache. It
+# is compiled again only when its script or the base changes. The caller's
+# options are for the image (a --target of theirs would move this tag).
+build --quiet --target ffmpeg --tag localhost/vds-ffmpeg-stage >/dev/null
+build --tag "$image" "${@:2}"

@@ -30,7 +30,7 @@ describe('the container image, embedded', function () {
   let options: string[];
   let apiKey: string;
   let jobId: string;
-  /** The account's balances and the job, as they were before the first stop. */
+  /** The account's balances and the first job, as they were before the first stop. */
   let expected: Awaited<ReturnType<typeof keptState>>;
 
   before(async function () {
@@ -48,7 +48,22 @@ describe('the container image, embedded', function () {
     await platform?.stop();
   });
 
-  const job = async () => (await call('GET', `/api/v2/download/${jobId}`, { key: apiKey })).body;
+  const jobStatus = async (id: string) => (await call('GET', `/api/v2/download/${id}`, { key: apiKey })).body;
+  const job = () => jobStatus(jobId);
+  /** Submits a download and waits until it ends; gives its last status. */
+  const downloaded = async (request: Record<string, unknown>) => {
+    const submitted = await call('POST', '/api/v2/download', { key: apiKey, json: request });
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    return waitFor(
+      `the download of ${JSON.stringify(request)} ends`,
+      async () => {
+        const body = await jobStatus(submitted.body.jobId);
+        return body.status === 'COMPLETED' || body.status === 'FAILED' ? body : null;
+      },
+      60_000,
+      POLL_MS,
+    );
+  };
   const balances = async () => (await call('GET', '/api/v2/me', { key: apiKey })).body.balances;
   const fileAnswers = async (downloadUrl: string, size: number) => {
     const file = await fetch(downloadUrl);
@@ -86,28 +101,44 @@ describe('the container image, embedded', function () {
       'starter',
     ]);
     apiKey = account.apiKey;
-    const submitted = await call('POST', '/api/v2/download', {
-      key: apiKey,
-      json: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) },
-    });
-    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
-    jobId = submitted.body.jobId;
-    const done = await waitFor(
-      'the download ends',
-      async () => {
-        const body = await job();
-        return body.status === 'COMPLETED' || body.status === 'FAILED' ? body : null;
+    const done = await downloaded({ url: platform.watchUrl(FIXTURE_VIDEOS.clip.id) });
+    assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
+    jobId = done.jobId;
+    await fileAnswers(done.downloadUrl, done.fileSize);
+    await waitFor('the download is charged', async () => (await balances()).download_count.used === 1, 60_000, POLL_MS);
+  });
+
+  // The image's ffmpeg is built with only what these need: merging HLS renditions into MP4, encoding MP3, and
+  // re-encoding a cut section (--force-keyframes-at-cuts); its ffprobe reads each file to name what was delivered.
+  it("makes with the image's ffmpeg a 720p MP4 from HLS, an MP3 and a cut section", async () => {
+    const made = [
+      { request: { url: platform.watchUrl(FIXTURE_VIDEOS.multi.id), format: '720' }, magic: 'ftyp', at: 4 },
+      { request: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: 'audio-mp3' }, magic: 'ID3', at: 0 },
+      {
+        request: { url: platform.watchUrl(FIXTURE_VIDEOS.clip.id), format: '360', startTime: 1, endTime: 4 },
+        magic: 'ftyp',
+        at: 4,
       },
+    ];
+    for (const { request, magic, at } of made) {
+      const done = await downloaded(request);
+      assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
+      assert.equal(done.actualFormat, request.format, "as the image's ffprobe reads the file");
+      const file = Buffer.from(await (await fetch(done.downloadUrl)).arrayBuffer());
+      assert.equal(file.byteLength, done.fileSize, 'the whole file');
+      assert.equal(file.subarray(at, at + magic.length).toString('latin1'), magic, `a ${request.format} file`);
+    }
+    await waitFor(
+      'the downloads are charged',
+      async () => (await balances()).download_count.used === 4,
       60_000,
       POLL_MS,
     );
-    assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
-    await fileAnswers(done.downloadUrl, done.fileSize);
-    await waitFor('the download is charged', async () => (await balances()).download_count.used === 1, 60_000, POLL_MS);
-    expected = await keptState();
   });
 
   it('stops on SIGTERM with exit code 0 well inside the stop timeout', async () => {
+    expected = await keptState();
+
     const tookMs = await timedStop(name, STOP_TIMEOUT_SECONDS);
     console.log(`      stopped in ${(tookMs / 1000).toFixed(1)} s`);
     assert.equal(await exitCodeOf(name), 0);
