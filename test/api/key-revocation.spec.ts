@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
+import { API_KEY_REVOCATIONS_CHANNEL } from '../../projections/accounts-projection.js';
 import { apiClient } from '../support/api-client.js';
 import { EventStreamClient } from '../support/event-stream-client.js';
 import { submitQuietJob } from '../support/quiet-job.js';
+import { listeningPorts } from '../support/tcp-keep-alive.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
 for (const embedded of [false, true])
@@ -102,6 +105,43 @@ for (const embedded of [false, true])
         stream.close();
       }
     });
+
+    if (!embedded)
+      it('closes the streams of a key revoked while no revocation could be heard, once it listens again', async () => {
+        const admin = service.service.container.resolve(AccountAdministration);
+        const db = service.service.container.resolve<Knex>(TOKENS.database);
+        const database = service.database;
+        assert.ok(database !== null);
+        const { accountId, apiKey } = await service.createAccount();
+        const second = await admin.issueKey(accountId);
+        await service.settle();
+        const jobId = await submitQuietJob(service, accountId);
+        const kept = await watch(jobId, apiKey);
+        const revoked = await watch(jobId, second.apiKey);
+        const superuser = new pg.Client({ connectionString: database.url });
+        await superuser.connect();
+        const listening = () => listeningPorts(superuser, database.name, API_KEY_REVOCATIONS_CHANNEL);
+        try {
+          const [port] = await listening();
+          assert.ok(port !== undefined, 'the api listens for revocations');
+          await superuser.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE client_port = $1', [
+            port,
+          ]);
+          // Revoked behind the projection's back, so no notice is sent: as one sent while nothing listened is lost.
+          await db('api_keys').where('key_id', second.keyId).update({ revoked_at: new Date().toISOString() });
+          await revoked.waitFor('the stream to end after the listener is back', () => (revoked.ended ? true : undefined));
+          assert.ok((await listening()).some((other) => other !== port), 'a new connection listens');
+          assert.equal(kept.ended, false, 'the stream of the key still active stays open');
+          assert.deepEqual(
+            revoked.bodies().map((body) => body.status),
+            ['IN_QUEUE'],
+          );
+        } finally {
+          kept.close();
+          revoked.close();
+          await superuser.end();
+        }
+      });
 
     it('answers a key it has seen from memory', async () => {
       const db = service.service.container.resolve<Knex>(TOKENS.database);

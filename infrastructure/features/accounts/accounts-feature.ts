@@ -120,7 +120,11 @@ function registerApiKeys({ container: c, config }: FeatureContext): void {
     notices.subscribe((keyId) => cache.evict(keyId));
     return storage.listen(API_KEY_REVOCATIONS_CHANNEL, {
       onNotification: (keyId) => notices.announce(keyId),
-      onListening: () => cache.trust(),
+      onListening: () => {
+        // The cache forgets all it held; holders of anything else re-check their keys (a notice may have been lost).
+        cache.trust();
+        notices.resumed();
+      },
       onLost: () => cache.distrust(),
     });
   });

@@ -13,6 +13,7 @@ import { downloadListRoutes } from './download-list-routes.js';
 import { downloadStatusBody } from '../../http/routes/download-status-body.js';
 import { webhookAttemptsRoutes } from './webhook-attempts-routes.js';
 import { EventStreamConnections } from '../../http/sse/event-stream-connections.js';
+import { RevokedStreamSweep } from '../../http/sse/revoked-stream-sweep.js';
 import { JobStatusHub } from '../../live/job-status-hub.js';
 import { KeyRevocationNotices } from '../../security/key-revocation-notices.js';
 import { jobWatchingOpenApi } from './job-watching-openapi.js';
@@ -35,11 +36,18 @@ export const jobWatchingFeature = {
           charges: c.resolve(ChargeVisibility),
         }),
     ),
-  api: ({ container: c, config, validation }) => {
+  api: ({ container: c, config, validation, logger }) => {
     const hub = c.resolve(JobStatusHub);
     const render = statusRenderer(c);
     const connections = new EventStreamConnections(config.eventStreams);
-    const stopClosingRevoked = c.resolve(KeyRevocationNotices).subscribe((keyId) => connections.closeKey(keyId));
+    const notices = c.resolve(KeyRevocationNotices);
+    const authenticate = c.resolve(Authenticate);
+    const sweep = new RevokedStreamSweep(connections, {
+      isStillActive: (keyId) => authenticate.isStillActive(keyId),
+      logger,
+    });
+    const stopClosingRevoked = notices.subscribe((keyId) => connections.closeKey(keyId));
+    const stopSweeping = notices.onResumed(() => void sweep.run());
     return {
       apiRouters: [
         downloadListRoutes({
@@ -47,7 +55,7 @@ export const jobWatchingFeature = {
           statusBody: (view) => render(view, view.status === 'IN_PROGRESS' ? hub.progress.of(view.jobId) : undefined),
           validation,
         }),
-        downloadEventsRoutes({ hub, connections, validation, authenticate: c.resolve(Authenticate) }),
+        downloadEventsRoutes({ hub, connections, validation, authenticate }),
         webhookAttemptsRoutes({
           listWebhookAttempts: new ListWebhookAttempts(new ReadWebhookDeliveryHistory(c.resolve(TOKENS.eventStore))),
           validation,
@@ -57,6 +65,7 @@ export const jobWatchingFeature = {
       closeStreams: () => connections.closeAll(),
       stop: () => {
         stopClosingRevoked();
+        stopSweeping();
         return hub.stop();
       },
       readinessChecks: { liveStatus: async () => hub.following },

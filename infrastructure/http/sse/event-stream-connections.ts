@@ -74,6 +74,11 @@ export class EventStreamConnections {
     for (const close of [...this.streams.values()]) close();
   }
 
+  /** The keys that open streams were opened with, each once. */
+  keyIds(): string[] {
+    return [...new Set([...this.streams.keys()].map((stream) => stream.keyId))];
+  }
+
   /** Ends the streams opened with a key that was just revoked: they send nothing more. */
   closeKey(keyId: string): void {
     for (const [stream, close] of [...this.streams]) if (stream.keyId === keyId) close();
