@@ -8,15 +8,16 @@ export function listen(
   handler: RequestListener,
   host: string,
   port: number,
-  timeouts: { requestTimeout: number; headersTimeout: number },
+  timeouts: { requestTimeout: number; headersTimeout: number; lateClientGraceMs?: number },
 ): Promise<Server> {
+  const { lateClientGraceMs, ...serverTimeouts } = timeouts;
   return new Promise((resolve, reject) => {
     const server = createServer(
-      { ...timeouts, connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeout) },
+      { ...serverTimeouts, connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeout) },
       handler,
     );
     answerClientErrorsInJson(server);
-    keepAliveAfterStalls(server);
+    keepAliveAfterStalls(server, lateClientGraceMs);
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
