@@ -129,8 +129,13 @@ for (const embedded of [false, true])
           ]);
           // Revoked behind the projection's back, so no notice is sent: as one sent while nothing listened is lost.
           await db('api_keys').where('key_id', second.keyId).update({ revoked_at: new Date().toISOString() });
-          await revoked.waitFor('the stream to end after the listener is back', () => (revoked.ended ? true : undefined));
-          assert.ok((await listening()).some((other) => other !== port), 'a new connection listens');
+          await revoked.waitFor('the stream to end after the listener is back', () =>
+            revoked.ended ? true : undefined,
+          );
+          assert.ok(
+            (await listening()).some((other) => other !== port),
+            'a new connection listens',
+          );
           assert.equal(kept.ended, false, 'the stream of the key still active stays open');
           assert.deepEqual(
             revoked.bodies().map((body) => body.status),
