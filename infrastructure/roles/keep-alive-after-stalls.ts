@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
  * and a request sent just after the server closed meets a reset. Closing later than announced costs an idle socket
  * for a few seconds; closing on time costs a client a failed request.
  */
-export const LATE_CLIENT_GRACE_MS = 5_000;
+const LATE_CLIENT_GRACE_MS = 5_000;
 
 /**
  * A connection's keep-alive timeout must not close it once its next request
