@@ -22,7 +22,9 @@ export const jobWatchingFeature = {
   name: 'job watching',
   requires: ['accounts', 'downloads'],
   openApi: [jobWatchingOpenApi],
-  register: ({ container: c, logger }) =>
+  register: ({ container: c, config, logger }) => {
+    // One set of streams for every live status (batches' too): the limits per key and per process hold for all.
+    c.singleton(EventStreamConnections, () => new EventStreamConnections(config.eventStreams));
     c.singleton(
       JobStatusHub,
       () =>
@@ -34,11 +36,12 @@ export const jobWatchingFeature = {
           logger,
           charges: c.resolve(ChargeVisibility),
         }),
-    ),
-  api: ({ container: c, config, validation }) => {
+    );
+  },
+  api: ({ container: c, validation }) => {
     const hub = c.resolve(JobStatusHub);
     const render = statusRenderer(c);
-    const connections = new EventStreamConnections(config.eventStreams);
+    const connections = c.resolve(EventStreamConnections);
     const stopClosingRevoked = c.resolve(KeyRevocationNotices).subscribe((keyId) => connections.closeKey(keyId));
     return {
       apiRouters: [
