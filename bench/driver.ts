@@ -40,10 +40,11 @@ export class Driver {
   /** Opens an account and waits until the service accepts its key. */
   async openAccount(
     planId: 'custom' | 'starter' = 'custom',
+    addOns: 'channel_list'[] = [],
   ): Promise<{ accountId: string; apiKey: string; keyId: string }> {
     const created = await this.container
       .resolve(AccountAdministration)
-      .openAccount({ name: 'Bench', email: 'bench@example.com', planId, addOns: [] });
+      .openAccount({ name: 'Bench', email: 'bench@example.com', planId, addOns });
     await waitFor(
       async () =>
         (await fetch(`${this.service.api}/me`, { headers: { Authorization: `Bearer ${created.apiKey}` } })).status ===

@@ -1,5 +1,11 @@
 import 'reflect-metadata';
-import { FIXTURE_VIDEOS, serviceEnvFor, startFixturePlatform } from '../test/fixtures/platform/fixture-platform.js';
+import {
+  FIXTURE_VIDEOS,
+  copiesPlaylistId,
+  copyVideo,
+  serviceEnvFor,
+  startFixturePlatform,
+} from '../test/fixtures/platform/fixture-platform.js';
 import { Driver } from './driver.js';
 import { benchEventStreams } from './event-streams.js';
 import { benchFileServing } from './file-serving.js';
@@ -12,6 +18,7 @@ import { type ServiceProcess, startServiceProcess } from './service-process.js';
 import { QUICK, selectedBenchmarks } from './settings.js';
 import { benchSubmit } from './submit.js';
 import { benchManyJobs } from './many-jobs.js';
+import { benchBatchPlaylist } from './batch-playlist.js';
 import { benchWholeJob } from './whole-job.js';
 import { benchWorkerBacklog } from './worker-backlog.js';
 
@@ -52,6 +59,11 @@ async function main(): Promise<void> {
         platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id),
       );
     if (only.has('many-jobs')) await benchManyJobs(serviceEnvFor(platform), platform.watchUrl(FIXTURE_VIDEOS.clip.id));
+    if (only.has('batch-playlist'))
+      await benchBatchPlaylist(serviceEnvFor(platform), {
+        playlistUrl: (count) => platform.playlistUrl(copiesPlaylistId(count)),
+        videoUrl: (number) => platform.watchUrl(copyVideo(number).id),
+      });
     if (only.has('worker-backlog'))
       await benchWorkerBacklog(serviceEnvFor(platform), platform.watchUrl(FIXTURE_VIDEOS.clip.id));
     if (only.has('replay')) await benchReplay();

@@ -18,6 +18,7 @@ const BENCHMARKS = [
   'polling-at-scale',
   'whole-job',
   'many-jobs',
+  'batch-playlist',
   'worker-backlog',
   'replay',
   'event-streams',

@@ -110,6 +110,23 @@ const batchIdParameter = {
   schema: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' }),
 };
 
+const pageParameters = [
+  {
+    name: 'limit' as const,
+    in: 'query' as const,
+    required: false,
+    description: 'Jobs per page.',
+    schema: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  },
+  {
+    name: 'cursor' as const,
+    in: 'query' as const,
+    required: false,
+    description: 'The `nextCursor` of the previous page, as given.',
+    schema: Type.String({ minLength: 1, maxLength: 512 }),
+  },
+];
+
 const batchNotFound = errorResponse('No such batch, or another account’s.', 'Batch not found');
 
 const common = {
@@ -175,23 +192,7 @@ const batchPaths = definePaths({
       summary: 'A batch: its status, counts by status and a page of its jobs',
       description:
         'Read from the read model, so a change a moment ago may show a moment later. Pages cut the videos in listing order; pass `nextCursor` as `cursor`. Free.',
-      parameters: [
-        batchIdParameter,
-        {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          description: 'Jobs per page.',
-          schema: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-        },
-        {
-          name: 'cursor',
-          in: 'query',
-          required: false,
-          description: 'The `nextCursor` of the previous page, as given.',
-          schema: Type.String({ minLength: 1, maxLength: 512 }),
-        },
-      ],
+      parameters: [batchIdParameter, ...pageParameters],
       responses: {
         '200': { description: 'The batch.', content: jsonContent(ref('Batch', Batch)) },
         '400': errorResponse(
@@ -216,6 +217,45 @@ const batchPaths = definePaths({
         },
         '404': batchNotFound,
         ...common,
+      },
+    },
+  },
+  '/download-batch/{batchId}/events': {
+    get: {
+      operationId: 'watchBatch',
+      tags: ['Batches'],
+      summary: 'Live status of a batch as Server-Sent Events',
+      description: [
+        'A `text/event-stream`, as `GET /download/{jobId}/events` is for a job. At once one event with the batch’s current body, then one',
+        'per change of its status or of a video’s; each is `id: <number>`, `event: batch`, `data: <the GET /download-batch/{batchId} body',
+        'for the same limit and cursor, as one line of JSON>`. A comment `: ping` is sent every 15 s. The server closes the stream after',
+        'sending a `completed`, `partial`, `failed` or `cancelled` body. Reconnecting with `Last-Event-ID` sends the current body only when',
+        'it is newer than that id. Open streams count with job streams against the limits per API key and per server process: beyond',
+        'either, `429`. A stream ends when its API key is revoked, and a client that stops reading is disconnected.',
+      ].join('\n'),
+      parameters: [
+        batchIdParameter,
+        ...pageParameters,
+        {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'The `id` of the last event received.',
+          schema: Type.String({ maxLength: 32, pattern: '^[0-9]+$', description: '1 to 32 decimal digits' }),
+        },
+      ],
+      responses: {
+        '200': { description: 'The event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
+        '400': errorResponse(
+          '`limit`, `cursor` or `Last-Event-ID` is malformed; `error` names it.',
+          'Last-Event-ID header must be 1 to 32 decimal digits',
+        ),
+        '404': batchNotFound,
+        ...common,
+        '429': errorResponse(
+          'Too many open event streams for this API key or on this server, or the request rate limit.',
+          'Too many open event streams for this API key (at most 20)',
+        ),
       },
     },
   },

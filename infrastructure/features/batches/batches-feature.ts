@@ -19,6 +19,11 @@ import { token } from '../../composition/token.js';
 import { TOKENS } from '../../composition/tokens.js';
 import { CheckpointedProcessor } from '../../processing/checkpointed-processor.js';
 import { BatchWebhooks } from './batch-webhooks.js';
+import { batchEventsRoutes } from './batch-events-routes.js';
+import { BatchStatusHub } from './batch-status-hub.js';
+import { EventStreamConnections } from '../../http/sse/event-stream-connections.js';
+import { Authenticate } from '../../../application/accounts/authenticate.js';
+import { LiveBatchView } from '../../../application/batches/live-batch-view.js';
 import { batchesOpenApi } from './batch-openapi.js';
 import { batchRoutes } from './batch-routes.js';
 import { BATCH_TABLES } from './batch-tables.js';
@@ -46,21 +51,31 @@ export const batchesFeature = {
     registerProcess(context);
     registerWebhooks(context);
   },
-  requires: ['accounts', 'downloads', 'channel listing'],
+  requires: ['accounts', 'downloads', 'channel listing', 'job watching'],
   projections: [batchesProjection],
   readModelSchema: BATCH_TABLES,
   openApi: [batchesOpenApi],
-  api: ({ container: c, validation, urls }) => ({
-    apiRouters: [
-      batchRoutes({
-        submitBatch: c.resolve(SubmitBatch),
-        getBatch: c.resolve(GetBatch),
-        changeBatch: c.resolve(ChangeBatch),
-        validation,
-        urls,
-      }),
-    ],
-  }),
+  api: ({ container: c, validation, urls, logger }) => {
+    const { eventStore, database } = c.resolve(TOKENS.storage);
+    const live = new LiveBatchView(c.resolve(batchCommands), new PostgresBatchReadModel(database), eventStore);
+    const hub = new BatchStatusHub({ store: eventStore, load: (batchId) => live.load(batchId), logger });
+    const connections = c.resolve(EventStreamConnections);
+    return {
+      apiRouters: [
+        batchRoutes({
+          submitBatch: c.resolve(SubmitBatch),
+          getBatch: c.resolve(GetBatch),
+          changeBatch: c.resolve(ChangeBatch),
+          validation,
+          urls,
+        }),
+        batchEventsRoutes({ hub, connections, validation, authenticate: c.resolve(Authenticate) }),
+      ],
+      start: () => hub.start(),
+      // Its follower reads the same store as the job status hub's, whose readiness check answers for both.
+      stop: () => hub.stop(),
+    };
+  },
   // Every worker runs the process; its lock keeps one instance active, and another takes over when it stops.
   workerLoops: ({ container: c, config, logger }) => {
     const process = c.resolve(BatchProcess);

@@ -23,7 +23,9 @@ export const jobWatchingFeature = {
   name: 'job watching',
   requires: ['accounts', 'downloads'],
   openApi: [jobWatchingOpenApi],
-  register: ({ container: c, logger }) =>
+  register: ({ container: c, config, logger }) => {
+    // One set of streams for every live status (batches' too): the limits per key and per process hold for all.
+    c.singleton(EventStreamConnections, () => new EventStreamConnections(config.eventStreams));
     c.singleton(
       JobStatusHub,
       () =>
@@ -35,11 +37,12 @@ export const jobWatchingFeature = {
           logger,
           charges: c.resolve(ChargeVisibility),
         }),
-    ),
-  api: ({ container: c, config, validation, logger }) => {
+    );
+  },
+  api: ({ container: c, validation, logger }) => {
     const hub = c.resolve(JobStatusHub);
     const render = statusRenderer(c);
-    const connections = new EventStreamConnections(config.eventStreams);
+    const connections = c.resolve(EventStreamConnections);
     const notices = c.resolve(KeyRevocationNotices);
     const authenticate = c.resolve(Authenticate);
     const sweep = new RevokedStreamSweep(connections, {

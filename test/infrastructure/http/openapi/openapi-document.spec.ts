@@ -329,6 +329,7 @@ describe('OpenAPI document', () => {
         'DELETE /download/{jobId} cancelDownload',
         'GET /client-download/{jobId} getClientDownload',
         'GET /download-batch/{batchId} getBatch',
+        'GET /download-batch/{batchId}/events watchBatch',
         'GET /download/{jobId} getDownload',
         'GET /download/{jobId}/events watchDownload',
         'GET /download/{jobId}/webhook-attempts listWebhookAttempts',
