@@ -1,14 +1,12 @@
 import { section } from '../section.js';
-import { machineSizedConcurrency, thisMachine } from '../machine-sized-concurrency.js';
 import { integer } from '../variable.js';
 
 export const jobsSection = section('Jobs and reservations', {
   workerConcurrency: integer(
     'WORKER_CONCURRENCY',
-    machineSizedConcurrency(thisMachine()),
+    2,
     [1, 64],
-    'downloads (and info or client-download jobs) at once per worker process; unset, two per core, at most one per 384 MiB of memory past the first GiB, between 2 and 16 (set it when several worker processes share a machine)',
-    'from the machine',
+    'downloads (and info or client-download jobs) at once per worker process',
   ),
   downloadMaxAttempts: integer('DOWNLOAD_MAX_ATTEMPTS', 3, [1, 20], 'attempts per job'),
   downloadRetryBaseMs: integer(
