@@ -49,8 +49,9 @@ describe('the work queue on a 3-node JetStream cluster', function () {
     assert.equal((await jsm.streams.info('WQ_RAISED')).config.num_replicas, 3);
   });
 
-  // Last: it leaves one node stopped.
-  it('waits at start-up while the cluster has no quorum, and opens once a second node is back', async () => {
+  // A stream of 3 replicas is placed on 3 nodes: with one of them still down, creating it may fail for want of
+  // peers, so only the whole cluster back makes the opening certain.
+  it('waits at start-up while the cluster cannot create the stream, and opens once the cluster is whole again', async () => {
     const warnings: string[] = [];
     const logger: Logger = {
       info() {},
@@ -78,14 +79,14 @@ describe('the work queue on a 3-node JetStream cluster', function () {
       await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(outcome, 'pending', 'still waiting after two tries without a quorum');
     assert.match(warnings[0], /the cluster has no leader/);
-    await nodes[1].startAgain();
+    await Promise.all([nodes[1].startAgain(), nodes[2].startAgain()]);
     const queue = await opening;
-    // The node left running is the metadata leader, which goes on answering for a while as if it still led.
+    // The metadata leader goes on answering for a while as if it still led when left alone.
     const leader = await metaLeader(nodes[0]);
-    const stopped = leader === nodes[0].name ? nodes[1] : nodes[0];
+    const stopped = nodes.filter((node) => node.name !== leader);
     try {
       // The quorum lost again before a worker's consumer is created: the consumer waits too.
-      await stopped.kill();
+      await Promise.all(stopped.map((node) => node.kill()));
       const waitedBefore = warnings.length;
       const consumer = queue.consumer({
         subject: 'wq_start.download',
@@ -101,7 +102,7 @@ describe('the work queue on a 3-node JetStream cluster', function () {
         await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(started, 'pending', 'the consumer still waiting after two tries without a quorum');
       assert.match(warnings.at(-1) ?? '', /starting the consumer of wq_start.download/);
-      await stopped.startAgain();
+      await Promise.all(stopped.map((node) => node.startAgain()));
       await starting;
       await consumer.stop();
     } finally {
