@@ -4,12 +4,11 @@ import { authenticatedAccountId } from '../../http/authenticated-account.js';
 import { HttpError } from '../../http/http-error.js';
 import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
-import { EventStream } from '../../http/sse/event-stream.js';
 import type { EventStreamConnections } from '../../http/sse/event-stream-connections.js';
-import { JobFrameSender } from '../../http/sse/job-frame-sender.js';
+import { lastEventId, serveWatchedStream } from '../../http/sse/serve-watched-stream.js';
 import type { JobFrame } from '../../live/job-status-hub.js';
 import { batchBody, decodeBatchCursor } from './batch-body.js';
-import type { BatchFrame, BatchStatusHub, BatchWatching } from './batch-status-hub.js';
+import type { BatchFrame, BatchStatusHub } from './batch-status-hub.js';
 
 export interface BatchEventsRouteDependencies {
   hub: BatchStatusHub;
@@ -32,48 +31,21 @@ const DEFAULT_LIMIT = 20;
 export function batchEventsRoutes(deps: BatchEventsRouteDependencies): Router {
   const router = new Router();
   operationRoute(router, deps.validation, 'watchBatch', async (ctx, request) => {
-    const accountId = authenticatedAccountId(ctx);
     const { batchId } = request.pathParameters('Batch not found');
     const query = request.query();
     const offset = query.cursor === undefined ? 0 : decodeBatchCursor(query.cursor);
     if (offset === null)
       throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
-    const given = request.headers()['Last-Event-ID'];
-    const keyId = String(ctx.state.keyId);
-    const release = deps.connections.admit(keyId);
-    const stream = new EventStream(keyId, ctx.res);
-    let watching: BatchWatching | null = null;
-    let closed = false;
-    const finish = () => {
-      watching?.stop();
-      watching = null;
-      stream.end();
-    };
-    const lastId = given === undefined ? -1 : Number(given);
-    const frames = new JobFrameSender(stream, lastId, () => deps.authenticate.isStillActive(keyId), finish);
-    const page = (frame: BatchFrame | null) => (frame === null ? null : pageFrame(frame, offset, query.limit));
-    // Listened for before the batch is loaded: a client that leaves meanwhile must not keep its place.
-    ctx.res.once('close', () => {
-      closed = true;
-      finish();
-      release();
-      deps.connections.remove(stream);
+    await serveWatchedStream<BatchFrame>(ctx, {
+      accountId: authenticatedAccountId(ctx),
+      keyId: String(ctx.state.keyId),
+      lastId: lastEventId(request.headers()['Last-Event-ID']),
+      connections: deps.connections,
+      authenticate: deps.authenticate,
+      watch: (onFrame) => deps.hub.watch(batchId, onFrame),
+      toText: (frame) => pageFrame(frame, offset, query.limit),
+      notFound: `Batch ${batchId} not found`,
     });
-    watching = await deps.hub.watch(batchId, (frame) => frames.send(pageFrame(frame, offset, query.limit)));
-    if (closed) return finish();
-    const current = watching.latest();
-    if (current === null || current.accountId !== accountId) {
-      finish();
-      throw new HttpError(404, `Batch ${batchId} not found`);
-    }
-    ctx.req.socket.setTimeout(0);
-    ctx.status = 200;
-    ctx.type = 'text/event-stream';
-    ctx.set({ 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
-    ctx.body = stream.body;
-    deps.connections.add(stream, finish);
-    stream.write('retry: 3000\n\n');
-    frames.start(page(watching.latest()));
   });
   return router;
 }
