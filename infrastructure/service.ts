@@ -8,7 +8,7 @@ import { processorOptions } from './composition/processor-options.js';
 import { TOKENS } from './composition/tokens.js';
 import type { Config, Role } from './config/config.js';
 import { startAdminEndpoint } from './admin/admin-endpoint.js';
-import { FEATURES } from './features/features.js';
+import { FEATURES, readFeatureSettings } from './features/features.js';
 import { startApiRole } from './roles/api-role.js';
 import { checkWiring } from './roles/check-wiring.js';
 import { startProjectorRole } from './roles/projector-role.js';
@@ -37,6 +37,7 @@ export async function startService(
   logger: Logger,
   overrides: Overrides = {},
 ): Promise<RunningService> {
+  readFeatureSettings(config);
   const { container, close } = await createContainer(config, logger, { overrides, roles });
   // Stopped in this order: the API first, so no new work arrives while the rest winds down.
   const api = new Stoppables(logger);

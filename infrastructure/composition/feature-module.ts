@@ -4,6 +4,7 @@ import type { JobMessage, WorkKind } from '../../application/processes/work-rout
 import type { Delivery, WorkOutcome } from '../../application/processes/work-outcome.js';
 import type { Projection } from '../../projections/projection.js';
 import type { Config } from '../config/config.js';
+import type { ConfigSection } from '../config/section.js';
 import type { OpenApiPart } from '../http/openapi/openapi-part.js';
 import type { RequestValidation } from '../http/request-validation.js';
 import type { UrlPolicies } from '../http/url-policies.js';
@@ -63,6 +64,8 @@ export interface FeatureModule {
   readonly name: string;
   /** The features whose container registrations this one resolves: start-up refuses a set of features that lacks one. */
   readonly requires?: readonly string[];
+  /** Its own configuration section, if only it reads one: in the README's table, read at start-up, and given to it by `config.features.of(section)`. */
+  readonly config?: ConfigSection<unknown>;
   register?(context: FeatureContext): void;
   readonly projections?: readonly Projection[];
   /** The statements that create its projections' tables, idempotent (CREATE ... IF NOT EXISTS), in order. */

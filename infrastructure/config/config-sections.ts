@@ -1,5 +1,4 @@
 import { accountsSection } from './sections/accounts.js';
-import { eventStreamsSection } from './sections/event-streams.js';
 import { extractorSection } from './sections/extractor.js';
 import { httpSection } from './sections/http.js';
 import { jobsSection } from './sections/jobs.js';
@@ -14,8 +13,9 @@ import { storageSection } from './sections/storage.js';
 import { webhooksSection } from './sections/webhooks.js';
 
 /**
- * Every section of the configuration, in the README's order. An entry here is all a section needs: the loaded
- * configuration gets a field of its name with the settings its declaration reads, and the README a table.
+ * The shared sections of the configuration, in the README's order. An entry here is all a section needs: the loaded
+ * configuration gets a field of its name with the settings its declaration reads, and the README a table. A section
+ * that only one feature reads is declared by that feature (`FeatureModule.config`) and follows these in the README.
  */
 export const CONFIG_SECTIONS = {
   http: httpSection,
@@ -30,6 +30,5 @@ export const CONFIG_SECTIONS = {
   rateLimits: rateLimitsSection,
   security: securitySection,
   accounts: accountsSection,
-  eventStreams: eventStreamsSection,
   observability: observabilitySection,
 };

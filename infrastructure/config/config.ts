@@ -2,6 +2,7 @@ import { group } from './compose-settings.js';
 import { ConfigError } from './config-error.js';
 import { CONFIG_SECTIONS } from './config-sections.js';
 import { type Env, EnvReader } from './env-reader.js';
+import { FeatureSettings } from './feature-settings.js';
 import type { DeclaredSettings } from './setting.js';
 
 export { ConfigError } from './config-error.js';
@@ -17,6 +18,8 @@ export type ServiceMode = 'embedded' | 'server';
 export interface Config extends DeclaredSettings<typeof CONFIG_SECTIONS> {
   /** `embedded` when none of DATABASE_URL, EVENTSTORE_URL and NATS_URL is set: one process, no servers. */
   mode: ServiceMode;
+  /** The sections features declare themselves (`FeatureModule.config`). */
+  features: FeatureSettings;
 }
 
 const ALL_SECTIONS = group(CONFIG_SECTIONS);
@@ -28,7 +31,7 @@ export function loadConfig(env: Env = process.env): Config {
   const mode = ['DATABASE_URL', 'EVENTSTORE_URL', 'NATS_URL'].some((name) => read.optional(name) !== undefined)
     ? 'server'
     : 'embedded';
-  return { mode, ...sections };
+  return { mode, ...sections, features: new FeatureSettings(read) };
 }
 
 /** Time a webhook attempt needs besides its send: recording its start and its outcome. */

@@ -1,6 +1,8 @@
 import type { WorkKind } from '../../application/processes/work-routing.js';
 import type { Projection } from '../../projections/projection.js';
 import type { FeatureModule, WorkHandlerFactory } from '../composition/feature-module.js';
+import { CONFIG_SECTIONS, type Config } from '../config/config.js';
+import type { ConfigSection } from '../config/section.js';
 import { type OpenApiDocument, assembleOpenApiDocument } from '../http/openapi/document.js';
 import { accountsFeature } from './accounts/accounts-feature.js';
 import { batchesFeature } from './batches/batches-feature.js';
@@ -59,3 +61,16 @@ export const READ_MODEL_SCHEMA: readonly string[] = FEATURES.flatMap((feature) =
 export const OPENAPI_DOCUMENT: OpenApiDocument = assembleOpenApiDocument(
   FEATURES.flatMap((feature) => feature.openApi ?? []),
 );
+
+const FEATURE_CONFIG_SECTIONS = FEATURES.flatMap((feature) => (feature.config === undefined ? [] : [feature.config]));
+
+/** Every section of the configuration in the README's order: the shared ones, then those the features declare. */
+export const ALL_CONFIG_SECTIONS: readonly ConfigSection<unknown>[] = [
+  ...Object.values(CONFIG_SECTIONS),
+  ...FEATURE_CONFIG_SECTIONS,
+];
+
+/** Reads every feature's own section now, so that a bad value stops the service before anything starts. */
+export function readFeatureSettings(config: Config): void {
+  for (const section of FEATURE_CONFIG_SECTIONS) config.features.of(section);
+}

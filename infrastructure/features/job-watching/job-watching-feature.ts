@@ -16,6 +16,7 @@ import { EventStreamConnections } from '../../http/sse/event-stream-connections.
 import { RevokedStreamSweep } from '../../http/sse/revoked-stream-sweep.js';
 import { JobStatusHub } from '../../live/job-status-hub.js';
 import { KeyRevocationNotices } from '../../security/key-revocation-notices.js';
+import { eventStreamsSection } from './event-streams-config.js';
 import { jobWatchingOpenApi } from './job-watching-openapi.js';
 
 /** An account watching its jobs: the list, live status (with the workers' progress) and webhook history. */
@@ -23,9 +24,10 @@ export const jobWatchingFeature = {
   name: 'job watching',
   requires: ['accounts', 'downloads'],
   openApi: [jobWatchingOpenApi],
+  config: eventStreamsSection,
   register: ({ container: c, config, logger }) => {
     // One set of streams for every live status (batches' too): the limits per key and per process hold for all.
-    c.singleton(EventStreamConnections, () => new EventStreamConnections(config.eventStreams));
+    c.singleton(EventStreamConnections, () => new EventStreamConnections(config.features.of(eventStreamsSection)));
     c.singleton(
       JobStatusHub,
       () =>

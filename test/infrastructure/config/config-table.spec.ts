@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_SECTIONS, loadConfig } from '../../../infrastructure/config/config.js';
+import { loadConfig } from '../../../infrastructure/config/config.js';
 import { renderConfigTable, withConfigTable } from '../../../infrastructure/config/config-table.js';
+import { ALL_CONFIG_SECTIONS, readFeatureSettings } from '../../../infrastructure/features/features.js';
 
-const sections = Object.values(CONFIG_SECTIONS);
+const sections = ALL_CONFIG_SECTIONS;
 const declared = sections.flatMap((section) => section.variables.map((variable) => variable.name));
 
 /** The variables loadConfig looks at for this environment, whatever their values. */
 function namesRead(env: Record<string, string>): Set<string> {
   const read = new Set<string>();
-  loadConfig(
+  const config = loadConfig(
     new Proxy(env, {
       get: (target, name) => {
         if (typeof name === 'string') read.add(name);
@@ -18,6 +19,7 @@ function namesRead(env: Record<string, string>): Set<string> {
       },
     }),
   );
+  readFeatureSettings(config);
   return read;
 }
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { CONFIG_SECTIONS } from '../../../../infrastructure/config/config.js';
 import { renderConfigTable } from '../../../../infrastructure/config/config-table.js';
 import type { ConfigSection } from '../../../../infrastructure/config/section.js';
 import { section } from '../../../../infrastructure/config/section.js';
 import type { Variable } from '../../../../infrastructure/config/setting.js';
 import { integer, text } from '../../../../infrastructure/config/variable.js';
+import { ALL_CONFIG_SECTIONS } from '../../../../infrastructure/features/features.js';
 
-const sections: readonly ConfigSection<unknown>[] = Object.values(CONFIG_SECTIONS);
+const sections: readonly ConfigSection<unknown>[] = ALL_CONFIG_SECTIONS;
 
 /** What a variable's declaration lacks, as `NAME: what`. */
 function declarationProblems(variables: readonly Variable<unknown>[]): string[] {

@@ -1,5 +1,5 @@
-import { section } from '../section.js';
-import { integer } from '../variable.js';
+import { section } from '../../config/section.js';
+import { integer } from '../../config/variable.js';
 
 /** Open event streams (GET /download/{jobId}/events) per API key and per API process, and the heartbeat between comments. */
 export const eventStreamsSection = section('Event streams', {
