@@ -4,6 +4,7 @@ import { ROLES, type Role, loadConfig } from './config/config.js';
 import { createLogger } from './observability/create-logger.js';
 import { keepYoungGenerationSmall } from './embedded/small-young-generation.js';
 import type { RunningService } from './service.js';
+import { untilReachable } from './system/until-reachable.js';
 
 /**
  * `node build/infrastructure/main.js [--role api|projector|worker|sweeper ...]`:
@@ -46,10 +47,15 @@ async function main(): Promise<void> {
   // Listened for before starting: a process stopped while it starts (a deploy, a scale-down) still stops cleanly.
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
-  service = await startService(config, roles, logger).catch(async (error: unknown) => {
-    await new Promise((resolve) => logger.flush(resolve));
-    throw error;
-  });
+  // A server that drops out while the roles start (a restart, a failover) is waited for, not exited over: the opening of
+  // the storage waits on its own, and this covers the steps after it. Nothing is retried once a stop is asked for.
+  const starting = () => startService(config, roles, logger);
+  service = await untilReachable(starting, 'starting the service', logger, { goOn: () => !stopRequested }).catch(
+    async (error: unknown) => {
+      await new Promise((resolve) => logger.flush(resolve));
+      throw error;
+    },
+  );
   if (stopRequested) {
     await stop(service);
     return;

@@ -1,3 +1,5 @@
+import { type ServerErrorAnswer, routeOf } from './response-invariants.js';
+
 /** What a request got: an answer, or the reason there was none (connection refused, reset, or no answer within the timeout). */
 export type Outcome = { status: number; body: any; ms: number } | { status: null; error: string; ms: number };
 
@@ -7,6 +9,8 @@ export const ANSWER_WITHIN_MS = 30_000;
 export class SoakHttp {
   readonly latencies: number[] = [];
   readonly unanswered: Array<{ at: number; what: string; error: string }> = [];
+  /** Every answer with a 5xx status, for the invariant that only a passing outage may answer so. */
+  readonly serverErrors: ServerErrorAnswer[] = [];
   private turn = 0;
 
   constructor(private readonly apis: string[]) {}
@@ -33,6 +37,8 @@ export class SoakHttp {
       const text = await response.text();
       const ms = Date.now() - started;
       this.latencies.push(ms);
+      if (response.status >= 500)
+        this.serverErrors.push({ at: started, route: routeOf(method, path), status: response.status });
       let body: any = null;
       try {
         body = text === '' ? null : JSON.parse(text);

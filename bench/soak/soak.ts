@@ -10,6 +10,7 @@ import { RECOVERY_BOUND_MS, checkFaults } from './fault-invariants.js';
 import { runFaultSchedule } from './fault-schedule.js';
 import { freePort } from './free-port.js';
 import { checkJobs } from './job-invariants.js';
+import { checkServerErrors } from './response-invariants.js';
 import { JobLedger } from './job-ledger.js';
 import { JobPoller } from './job-poller.js';
 import { type MarkedProcess, SOAK_MARKER_VARIABLE, processesMarked } from './leftover-processes.js';
@@ -120,6 +121,7 @@ async function soak(options: SoakOptions, runDir: string, cleanup: Array<() => P
   if (finalCanary === null) broken.push('a download submitted after the quiet period did not complete within 60 s');
   broken.push(...checkFaults(faults));
   broken.push(...checkJobs(ledger, faults));
+  broken.push(...checkServerErrors(http.serverErrors, faults));
   broken.push(...checkWebhooks(ledger, histories, receivers));
   for (const record of await readBillingRecords(accounts, http, env))
     broken.push(...checkAccountBilling(record, ledger));

@@ -43,7 +43,7 @@ export async function createContainer(
 ): Promise<{ container: Container; close: () => Promise<void> }> {
   const { overrides = {}, roles = new Set<Role>() } = options;
   const container = Container.create();
-  const storage = await openStorage(config.storage, config.mode, READ_MODEL_SCHEMA);
+  const storage = await openStorage(config.storage, config.mode, READ_MODEL_SCHEMA, logger);
   let extractors: { close(): Promise<void> } | null = null;
   let queue: WorkQueue | null = null;
   const close = async () => {
@@ -57,7 +57,8 @@ export async function createContainer(
     extractors = registerExtractor(container, config, logger, overrides);
     if (roles.size > 0) queue = await registerWorkQueue(container, config, roles, storage, logger);
     else container.value(TOKENS.progressReports, { report: () => undefined } satisfies ProgressReports);
-    if (roles.has('api')) container.value(TOKENS.rateLimitStore, await openRateLimitStore(config, storage.database));
+    if (roles.has('api'))
+      container.value(TOKENS.rateLimitStore, await openRateLimitStore(config, storage.database, logger));
     for (const feature of FEATURES) feature.register?.({ container, config, logger, overrides });
     container.seal();
     return { container, close };

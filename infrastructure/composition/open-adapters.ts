@@ -9,6 +9,7 @@ import type { CheckpointedProcessorOptions } from '../processing/checkpointed-pr
 import { LeasedRateLimitStore } from '../rate-limits/leased-rate-limit-store.js';
 import { MemoryWindowCounter } from '../rate-limits/memory-window-counter.js';
 import { PostgresWindowCounter } from '../rate-limits/postgres-window-counter.js';
+import { untilReachable } from '../system/until-reachable.js';
 import { InProcessWorkQueue } from '../work-queue/in-process-work-queue.js';
 
 // Where the composition root picks, by mode, the adapters that need I/O to open; the rest sees only their ports.
@@ -18,10 +19,11 @@ export async function openStorage(
   storage: StorageSettings,
   mode: ServiceMode,
   readModelSchema: readonly string[],
+  logger: Logger,
 ): Promise<Storage> {
   return mode === 'embedded'
     ? openEmbeddedStorage(storage.embeddedDataDir, readModelSchema)
-    : openServerStorage(storage, readModelSchema);
+    : untilReachable(() => openServerStorage(storage, readModelSchema), 'opening PostgreSQL', logger);
 }
 
 export interface WorkQueueSettings {
@@ -54,9 +56,13 @@ export async function openWorkQueue(
 }
 
 /** Embedded, one process serves every request, so its memory is the shared count and nothing is leased. */
-export async function openRateLimitStore(config: Config, database: Knex): Promise<RateLimitStore> {
+export async function openRateLimitStore(config: Config, database: Knex, logger: Logger): Promise<RateLimitStore> {
   if (config.mode === 'embedded') return new LeasedRateLimitStore(new MemoryWindowCounter(), 0);
-  const counter = await PostgresWindowCounter.open(database);
+  const counter = await untilReachable(
+    () => PostgresWindowCounter.open(database),
+    'opening the rate limits count',
+    logger,
+  );
   // Windows are the database's seconds, shared by every instance whatever their own clocks say.
   return new LeasedRateLimitStore(counter, config.rateLimits.leasePercent / 100, () => counter.now());
 }

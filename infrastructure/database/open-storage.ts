@@ -47,19 +47,28 @@ export async function openServerStorage(
 ): Promise<Storage> {
   await ensureDatabase(storage.databaseUrl);
   const database = createKnex(storage.databaseUrl, storage.databasePoolSize);
-  await migrateReadModels(database, readModelSchema);
-  const eventStore = await createEventStore(storage);
+  let eventStore: EventStore | null = null;
+  try {
+    await migrateReadModels(database, readModelSchema);
+    eventStore = await createEventStore(storage);
+  } catch (error) {
+    // Tried again while the server is out of reach: nothing of this try may stay open.
+    await eventStore?.close();
+    await database.destroy();
+    throw error;
+  }
+  const opened = eventStore;
   const reads = new PoolPreparedReads(storage.databaseUrl, storage.databasePoolSize);
   return {
     database,
     reads,
-    eventStore,
+    eventStore: opened,
     acquireLock: acquireSessionLock,
     description: storage.eventStoreUrl === null ? 'PostgreSQL' : 'EventStoreDB and PostgreSQL',
     readinessChecks: {},
     listen: (channel, handlers) => new ChannelListener(storage.databaseUrl, channel, handlers),
     async close() {
-      await eventStore.close();
+      await opened.close();
       await reads.close();
       await database.destroy();
     },

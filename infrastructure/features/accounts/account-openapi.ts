@@ -74,6 +74,7 @@ const accountPaths = definePaths({
         '200': { description: 'The account.', content: jsonContent(ref('AccountResponse', AccountResponse)) },
         '401': responses.unauthorized,
         '500': responses.serverError,
+        '503': responses.brieflyUnavailable,
       },
     },
   },

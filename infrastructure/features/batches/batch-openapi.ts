@@ -133,7 +133,7 @@ const common = {
   '401': responses.unauthorized,
   '429': rateLimited,
   '500': responses.serverError,
-  '503': responses.rateCountUnavailable,
+  '503': responses.brieflyUnavailable,
 };
 
 const batchSchemas = {

@@ -118,7 +118,7 @@ const channelListingPaths = definePaths({
         '413': responses.payloadTooLarge,
         '415': responses.unsupportedMediaType,
         '500': responses.serverError,
-        '503': responses.rateCountUnavailable,
+        '503': responses.brieflyUnavailable,
       },
     },
   },

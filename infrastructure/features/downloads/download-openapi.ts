@@ -128,7 +128,7 @@ const submitDownload = {
       }),
     },
     '500': responses.serverError,
-    '503': responses.rateCountUnavailable,
+    '503': responses.brieflyUnavailable,
   },
 } as const;
 
@@ -149,7 +149,7 @@ const downloadPaths = definePaths({
         '429': rateLimited,
         '404': jobNotFound,
         '500': responses.serverError,
-        '503': responses.rateCountUnavailable,
+        '503': responses.brieflyUnavailable,
       },
     },
     delete: {
@@ -170,7 +170,7 @@ const downloadPaths = definePaths({
           'Download job 3b241101-e2bb-4255-8caf-4136c566a962 is already COMPLETED and cannot be cancelled',
         ),
         '500': responses.serverError,
-        '503': responses.rateCountUnavailable,
+        '503': responses.brieflyUnavailable,
       },
     },
   },

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from '../../../application/ports/logger.js';
 import { isClientAbort } from '../client-abort.js';
+import { isDependencyOutage } from '../../system/dependency-outage.js';
 import { answerOfKind, type ErrorResponse } from '../error-kind-answers.js';
 import { HttpError } from '../http-error.js';
 
@@ -34,7 +35,12 @@ export function errorResponses(logger: Logger) {
         return;
       }
       const response = toErrorResponse(error);
-      if (response.status >= 500) {
+      if (response === DEPENDENCY_OUTAGE) {
+        logger.warn(
+          { err: error, requestId: ctx.state.requestId, path: ctx.path },
+          'request met an outage of PostgreSQL or NATS',
+        );
+      } else if (response.status >= 500) {
         logger.error({ err: error, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
       }
       respond(ctx, response);
@@ -64,8 +70,16 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, error: clientErrorMessage(status, error) };
   }
+  if (isDependencyOutage(error)) return DEPENDENCY_OUTAGE;
   return { status: 500, error: 'Internal server error' };
 }
+
+/** A passing outage is not a fault of the request, nor necessarily of the service: the client may retry. */
+const DEPENDENCY_OUTAGE: ErrorResponse = {
+  status: 503,
+  error: 'The service is briefly unavailable (its database or queue does not answer); retry shortly',
+  headers: { 'Retry-After': '2' },
+};
 
 function clientErrorMessage(status: number, error: unknown): string {
   const type = (error as { type?: unknown }).type;

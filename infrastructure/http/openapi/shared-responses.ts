@@ -59,9 +59,9 @@ export const responses = {
     'The request body is not sent as `application/json`.',
     'Content-Type must be application/json',
   ),
-  rateCountUnavailable: {
+  brieflyUnavailable: {
     description:
-      'The request could not be counted against the rate limits in time (the shared count’s database is briefly out of reach). Nothing was done; retry after `Retry-After` seconds.',
+      'The service’s database or queue is briefly out of reach: the request could not be counted against the rate limits in time (then nothing was done), or it met the outage on its way. Retry after `Retry-After` seconds; a submission retried with the same `Idempotency-Key` is not done twice.',
     headers: {
       'Retry-After': {
         required: true,

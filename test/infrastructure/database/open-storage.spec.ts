@@ -6,6 +6,7 @@ import { openStorage } from '../../../infrastructure/composition/open-adapters.j
 import type { Storage } from '../../../infrastructure/database/open-storage.js';
 import { TEST_POSTGRES_URL } from '../../support/postgres.js';
 import { READ_MODEL_SCHEMA } from '../../../infrastructure/features/features.js';
+import { createLogger } from '../../../infrastructure/observability/create-logger.js';
 
 describe('processes starting together on a database that does not exist yet', function () {
   this.timeout(120_000);
@@ -30,7 +31,9 @@ describe('processes starting together on a database that does not exist yet', fu
       DATABASE_POOL_SIZE: '2',
     });
     const starts = await Promise.allSettled(
-      Array.from({ length: 8 }, () => openStorage(config.storage, config.mode, READ_MODEL_SCHEMA)),
+      Array.from({ length: 8 }, () =>
+        openStorage(config.storage, config.mode, READ_MODEL_SCHEMA, createLogger('silent')),
+      ),
     );
     const opened = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
     try {

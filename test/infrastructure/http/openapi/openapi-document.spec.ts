@@ -391,7 +391,7 @@ describe('OpenAPI document', () => {
         '503',
       ]);
       assert.deepEqual(statuses('/client-download/{jobId}', 'get'), ['200', '401', '404', '429', '500', '503']);
-      assert.deepEqual(statuses('/me', 'get'), ['200', '401', '500']);
+      assert.deepEqual(statuses('/me', 'get'), ['200', '401', '500', '503']);
     });
 
     it('documents the pending-download headers and the rate-limit headers on the submit 429', () => {
