@@ -239,7 +239,7 @@ export class DeliverWebhook {
     }
     const response = await this.sender.send({
       url: job.webhookUrl,
-      event: (state.terminal as { event: 'download.completed' | 'download.failed' }).event,
+      event: (state.terminal as NonNullable<WebhookDeliveryState['terminal']>).event,
       jobId: job.jobId,
       attempt,
       body: this.renderer.render(view, now),

@@ -1,7 +1,10 @@
 import type { DomainEvent } from '../decider.js';
 
-/** The `X-Service-Event` of a delivery; it mirrors the job's terminal status. */
-export type WebhookEventName = 'download.completed' | 'download.failed' | 'batch.finished';
+/**
+ * The `X-Service-Event` of a delivery, `<resource>.<what happened>`: `download.completed`, `download.failed`,
+ * `batch.finished`. Each feature names its own; the delivery's rules are the same for all of them.
+ */
+export type WebhookEventName = `${string}.${string}`;
 
 /**
  * Why an attempt failed, for auditors and metrics: `http_status` (any
