@@ -1,6 +1,7 @@
 import type { WebhookDeliveryOwnEvent } from '../../domain/webhook-delivery/events.js';
 import type { WebhookDeliveryResult } from '../../domain/webhook-delivery/state.js';
 import { streamName } from '../../domain/stream-name.js';
+import { BATCH_CATEGORY } from '../../domain/batch/decider.js';
 import { DOWNLOAD_JOB_CATEGORY } from '../../domain/download-job/decider.js';
 import type { EventStore } from '../ports/event-store.js';
 
@@ -23,8 +24,8 @@ export interface WebhookDeliveryHistory {
   jobId: string;
   accountId: string;
   webhookUrl: string | null;
-  /** The job's terminal event and when it happened; null while the job runs. */
-  finished: { status: 'COMPLETED' | 'FAILED'; at: string } | null;
+  /** The job's terminal event (a batch's: its outcome) and when it happened; null while it runs. */
+  finished: { status: string; at: string } | null;
   attempts: WebhookAttemptEntry[];
   /** `none`: the job has no webhookUrl; `pending`: more attempts may come. */
   result: WebhookDeliveryResult | 'pending' | 'none';
@@ -51,6 +52,28 @@ export class ReadWebhookDeliveryHistory {
     for (const { type, data } of recorded) {
       if (type === 'DownloadCompleted') history.finished ??= { status: 'COMPLETED', at: String(data.completedAt) };
       if (type === 'DownloadFailed') history.finished ??= { status: 'FAILED', at: String(data.failedAt) };
+      applyDeliveryEvent(history, { type, data } as WebhookDeliveryOwnEvent);
+    }
+    return history;
+  }
+
+  /** A batch's `batch.finished` delivery, from the batch's stream (its attempts' `jobId` is the batch's id). */
+  async forBatch(batchId: string): Promise<WebhookDeliveryHistory | null> {
+    const recorded = await this.store.readStream(streamName(BATCH_CATEGORY, batchId));
+    const requested = recorded.find((event) => event.type === 'BatchRequested');
+    if (requested === undefined) return null;
+    const webhookUrl = (requested.data.batchWebhookUrl as string | null) ?? null;
+    const history: WebhookDeliveryHistory = {
+      jobId: batchId,
+      accountId: String(requested.data.accountId),
+      webhookUrl,
+      finished: null,
+      attempts: [],
+      result: webhookUrl === null ? 'none' : 'pending',
+      endedAt: null,
+    };
+    for (const { type, data } of recorded) {
+      if (type === 'BatchFinished') history.finished ??= { status: String(data.status), at: String(data.finishedAt) };
       applyDeliveryEvent(history, { type, data } as WebhookDeliveryOwnEvent);
     }
     return history;

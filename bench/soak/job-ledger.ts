@@ -1,3 +1,4 @@
+import { type SeenBatchVideo, type TrackedBatch, batchIsTerminal } from './tracked-batch.js';
 import type { ReceiverKind } from './webhook-receivers.js';
 
 export type JobKind = 'download' | 'info' | 'client-download';
@@ -38,8 +39,15 @@ const TERMINAL: Record<JobKind, string[]> = {
 /** What the soak submitted and what became of it, from the client's side. */
 export class JobLedger {
   readonly jobs: TrackedJob[] = [];
+  readonly batches: TrackedBatch[] = [];
   /** Submissions whose outcome the client never learned (no answer): a job or a charge may exist that it cannot name. */
-  readonly unknownOutcomes: Array<{ kind: JobKind | 'list-channel'; accountId: string; at: number }> = [];
+  /** A batch's entry may stand for as many download jobs as it had videos (`jobs`). */
+  readonly unknownOutcomes: Array<{
+    kind: JobKind | 'list-channel' | 'batch';
+    accountId: string;
+    at: number;
+    jobs?: number;
+  }> = [];
   /** Per account, channel listings answered 200. */
   readonly listings = new Map<string, number>();
   /** Submissions refused by the service, by status. */
@@ -73,6 +81,30 @@ export class JobLedger {
 
   pending(): TrackedJob[] {
     return this.jobs.filter((job) => !this.isTerminal(job));
+  }
+
+  pendingBatches(): TrackedBatch[] {
+    return this.batches.filter((batch) => !batchIsTerminal(batch));
+  }
+
+  /** What a poll of the batch answered; each job of it the client has not tracked yet is tracked from now on. */
+  observeBatch(batch: TrackedBatch, status: string, seen: SeenBatchVideo[]): void {
+    batch.status = status;
+    batch.seen = seen;
+    for (const video of seen) {
+      if (video.jobId === null || this.jobs.some((job) => job.jobId === video.jobId)) continue;
+      const expected = batch.videos.find((submitted) => submitted.url === video.videoUrl)?.expected ?? 'success';
+      this.add({
+        kind: 'download',
+        jobId: video.jobId,
+        accountId: batch.accountId,
+        key: batch.key,
+        webhook: null,
+        submittedAt: batch.submittedAt,
+        canary: false,
+        expected,
+      });
+    }
   }
 
   observe(job: TrackedJob, status: string, errorCode: string | null = null): void {

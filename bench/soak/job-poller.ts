@@ -1,4 +1,5 @@
 import type { JobLedger, TrackedJob } from './job-ledger.js';
+import type { TrackedBatch } from './tracked-batch.js';
 import type { SoakHttp } from './soak-http.js';
 
 /** Polls every job not yet terminal, as its client would, a few at a time. */
@@ -22,11 +23,12 @@ export class JobPoller {
 
   /** Polls once more, then until every job is terminal or `deadline` passes; answers whether all are. */
   async untilAllTerminal(deadline: number): Promise<boolean> {
-    while (this.ledger.pending().length > 0 && Date.now() < deadline) {
+    const allTerminal = () => this.ledger.pending().length === 0 && this.ledger.pendingBatches().length === 0;
+    while (!allTerminal() && Date.now() < deadline) {
       await this.pollAll();
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
-    return this.ledger.pending().length === 0;
+    return allTerminal();
   }
 
   /** Polls one job until it is terminal or `deadline` passes. */
@@ -46,9 +48,17 @@ export class JobPoller {
   }
 
   private async pollAll(): Promise<void> {
+    // Batches first: a batch's newly admitted jobs are then polled in the same round.
+    await Promise.all(this.ledger.pendingBatches().map((batch) => this.pollBatch(batch)));
     const pending = this.ledger.pending();
     for (let index = 0; index < pending.length; index += 8)
       await Promise.all(pending.slice(index, index + 8).map((job) => this.poll(job)));
+  }
+
+  private async pollBatch(batch: TrackedBatch): Promise<void> {
+    const outcome = await this.http.send('GET', `/download-batch/${batch.batchId}?limit=100`, { key: batch.key });
+    if (outcome.status === 200 && typeof outcome.body?.status === 'string' && Array.isArray(outcome.body.jobs))
+      this.ledger.observeBatch(batch, outcome.body.status, outcome.body.jobs);
   }
 
   private async poll(job: TrackedJob): Promise<void> {

@@ -9,6 +9,7 @@ import { CLUSTER_FAULT_CLASSES, FAULT_CLASSES, FaultInjector, type InjectedFault
 import { RECOVERY_BOUND_MS, checkFaults } from './fault-invariants.js';
 import { runFaultSchedule } from './fault-schedule.js';
 import { freePort } from './free-port.js';
+import { checkBatches } from './batch-invariants.js';
 import { checkJobs } from './job-invariants.js';
 import { checkServerErrors } from './response-invariants.js';
 import { JobLedger } from './job-ledger.js';
@@ -122,6 +123,7 @@ async function soak(options: SoakOptions, runDir: string, cleanup: Array<() => P
   broken.push(...checkFaults(faults));
   broken.push(...checkJobs(ledger, faults));
   broken.push(...checkServerErrors(http.serverErrors, faults));
+  broken.push(...checkBatches(ledger.batches));
   broken.push(...checkWebhooks(ledger, histories, receivers));
   for (const record of await readBillingRecords(accounts, http, env))
     broken.push(...checkAccountBilling(record, ledger));

@@ -3,7 +3,7 @@ import {
   type WebhookDeliveryHistory,
 } from '../../application/audit/webhook-delivery-history.js';
 import { PostgresEventStore } from '../../infrastructure/event-store/postgres/postgres-event-store.js';
-import type { JobLedger, TrackedJob } from './job-ledger.js';
+import type { JobLedger } from './job-ledger.js';
 import { verifyWebhookSignature } from '../../infrastructure/webhooks/verify-webhook-signature.js';
 import type { ReceivedAttempt, ReceiverKind, WebhookReceivers } from './webhook-receivers.js';
 
@@ -17,7 +17,30 @@ const EXPECTED: Record<ReceiverKind, WebhookDeliveryHistory['result']> = {
 /** A retry may start a little before its due time as the two clocks read it, not more. */
 const EARLY_TOLERANCE_MS = 50;
 
-/** Waits until no delivery is pending (bounded), and answers every webhook job's history from the event store. */
+/** A job's or a batch's webhook, as the client asked for it. */
+interface WebhookOwner {
+  /** The job's or batch's id, which its deliveries carry as `X-Service-Job-Id`. */
+  id: string;
+  what: 'job' | 'batch';
+  webhook: ReceiverKind;
+  /** The API key the account signs with. */
+  key: string;
+}
+
+function webhookOwners(ledger: JobLedger): WebhookOwner[] {
+  return [
+    ...ledger.jobs.flatMap((job) =>
+      job.webhook === null ? [] : [{ id: job.jobId, what: 'job' as const, webhook: job.webhook, key: job.key }],
+    ),
+    ...ledger.batches.flatMap((batch) =>
+      batch.webhook === null
+        ? []
+        : [{ id: batch.batchId, what: 'batch' as const, webhook: batch.webhook, key: batch.key }],
+    ),
+  ];
+}
+
+/** Waits until no delivery is pending (bounded), and answers every job's and batch's history from the event store. */
 export async function deliveryHistories(
   databaseUrl: string,
   ledger: JobLedger,
@@ -27,10 +50,10 @@ export async function deliveryHistories(
   const read = new ReadWebhookDeliveryHistory(store);
   const histories = new Map<string, WebhookDeliveryHistory>();
   try {
-    for (const job of ledger.jobs.filter((candidate) => candidate.webhook !== null)) {
+    for (const owner of webhookOwners(ledger)) {
       for (;;) {
-        const history = await read.execute(job.jobId);
-        if (history !== null) histories.set(job.jobId, history);
+        const history = owner.what === 'job' ? await read.execute(owner.id) : await read.forBatch(owner.id);
+        if (history !== null) histories.set(owner.id, history);
         if ((history !== null && history.result !== 'pending') || Date.now() > deadline) break;
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
@@ -47,21 +70,20 @@ export function checkWebhooks(
   histories: Map<string, WebhookDeliveryHistory>,
   receivers: Pick<WebhookReceivers, 'attemptsFor'>,
 ): string[] {
-  const broken: string[] = [];
-  for (const job of ledger.jobs.filter((candidate) => candidate.webhook !== null))
-    broken.push(...checkOne(job, histories.get(job.jobId), receivers.attemptsFor(job.jobId)));
-  return broken;
+  return webhookOwners(ledger).flatMap((owner) =>
+    checkOne(owner, histories.get(owner.id), receivers.attemptsFor(owner.id)),
+  );
 }
 
 function checkOne(
-  job: TrackedJob,
+  owner: WebhookOwner,
   history: WebhookDeliveryHistory | undefined,
   seen: readonly ReceivedAttempt[],
 ): string[] {
-  const where = `webhook of job ${job.jobId} (${job.webhook} receiver)`;
-  const broken = checkSignatures(where, job, seen);
+  const where = `webhook of ${owner.what} ${owner.id} (${owner.webhook} receiver)`;
+  const broken = checkSignatures(where, owner.key, seen);
   if (history === undefined) return [...broken, `${where}: no delivery history`];
-  const expected = EXPECTED[job.webhook as ReceiverKind];
+  const expected = EXPECTED[owner.webhook];
   if (history.result !== expected)
     broken.push(`${where}: ended ${history.result}, expected ${expected}, after ${history.attempts.length} attempts`);
   if (expected === 'gave_up' && history.result === 'gave_up' && history.attempts.length !== 10)
@@ -91,9 +113,9 @@ function checkOne(
 }
 
 /** Every delivery the receiver saw carries a signature of its body with the account's key, made when it was sent. */
-function checkSignatures(where: string, job: TrackedJob, seen: readonly ReceivedAttempt[]): string[] {
+function checkSignatures(where: string, key: string, seen: readonly ReceivedAttempt[]): string[] {
   return seen.flatMap((attempt) => {
-    const verdict = verifyWebhookSignature(attempt.rawBody, attempt.signature, job.key, { now: attempt.at });
+    const verdict = verifyWebhookSignature(attempt.rawBody, attempt.signature, key, { now: attempt.at });
     return verdict.ok ? [] : [`${where}: attempt ${attempt.attempt} has a bad signature (${verdict.reason})`];
   });
 }

@@ -12,7 +12,7 @@ import type { SoakAccount } from './soak-accounts.js';
 import type { SoakHttp } from './soak-http.js';
 import { RECEIVER_KINDS, type WebhookReceivers } from './webhook-receivers.js';
 
-type Action = 'download' | 'download-webhook' | 'info' | 'client-download' | 'list-channel' | 'cancel';
+type Action = 'download' | 'download-webhook' | 'info' | 'client-download' | 'list-channel' | 'cancel' | 'batch';
 const WEIGHTS: Record<Action, number> = {
   download: 30,
   'download-webhook': 25,
@@ -20,6 +20,8 @@ const WEIGHTS: Record<Action, number> = {
   'client-download': 10,
   'list-channel': 5,
   cancel: 10,
+  // 2 to 4 videos each: about as many downloads again as a fifth of the single submissions.
+  batch: 5,
 };
 const VIDEOS = { clip: 60, slow: 15, broken: 10, voice: 15 } as const;
 
@@ -102,7 +104,46 @@ export class Workload {
       case 'cancel':
         await this.cancel(account);
         return;
+      case 'batch':
+        await this.submitBatch(account);
+        return;
     }
+  }
+
+  /** A list of URLs (no listing, so no listing charge), some with a `batch.finished` receiver. */
+  private async submitBatch(account: SoakAccount): Promise<void> {
+    const count = this.random.between(2, 4);
+    const format = this.random.pick(['audio', 'audio', '720']);
+    const videos = Array.from({ length: count }, () => FIXTURE_VIDEOS[this.random.weighted(VIDEOS)]).map((video) => ({
+      url: this.platform.watchUrl(video.id),
+      expected: expectationOf(video, format),
+    }));
+    const webhook = this.random.chance(0.5) ? this.random.pick(RECEIVER_KINDS) : null;
+    const submittedAt = Date.now();
+    const outcome = await this.http.send('POST', '/download-batch', {
+      key: account.apiKey,
+      json: {
+        urls: videos.map((video) => video.url),
+        format,
+        ...(webhook === null ? {} : { batchWebhookUrl: this.receivers.url(webhook) }),
+      },
+    });
+    if (outcome.status === 200 || outcome.status === 202) {
+      this.ledger.batches.push({
+        batchId: outcome.body.batchId,
+        accountId: account.accountId,
+        key: account.apiKey,
+        videos,
+        webhook,
+        submittedAt,
+        status: null,
+        seen: [],
+      });
+      return;
+    }
+    if (outcome.status === null || outcome.status >= 500)
+      this.ledger.unknownOutcomes.push({ kind: 'batch', accountId: account.accountId, at: submittedAt, jobs: count });
+    if (outcome.status !== null) this.ledger.refused('batch', outcome.status);
   }
 
   private async submitDownload(
