@@ -46,6 +46,16 @@ export type LedgerEntry =
       subject: string;
       units: number;
       balances: RunningBalances;
+    }
+  | {
+      /** A reservation freed uncharged: a download or lookup that failed, was cancelled or abandoned. */
+      kind: 'release';
+      at: string;
+      revision: number;
+      feature: 'download' | LookupFeature;
+      /** The download job, or the lookup, whose reservation was freed. */
+      reference: string;
+      balances: RunningBalances;
     };
 
 /** Per visible feature: used and remaining after the entry. */
@@ -129,6 +139,14 @@ function ledgerEntry(event: AccountEvent, revision: number, state: AccountState)
     case 'LookupCharged': {
       const { feature, lookupId, subject, units, chargedAt } = event.data;
       return { kind: 'lookup-charge', at: chargedAt, revision, feature, lookupId, subject, units, balances };
+    }
+    case 'DownloadReleased': {
+      const { releasedAt, jobId } = event.data;
+      return { kind: 'release', at: releasedAt, revision, feature: 'download', reference: jobId, balances };
+    }
+    case 'LookupReleased': {
+      const { releasedAt, feature, lookupId } = event.data;
+      return { kind: 'release', at: releasedAt, revision, feature, reference: lookupId, balances };
     }
     case 'ExtraUnitsGranted':
       return {

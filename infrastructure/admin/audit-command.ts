@@ -113,6 +113,9 @@ function formatReport(report: AuditReport): string {
       case 'grant':
         lines.push(`${entry.at}  grant   +${entry.units} ${entry.feature}  | ${balances}`);
         break;
+      case 'release':
+        lines.push(`${entry.at}  release ${entry.feature} ${entry.reference} (held, not charged)  | ${balances}`);
+        break;
       case 'lookup-charge':
         lines.push(
           `${entry.at}  charge  ${entry.feature} ${entry.units} unit${entry.units === 1 ? '' : 's'}  ${entry.lookupId}  ${entry.subject}  | ${balances}`,

@@ -77,7 +77,10 @@ describe('a store written by the service of November 2026', function () {
         `GET /me of ${account.accountId}`,
       );
       const ledger = await service.service.container.resolve(ReplayAccountLedger).execute(account.accountId);
-      assert.deepEqual(json(ledger), account.ledger, `ledger of ${account.accountId}`);
+      // Release lines came after the fixture was written: every line its writer printed is still printed, in order.
+      const written =
+        ledger === null ? null : { ...ledger, entries: ledger.entries.filter((entry) => entry.kind !== 'release') };
+      assert.deepEqual(json(written), account.ledger, `ledger of ${account.accountId}`);
     }
     for (const job of fixture.jobs) {
       const { status, body } = await call('GET', job.path, { key: job.apiKey });

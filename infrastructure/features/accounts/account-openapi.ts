@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { closed } from '../../http/openapi/job-shapes.js';
 import { definePaths, jsonContent, nullable, ref, stringEnum } from '../../http/openapi/schema-kit.js';
-import { responses } from '../../http/openapi/shared-responses.js';
+import { errorResponse, rateLimited, responses } from '../../http/openapi/shared-responses.js';
 import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
 
 /** The account: its plan and live balances. */
@@ -60,7 +60,63 @@ const AccountResponse = Type.Object(
   closed,
 );
 
-const accountSchemas = { AccountResponse, AccountPlan, FeatureId, Balances, FeatureBalance };
+const RunningBalance = Type.Object(
+  {
+    used: Type.Number(),
+    remaining: Type.Union([Type.Number(), Type.Literal('unlimited')]),
+  },
+  closed,
+);
+
+const StatementEntry = Type.Object(
+  {
+    kind: stringEnum(['charge', 'lookup-charge', 'release', 'grant', 'period'], {
+      description:
+        '`charge`: a completed download billed; `lookup-charge`: an info, client-download or channel-list charge; `release`: a reservation freed uncharged (a failed, cancelled or abandoned job or lookup); `grant`: extra units; `period`: a plan change or renewal (usage reset).',
+    }),
+    at: Type.String({ format: 'date-time' }),
+    revision: Type.Integer({ minimum: 0, description: 'The event’s place in the account’s stream.' }),
+    jobId: Type.Optional(Type.String()),
+    fileSizeBytes: Type.Optional(Type.Integer({ minimum: 0 })),
+    bandwidthMb: Type.Optional(Type.Number()),
+    downloads: Type.Optional(Type.Integer()),
+    feature: Type.Optional(
+      Type.String({ description: 'The feature charged, granted or released (`download` for a download job).' }),
+    ),
+    lookupId: Type.Optional(Type.String()),
+    reference: Type.Optional(Type.String({ description: 'The job or lookup whose reservation a release freed.' })),
+    subject: Type.Optional(Type.String({ description: 'The URL a lookup looked up.' })),
+    units: Type.Optional(Type.Integer()),
+    planId: Type.Optional(Type.String()),
+    periodStart: Type.Optional(Type.String({ format: 'date-time' })),
+    periodEnd: Type.Optional(nullable('string', { format: 'date-time' })),
+    balances: Type.Record(Type.String(), ref('RunningBalance', RunningBalance), {
+      description: 'Per visible feature, used and remaining after this entry.',
+    }),
+  },
+  closed,
+);
+
+const Statement = Type.Object(
+  {
+    accountId: Type.String(),
+    entries: Type.Array(ref('StatementEntry', StatementEntry)),
+    nextCursor: nullable('string', { description: 'Pass as `cursor` for the next page; null on the last page.' }),
+    balances: ref('Balances', Balances),
+  },
+  closed,
+);
+
+const accountSchemas = {
+  AccountResponse,
+  AccountPlan,
+  FeatureId,
+  Balances,
+  FeatureBalance,
+  RunningBalance,
+  StatementEntry,
+  Statement,
+};
 
 const accountPaths = definePaths({
   '/me': {
@@ -78,6 +134,65 @@ const accountPaths = definePaths({
       },
     },
   },
+  '/me/statement': {
+    get: {
+      operationId: 'getStatement',
+      tags: ['Account'],
+      summary: 'The account’s own statement: every charge, release, grant and period change, with running balances',
+      description: [
+        'The lines the auditors’ replay of the account’s stream prints (`npm run audit`), oldest first, each with the balances after it;',
+        '`balances` is what the whole stream folds to now, as `GET /me` shows it. With `Accept: text/csv`, the page as CSV (one row per',
+        'entry, a column per feature’s used and remaining, and `nextCursor` in an `X-Next-Cursor` header, absent on the last page). Free; unlike `GET /me` it counts against the request rate limits, since it replays the stream.',
+      ].join(' '),
+      parameters: [
+        {
+          name: 'from',
+          in: 'query',
+          required: false,
+          description: 'Entries at or after this time (ISO 8601).',
+          schema: Type.String({ format: 'date-time' }),
+        },
+        {
+          name: 'to',
+          in: 'query',
+          required: false,
+          description: 'Entries before this time (ISO 8601).',
+          schema: Type.String({ format: 'date-time' }),
+        },
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'Entries per page.',
+          schema: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+        },
+        {
+          name: 'cursor',
+          in: 'query',
+          required: false,
+          description: 'The `nextCursor` of the previous page, as given.',
+          schema: Type.String({ minLength: 1, maxLength: 64 }),
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'A page of the statement.',
+          content: {
+            ...jsonContent(ref('Statement', Statement)),
+            'text/csv': { schema: Type.String() },
+          },
+        },
+        '400': errorResponse(
+          '`from`, `to`, `limit` or `cursor` is malformed, or `to` is not after `from`; `error` names it.',
+          'to must be after from',
+        ),
+        '401': responses.unauthorized,
+        '429': rateLimited,
+        '500': responses.serverError,
+        '503': responses.brieflyUnavailable,
+      },
+    },
+  },
 });
 
 declare module '../../http/openapi/document.js' {
@@ -88,7 +203,7 @@ type AccountPaths = typeof accountPaths;
 type AccountSchemas = typeof accountSchemas;
 
 export const accountOpenApi: OpenApiPart = {
-  tags: [{ name: 'Account', description: 'Plan and live balances.' }],
+  tags: [{ name: 'Account', description: 'Plan, live balances and the statement.' }],
   paths: accountPaths,
   schemas: accountSchemas,
 };

@@ -2,6 +2,7 @@ import { AccountAdministration } from '../../../application/accounts/account-adm
 import { Authenticate } from '../../../application/accounts/authenticate.js';
 import { ChargeVisibility } from '../../../application/accounts/charge-visibility.js';
 import { GetAccount } from '../../../application/accounts/get-account.js';
+import { ReadAccountStatement } from '../../../application/audit/account-statement.js';
 import { ReplayAccountLedger } from '../../../application/audit/replay-account-ledger.js';
 import { CommandHandler } from '../../../application/command-handler.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../../domain/account/decider.js';
@@ -11,6 +12,7 @@ import type { FeatureContext, FeatureModule } from '../../composition/feature-mo
 import { token } from '../../composition/token.js';
 import { TOKENS } from '../../composition/tokens.js';
 import { accountRoutes } from './account-routes.js';
+import { statementRoutes } from './statement-routes.js';
 import { PostgresAccountReadModel } from '../../postgres/postgres-account-read-model.js';
 import { PostgresAccountReadProgress } from '../../postgres/postgres-account-read-progress.js';
 import { KeyRevocationNotices } from '../../security/key-revocation-notices.js';
@@ -35,7 +37,10 @@ export const accountsFeature = {
     // Listened for even with no key cache: a revoked key's open event streams end at once.
     const revocations = container.resolve(keyRevocations);
     return {
-      apiRouters: [accountRoutes({ getAccount: container.resolve(GetAccount), validation })],
+      apiRouters: [
+        accountRoutes({ getAccount: container.resolve(GetAccount), validation }),
+        statementRoutes({ statement: container.resolve(ReadAccountStatement), validation }),
+      ],
       start: async () => revocations.start(),
       stop: async () => revocations.close(),
     };
@@ -99,6 +104,7 @@ function registerAccountReads({ container: c, config }: FeatureContext): void {
     ReplayAccountLedger,
     () => new ReplayAccountLedger(storage.eventStore, c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)),
   );
+  c.singleton(ReadAccountStatement, () => new ReadAccountStatement(c.resolve(ReplayAccountLedger)));
 }
 
 /** Authentication by API key, through a cache that a revocation empties of the key. */
