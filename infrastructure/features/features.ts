@@ -4,6 +4,7 @@ import type { FeatureModule, WorkHandlerFactory } from '../composition/feature-m
 import { CONFIG_SECTIONS, type Config } from '../config/config.js';
 import type { ConfigSection } from '../config/section.js';
 import { type OpenApiDocument, assembleOpenApiDocument } from '../http/openapi/document.js';
+import { accountExportFeature } from './account-export/account-export-feature.js';
 import { accountsFeature } from './accounts/accounts-feature.js';
 import { batchesFeature } from './batches/batches-feature.js';
 import { channelListingFeature } from './channel-listing/channel-listing-feature.js';
@@ -23,6 +24,7 @@ const FEATURE_LIST = [
   batchesFeature,
   jobWatchingFeature,
   accountsFeature,
+  accountExportFeature,
   webhooksFeature,
   retentionFeature,
   consoleFeature,

@@ -336,6 +336,7 @@ describe('OpenAPI document', () => {
         'GET /downloads listDownloads',
         'GET /info/{jobId} getInfo',
         'GET /me getMe',
+        'GET /me/export exportAccount',
         'GET /me/statement getStatement',
         'GET /openapi.json getOpenApiDocument',
         'POST /client-download submitClientDownload',
