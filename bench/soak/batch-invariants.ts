@@ -4,7 +4,7 @@ import { type TrackedBatch, batchIsTerminal } from './tracked-batch.js';
 const SETTLED = new Set(['completed', 'failed', 'cancelled', 'refused']);
 
 /**
- * Every batch finished after the quiet period; every video submitted appears once; each settled video has exactly
+ * Every batch finished after the quiet period; every distinct video submitted appears once; each settled video has exactly
  * one job (never one two videos share) or one refusal with its reason; `completed` means every video completed.
  * What each job ended as is the job invariants' to judge: the batch's jobs are tracked like any other.
  */
@@ -17,10 +17,13 @@ export function checkBatches(batches: readonly TrackedBatch[]): string[] {
       broken.push(`${where} still ${batch.status ?? 'unseen'} after the quiet period`);
       continue;
     }
-    const submitted = batch.videos.map((video) => video.url).sort();
+    // A URL given twice is one video: a batch never admits a video twice.
+    const submitted = [...new Set(batch.videos.map((video) => video.url))].sort();
     const seen = batch.seen.map((video) => video.videoUrl).sort();
     if (submitted.join('\n') !== seen.join('\n'))
-      broken.push(`${where} shows ${seen.length} videos for the ${submitted.length} submitted, or other ones`);
+      broken.push(
+        `${where} shows ${seen.length} videos for the ${submitted.length} distinct ones submitted, or other ones`,
+      );
     for (const video of batch.seen) {
       const one = (video.jobId === null) !== (video.refusal === null);
       if (!SETTLED.has(video.status) || !one)

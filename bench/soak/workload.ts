@@ -14,14 +14,15 @@ import { RECEIVER_KINDS, type WebhookReceivers } from './webhook-receivers.js';
 
 type Action = 'download' | 'download-webhook' | 'info' | 'client-download' | 'list-channel' | 'cancel' | 'batch';
 const WEIGHTS: Record<Action, number> = {
-  download: 30,
-  'download-webhook': 25,
+  download: 22,
+  'download-webhook': 20,
   info: 15,
   'client-download': 10,
   'list-channel': 5,
   cancel: 10,
-  // 2 to 4 videos each: about as many downloads again as a fifth of the single submissions.
-  batch: 5,
+  // 2 or 3 videos each. With the single downloads' weights lowered for them, the soak downloads about as much as
+  // before batches, which two workers of two slots keep up with.
+  batch: 4,
 };
 const VIDEOS = { clip: 60, slow: 15, broken: 10, voice: 15 } as const;
 
@@ -112,7 +113,7 @@ export class Workload {
 
   /** A list of URLs (no listing, so no listing charge), some with a `batch.finished` receiver. */
   private async submitBatch(account: SoakAccount): Promise<void> {
-    const count = this.random.between(2, 4);
+    const count = this.random.between(2, 3);
     const format = this.random.pick(['audio', 'audio', '720']);
     const videos = Array.from({ length: count }, () => FIXTURE_VIDEOS[this.random.weighted(VIDEOS)]).map((video) => ({
       url: this.platform.watchUrl(video.id),

@@ -39,7 +39,10 @@ describe('soak batch invariants', () => {
 
   it('break for a batch not finished, a video missing or twice, and a video with neither job nor refusal', () => {
     assert.match(checkBatches([batch('running', [])])[0], /batch-1 still running after the quiet period/);
-    assert.match(checkBatches([batch('partial', [completed(URLS[0], 'j1')])])[0], /shows 1 videos for the 2/);
+    assert.match(checkBatches([batch('partial', [completed(URLS[0], 'j1')])])[0], /shows 1 videos for the 2 distinct/);
+    const twice = batch('completed', [completed(URLS[0], 'j1')]);
+    twice.videos = [twice.videos[0], twice.videos[0]];
+    assert.deepEqual(checkBatches([twice]), [], 'a URL given twice is one video');
     const waiting = { videoUrl: URLS[1], status: 'waiting', jobId: null, refusal: null };
     assert.match(
       checkBatches([batch('partial', [completed(URLS[0], 'j1'), waiting])]).join('\n'),
