@@ -23,6 +23,15 @@ export function soakFigures(ledger: JobLedger, faults: InjectedFault[], http: So
     `jobs: ${ledger.jobs.length} (${ledger.jobs.filter((job) => job.canary).length} canaries), channel listings answered: ${[...ledger.listings.values()].reduce((sum, count) => sum + count, 0)}`,
   );
   for (const [key, count] of [...outcomes].sort()) lines.push(`  ${key}: ${count}`);
+  if (ledger.batches.length > 0) {
+    const byStatus = new Map<string, number>();
+    for (const batch of ledger.batches)
+      byStatus.set(batch.status ?? 'never polled', (byStatus.get(batch.status ?? 'never polled') ?? 0) + 1);
+    const videos = ledger.batches.reduce((sum, batch) => sum + batch.seen.length, 0);
+    lines.push(
+      `batches: ${ledger.batches.length} (${[...byStatus].map(([status, count]) => `${status} ${count}`).join(', ')}), ${videos} videos, their jobs counted above`,
+    );
+  }
   if (ledger.refusals.size > 0)
     lines.push(`refused: ${[...ledger.refusals].map(([key, count]) => `${key} ×${count}`).join(', ')}`);
   if (ledger.unknownOutcomes.length > 0) lines.push(`submissions never answered: ${ledger.unknownOutcomes.length}`);
