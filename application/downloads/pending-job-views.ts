@@ -6,7 +6,7 @@ interface KeptView {
   keptAtMs: number;
 }
 
-export interface PendingJobViewsOptions {
+interface PendingJobViewsOptions {
   maxEntries: number;
   /** Past this age a kept view is folded again: a bound on staleness should a change ever go unannounced. */
   maxAgeMs: number;
