@@ -40,6 +40,8 @@ export interface SnapshotPolicy {
 export interface CommandHandlerOptions {
   retry?: RetryPolicy;
   snapshots?: SnapshotPolicy;
+  /** Told the id of each stream this handler appended to, once the append returns, before its caller hears of it. */
+  appended?: (id: string) => void;
 }
 
 /**
@@ -137,12 +139,15 @@ export class CommandHandler<Command extends { type: string }, Event extends Doma
           })),
           { expectedRevision: revision < 0 ? 'no_stream' : revision },
         );
+        this.options.appended?.(id);
         return {
           events,
           state: events.reduce((s, e) => this.decider.evolve(s, e), state),
           revision: result.nextExpectedRevision,
         };
       } catch (error) {
+        // An append that failed otherwise may still have been written.
+        if (!(error instanceof WrongExpectedRevisionError)) this.options.appended?.(id);
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= this.retry.maxRetries) throw error;
         await sleep(backoff(this.retry, attempt));
       }

@@ -67,6 +67,7 @@ const PROGRESS_SLOTS = 100_000;
  */
 export class JobStatusHub {
   private readonly watched = new Map<string, WatchedJob>();
+  private readonly statusChangeListeners = new Set<(jobId: string) => void>();
   readonly progress = new LatestProgress();
   private follower: StoreFollower | null = null;
   private progressListening: { stop(): Promise<void> } | null = null;
@@ -108,6 +109,17 @@ export class JobStatusHub {
     return this.follower?.following ?? false;
   }
 
+  /** Which unbroken stretch of following the job streams this is, or null while not following them (see StoreFollower). */
+  get followingStretch(): number | null {
+    return this.follower?.followingStretch ?? null;
+  }
+
+  /** Calls `listener` with the id of every job whose status event the hub hears, watched or not, as it hears it. */
+  onStatusChange(listener: (jobId: string) => void): () => void {
+    this.statusChangeListeners.add(listener);
+    return () => this.statusChangeListeners.delete(listener);
+  }
+
   /** Starts handing `listener` the job's frames; `latest()` gives the one to send first. Throws when the job cannot be read. */
   async watch(jobId: string, listener: FrameListener): Promise<Watching> {
     let job = this.watched.get(jobId);
@@ -146,6 +158,7 @@ export class JobStatusHub {
   private onStatusEvent(jobId: string): void {
     // Whatever the change, a report heard before it belongs to the attempt before it.
     this.progress.forget(jobId);
+    for (const listener of this.statusChangeListeners) listener(jobId);
     const job = this.watched.get(jobId);
     if (job !== undefined) this.reload(jobId, job);
   }

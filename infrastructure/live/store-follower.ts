@@ -33,6 +33,8 @@ export interface StoreFollowerOptions {
 export class StoreFollower extends BackgroundLoop {
   private position: Checkpoint | null;
   private failing = false;
+  /** How many times the store was lost: what was heard before a loss may have missed events. */
+  private losses = 0;
 
   constructor(private readonly options: StoreFollowerOptions) {
     super();
@@ -41,6 +43,11 @@ export class StoreFollower extends BackgroundLoop {
 
   get following(): boolean {
     return !this.failing;
+  }
+
+  /** Which unbroken stretch of following this is (it changes at every loss of the store); null while not following. */
+  get followingStretch(): number | null {
+    return this.failing ? null : this.losses;
   }
 
   protected async run(stop: AbortSignal): Promise<void> {
@@ -56,6 +63,7 @@ export class StoreFollower extends BackgroundLoop {
       } catch (error) {
         if (stop.aborted) return;
         this.failing = true;
+        this.losses += 1;
         failures += 1;
         logger.warn(
           { follower: name, failures, delayMs: this.pauseMs(failures), err: error },

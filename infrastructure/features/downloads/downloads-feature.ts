@@ -1,5 +1,6 @@
 import { CancelDownload } from '../../../application/downloads/cancel-download.js';
 import { GetDownloadJob } from '../../../application/downloads/get-download-job.js';
+import { PendingJobViews } from '../../../application/downloads/pending-job-views.js';
 import { SettledJobViews } from '../../../application/downloads/settled-job-views.js';
 import { SubmitDownload } from '../../../application/downloads/submit-download.js';
 import { VideoLookup } from '../../../application/downloads/video-lookup.js';
@@ -27,6 +28,7 @@ import { DOWNLOAD_TABLES } from './download-tables.js';
 import { downloadOpenApi } from './download-openapi.js';
 
 const settledViews = token<SettledJobViews>('SettledJobViews');
+const pendingViews = token<PendingJobViews>('PendingJobViews');
 const jobViewChanges = token<ChannelSubscription>('JobViewChangeListener');
 // Only a backstop: attempts are counted in the job stream, and outages of this service's own infrastructure are retried with backoff.
 const MAX_DELIVER = 1_000;
@@ -62,6 +64,10 @@ export const downloadsFeature = {
   api: ({ container: c, config, validation, urls }) => {
     const changes = c.resolve(jobViewChanges);
     const hub = c.resolve(JobStatusHub);
+    const pending = c.resolve(pendingViews);
+    // Queued and running jobs' views are served from memory only while this process hears their status events.
+    pending.serveWhile(() => hub.followingStretch);
+    const stopForgetting = hub.onStatusChange((jobId) => pending.changed(jobId));
     const links = c.resolve(TOKENS.downloadLinks);
     const clock = c.resolve(TOKENS.clock);
     const cancelDownload = new CancelDownload(
@@ -90,7 +96,10 @@ export const downloadsFeature = {
       ],
       publicRouters: [fileRoutes({ files: c.resolve(TOKENS.fileStore), links, clock })],
       start: () => changes.start(),
-      stop: () => changes.close(),
+      stop: () => {
+        stopForgetting();
+        return changes.close();
+      },
     };
   },
   workerLoops: ({ container: c }) => {
@@ -116,9 +125,15 @@ function registerDownloads({ container: c, config }: FeatureContext): void {
   const jobs = () => c.resolve(TOKENS.downloadJobCommands);
   const accounts = () => c.resolve(TOKENS.accountCommands);
   const clock = () => c.resolve(TOKENS.clock);
+  // At most about a second stale should a status event ever go unheard; bounded like the finished jobs' views.
+  c.singleton(pendingViews, () => new PendingJobViews({ maxEntries: 10_000, maxAgeMs: 1_000 }));
   c.singleton(
     TOKENS.downloadJobCommands,
-    () => new CommandHandler(eventStore, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, c.resolve(TOKENS.ids)),
+    () =>
+      new CommandHandler(eventStore, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, c.resolve(TOKENS.ids), {
+        // This process's own appends (a cancel) show in its next poll without waiting to hear the event.
+        appended: (jobId) => c.resolve(pendingViews).changed(jobId),
+      }),
   );
   c.value(TOKENS.downloadJobReadModel, new PostgresDownloadJobReadModel(reads));
   c.singleton(
@@ -140,8 +155,13 @@ function registerDownloads({ container: c, config }: FeatureContext): void {
   c.singleton(settledViews, () => new SettledJobViews(10_000));
   c.singleton(jobViewChanges, () => {
     const views = c.resolve(settledViews);
+    const pending = c.resolve(pendingViews);
     return listen(DOWNLOAD_JOB_VIEW_CHANGES_CHANNEL, {
-      onNotification: (jobId) => views.changed(jobId),
+      onNotification: (jobId) => {
+        views.changed(jobId);
+        // A second announcer of the same changes, later than the job streams but independent of their follower.
+        pending.changed(jobId);
+      },
       onListening: () => views.trust(),
       onLost: () => views.distrust(),
     });
@@ -154,6 +174,7 @@ function registerDownloads({ container: c, config }: FeatureContext): void {
         jobs(),
         c.resolve(ChargeVisibility),
         c.resolve(settledViews),
+        c.resolve(pendingViews),
       ),
   );
 }
