@@ -42,7 +42,7 @@ export class AccountAdministration {
     return { accountId, ...(await this.issueKey(accountId)) };
   }
 
-  async issueKey(accountId: string): Promise<IssuedKey> {
+  async issueKey(accountId: string, name?: string): Promise<IssuedKey> {
     const keyId = this.ids.next();
     const { key, keyPrefix } = this.secrets.generate();
     await this.accounts.handle(accountId, {
@@ -53,6 +53,7 @@ export class AccountAdministration {
         keyHash: this.secrets.hash(key),
         encryptedKey: this.secrets.encrypt(key),
         now: this.now(),
+        ...(name === undefined ? {} : { name }),
       },
     });
     return { keyId, apiKey: key };

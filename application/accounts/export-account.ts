@@ -1,23 +1,14 @@
-import { streamName } from '../../domain/stream-name.js';
 import type { LedgerEntry, ReplayAccountLedger } from '../audit/replay-account-ledger.js';
 import type { ListWebhookAttempts, WebhookAttemptView } from '../downloads/list-webhook-attempts.js';
-import type { EventStore } from '../ports/event-store.js';
 import type { DownloadJobReadModel, DownloadJobView } from '../ports/read-models.js';
 import type { AccountSummary, GetAccount } from './get-account.js';
-
-/** A key as its holder may see it: never its secret, hash or encrypted copy. */
-export interface ExportedKey {
-  keyId: string;
-  prefix: string;
-  issuedAt: string;
-  revokedAt: string | null;
-}
+import type { ApiKeyMetadata, ListApiKeys } from './list-api-keys.js';
 
 export interface AccountExport<Job> {
   accountId: string;
   exportedAt: string;
   profile: AccountSummary;
-  keys: ExportedKey[];
+  keys: ApiKeyMetadata[];
   jobs: Job[];
   /** Per download job with a webhook: where it went and every attempt, as GET /download/{jobId}/webhook-attempts shows. */
   webhookDeliveries: Array<{ jobId: string; webhookUrl: string; attempts: WebhookAttemptView[] }>;
@@ -25,7 +16,7 @@ export interface AccountExport<Job> {
 }
 
 export interface ExportAccountDependencies {
-  store: EventStore;
+  keys: ListApiKeys;
   getAccount: GetAccount;
   ledger: ReplayAccountLedger;
   jobs: DownloadJobReadModel;
@@ -53,27 +44,11 @@ export class ExportAccount {
       accountId,
       exportedAt: this.deps.now().toISOString(),
       profile,
-      keys: await this.keys(accountId),
+      keys: await this.deps.keys.execute(accountId),
       jobs: views.map(render),
       webhookDeliveries,
       statement: report.entries,
     };
-  }
-
-  private async keys(accountId: string): Promise<ExportedKey[]> {
-    const keys = new Map<string, ExportedKey>();
-    for (const { type, data } of await this.deps.store.readStream(streamName('account', accountId))) {
-      if (type === 'ApiKeyIssued')
-        keys.set(String(data.keyId), {
-          keyId: String(data.keyId),
-          prefix: String(data.keyPrefix),
-          issuedAt: String(data.issuedAt),
-          revokedAt: null,
-        });
-      const revoked = type === 'ApiKeyRevoked' ? keys.get(String(data.keyId)) : undefined;
-      if (revoked !== undefined) revoked.revokedAt = String(data.revokedAt);
-    }
-    return [...keys.values()];
   }
 
   private async allJobs(accountId: string): Promise<DownloadJobView[]> {

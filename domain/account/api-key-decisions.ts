@@ -1,13 +1,33 @@
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, RuleViolationError } from '../errors.js';
 import type { IssueApiKey, RevokeApiKey } from './commands.js';
 import type { OpenAccountContext } from './decision-context.js';
 import type { AccountEvent } from './events.js';
 
+/** Active keys an account may hold at once: enough for every environment, few enough that a leaked key cannot mint a horde. */
+const MAX_ACTIVE_API_KEYS = 20;
+
 /** Issuing a key id already issued does nothing, so a retried request issues it once. */
 export function issueApiKey(data: IssueApiKey['data'], { state, accountId }: OpenAccountContext): AccountEvent[] {
-  const { keyId, keyPrefix, keyHash, encryptedKey, now } = data;
+  const { keyId, keyPrefix, keyHash, encryptedKey, now, name } = data;
   if (state.apiKeys.some((key) => key.keyId === keyId)) return [];
-  return [{ type: 'ApiKeyIssued', data: { accountId, keyId, keyPrefix, keyHash, encryptedKey, issuedAt: now } }];
+  if (state.apiKeys.filter((key) => !key.revoked).length >= MAX_ACTIVE_API_KEYS)
+    throw new RuleViolationError(
+      `An account holds at most ${MAX_ACTIVE_API_KEYS} active API keys; revoke one before issuing another`,
+    );
+  return [
+    {
+      type: 'ApiKeyIssued',
+      data: {
+        accountId,
+        keyId,
+        keyPrefix,
+        keyHash,
+        encryptedKey,
+        issuedAt: now,
+        ...(name === undefined ? {} : { name }),
+      },
+    },
+  ];
 }
 
 export function revokeApiKey(data: RevokeApiKey['data'], { state, accountId }: OpenAccountContext): AccountEvent[] {

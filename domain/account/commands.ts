@@ -17,7 +17,8 @@ export type GrantExtraUnits = {
 };
 export type IssueApiKey = {
   type: 'IssueApiKey';
-  data: { keyId: string; keyPrefix: string; keyHash: string; encryptedKey: string; now: string };
+  /** `name`: the holder's label for the key, when given. */
+  data: { keyId: string; keyPrefix: string; keyHash: string; encryptedKey: string; now: string; name?: string };
 };
 export type RevokeApiKey = { type: 'RevokeApiKey'; data: { keyId: string; now: string } };
 export type ReserveDownload = {

@@ -38,7 +38,16 @@ export type ExtraUnitsGranted = DomainEvent<
 /** The key itself is never stored: only its hash (for lookup) and its encryption (it signs webhooks). */
 export type ApiKeyIssued = DomainEvent<
   'ApiKeyIssued',
-  { accountId: string; keyId: string; keyPrefix: string; keyHash: string; encryptedKey: string; issuedAt: string }
+  {
+    accountId: string;
+    keyId: string;
+    keyPrefix: string;
+    keyHash: string;
+    encryptedKey: string;
+    issuedAt: string;
+    /** The holder's label; absent from keys issued without one (and from every key issued before labels). */
+    name?: string;
+  }
 >;
 export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { accountId: string; keyId: string; revokedAt: string }>;
 

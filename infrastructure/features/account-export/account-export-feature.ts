@@ -1,5 +1,6 @@
 import { ExportAccount } from '../../../application/accounts/export-account.js';
 import { GetAccount } from '../../../application/accounts/get-account.js';
+import { ListApiKeys } from '../../../application/accounts/list-api-keys.js';
 import { ReplayAccountLedger } from '../../../application/audit/replay-account-ledger.js';
 import { ReadWebhookDeliveryHistory } from '../../../application/audit/webhook-delivery-history.js';
 import { ListWebhookAttempts } from '../../../application/downloads/list-webhook-attempts.js';
@@ -19,7 +20,7 @@ export const accountExportFeature = {
     const links = c.resolve(TOKENS.downloadLinks);
     const clock = c.resolve(TOKENS.clock);
     const exportAccount = new ExportAccount({
-      store: c.resolve(TOKENS.eventStore),
+      keys: c.resolve(ListApiKeys),
       getAccount: c.resolve(GetAccount),
       ledger: c.resolve(ReplayAccountLedger),
       jobs: c.resolve(TOKENS.downloadJobReadModel),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DownloadJob } from '../../http/openapi/download-schemas.js';
-import { definePaths, jsonContent, nullable, ref } from '../../http/openapi/schema-kit.js';
+import { definePaths, jsonContent, ref } from '../../http/openapi/schema-kit.js';
 import { rateLimited, responses } from '../../http/openapi/shared-responses.js';
 import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
 
@@ -8,22 +8,12 @@ import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
 const declaredElsewhere = (name: string) =>
   Type.Unsafe<Record<string, unknown>>({ $ref: `#/components/schemas/${name}` });
 
-const ExportedKey = Type.Object(
-  {
-    keyId: Type.String(),
-    prefix: Type.String({ description: 'The first characters of the key, as it was shown when issued.' }),
-    issuedAt: Type.String({ format: 'date-time' }),
-    revokedAt: nullable('string', { format: 'date-time' }),
-  },
-  { additionalProperties: false },
-);
-
 const AccountExport = Type.Object(
   {
     accountId: Type.String(),
     exportedAt: Type.String({ format: 'date-time' }),
     profile: declaredElsewhere('AccountResponse'),
-    keys: Type.Array(ref('ExportedKey', ExportedKey), { description: 'Every key ever issued; never a secret.' }),
+    keys: Type.Array(declaredElsewhere('ApiKey'), { description: 'Every key ever issued; never a secret.' }),
     jobs: Type.Array(ref('DownloadJob', DownloadJob), {
       description: 'Every download job, newest first, each as `GET /download/{jobId}` answers it now.',
     }),
@@ -44,7 +34,7 @@ const AccountExport = Type.Object(
   { additionalProperties: false },
 );
 
-const accountExportSchemas = { AccountExport, ExportedKey };
+const accountExportSchemas = { AccountExport };
 
 const accountExportPaths = definePaths({
   '/me/export': {

@@ -2,6 +2,7 @@ import { AccountAdministration } from '../../../application/accounts/account-adm
 import { Authenticate } from '../../../application/accounts/authenticate.js';
 import { ChargeVisibility } from '../../../application/accounts/charge-visibility.js';
 import { GetAccount } from '../../../application/accounts/get-account.js';
+import { ListApiKeys } from '../../../application/accounts/list-api-keys.js';
 import { ReadAccountStatement } from '../../../application/audit/account-statement.js';
 import { ReplayAccountLedger } from '../../../application/audit/replay-account-ledger.js';
 import { CommandHandler } from '../../../application/command-handler.js';
@@ -21,6 +22,8 @@ import { PostgresSnapshotStore } from '../../snapshots/postgres-snapshot-store.j
 import type { ChannelSubscription } from '../../database/open-storage.js';
 import { ACCOUNT_TABLES } from './account-tables.js';
 import { accountOpenApi } from './account-openapi.js';
+import { apiKeyOpenApi } from './api-key-openapi.js';
+import { apiKeyRoutes } from './api-key-routes.js';
 
 const keyCache = token<RevocableKeyCache>('RevocableKeyCache');
 const keyRevocations = token<ChannelSubscription>('KeyRevocationListener');
@@ -28,7 +31,7 @@ const keyRevocations = token<ChannelSubscription>('KeyRevocationListener');
 /** Accounts, their keys, plans and ledgers: /me, authentication, the admin and audit commands. */
 export const accountsFeature = {
   name: 'accounts',
-  openApi: [accountOpenApi],
+  openApi: [accountOpenApi, apiKeyOpenApi],
   register: registerAccounts,
   projections: [accountsProjection],
   readModelSchema: ACCOUNT_TABLES,
@@ -40,6 +43,11 @@ export const accountsFeature = {
       apiRouters: [
         accountRoutes({ getAccount: container.resolve(GetAccount), validation }),
         statementRoutes({ statement: container.resolve(ReadAccountStatement), validation }),
+        apiKeyRoutes({
+          listApiKeys: container.resolve(ListApiKeys),
+          administration: container.resolve(AccountAdministration),
+          validation,
+        }),
       ],
       start: async () => revocations.start(),
       stop: async () => revocations.close(),
@@ -105,6 +113,7 @@ function registerAccountReads({ container: c, config }: FeatureContext): void {
     () => new ReplayAccountLedger(storage.eventStore, c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)),
   );
   c.singleton(ReadAccountStatement, () => new ReadAccountStatement(c.resolve(ReplayAccountLedger)));
+  c.singleton(ListApiKeys, () => new ListApiKeys(storage.eventStore));
 }
 
 /** Authentication by API key, through a cache that a revocation empties of the key. */

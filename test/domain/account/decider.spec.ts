@@ -236,6 +236,37 @@ describe('account decider', () => {
         .when({ type: 'RevokeApiKey', data: { keyId: 'k9', now: t1 } })
         .thenThrows(NotFoundError);
     });
+    it('keeps a key’s name, and refuses a 21st active key while a revoked one frees a place', () => {
+      const issue = (keyId: string, name?: string) => ({
+        type: 'IssueApiKey' as const,
+        data: {
+          keyId,
+          keyPrefix: 'vds_abc',
+          keyHash: `h-${keyId}`,
+          encryptedKey: 'e',
+          now: t1,
+          ...(name ? { name } : {}),
+        },
+      });
+      const issued = (keyId: string): AccountEvent => ({
+        type: 'ApiKeyIssued',
+        data: { accountId, keyId, keyPrefix: 'vds_abc', keyHash: `h-${keyId}`, encryptedKey: 'e', issuedAt: t1 },
+      });
+      spec
+        .given(opened())
+        .when(issue('k1', 'staging'))
+        .then([{ ...issued('k1'), data: { ...issued('k1').data, name: 'staging' } } as AccountEvent]);
+      const twenty = Array.from({ length: 20 }, (_, index) => issued(`k${index}`));
+      spec
+        .given([...opened(), ...twenty])
+        .when(issue('k20'))
+        .thenThrows(RuleViolationError);
+      const oneRevoked: AccountEvent = { type: 'ApiKeyRevoked', data: { accountId, keyId: 'k3', revokedAt: t1 } };
+      spec
+        .given([...opened(), ...twenty, oneRevoked])
+        .when(issue('k20'))
+        .then([issued('k20')]);
+    });
   });
 
   describe('ReserveDownload', () => {

@@ -327,6 +327,7 @@ describe('OpenAPI document', () => {
       assert.deepEqual(found, [
         'DELETE /download-batch/{batchId} cancelBatch',
         'DELETE /download/{jobId} cancelDownload',
+        'DELETE /me/keys/{keyId} revokeApiKey',
         'GET /client-download/{jobId} getClientDownload',
         'GET /download-batch/{batchId} getBatch',
         'GET /download-batch/{batchId}/events watchBatch',
@@ -337,6 +338,7 @@ describe('OpenAPI document', () => {
         'GET /info/{jobId} getInfo',
         'GET /me getMe',
         'GET /me/export exportAccount',
+        'GET /me/keys listApiKeys',
         'GET /me/statement getStatement',
         'GET /openapi.json getOpenApiDocument',
         'POST /client-download submitClientDownload',
@@ -345,6 +347,7 @@ describe('OpenAPI document', () => {
         'POST /download-batch/{batchId}/retry retryBatch',
         'POST /info submitInfo',
         'POST /list-channel listChannel',
+        'POST /me/keys issueApiKey',
       ]);
     });
 

@@ -1,0 +1,33 @@
+import Router from '@koa/router';
+import type { AccountAdministration } from '../../../application/accounts/account-administration.js';
+import type { ListApiKeys } from '../../../application/accounts/list-api-keys.js';
+import { authenticatedAccountId } from '../../http/authenticated-account.js';
+import { operationRoute } from '../../http/operation-route.js';
+import type { RequestValidation } from '../../http/request-validation.js';
+
+export interface ApiKeyRouteDependencies {
+  listApiKeys: ListApiKeys;
+  administration: AccountAdministration;
+  validation: RequestValidation;
+}
+
+/** GET and POST /me/keys, DELETE /me/keys/{keyId}: the caller's own keys, through the same commands as the admin CLI. */
+export function apiKeyRoutes(deps: ApiKeyRouteDependencies): Router {
+  const router = new Router();
+  operationRoute(router, deps.validation, 'listApiKeys', async (ctx) => {
+    ctx.body = { keys: await deps.listApiKeys.execute(authenticatedAccountId(ctx)) };
+  });
+  operationRoute(router, deps.validation, 'issueApiKey', async (ctx, request) => {
+    const { name } = request.body();
+    const issued = await deps.administration.issueKey(authenticatedAccountId(ctx), name);
+    ctx.status = 201;
+    ctx.body = { keyId: issued.keyId, name: name ?? null, apiKey: issued.apiKey };
+  });
+  operationRoute(router, deps.validation, 'revokeApiKey', async (ctx, request) => {
+    // Another account's key is not in this account's stream: the command answers 404 as for an unknown id.
+    const { keyId } = request.pathParameters('API key not found');
+    await deps.administration.revokeKey(authenticatedAccountId(ctx), keyId);
+    ctx.status = 204;
+  });
+  return router;
+}
