@@ -77,7 +77,7 @@ export class JetStreamWorkQueue implements WorkQueue {
   }
 
   consumer(options: WorkConsumerOptions): WorkConsumer {
-    const { stream, logger, pullExpiresMs } = this.options;
+    const { stream, logger, pullExpiresMs, startWaitMs } = this.options;
     // Progress counts only once the server has the extension, so a handler cut off from NATS notices and stops.
     const confirmHeartbeat = () => this.connection.flush();
     return new WorkQueueConsumer({
@@ -87,6 +87,7 @@ export class JetStreamWorkQueue implements WorkQueue {
       stream,
       logger,
       pullExpiresMs,
+      startWaitMs,
       confirmHeartbeat,
     });
   }

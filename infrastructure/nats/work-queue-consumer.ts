@@ -35,6 +35,8 @@ export interface WorkQueueConsumerOptions extends WorkConsumerOptions {
    * given up at once when the consumer stops, so a long one costs an idle service nothing but a rare request.
    */
   pullExpiresMs?: number;
+  /** How long starting waits while JetStream cannot answer (no leader, no quorum); the default of untilJetStreamAnswers. */
+  startWaitMs?: number;
 }
 
 /**
@@ -57,9 +59,14 @@ export class WorkQueueConsumer implements WorkConsumer {
   /** Creates or updates the durable consumer (waiting a while if JetStream cannot answer yet), then pulls in the background. */
   async start(): Promise<void> {
     if (this.loop !== null) return;
-    const { subject, logger, pullExpiresMs, confirmHeartbeat } = this.options;
+    const { subject, logger, pullExpiresMs, confirmHeartbeat, startWaitMs } = this.options;
     const durableConsumer = () => this.durableConsumer();
-    const consumer = await untilJetStreamAnswers(durableConsumer, `starting the consumer of ${subject}`, logger);
+    const consumer = await untilJetStreamAnswers(
+      durableConsumer,
+      `starting the consumer of ${subject}`,
+      logger,
+      startWaitMs,
+    );
     const source = new JetStreamDeliveries(consumer, {
       logger,
       pullExpiresMs: Math.max(1_000, pullExpiresMs ?? 30_000),

@@ -32,7 +32,8 @@ const OUTAGE_SOCKET_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
-  // The NATS client's own.
+  // The NATS client's own; 503 is "no responders": JetStream without a leader, or not up yet.
+  '503',
   'CONNECTION_REFUSED',
   'DISCONNECT',
   'CONNECTION_CLOSED',

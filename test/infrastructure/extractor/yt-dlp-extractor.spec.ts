@@ -384,7 +384,7 @@ describe('YtDlpExtractor against the fixture platform', function () {
     });
 
     it('stops yt-dlp and the ffmpeg it started when aborted', async function () {
-      this.timeout(120_000);
+      this.timeout(180_000);
       if (!(await isDirectory('/proc'))) this.skip();
       const controller = new AbortController();
       const dir = await workDir('aborted');
@@ -403,7 +403,7 @@ describe('YtDlpExtractor against the fixture platform', function () {
         (error: unknown) => (outcome = `failed: ${error instanceof Error ? error.message : String(error)}`),
       );
       // Generous: on a loaded machine yt-dlp's start and its first fetch of the slow media take a while.
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 120_000;
       while (
         !(await processesWorkingIn(dir)).includes('ffmpeg') &&
         outcome === 'still running' &&
