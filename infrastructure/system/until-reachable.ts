@@ -9,6 +9,10 @@ export interface UntilReachableOptions {
   waitMs?: number;
   /** Asked before each new try: false ends the wait with the last error (a stop was asked for meanwhile). */
   goOn?: () => boolean;
+  /** Which errors are worth waiting out; by default a passing outage of PostgreSQL or NATS. */
+  passing?: (error: unknown) => boolean;
+  /** What the warning of each try says. */
+  reason?: string;
 }
 
 /**
@@ -20,15 +24,20 @@ export async function untilReachable<T>(
   step: () => Promise<T>,
   what: string,
   logger: Logger,
-  { waitMs = DEFAULT_WAIT_MS, goOn = () => true }: UntilReachableOptions = {},
+  {
+    waitMs = DEFAULT_WAIT_MS,
+    goOn = () => true,
+    passing = isDependencyOutage,
+    reason = 'the server is out of reach',
+  }: UntilReachableOptions = {},
 ): Promise<T> {
   const deadline = Date.now() + waitMs;
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await step();
     } catch (error) {
-      if (!isDependencyOutage(error) || Date.now() >= deadline || !goOn()) throw error;
-      logger.warn({ err: error, attempt }, `${what}: the server is out of reach; trying again`);
+      if (!passing(error) || Date.now() >= deadline || !goOn()) throw error;
+      logger.warn({ err: error, attempt }, `${what}: ${reason}; trying again`);
       await sleep(Math.min(5_000, 250 * 2 ** attempt));
     }
   }
