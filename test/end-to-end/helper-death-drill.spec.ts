@@ -103,25 +103,35 @@ describe('drill: warm helpers killed while idle', function () {
         clearTimeout(timer);
       }
     };
-    /** Each answer came from a helper started after the deaths: none of the lookups ran on the command line. */
-    const answeredByANewHelper = async (round: string) => {
-      assert.deepEqual(lookups.onTheCommandLine, [], `${round}: no lookup fell back to the command line`);
+    /**
+     * Each answer came from a helper started after the deaths. A lookup may run on the command line only after waiting
+     * out the pool's 10 s for a helper, as on a machine so loaded that a new helper takes longer to start: the helper
+     * must then be running all the same (a place leaked by a dead helper would start none).
+     */
+    let fellBack = 0;
+    const answeredByANewHelper = async (round: string, ms: number) => {
+      if (lookups.onTheCommandLine.length > fellBack) {
+        assert.ok(ms >= 9_500, `${round}: a lookup fell back to the command line after ${ms} ms, before the 10 s wait`);
+        fellBack = lookups.onTheCommandLine.length;
+      }
       const serving = await helperPids();
       assert.ok(
         serving.some((pid) => !killed.includes(pid)),
         `${round}: a helper other than the killed ${JSON.stringify(killed)} runs: ${JSON.stringify(serving)}`,
       );
     };
-    assert.equal((await submit(FIXTURE_VIDEOS.clip.id)).response.status, 200);
-    await answeredByANewHelper('before the deaths');
+    const first = await submit(FIXTURE_VIDEOS.clip.id);
+    assert.equal(first.response.status, 200);
+    await answeredByANewHelper('before the deaths', first.ms);
     killed.push(...(await killHelpers()));
-    assert.equal((await submit(FIXTURE_VIDEOS.voice.id)).response.status, 200);
-    await answeredByANewHelper('after the first deaths');
+    const second = await submit(FIXTURE_VIDEOS.voice.id);
+    assert.equal(second.response.status, 200);
+    await answeredByANewHelper('after the first deaths', second.ms);
     killed.push(...(await killHelpers()));
     const { response, ms } = await submit(FIXTURE_VIDEOS.multi.id);
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.ok(ms < 30_000, `answered in ${ms} ms`);
-    await answeredByANewHelper('after the second deaths');
+    await answeredByANewHelper('after the second deaths', ms);
     // Every submission was looked up: an answer from a cache would have tested no helper at all.
     for (const video of [FIXTURE_VIDEOS.clip, FIXTURE_VIDEOS.voice, FIXTURE_VIDEOS.multi])
       assert.ok(
