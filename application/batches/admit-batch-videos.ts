@@ -3,15 +3,12 @@ import type { RequestedBatchState } from '../../domain/batch/state.js';
 import { CreditLimitReachedError, PendingDownloadsLimitError, RuleViolationError } from '../../domain/errors.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
-import type { SubmitDownload } from '../downloads/submit-download.js';
+import { PENDING_DOWNLOADS_LIMIT, type SubmitDownload } from '../downloads/submit-download.js';
 import { VideoNotDownloadableError } from '../errors.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import { type BatchCommandHandler, batchCorrelation } from './batch-commands.js';
 import type { BatchJobIndex, IndexedBatchJob } from './batch-job-index.js';
-
-/** The contract's limit on an account's downloads queued or in progress, which a batch's jobs count toward too. */
-const PENDING_DOWNLOADS_LIMIT = 100;
 
 export interface AdmitBatchVideosDependencies {
   readonly batches: BatchCommandHandler;

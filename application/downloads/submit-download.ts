@@ -26,7 +26,8 @@ export interface SubmitDownloadOutput {
   message: string;
 }
 
-const PENDING_DOWNLOADS_LIMIT = 100;
+/** The contract's limit on an account's downloads queued or in progress; batches' and subscriptions' jobs count too. */
+export const PENDING_DOWNLOADS_LIMIT = 100;
 
 /**
  * Admits a download: limits first (so a refused request never reaches the

@@ -75,6 +75,8 @@ export type ChangeFormat = {
   type: 'ChangeFormat';
   data: { subscriptionId: string; format: MediaFormat; language: string | null; now: string };
 };
+/** The account's user asks for a check now rather than at the next scheduled time. */
+export type RequestCheck = { type: 'RequestCheck'; data: { subscriptionId: string; now: string } };
 export type DeleteSubscription = { type: 'DeleteSubscription'; data: { subscriptionId: string; now: string } };
 
 export type SubscriptionCommand =
@@ -88,4 +90,5 @@ export type SubscriptionCommand =
   | ResumeSubscription
   | ChangeInterval
   | ChangeFormat
+  | RequestCheck
   | DeleteSubscription;

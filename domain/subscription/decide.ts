@@ -9,6 +9,7 @@ import {
   createSubscription,
   deleteSubscription,
   pauseSubscription,
+  requestCheck,
   resumeSubscription,
 } from './lifecycle-decisions.js';
 import type { SubscriptionContext, SubscriptionState } from './state.js';
@@ -29,6 +30,7 @@ const ON_SUBSCRIPTION: DecisionsByType<
   ResumeSubscription: resumeSubscription,
   ChangeInterval: changeInterval,
   ChangeFormat: changeFormat,
+  RequestCheck: requestCheck,
   DeleteSubscription: deleteSubscription,
 };
 

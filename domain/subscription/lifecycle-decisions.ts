@@ -5,6 +5,7 @@ import type {
   CreateSubscription,
   DeleteSubscription,
   PauseSubscription,
+  RequestCheck,
   ResumeSubscription,
 } from './commands.js';
 import type { SubscriptionEvent } from './events.js';
@@ -73,6 +74,23 @@ export function changeFormat(data: ChangeFormat['data'], context: SubscriptionCo
   const { settings } = existing(context);
   if (settings.format === format && settings.language === language) return [];
   return [{ type: 'SubscriptionFormatChanged', data: { subscriptionId, accountId, format, language, changedAt: now } }];
+}
+
+/**
+ * Brings the next check forward to now. A check under way or already due
+ * answers the request as it is; a paused subscription checks nothing.
+ */
+export function requestCheck({ now }: RequestCheck['data'], context: SubscriptionContext): SubscriptionEvent[] {
+  const { subscriptionId, accountId } = context;
+  const state = existing(context);
+  if (state.status === 'paused')
+    throw new InvalidTransitionError(`Subscription ${subscriptionId} is paused: resume it to check it`);
+  if (
+    state.checkInProgress !== null ||
+    (state.nextCheckAt !== null && Date.parse(state.nextCheckAt) <= Date.parse(now))
+  )
+    return [];
+  return [{ type: 'SubscriptionCheckScheduled', data: { subscriptionId, accountId, checkAt: now, scheduledAt: now } }];
 }
 
 export function deleteSubscription(

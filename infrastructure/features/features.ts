@@ -13,6 +13,7 @@ import { downloadsFeature } from './downloads/downloads-feature.js';
 import { jobWatchingFeature } from './job-watching/job-watching-feature.js';
 import { lookupsFeature } from './lookups/lookups-feature.js';
 import { retentionFeature } from './retention/retention-feature.js';
+import { subscriptionsFeature } from './subscriptions/subscriptions-feature.js';
 import { webhooksFeature } from './webhooks/webhooks-feature.js';
 
 // As written, so that the compiler can read which feature consumes which kind of work. The OpenAPI document lists its
@@ -22,6 +23,7 @@ const FEATURE_LIST = [
   lookupsFeature,
   channelListingFeature,
   batchesFeature,
+  subscriptionsFeature,
   jobWatchingFeature,
   accountsFeature,
   accountExportFeature,

@@ -1,3 +1,4 @@
+import { encodeOffsetCursor } from '../../http/offset-cursor.js';
 import type { BatchView } from '../../../application/batches/batch-read-model.js';
 
 const STATUSES = ['waiting', 'admitted', 'completed', 'failed', 'cancelled', 'refused'] as const;
@@ -20,16 +21,6 @@ export function batchBody(view: BatchView, offset: number, limit: number) {
     requestedAt: view.requestedAt,
     finishedAt: view.finishedAt,
     jobs: view.videos.slice(offset, end),
-    nextCursor: end < view.videos.length ? encodeBatchCursor(end) : null,
+    nextCursor: end < view.videos.length ? encodeOffsetCursor(end) : null,
   };
-}
-
-function encodeBatchCursor(offset: number): string {
-  return Buffer.from(`v1:${offset}`).toString('base64url');
-}
-
-/** The position a cursor names, or null for one this service did not give. */
-export function decodeBatchCursor(cursor: string): number | null {
-  const match = /^v1:(\d{1,6})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return match === null ? null : Number(match[1]);
 }

@@ -10,7 +10,8 @@ import type { RequestValidation } from '../../http/request-validation.js';
 import { type UrlPolicies, videoUrl, webhookUrl } from '../../http/url-policies.js';
 import { channelUrl } from '../channel-listing/channel-url-rule.js';
 import { playlistUrl } from './playlist-url-rule.js';
-import { batchBody, decodeBatchCursor } from './batch-body.js';
+import { batchBody } from './batch-body.js';
+import { decodeOffsetCursor } from '../../http/offset-cursor.js';
 
 export interface BatchRouteDependencies {
   submitBatch: SubmitBatch;
@@ -48,7 +49,7 @@ export function batchRoutes(deps: BatchRouteDependencies): Router {
     const accountId = authenticatedAccountId(ctx);
     const { batchId } = request.pathParameters('Batch not found');
     const query = request.query();
-    const offset = query.cursor === undefined ? 0 : decodeBatchCursor(query.cursor);
+    const offset = query.cursor === undefined ? 0 : decodeOffsetCursor(query.cursor);
     if (offset === null)
       throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
     const view = await deps.getBatch.execute(accountId, batchId);

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, readdir, readlink } from 'node:fs/promises';
-import path from 'node:path';
 import pg from 'pg';
 import {
   FIXTURE_VIDEOS,
@@ -11,14 +9,9 @@ import {
 } from '../../fixtures/platform/fixture-platform.js';
 import { apiClient } from '../../support/api-client.js';
 import { type TestService, startTestService } from '../../support/test-service.js';
+import { type WorkerProcess, startWorkerProcess } from '../../support/worker-process.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Worker {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  log: () => string;
-}
 
 /**
  * A worker process stopped with SIGTERM while a download runs that outlasts its drain: the download must not be killed
@@ -28,7 +21,7 @@ describe('the worker role, stopped with a download under way', function () {
   this.timeout(180_000);
   let platform: FixturePlatform;
   let service: TestService;
-  const workers: Worker[] = [];
+  const workers: WorkerProcess[] = [];
 
   before(async () => {
     platform = await startFixturePlatform();
@@ -45,40 +38,12 @@ describe('the worker role, stopped with a download under way', function () {
     await platform?.stop();
   });
 
-  function startWorker(): Worker {
-    const { config } = service;
-    const child = spawn(process.execPath, [path.resolve('build/infrastructure/main.js'), '--role', 'worker'], {
-      env: {
-        ...process.env,
-        ...serviceEnvFor(platform),
-        DATABASE_URL: config.storage.databaseUrl,
-        DATABASE_POOL_SIZE: '3',
-        NATS_URL: config.queue.natsUrl,
-        NATS_STREAM: config.queue.natsStreamName,
-        FILES_DIR: config.storage.filesDir,
-        WORK_DIR: config.storage.workDir,
-        PUBLIC_BASE_URL: service.url,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DOWNLOAD_MAX_ATTEMPTS: '1',
-        WORK_DRAIN_TIMEOUT_MS: '1000',
-        WARM_EXTRACTOR_PROCESSES: '0',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  function startWorker(): WorkerProcess {
+    const worker = startWorkerProcess(service, {
+      ...serviceEnvFor(platform),
+      DOWNLOAD_MAX_ATTEMPTS: '1',
+      WORK_DRAIN_TIMEOUT_MS: '1000',
     });
-    let log = '';
-    // Its log lines (on stdout) and anything it prints before it has a logger.
-    const collect = (chunk: Buffer) => {
-      log += chunk.toString();
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
-    const worker = {
-      child,
-      exited: new Promise<number | null>((resolve) => child.on('exit', resolve)),
-      log: () => log,
-    };
     workers.push(worker);
     return worker;
   }

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { InvalidTransitionError, NotFoundError, RuleViolationError } from '../../../../domain/errors.js';
 import type { SubscriptionEvent } from '../../../../domain/subscription/events.js';
 import { subscriptionDecider } from '../../../../domain/subscription/decider.js';
@@ -136,11 +137,31 @@ describe('subscription decider: its life', () => {
       command('ResumeSubscription', {}),
       command('ChangeInterval', { checkEveryMinutes: 30 }),
       command('ChangeFormat', { format: '720' as const, language: null }),
+      command('RequestCheck', {}),
     ])
       spec
         .given([...watching(), deleted])
         .when(change)
         .thenThrows(NotFoundError);
     spec.given([]).when(command('PauseSubscription', {})).thenThrows(NotFoundError);
+  });
+
+  it('RequestCheck brings the next check forward to now; one due or under way already answers it; a paused one refuses', () => {
+    spec
+      .given(watching())
+      .when(command('RequestCheck', {}))
+      .then([scheduled(t2)]);
+    spec
+      .given([...watching(), scheduled(t2)])
+      .when(command('RequestCheck', {}))
+      .thenNothingHappened();
+    spec
+      .given([...watching(), scheduled(t2), started('check-2', t2)])
+      .when(command('RequestCheck', {}))
+      .thenNothingHappened();
+    spec
+      .given([...watching(), paused()])
+      .when(command('RequestCheck', {}))
+      .thenThrows(InvalidTransitionError, (error) => assert.match(error.message, /is paused/));
   });
 });
