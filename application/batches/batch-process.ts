@@ -7,7 +7,7 @@ import type { EventFilter, RecordedEvent } from '../ports/event-store.js';
 import type { AdmitBatchVideos } from './admit-batch-videos.js';
 import { type BatchCommandHandler, batchCorrelation } from './batch-commands.js';
 import type { BatchJobIndex } from './batch-job-index.js';
-import type { BatchWebhookSchedule } from './batch-webhook-schedule.js';
+import type { WebhookSchedule } from '../webhooks/webhook-schedule.js';
 import type { ListBatchSource } from './list-batch-source.js';
 
 /** The events the batch process reacts to: its batches', the ends of jobs, and the account events that free a slot. */
@@ -35,7 +35,7 @@ export interface BatchProcessDependencies {
   readonly admission: AdmitBatchVideos;
   readonly clock: Clock;
   /** Where a finished batch with a batchWebhookUrl is put for its `batch.finished`. */
-  readonly webhooks?: BatchWebhookSchedule;
+  readonly webhooks?: WebhookSchedule;
   /** Tells the worker running a cancelled job to stop it. */
   readonly announceCancel?: (jobId: string) => Promise<void>;
 }

@@ -3,7 +3,11 @@ import type { MediaFormat } from '../../domain/media-format.js';
 import type { SubscriptionCommand } from '../../domain/subscription/commands.js';
 import type { LiveSubscriptionState } from '../../domain/subscription/state.js';
 import type { Clock } from '../ports/clock.js';
-import { type SubscriptionCommandHandler, subscriptionCorrelation } from './subscription-commands.js';
+import {
+  type RosterCommandHandler,
+  type SubscriptionCommandHandler,
+  subscriptionCorrelation,
+} from './subscription-commands.js';
 import { type SubscriptionView, subscriptionView } from './subscription-view.js';
 
 /** `PATCH /subscriptions/{id}`: the fields given, each applied as its own command. */
@@ -22,6 +26,7 @@ export interface SubscriptionChanges {
 export class ChangeSubscription {
   constructor(
     private readonly subscriptions: SubscriptionCommandHandler,
+    private readonly roster: RosterCommandHandler,
     private readonly clock: Clock,
   ) {}
 
@@ -52,16 +57,22 @@ export class ChangeSubscription {
     return this.viewOf(state, subscriptionId);
   }
 
+  /** Deletes it and gives its plan slot back at once; the subscription process gives it back too, should this stop between. */
   async remove(accountId: string, subscriptionId: string): Promise<void> {
     await this.own(accountId, subscriptionId);
     const now = this.clock.now().toISOString();
     await this.apply(subscriptionId, { type: 'DeleteSubscription', data: { subscriptionId, now } });
+    await this.roster.handle(
+      accountId,
+      { type: 'ReleaseSubscription', data: { accountId, subscriptionId, now } },
+      subscriptionCorrelation(subscriptionId),
+    );
   }
 
   private async own(accountId: string, subscriptionId: string): Promise<LiveSubscriptionState> {
     const { state } = await this.subscriptions.load(subscriptionId);
     if (state.status === 'none' || state.status === 'deleted' || state.created.accountId !== accountId)
-      throw new NotFoundError(`Subscription ${subscriptionId} not found`);
+      throw new NotFoundError('Subscription not found');
     return state;
   }
 

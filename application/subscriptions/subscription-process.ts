@@ -7,6 +7,7 @@ import {
   subscriptionCorrelation,
 } from './subscription-commands.js';
 import type { Clock } from '../ports/clock.js';
+import type { WebhookSchedule } from '../webhooks/webhook-schedule.js';
 
 /** The events the subscription process reacts to. */
 export const SUBSCRIPTION_PROCESS_FILTER: EventFilter = {
@@ -14,6 +15,7 @@ export const SUBSCRIPTION_PROCESS_FILTER: EventFilter = {
     'SubscriptionCheckCompleted',
     'SubscriptionResumed',
     'SubscriptionVideoSubmitted',
+    'SubscriptionPaused',
     'SubscriptionDeleted',
   ],
 };
@@ -23,13 +25,16 @@ export interface SubscriptionProcessDependencies {
   readonly roster: RosterCommandHandler;
   readonly submission: SubmitSubscriptionVideos;
   readonly clock: Clock;
+  /** Where a subscription that paused itself, with a webhookUrl, is put for its `subscription.paused`. */
+  readonly webhooks?: WebhookSchedule;
 }
 
 /**
  * What follows a subscription's events, in the order they were recorded: a
  * completed check (or a resume) submits the videos found; a video submitted
  * gets its job written, even when the process that chose its id stopped
- * before writing it; a deletion gives back the plan's slot. Events arrive at
+ * before writing it; a self-pause is announced by `subscription.paused`;
+ * a deletion gives back the plan's slot. Events arrive at
  * least once, and each step repeated changes nothing.
  */
 export class SubscriptionProcess {
@@ -48,6 +53,9 @@ export class SubscriptionProcess {
           await this.deps.submission.writeJob(state, event.data);
         return;
       }
+      case 'SubscriptionPaused':
+        if (event.data.pausedBy === 'subscription') await this.scheduleWebhook(subscriptionId, event.data.pausedAt);
+        return;
       case 'SubscriptionDeleted':
         await this.deps.roster.handle(
           accountId,
@@ -61,5 +69,11 @@ export class SubscriptionProcess {
       default:
         return;
     }
+  }
+
+  private async scheduleWebhook(subscriptionId: string, pausedAt: string): Promise<void> {
+    const { state } = await this.deps.subscriptions.load(subscriptionId);
+    if (state.status !== 'none' && state.created.webhookUrl !== null)
+      await this.deps.webhooks?.schedule(subscriptionId, new Date(pausedAt));
   }
 }

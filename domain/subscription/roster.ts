@@ -4,7 +4,8 @@ import { InvalidTransitionError } from '../errors.js';
 
 /** How many subscriptions an account on each plan may hold at once. */
 export const SUBSCRIPTION_ALLOWANCE: Readonly<Record<PlanId, number>> = {
-  free: 1,
+  // The free plan offers no channel listing, which every check is.
+  free: 0,
   starter: 10,
   growth: 50,
   scale: 200,

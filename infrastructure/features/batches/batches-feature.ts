@@ -1,11 +1,14 @@
-import { hostname } from 'node:os';
 import { AdmitBatchVideos } from '../../../application/batches/admit-batch-videos.js';
 import { BATCH_PROCESS_FILTER, BatchProcess } from '../../../application/batches/batch-process.js';
 import { ChangeBatch } from '../../../application/batches/cancel-and-retry-batch.js';
 import { GetBatch } from '../../../application/batches/get-batch.js';
 import { ListBatchSource } from '../../../application/batches/list-batch-source.js';
 import { SubmitBatch } from '../../../application/batches/submit-batch.js';
-import type { BatchCommandHandler } from '../../../application/batches/batch-commands.js';
+import { type BatchCommandHandler, batchCorrelation } from '../../../application/batches/batch-commands.js';
+import { batchFinishedBody } from '../../../application/batches/batch-finished-body.js';
+import { createStreamWebhookDeliveries } from '../../composition/create-stream-webhook-deliveries.js';
+import type { DueWebhookDeliveries } from '../../webhooks/due-webhook-deliveries.js';
+import { PostgresWebhookSchedule } from '../../webhooks/postgres-webhook-schedule.js';
 import { CommandHandler } from '../../../application/command-handler.js';
 import { SubmitDownload } from '../../../application/downloads/submit-download.js';
 import { VideoLookup } from '../../../application/downloads/video-lookup.js';
@@ -18,7 +21,6 @@ import { processorOptions } from '../../composition/processor-options.js';
 import { token } from '../../composition/token.js';
 import { TOKENS } from '../../composition/tokens.js';
 import { CheckpointedProcessor } from '../../processing/checkpointed-processor.js';
-import { BatchWebhooks } from './batch-webhooks.js';
 import { batchEventsRoutes } from './batch-events-routes.js';
 import { BatchStatusHub } from './batch-status-hub.js';
 import { EventStreamConnections } from '../../http/sse/event-stream-connections.js';
@@ -27,17 +29,14 @@ import { LiveBatchView } from '../../../application/batches/live-batch-view.js';
 import { batchesOpenApi } from './batch-openapi.js';
 import { batchRoutes } from './batch-routes.js';
 import { BATCH_TABLES } from './batch-tables.js';
-import { PostgresBatchWebhookSchedule } from './postgres-batch-webhook-schedule.js';
 import { PeriodicTask } from '../../system/periodic-task.js';
-import { HttpWebhookSender } from '../../webhooks/http-webhook-sender.js';
-import { systemResolver } from '../../webhooks/checked-address-lookup.js';
-import { ReadModelSigningKeys } from '../../webhooks/read-model-signing-keys.js';
-import { DeliverBatchWebhook } from '../../../application/batches/deliver-batch-webhook.js';
 import { batchWebhookDecider } from '../../../domain/batch/finished-webhook.js';
 import { PostgresBatchJobIndex } from './postgres-batch-job-index.js';
 import { PostgresBatchReadModel } from './postgres-batch-read-model.js';
 
 const batchCommands = token<BatchCommandHandler>('BatchCommandHandler');
+const batchWebhooks = token<DueWebhookDeliveries>('BatchWebhooks');
+const BATCH_WEBHOOK_SCHEDULE = { table: 'batch_process_webhooks', idColumn: 'batch_id' };
 
 /**
  * Batches: a playlist, a channel or a list of URLs in one request, each video
@@ -93,7 +92,7 @@ export const batchesFeature = {
   },
   // One worker of the deployment sends the due `batch.finished` attempts; each is claimed in the batch's stream all the same.
   leaderLoops: ({ container: c, logger }) => [
-    new PeriodicTask('batch webhooks', 500, () => c.resolve(BatchWebhooks).runDue(), logger),
+    new PeriodicTask('batch webhooks', 500, () => c.resolve(batchWebhooks).runDue(), logger),
   ],
 } satisfies FeatureModule;
 
@@ -114,28 +113,17 @@ function registerUseCases({ container: c }: FeatureContext): void {
   c.singleton(ChangeBatch, () => new ChangeBatch(c.resolve(batchCommands), c.resolve(TOKENS.clock)));
 }
 
-function registerWebhooks({ container: c, config, overrides }: FeatureContext): void {
-  const { eventStore, database } = c.resolve(TOKENS.storage);
-  const settings = config.webhooks;
-  c.singleton(BatchWebhooks, () => {
-    const deliver = new DeliverBatchWebhook({
-      deliveries: new CommandHandler(eventStore, batchWebhookDecider, BATCH_CATEGORY, c.resolve(TOKENS.ids)),
-      batches: c.resolve(batchCommands),
-      sender: new HttpWebhookSender({
-        allowHosts: settings.allowHosts,
-        resolve: overrides.webhookResolver ?? systemResolver,
-        clock: c.resolve(TOKENS.clock),
-      }),
-      keys: new ReadModelSigningKeys(database, c.resolve(TOKENS.apiKeySecrets)),
-      clock: c.resolve(TOKENS.clock),
-      options: {
-        timeoutMs: settings.timeoutMs,
-        retryDelaysMs: settings.retryScheduleMs,
-        workerId: `${hostname()}:${process.pid}`,
-      },
-    });
-    return new BatchWebhooks(deliver, new PostgresBatchWebhookSchedule(database), c.resolve(TOKENS.clock));
-  });
+function registerWebhooks(context: FeatureContext): void {
+  const { container: c } = context;
+  c.singleton(batchWebhooks, () =>
+    createStreamWebhookDeliveries(context, {
+      decider: batchWebhookDecider,
+      category: BATCH_CATEGORY,
+      body: batchFinishedBody(c.resolve(batchCommands)),
+      correlation: batchCorrelation,
+      schedule: BATCH_WEBHOOK_SCHEDULE,
+    }),
+  );
 }
 
 function registerProcess({ container: c, config }: FeatureContext): void {
@@ -173,7 +161,7 @@ function registerProcess({ container: c, config }: FeatureContext): void {
         // The batch chose the job's id when it admitted the video; the submission is otherwise the ordinary one.
         submitDownload: (jobId) => new SubmitDownload(accounts, jobs, lookup, { next: () => jobId }, clock),
       }),
-      webhooks: new PostgresBatchWebhookSchedule(database),
+      webhooks: new PostgresWebhookSchedule(database, BATCH_WEBHOOK_SCHEDULE.table, BATCH_WEBHOOK_SCHEDULE.idColumn),
       announceCancel: (jobId) => c.resolve(TOKENS.jobCancellations).announce(jobId),
     });
   });

@@ -4,7 +4,7 @@ import {
   MAX_LATEST_COUNT,
   MIN_CHECK_EVERY_MINUTES,
 } from '../../../domain/subscription/settings.js';
-import { SubmitDownloadRequest } from '../../http/openapi/download-schemas.js';
+import { MediaFormat, SubmitDownloadRequest } from '../../http/openapi/download-schemas.js';
 import { closed } from '../../http/openapi/job-shapes.js';
 import { defaulted, definePaths, jsonContent, nullable, ref, stringEnum } from '../../http/openapi/schema-kit.js';
 import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
@@ -50,12 +50,12 @@ const ChangeSubscriptionRequest = Type.Object(
   {
     paused: Type.Optional(Type.Boolean({ description: '`true` pauses the checks, `false` resumes them.' })),
     checkEveryMinutes: Type.Optional(checkEveryMinutes),
-    format: Type.Optional(format),
+    format: Type.Optional(ref('MediaFormat', MediaFormat, { description: 'The format of later jobs.' })),
     language: Type.Optional(
       Type.Union([language, Type.Null()], { description: 'An audio language for later jobs; null for the default.' }),
     ),
   },
-  { ...closed, minProperties: 1, description: 'The fields to change; the jobs already submitted keep theirs.' },
+  { ...closed, description: 'At least one field to change; the jobs already submitted keep theirs.' },
 );
 
 const LastCheck = Type.Object(
@@ -177,7 +177,7 @@ const subscriptionPaths = definePaths({
         'Checks the source every `checkEveryMinutes` (first check at once). Each check lists its 30 newest items (more for `latest:N` on the first), ' +
         'charged as `POST /list-channel` is (1 `channel_list` unit per 10 items; needs that add-on), and submits a download job for each video it has not seen, ' +
         'with the checks, reservation and charge of `POST /download`. A video waits for the next check while the account has 100 downloads pending; ' +
-        'when the credit runs out the subscription pauses itself with the reason. A plan allows a number of subscriptions: free 1, starter 10, growth 50, scale 200, custom 1000.',
+        'when the credit runs out the subscription pauses itself with the reason. A plan allows a number of subscriptions: free none (it offers no listing), starter 10, growth 50, scale 200, custom 1000.',
       requestBody: {
         required: true,
         content: jsonContent(ref('CreateSubscriptionRequest', CreateSubscriptionRequest), {

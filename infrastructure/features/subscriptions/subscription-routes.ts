@@ -58,6 +58,8 @@ export function subscriptionRoutes(deps: SubscriptionRouteDependencies): Router 
   operationRoute(router, deps.validation, 'changeSubscription', async (ctx, request) => {
     const { subscriptionId } = request.pathParameters(NOT_FOUND);
     const changes = request.body();
+    if (Object.keys(changes).length === 0)
+      throw new HttpError(400, 'at least one of paused, checkEveryMinutes, format or language must be given');
     ctx.body = publicView(await deps.change.change(authenticatedAccountId(ctx), subscriptionId, changes));
   });
 

@@ -1,4 +1,4 @@
-/** The table of the subscriptions' read model, created idempotently. */
+/** The subscriptions' read model and their webhooks' schedule, created idempotently. */
 export const SUBSCRIPTION_TABLES: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS subscriptions (
      subscription_id text PRIMARY KEY,
@@ -13,4 +13,5 @@ export const SUBSCRIPTION_TABLES: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS subscriptions_account ON subscriptions (account_id, created_at) WHERE status <> 'deleted'`,
   `CREATE INDEX IF NOT EXISTS subscriptions_due ON subscriptions (next_check_at) WHERE status = 'active'`,
   `CREATE INDEX IF NOT EXISTS subscriptions_checking ON subscriptions (check_started_at) WHERE check_started_at IS NOT NULL`,
+  `CREATE TABLE IF NOT EXISTS subscription_webhooks (subscription_id text PRIMARY KEY, due_at timestamptz NOT NULL)`,
 ];

@@ -8,10 +8,16 @@ import { ReadSubscriptions } from '../../../application/subscriptions/read-subsc
 import { RunDueChecks } from '../../../application/subscriptions/run-due-checks.js';
 import { RunSubscriptionCheck } from '../../../application/subscriptions/run-subscription-check.js';
 import { SubmitSubscriptionVideos } from '../../../application/subscriptions/submit-subscription-videos.js';
-import type {
-  RosterCommandHandler,
-  SubscriptionCommandHandler,
+import {
+  type RosterCommandHandler,
+  type SubscriptionCommandHandler,
+  subscriptionCorrelation,
 } from '../../../application/subscriptions/subscription-commands.js';
+import { subscriptionPausedBody } from '../../../application/subscriptions/subscription-paused-body.js';
+import { subscriptionWebhookDecider } from '../../../domain/subscription/paused-webhook.js';
+import { createStreamWebhookDeliveries } from '../../composition/create-stream-webhook-deliveries.js';
+import type { DueWebhookDeliveries } from '../../webhooks/due-webhook-deliveries.js';
+import { PostgresWebhookSchedule } from '../../webhooks/postgres-webhook-schedule.js';
 import {
   SUBSCRIPTION_PROCESS_FILTER,
   SubscriptionProcess,
@@ -33,6 +39,8 @@ import { SUBSCRIPTION_TABLES } from './subscription-tables.js';
 
 const subscriptionCommands = token<SubscriptionCommandHandler>('SubscriptionCommandHandler');
 const rosterCommands = token<RosterCommandHandler>('SubscriptionRosterCommandHandler');
+const subscriptionWebhooks = token<DueWebhookDeliveries>('SubscriptionWebhooks');
+const WEBHOOK_SCHEDULE = { table: 'subscription_webhooks', idColumn: 'subscription_id' };
 
 /** How often the scheduler looks for due checks, and how many it takes per look. */
 const SCHEDULER_PERIOD_MS = 1_000;
@@ -79,8 +87,11 @@ export const subscriptionsFeature = {
     return [{ start: () => processor.start(), stop: () => processor.stop() }];
   },
   // One worker of the deployment runs the due checks; each is claimed in its subscription's stream all the same.
+  // One worker of the deployment runs the due checks and sends the due `subscription.paused`; each is claimed in the
+  // subscription's stream all the same.
   leaderLoops: ({ container: c, logger }) => [
     new PeriodicTask('subscription checks', SCHEDULER_PERIOD_MS, () => c.resolve(RunDueChecks).runDue(), logger),
+    new PeriodicTask('subscription webhooks', 500, () => c.resolve(subscriptionWebhooks).runDue(), logger),
   ],
 } satisfies FeatureModule;
 
@@ -108,7 +119,10 @@ function registerUseCases(context: FeatureContext): void {
       }),
   );
   c.singleton(ReadSubscriptions, () => new ReadSubscriptions(readModel, c.resolve(subscriptionCommands)));
-  c.singleton(ChangeSubscription, () => new ChangeSubscription(c.resolve(subscriptionCommands), clock()));
+  c.singleton(
+    ChangeSubscription,
+    () => new ChangeSubscription(c.resolve(subscriptionCommands), c.resolve(rosterCommands), clock()),
+  );
   c.singleton(SubscriptionProcess, () => {
     const accounts = c.resolve(TOKENS.accountCommands);
     const jobs = c.resolve(TOKENS.downloadJobCommands);
@@ -126,8 +140,18 @@ function registerUseCases(context: FeatureContext): void {
         ids: ids(),
         clock: clock(),
       }),
+      webhooks: new PostgresWebhookSchedule(database, WEBHOOK_SCHEDULE.table, WEBHOOK_SCHEDULE.idColumn),
     });
   });
+  c.singleton(subscriptionWebhooks, () =>
+    createStreamWebhookDeliveries(context, {
+      decider: subscriptionWebhookDecider,
+      category: SUBSCRIPTION_CATEGORY,
+      body: subscriptionPausedBody(c.resolve(subscriptionCommands)),
+      correlation: subscriptionCorrelation,
+      schedule: WEBHOOK_SCHEDULE,
+    }),
+  );
   registerChecks(context, readModel, takeOverAfterMs);
 }
 

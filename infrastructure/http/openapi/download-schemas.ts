@@ -6,7 +6,7 @@ import { defaulted, nullable, ref, seconds, stringEnum } from './schema-kit.js';
 
 /** The schemas of downloads: the request, the job's three shapes and the webhook's body. */
 
-const MediaFormat = stringEnum(MEDIA_FORMATS, {
+export const MediaFormat = stringEnum(MEDIA_FORMATS, {
   description: [
     '- `1080`, `720`, `480`, `360`: vertical resolution, delivered as MP4; may be capped down for very long videos so the file fits the plan’s per-file size limit (see `actualFormat`).',
     '- `audio` (default): the best audio stream the platform serves, in its own container (usually M4A/AAC or WebM/Opus), not re-encoded.',

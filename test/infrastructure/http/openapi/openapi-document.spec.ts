@@ -328,6 +328,7 @@ describe('OpenAPI document', () => {
         'DELETE /download-batch/{batchId} cancelBatch',
         'DELETE /download/{jobId} cancelDownload',
         'DELETE /me/keys/{keyId} revokeApiKey',
+        'DELETE /subscriptions/{subscriptionId} deleteSubscription',
         'GET /client-download/{jobId} getClientDownload',
         'GET /download-batch/{batchId} getBatch',
         'GET /download-batch/{batchId}/events watchBatch',
@@ -341,6 +342,9 @@ describe('OpenAPI document', () => {
         'GET /me/keys listApiKeys',
         'GET /me/statement getStatement',
         'GET /openapi.json getOpenApiDocument',
+        'GET /subscriptions listSubscriptions',
+        'GET /subscriptions/{subscriptionId} getSubscription',
+        'PATCH /subscriptions/{subscriptionId} changeSubscription',
         'POST /client-download submitClientDownload',
         'POST /download submitDownload',
         'POST /download-batch submitBatch',
@@ -348,6 +352,8 @@ describe('OpenAPI document', () => {
         'POST /info submitInfo',
         'POST /list-channel listChannel',
         'POST /me/keys issueApiKey',
+        'POST /subscriptions createSubscription',
+        'POST /subscriptions/{subscriptionId}/check checkSubscription',
       ]);
     });
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { DeliverBatchWebhook } from '../../../application/batches/deliver-batch-webhook.js';
+import { batchCorrelation } from '../../../application/batches/batch-commands.js';
+import { batchFinishedBody } from '../../../application/batches/batch-finished-body.js';
+import { DeliverStreamWebhook } from '../../../application/webhooks/deliver-stream-webhook.js';
 import { CommandHandler } from '../../../application/command-handler.js';
 import type { Clock } from '../../../application/ports/clock.js';
 import type { WebhookRequest, WebhookResponse } from '../../../application/ports/webhook-sender.js';
@@ -42,9 +44,10 @@ async function finishedBatch(statuses: number[]) {
   });
   await batches.handle(batchId, { type: 'CancelBatch', data: { batchId, now: now() } });
   const sent: WebhookRequest[] = [];
-  const deliver = new DeliverBatchWebhook({
+  const deliver = new DeliverStreamWebhook({
     deliveries: new CommandHandler(store, batchWebhookDecider, BATCH_CATEGORY, ids),
-    batches,
+    body: batchFinishedBody(batches),
+    correlation: batchCorrelation,
     sender: {
       send: async (request): Promise<WebhookResponse> => {
         sent.push(request);
