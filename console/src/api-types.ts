@@ -59,3 +59,41 @@ export interface WebhookAttempt {
 }
 
 export const isTerminal = (job: Pick<Job, 'status'>): boolean => job.status === 'COMPLETED' || job.status === 'FAILED';
+
+export interface Subscription {
+  subscriptionId: string;
+  status: 'active' | 'paused';
+  source: { kind: 'channel' | 'playlist'; url: string };
+  format: string;
+  checkEveryMinutes: number;
+  pause: { pausedBy: 'user' | 'subscription'; reason: string | null; pausedAt: string } | null;
+  nextCheckAt: string | null;
+  checkStartedAt: string | null;
+  lastCheck: { checkId: string; finishedAt: string; found: number | null; failure: string | null } | null;
+  jobs: Array<{ jobId: string; videoUrl: string; title: string | null }>;
+}
+
+export interface SubscriptionPage {
+  subscriptions: Subscription[];
+  total: number;
+  nextCursor: string | null;
+}
+
+export type BatchStatus = 'pending' | 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';
+
+export interface Batch {
+  batchId: string;
+  status: BatchStatus;
+  source: { kind: 'playlist' | 'channel' | 'urls'; url?: string };
+  format: string;
+  listingError: string | null;
+  totalVideos: number;
+  counts: Record<string, number>;
+  jobs: Array<{
+    videoUrl: string;
+    title: string | null;
+    status: string;
+    jobId: string | null;
+    refusal: { code: string; message: string } | null;
+  }>;
+}

@@ -6,6 +6,9 @@ import { JobView } from './job-view.js';
 import { JobsView } from './jobs-view.js';
 import { keyStore } from './key-store.js';
 import { setUpSubmitForm } from './submit-form.js';
+import { setUpBatchForm } from './batch-form.js';
+import { BatchView } from './batch-view.js';
+import { SubscriptionsView } from './subscriptions-view.js';
 
 /** Wires the views: sign-in with a key, then the account, the form and the jobs, or one job (#/jobs/<id>). */
 
@@ -29,6 +32,8 @@ const refreshAccount = () => {
 setInterval(refreshAccountNow, ACCOUNT_REFRESH_INTERVAL_MS);
 const jobs = new JobsView(currentApi, notice, refreshAccount);
 const job = new JobView(currentApi, refreshAccount);
+const batch = new BatchView(currentApi, refreshAccount);
+const subscriptions = new SubscriptionsView(currentApi, notice);
 
 function handleFailure(error: unknown): void {
   if (error instanceof ApiError && error.status === 401) {
@@ -66,6 +71,8 @@ function signOut(message = ''): void {
   cancelledJobs.clear();
   jobs.clear();
   job.clear();
+  batch.clear();
+  subscriptions.clear();
   clearAccount();
   if (location.hash !== '') history.replaceState(null, '', location.pathname + location.search);
   notice(message);
@@ -76,24 +83,33 @@ function signOut(message = ''): void {
   byId('api-key').focus();
 }
 
-/** The list, or one job; the hash names a job id only, never the key. */
+/** The lists, one job (#/jobs/<id>) or one batch (#/batches/<id>); the hash names an id only, never the key. */
 function route(): void {
   if (api === null) return;
   notice('');
-  const match = /^#\/jobs\/(.+)$/.exec(location.hash);
-  const jobId = match === null ? null : decodeURIComponent(match[1]);
-  for (const id of ['account', 'submit', 'jobs']) show(byId(id), jobId === null);
-  show(byId('job'), jobId !== null);
-  if (jobId === null) {
-    job.stop();
+  const match = /^#\/(jobs|batches)\/(.+)$/.exec(location.hash);
+  const page = match === null ? null : { kind: match[1], id: decodeURIComponent(match[2]) };
+  for (const id of ['account', 'submit', 'batch-form-section', 'subscriptions', 'jobs']) show(byId(id), page === null);
+  show(byId('job'), page?.kind === 'jobs');
+  show(byId('batch'), page?.kind === 'batches');
+  if (page?.kind !== 'jobs') job.stop();
+  if (page?.kind !== 'batches') batch.stop();
+  if (page === null) {
     void jobs.reload();
-  } else {
-    jobs.stop();
-    void job.open(jobId).then(() => byId('job-title').focus());
+    void subscriptions.start();
+    return;
+  }
+  jobs.stop();
+  subscriptions.stop();
+  if (page.kind === 'jobs') void job.open(page.id).then(() => byId('job-title').focus());
+  else {
+    byId('batch-title').focus();
+    void batch.open(page.id);
   }
 }
 
 byId('job-title').tabIndex = -1;
+byId('batch-title').tabIndex = -1;
 byId<HTMLFormElement>('sign-in-form').addEventListener('submit', (event) => {
   event.preventDefault();
   byId('api-key-error').textContent = '';
@@ -106,9 +122,14 @@ byId<HTMLFormElement>('sign-in-form').addEventListener('submit', (event) => {
   void signIn(apiKey);
 });
 byId('sign-out').addEventListener('click', () => signOut());
-byId('back').addEventListener('click', (event) => {
-  event.preventDefault();
-  location.hash = '';
+for (const id of ['back', 'batch-back'])
+  byId(id).addEventListener('click', (event) => {
+    event.preventDefault();
+    location.hash = '';
+  });
+setUpBatchForm(currentApi, (batchId) => {
+  notice('Batch submitted.');
+  location.hash = `#/batches/${encodeURIComponent(batchId)}`;
 });
 window.addEventListener('hashchange', route);
 setUpSubmitForm(
