@@ -13,7 +13,10 @@ describe('web console in Chromium: a whole playlist as a batch, and subscription
     web.consoleWatch.allowFailedResponse(400);
     await page.getByLabel('Playlist or channel URL').fill(web.platform.watchUrl('x'));
     await page.getByRole('button', { name: 'Download all' }).click();
-    await page.locator('#batch-source-error').filter({ hasText: /playlistUrl|channelUrl/ }).waitFor();
+    await page
+      .locator('#batch-source-error')
+      .filter({ hasText: /playlistUrl|channelUrl/ })
+      .waitFor();
     assert.equal(await page.getByLabel('Playlist or channel URL').getAttribute('aria-invalid'), 'true');
 
     await page.getByLabel('Playlist or channel URL').fill(web.platform.playlistUrl());
@@ -41,7 +44,10 @@ describe('web console in Chromium: a whole playlist as a batch, and subscription
     await source.fill(web.platform.pageUrl(`/${FIXTURE_GROWING_CHANNEL.handle}`));
     await page.getByLabel('Check every (minutes)').fill('10');
     await page.getByRole('button', { name: 'Subscribe' }).click();
-    await page.locator('#subscription-checkEveryMinutes-error').filter({ hasText: /checkEveryMinutes/ }).waitFor();
+    await page
+      .locator('#subscription-checkEveryMinutes-error')
+      .filter({ hasText: /checkEveryMinutes/ })
+      .waitFor();
 
     await page.getByLabel('Check every (minutes)').fill('30');
     await page.getByRole('button', { name: 'Subscribe' }).click();
