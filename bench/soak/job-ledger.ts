@@ -1,4 +1,5 @@
 import { type SeenBatchVideo, type TrackedBatch, batchIsTerminal } from './tracked-batch.js';
+import type { TrackedSubscription } from './tracked-subscription.js';
 import type { ReceiverKind } from './webhook-receivers.js';
 
 export type JobKind = 'download' | 'info' | 'client-download';
@@ -40,6 +41,7 @@ const TERMINAL: Record<JobKind, string[]> = {
 export class JobLedger {
   readonly jobs: TrackedJob[] = [];
   readonly batches: TrackedBatch[] = [];
+  readonly subscriptions: TrackedSubscription[] = [];
   /** Submissions whose outcome the client never learned (no answer): a job or a charge may exist that it cannot name. */
   /** A batch's entry may stand for as many download jobs as it had videos (`jobs`). */
   readonly unknownOutcomes: Array<{

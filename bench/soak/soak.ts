@@ -10,6 +10,8 @@ import { RECOVERY_BOUND_MS, checkFaults } from './fault-invariants.js';
 import { runFaultSchedule } from './fault-schedule.js';
 import { freePort } from './free-port.js';
 import { checkBatches } from './batch-invariants.js';
+import { checkSubscriptions } from './subscription-invariants.js';
+import { readSubscriptionHistories, trackSubscriptionWork } from './subscription-records.js';
 import { checkJobs } from './job-invariants.js';
 import { checkServerErrors } from './response-invariants.js';
 import { JobLedger } from './job-ledger.js';
@@ -111,10 +113,15 @@ async function soak(options: SoakOptions, runDir: string, cleanup: Array<() => P
     ),
   ]);
   await poller.stop();
+  await workload.endSubscriptions();
 
   console.log(`soak: load and faults over; quiet period (up to ${options.quietMs / 1000} s)`);
   const quietUntil = Date.now() + options.quietMs;
   await poller.untilAllTerminal(quietUntil);
+  // The subscriptions' jobs are known from their streams: tracked from now, and polled to their end like the rest.
+  const subscriptionHistories = await readSubscriptionHistories(env.DATABASE_URL, ledger);
+  trackSubscriptionWork(subscriptionHistories, ledger);
+  await poller.untilAllTerminal(Math.max(quietUntil, Date.now() + 60_000));
   const histories = await deliveryHistories(env.DATABASE_URL, ledger, quietUntil);
   const finalCanary = await canary(Date.now(), Date.now() + 60_000);
 
@@ -124,6 +131,7 @@ async function soak(options: SoakOptions, runDir: string, cleanup: Array<() => P
   broken.push(...checkJobs(ledger, faults));
   broken.push(...checkServerErrors(http.serverErrors, faults));
   broken.push(...checkBatches(ledger.batches));
+  broken.push(...checkSubscriptions(subscriptionHistories));
   broken.push(...checkWebhooks(ledger, histories, receivers));
   for (const record of await readBillingRecords(accounts, http, env))
     broken.push(...checkAccountBilling(record, ledger));

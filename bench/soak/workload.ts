@@ -10,9 +10,18 @@ import type { JobLedger, TrackedJob } from './job-ledger.js';
 import type { SeededRandom } from './seeded-random.js';
 import type { SoakAccount } from './soak-accounts.js';
 import type { SoakHttp } from './soak-http.js';
+import { SubscriptionActions } from './subscription-actions.js';
 import { RECEIVER_KINDS, type WebhookReceivers } from './webhook-receivers.js';
 
-type Action = 'download' | 'download-webhook' | 'info' | 'client-download' | 'list-channel' | 'cancel' | 'batch';
+type Action =
+  | 'download'
+  | 'download-webhook'
+  | 'info'
+  | 'client-download'
+  | 'list-channel'
+  | 'cancel'
+  | 'batch'
+  | 'subscription';
 const WEIGHTS: Record<Action, number> = {
   download: 22,
   'download-webhook': 20,
@@ -23,6 +32,8 @@ const WEIGHTS: Record<Action, number> = {
   // 2 or 3 videos each. With the single downloads' weights lowered for them, the soak downloads about as much as
   // before batches, which two workers of two slots keep up with.
   batch: 4,
+  // Each check now takes the uploads since the subscription's last check: a few downloads more.
+  subscription: 3,
 };
 const VIDEOS = { clip: 60, slow: 15, broken: 10, voice: 15 } as const;
 
@@ -37,6 +48,8 @@ const DOWNLOAD_RETRY_MS = 120_000;
 
 /** The clients: several accounts submitting downloads (some with webhooks), lookups, listings, and cancelling. */
 export class Workload {
+  private readonly subscriptions: SubscriptionActions;
+
   constructor(
     private readonly http: SoakHttp,
     private readonly ledger: JobLedger,
@@ -44,7 +57,9 @@ export class Workload {
     private readonly platform: FixturePlatform,
     private readonly receivers: WebhookReceivers,
     private readonly random: SeededRandom,
-  ) {}
+  ) {
+    this.subscriptions = new SubscriptionActions(http, ledger, platform, random);
+  }
 
   /** Acts on a seeded schedule until `until`; each action runs on its own, as separate clients would. */
   async run(until: number): Promise<void> {
@@ -62,6 +77,11 @@ export class Workload {
       await new Promise((resolve) => setTimeout(resolve, this.random.between(1_000, 2_500)));
     }
     await Promise.all(inFlight);
+  }
+
+  /** Ends the clients' subscriptions once the load is over: what they submitted is then fixed in their streams. */
+  endSubscriptions(): Promise<void> {
+    return this.subscriptions.deleteAll();
   }
 
   /** A plain download, as the canaries measuring recovery submit it. */
@@ -107,6 +127,9 @@ export class Workload {
         return;
       case 'batch':
         await this.submitBatch(account);
+        return;
+      case 'subscription':
+        await this.subscriptions.act(account);
         return;
     }
   }
