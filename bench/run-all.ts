@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { FIXTURE_GROWING_CHANNEL } from '../test/fixtures/platform/fixture-list-catalog.js';
 import {
   FIXTURE_VIDEOS,
   copiesPlaylistId,
@@ -19,6 +20,7 @@ import { QUICK, selectedBenchmarks } from './settings.js';
 import { benchSubmit } from './submit.js';
 import { benchManyJobs } from './many-jobs.js';
 import { benchBatchPlaylist } from './batch-playlist.js';
+import { benchSubscriptionChecks } from './subscription-checks.js';
 import { benchWholeJob } from './whole-job.js';
 import { benchWorkerBacklog } from './worker-backlog.js';
 
@@ -64,6 +66,8 @@ async function main(): Promise<void> {
         playlistUrl: (count) => platform.playlistUrl(copiesPlaylistId(count)),
         videoUrl: (number) => platform.watchUrl(copyVideo(number).id),
       });
+    if (only.has('subscription-checks'))
+      await benchSubscriptionChecks(serviceEnvFor(platform), platform.pageUrl(`/${FIXTURE_GROWING_CHANNEL.handle}`));
     if (only.has('worker-backlog'))
       await benchWorkerBacklog(serviceEnvFor(platform), platform.watchUrl(FIXTURE_VIDEOS.clip.id));
     if (only.has('replay')) await benchReplay();

@@ -19,6 +19,7 @@ const BENCHMARKS = [
   'whole-job',
   'many-jobs',
   'batch-playlist',
+  'subscription-checks',
   'worker-backlog',
   'replay',
   'event-streams',

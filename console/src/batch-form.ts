@@ -1,5 +1,6 @@
 import type { Api } from './api.js';
 import { byId } from './dom.js';
+import { copyFormatOptions } from './format-options.js';
 import { clearFormErrors, showFormError, sourceField, whileSubmitting } from './form-errors.js';
 
 const INPUTS = ['source', 'maxVideos'] as const;
@@ -7,6 +8,7 @@ const FIELD_OF = { channelUrl: 'source', playlistUrl: 'source', maxVideos: 'maxV
 
 /** POST /download-batch from a playlist's or channel's URL; a batch accepted opens its own page. */
 export function setUpBatchForm(api: () => Api, onSubmitted: (batchId: string) => void): void {
+  copyFormatOptions('batch-format');
   const form = byId<HTMLFormElement>('batch-form');
   form.addEventListener('submit', (event) => {
     event.preventDefault();

@@ -3,6 +3,7 @@ import type { Subscription, SubscriptionPage } from './api-types.js';
 import { byId, el, show } from './dom.js';
 import { clearFormErrors, showFormError, sourceField, whileSubmitting } from './form-errors.js';
 import { formatDate } from './format.js';
+import { copyFormatOptions } from './format-options.js';
 
 const INPUTS = ['source', 'checkEveryMinutes'] as const;
 const FIELD_OF = { channelUrl: 'source', playlistUrl: 'source', checkEveryMinutes: 'checkEveryMinutes' };
@@ -17,6 +18,7 @@ export class SubscriptionsView {
     private readonly api: () => Api,
     private readonly onError: (message: string) => void,
   ) {
+    copyFormatOptions('subscription-format');
     const form = byId<HTMLFormElement>('subscription-form');
     form.addEventListener('submit', (event) => {
       event.preventDefault();

@@ -1,7 +1,7 @@
 import type { Decider } from '../decider.js';
 import { decideWebhookDelivery } from '../webhook-delivery/decide.js';
 import type { WebhookDeliveryCommand } from '../webhook-delivery/commands.js';
-import type { WebhookDeliveryOwnEvent } from '../webhook-delivery/events.js';
+import { type WebhookDeliveryOwnEvent, isWebhookDeliveryOwnEvent } from '../webhook-delivery/events.js';
 import { evolveWebhookDelivery } from '../webhook-delivery/evolve.js';
 import { type WebhookDeliveryState, initialWebhookDeliveryState } from '../webhook-delivery/state.js';
 import type { BatchEvent } from './events.js';
@@ -27,14 +27,8 @@ export function evolveBatchWebhook(state: WebhookDeliveryState, event: BatchWebh
       return state.terminal === null
         ? { ...state, terminal: { event: 'batch.finished', at: event.data.finishedAt } }
         : state;
-    case 'WebhookAttemptStarted':
-    case 'WebhookAttemptSucceeded':
-    case 'WebhookAttemptFailed':
-    case 'WebhookDeliveryStopped':
-    case 'WebhookDeliveryGaveUp':
-      return evolveWebhookDelivery(state, event);
     default:
-      return state;
+      return isWebhookDeliveryOwnEvent(event) ? evolveWebhookDelivery(state, event) : state;
   }
 }
 

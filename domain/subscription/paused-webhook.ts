@@ -1,7 +1,7 @@
 import type { Decider } from '../decider.js';
 import type { WebhookDeliveryCommand } from '../webhook-delivery/commands.js';
 import { decideWebhookDelivery } from '../webhook-delivery/decide.js';
-import type { WebhookDeliveryOwnEvent } from '../webhook-delivery/events.js';
+import { type WebhookDeliveryOwnEvent, isWebhookDeliveryOwnEvent } from '../webhook-delivery/events.js';
 import { evolveWebhookDelivery } from '../webhook-delivery/evolve.js';
 import { type WebhookDeliveryState, initialWebhookDeliveryState } from '../webhook-delivery/state.js';
 import type { SubscriptionEvent } from './events.js';
@@ -28,14 +28,8 @@ function evolveSubscriptionWebhook(state: WebhookDeliveryState, event: Subscript
       return event.data.pausedBy === 'subscription' && state.terminal === null
         ? { ...state, terminal: { event: 'subscription.paused', at: event.data.pausedAt } }
         : state;
-    case 'WebhookAttemptStarted':
-    case 'WebhookAttemptSucceeded':
-    case 'WebhookAttemptFailed':
-    case 'WebhookDeliveryStopped':
-    case 'WebhookDeliveryGaveUp':
-      return evolveWebhookDelivery(state, event);
     default:
-      return state;
+      return isWebhookDeliveryOwnEvent(event) ? evolveWebhookDelivery(state, event) : state;
   }
 }
 

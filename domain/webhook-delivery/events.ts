@@ -89,3 +89,16 @@ export type WebhookDeliveryOwnEvent =
   | WebhookAttemptFailed
   | WebhookDeliveryStopped
   | WebhookDeliveryGaveUp;
+
+const OWN_EVENT_TYPES: ReadonlySet<string> = new Set<WebhookDeliveryOwnEvent['type']>([
+  'WebhookAttemptStarted',
+  'WebhookAttemptSucceeded',
+  'WebhookAttemptFailed',
+  'WebhookDeliveryStopped',
+  'WebhookDeliveryGaveUp',
+]);
+
+/** Whether an event of a stream that keeps a delivery (a job's, a batch's, a subscription's) is one of the delivery's own. */
+export function isWebhookDeliveryOwnEvent(event: { type: string }): event is WebhookDeliveryOwnEvent {
+  return OWN_EVENT_TYPES.has(event.type);
+}

@@ -12,7 +12,7 @@ describe('web console in Chromium: a whole playlist as a batch, and subscription
     const { page } = web;
     web.consoleWatch.allowFailedResponse(400);
     await page.getByLabel('Playlist or channel URL').fill(web.platform.watchUrl('x'));
-    await page.getByRole('button', { name: 'Download all' }).click();
+    await page.getByRole('button', { name: 'Start batch' }).click();
     await page
       .locator('#batch-source-error')
       .filter({ hasText: /playlistUrl|channelUrl/ })
@@ -20,7 +20,7 @@ describe('web console in Chromium: a whole playlist as a batch, and subscription
     assert.equal(await page.getByLabel('Playlist or channel URL').getAttribute('aria-invalid'), 'true');
 
     await page.getByLabel('Playlist or channel URL').fill(web.platform.playlistUrl());
-    await page.getByRole('button', { name: 'Download all' }).click();
+    await page.getByRole('button', { name: 'Start batch' }).click();
     await page.waitForURL(/#\/batches\//);
     await page.locator('#batch-fields dd', { hasText: /^completed$/ }).waitFor({ timeout: 240_000 });
     const titles = await page.locator('#batch-videos li a').allTextContents();

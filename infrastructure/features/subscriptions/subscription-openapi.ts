@@ -8,7 +8,12 @@ import { MediaFormat, SubmitDownloadRequest } from '../../http/openapi/download-
 import { closed } from '../../http/openapi/job-shapes.js';
 import { defaulted, definePaths, jsonContent, nullable, ref, stringEnum } from '../../http/openapi/schema-kit.js';
 import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
-import { errorResponse, rateLimited, responses } from '../../http/openapi/shared-responses.js';
+import {
+  authenticatedResponses,
+  cursorPageParameters,
+  errorResponse,
+  responses,
+} from '../../http/openapi/shared-responses.js';
 
 const { format, language, webhookUrl } = SubmitDownloadRequest.properties;
 
@@ -127,30 +132,10 @@ const subscriptionIdParameter = {
   schema: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' }),
 };
 
-const pageParameters = [
-  {
-    name: 'limit' as const,
-    in: 'query' as const,
-    required: false,
-    description: 'Subscriptions per page.',
-    schema: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  },
-  {
-    name: 'cursor' as const,
-    in: 'query' as const,
-    required: false,
-    description: 'The `nextCursor` of the previous page, as given.',
-    schema: Type.String({ minLength: 1, maxLength: 512 }),
-  },
-];
+const pageParameters = cursorPageParameters('Subscriptions');
 
 const notFound = errorResponse('No such subscription, or another account’s, or deleted.', 'Subscription not found');
-const common = {
-  '401': responses.unauthorized,
-  '429': rateLimited,
-  '500': responses.serverError,
-  '503': responses.brieflyUnavailable,
-};
+const common = authenticatedResponses;
 const subscriptionBody = { description: 'The subscription.', content: jsonContent(ref('Subscription', Subscription)) };
 
 const subscriptionSchemas = {

@@ -119,3 +119,29 @@ export const rateLimited = {
     error: 'Rate limit exceeded: at most 10 requests per second for this API key; retry after 1 s',
   }),
 };
+
+/** What any authenticated route may answer besides its own: the key refused, the rate limits, a defect, an outage. */
+export const authenticatedResponses = {
+  '401': responses.unauthorized,
+  '429': rateLimited,
+  '500': responses.serverError,
+  '503': responses.brieflyUnavailable,
+};
+
+/** `limit` and `cursor`, for the routes that page with an opaque cursor (`nextCursor` of the previous page). */
+export const cursorPageParameters = (items: string) => [
+  {
+    name: 'limit' as const,
+    in: 'query' as const,
+    required: false,
+    description: `${items} per page.`,
+    schema: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  },
+  {
+    name: 'cursor' as const,
+    in: 'query' as const,
+    required: false,
+    description: 'The `nextCursor` of the previous page, as given.',
+    schema: Type.String({ minLength: 1, maxLength: 512 }),
+  },
+];

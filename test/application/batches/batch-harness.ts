@@ -1,23 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { AdmitBatchVideos } from '../../../application/batches/admit-batch-videos.js';
 import { BATCH_PROCESS_FILTER, BatchProcess } from '../../../application/batches/batch-process.js';
 import { ListBatchSource } from '../../../application/batches/list-batch-source.js';
 import { SubmitBatch } from '../../../application/batches/submit-batch.js';
 import { CommandHandler } from '../../../application/command-handler.js';
 import { SubmitDownload } from '../../../application/downloads/submit-download.js';
-import { VideoLookup } from '../../../application/downloads/video-lookup.js';
-import { ListChannel } from '../../../application/lookups/list-channel.js';
-import type { Checkpoint } from '../../../application/ports/event-store.js';
 import type { ChannelListing } from '../../../application/ports/extractor/channel-lister.js';
 import { ACCOUNT_CATEGORY, accountDecider } from '../../../domain/account/decider.js';
-import type { AddOnId } from '../../../domain/account/plan.js';
 import { BATCH_CATEGORY, batchDecider } from '../../../domain/batch/decider.js';
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../../domain/download-job/decider.js';
-import { DEFAULT_PLAN_CATALOG } from '../../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { InMemoryBatchJobIndex } from '../../../infrastructure/features/batches/in-memory-batch-job-index.js';
 import { RandomIds } from '../../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../../infrastructure/system/system-clock.js';
+import { drainer, openStarterAccount, scriptedLookups } from '../../support/in-memory-use-cases.js';
 import { ScriptedExtractor } from '../../support/scripted-extractor.js';
 
 export const videoUrl = (n: number) => `https://www.youtube.com/watch?v=video${String(n).padStart(5, '0')}`;
@@ -43,27 +38,14 @@ function listingOf(count: number): ChannelListing {
  * scripted platform; `drain` hands the process every event recorded since
  * it last read, until it records no more, as the service's processor does.
  */
-export async function batchHarness(options: { downloads?: number; addOns?: AddOnId[] } = {}) {
+export async function batchHarness(options: Parameters<typeof openStarterAccount>[2] = {}) {
   const store = new InMemoryEventStore();
   const ids = new RandomIds();
   const clock = new SystemClock();
   const accounts = new CommandHandler(store, accountDecider, ACCOUNT_CATEGORY, ids);
   const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
   const batches = new CommandHandler(store, batchDecider, BATCH_CATEGORY, ids);
-  const accountId = randomUUID();
-  const starter = DEFAULT_PLAN_CATALOG.starter;
-  const plan = { ...starter, allowances: { ...starter.allowances, download_count: options.downloads ?? 1000 } };
-  await accounts.handle(accountId, {
-    type: 'OpenAccount',
-    data: {
-      accountId,
-      name: 'A',
-      email: 'a@example.com',
-      plan,
-      addOns: options.addOns ?? [],
-      now: clock.now().toISOString(),
-    },
-  });
+  const accountId = await openStarterAccount(accounts, clock, options);
   const extractor = new ScriptedExtractor({
     probe: async (url) => ({
       id: url.slice(-10),
@@ -74,21 +56,8 @@ export async function batchHarness(options: { downloads?: number; addOns?: AddOn
     }),
     listChannel: async () => listingOf(12),
   });
-  const lookup = new VideoLookup(extractor, {
-    ttlMs: 60_000,
-    maxEntries: 1000,
-    concurrency: 4,
-    maxPerRequester: 1000,
-    maxWaiting: 1000,
-  });
+  const { lookup, listChannel } = scriptedLookups(extractor, { accounts, ids, clock });
   const index = new InMemoryBatchJobIndex();
-  const listChannel = new ListChannel({
-    accounts,
-    extractor,
-    ids,
-    clock,
-    bounds: { perAccount: 2, overall: 4, listingTimeoutMs: 10_000 },
-  });
   const process = new BatchProcess({
     batches,
     jobs,
@@ -106,17 +75,7 @@ export async function batchHarness(options: { downloads?: number; addOns?: AddOn
     }),
   });
   const submitBatch = new SubmitBatch(accounts, batches, ids, clock);
-  let after: Checkpoint | null = null;
-  const drain = async () => {
-    for (;;) {
-      const events = await store.readAll({ after, filter: BATCH_PROCESS_FILTER });
-      if (events.length === 0) return;
-      for (const event of events) {
-        await process.react(event);
-        after = event.position;
-      }
-    }
-  };
+  const drain = drainer(store, BATCH_PROCESS_FILTER, (event) => process.react(event));
   const now = () => clock.now().toISOString();
   /** Ends a job as a worker and billing would: completed and charged, or failed and released. */
   const endJob = async (jobId: string, outcome: 'completed' | 'failed') => {

@@ -1,9 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { CommandHandler } from '../../../application/command-handler.js';
 import { SubmitDownload } from '../../../application/downloads/submit-download.js';
-import { VideoLookup } from '../../../application/downloads/video-lookup.js';
-import { ListChannel } from '../../../application/lookups/list-channel.js';
-import type { Checkpoint } from '../../../application/ports/event-store.js';
 import type { ChannelListing } from '../../../application/ports/extractor/channel-lister.js';
 import { AddSubscription } from '../../../application/subscriptions/add-subscription.js';
 import { RunSubscriptionCheck } from '../../../application/subscriptions/run-subscription-check.js';
@@ -16,10 +12,10 @@ import { ACCOUNT_CATEGORY, accountDecider } from '../../../domain/account/decide
 import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../../domain/download-job/decider.js';
 import { SUBSCRIPTION_CATEGORY, subscriptionDecider } from '../../../domain/subscription/decider.js';
 import { ROSTER_CATEGORY, rosterDecider } from '../../../domain/subscription/roster.js';
-import { DEFAULT_PLAN_CATALOG } from '../../../infrastructure/config/plan-catalog.js';
 import { InMemoryEventStore } from '../../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../../infrastructure/system/random-ids.js';
 import { SystemClock } from '../../../infrastructure/system/system-clock.js';
+import { drainer, openStarterAccount, scriptedLookups } from '../../support/in-memory-use-cases.js';
 import { ScriptedExtractor } from '../../support/scripted-extractor.js';
 
 export const uploadUrl = (n: number) => `https://www.youtube.com/watch?v=upload${String(n).padStart(5, '0')}`;
@@ -55,13 +51,10 @@ export async function subscriptionHarness(options: { downloads?: number } = {}) 
   const jobs = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, ids);
   const subscriptions = new CommandHandler(store, subscriptionDecider, SUBSCRIPTION_CATEGORY, ids);
   const roster = new CommandHandler(store, rosterDecider, ROSTER_CATEGORY, ids);
-  const accountId = randomUUID();
-  const starter = DEFAULT_PLAN_CATALOG.starter;
-  const plan = { ...starter, allowances: { ...starter.allowances, download_count: options.downloads ?? 1000 } };
   const now = () => clock.now().toISOString();
-  await accounts.handle(accountId, {
-    type: 'OpenAccount',
-    data: { accountId, name: 'A', email: 'a@example.com', plan, addOns: ['channel_list'], now: now() },
+  const accountId = await openStarterAccount(accounts, clock, {
+    downloads: options.downloads,
+    addOns: ['channel_list'],
   });
   let uploads = 3;
   const extractor = new ScriptedExtractor({
@@ -74,20 +67,7 @@ export async function subscriptionHarness(options: { downloads?: number } = {}) 
     }),
     listChannel: async () => listingOf(uploads),
   });
-  const lookup = new VideoLookup(extractor, {
-    ttlMs: 60_000,
-    maxEntries: 1000,
-    concurrency: 4,
-    maxPerRequester: 1000,
-    maxWaiting: 1000,
-  });
-  const listChannel = new ListChannel({
-    accounts,
-    extractor,
-    ids,
-    clock,
-    bounds: { perAccount: 2, overall: 4, listingTimeoutMs: 10_000 },
-  });
+  const { lookup, listChannel } = scriptedLookups(extractor, { accounts, ids, clock });
   const submission = new SubmitSubscriptionVideos({
     subscriptions,
     accounts,
@@ -113,17 +93,7 @@ export async function subscriptionHarness(options: { downloads?: number } = {}) 
   const identify = (url: string) => ({ videoId: url.slice(-11), videoUrl: url });
   const check = new RunSubscriptionCheck({ subscriptions, listChannel, identify, ids, clock, takeOverAfterMs: 70_000 });
   const add = new AddSubscription({ accounts, roster, subscriptions, ids, clock });
-  let after: Checkpoint | null = null;
-  const drain = async () => {
-    for (;;) {
-      const events = await store.readAll({ after, filter: SUBSCRIPTION_PROCESS_FILTER });
-      if (events.length === 0) return;
-      for (const event of events) {
-        await process.react(event);
-        after = event.position;
-      }
-    }
-  };
+  const drain = drainer(store, SUBSCRIPTION_PROCESS_FILTER, (event) => process.react(event));
   const subscribe = (webhookUrl: string | null = null) =>
     add.execute({
       accountId,
