@@ -32,6 +32,12 @@ export function soakFigures(ledger: JobLedger, faults: InjectedFault[], http: So
       `batches: ${ledger.batches.length} (${[...byStatus].map(([status, count]) => `${status} ${count}`).join(', ')}), ${videos} videos, their jobs counted above`,
     );
   }
+  if (ledger.subscriptions.length > 0) {
+    const sum = (field: 'checks' | 'jobs') => ledger.subscriptions.reduce((total, item) => total + item[field], 0);
+    lines.push(
+      `subscriptions: ${ledger.subscriptions.length} (deleted by their clients at the end), ${sum('checks')} checks that listed, ${sum('jobs')} jobs, counted above`,
+    );
+  }
   if (ledger.refusals.size > 0)
     lines.push(`refused: ${[...ledger.refusals].map(([key, count]) => `${key} ×${count}`).join(', ')}`);
   if (ledger.unknownOutcomes.length > 0) lines.push(`submissions never answered: ${ledger.unknownOutcomes.length}`);

@@ -60,6 +60,8 @@ export class SubscriptionActions {
         createdAt: Date.now(),
         paused: false,
         deleted: false,
+        checks: 0,
+        jobs: 0,
       });
     else if (outcome.status !== null) this.ledger.refused('subscription', outcome.status);
   }

@@ -36,8 +36,10 @@ export async function readSubscriptionHistories(
  */
 export function trackSubscriptionWork(histories: readonly SubscriptionHistory[], ledger: JobLedger): void {
   for (const history of histories) {
-    const key = ledger.subscriptions.find((item) => item.subscriptionId === history.subscriptionId)?.key ?? '';
-    for (const job of submittedJobs(history))
+    const tracked = ledger.subscriptions.find((item) => item.subscriptionId === history.subscriptionId);
+    const key = tracked?.key ?? '';
+    const jobs = submittedJobs(history);
+    for (const job of jobs)
       if (!ledger.jobs.some((tracked) => tracked.jobId === job.jobId))
         ledger.add({
           kind: 'download',
@@ -50,6 +52,7 @@ export function trackSubscriptionWork(histories: readonly SubscriptionHistory[],
           expected: 'success',
         });
     const { completed, unended } = checkCounts(history);
+    if (tracked !== undefined) Object.assign(tracked, { checks: completed, jobs: jobs.length });
     for (let count = 0; count < completed; count += 1) ledger.listed(history.accountId);
     for (let count = 0; count < unended; count += 1)
       ledger.unknownOutcomes.push({ kind: 'list-channel', accountId: history.accountId, at: Date.now() });

@@ -7,6 +7,9 @@ export interface TrackedSubscription {
   /** As the clients last set it: a change the service did not answer may or may not have happened. */
   paused: boolean;
   deleted: boolean;
+  /** From its stream once the load is over: the checks that listed, and the jobs it submitted. */
+  checks: number;
+  jobs: number;
 }
 
 /** A subscription's stream as the event store holds it after the quiet period. */

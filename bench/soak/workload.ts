@@ -33,7 +33,7 @@ const WEIGHTS: Record<Action, number> = {
   // before batches, which two workers of two slots keep up with.
   batch: 4,
   // Each check now takes the uploads since the subscription's last check: a few downloads more.
-  subscription: 3,
+  subscription: 4,
 };
 const VIDEOS = { clip: 60, slow: 15, broken: 10, voice: 15 } as const;
 
