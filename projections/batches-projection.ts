@@ -14,7 +14,7 @@ import type { Projection } from './projection.js';
  */
 export const batchesProjection: Projection = {
   name: 'batches',
-  filter: { eventTypes: [...BATCH_EVENT_TYPES, 'DownloadRequested'] },
+  filter: { eventTypes: [...BATCH_EVENT_TYPES, 'DownloadRequested'], streamPrefixes: ['batch-', 'download-'] },
   tables: ['batches', 'batch_job_titles'],
   async apply(trx: Knex.Transaction, events: RecordedEvent[]): Promise<void> {
     for (const recorded of events) {

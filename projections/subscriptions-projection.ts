@@ -13,7 +13,8 @@ import type { Projection } from './projection.js';
  */
 export const subscriptionsProjection: Projection = {
   name: 'subscriptions',
-  filter: { eventTypes: SUBSCRIPTION_EVENT_TYPES },
+  // By category too: its followers then wake only at appends to subscriptions, not at every append.
+  filter: { eventTypes: SUBSCRIPTION_EVENT_TYPES, streamPrefixes: ['subscription-'] },
   tables: ['subscriptions'],
   async apply(trx: Knex.Transaction, events: RecordedEvent[]): Promise<void> {
     for (const recorded of events) await applySubscriptionEvent(trx, recorded);

@@ -12,6 +12,8 @@ import type { ListBatchSource } from './list-batch-source.js';
 
 /** The events the batch process reacts to: its batches', the ends of jobs, and the account events that free a slot. */
 export const BATCH_PROCESS_FILTER: EventFilter = {
+  // By category too, so that it wakes only at appends to these, not at every append.
+  streamPrefixes: ['batch-', 'download-', 'account-'],
   eventTypes: [
     'BatchRequested',
     'BatchListed',

@@ -11,6 +11,7 @@ import type { WebhookSchedule } from '../webhooks/webhook-schedule.js';
 
 /** The events the subscription process reacts to. */
 export const SUBSCRIPTION_PROCESS_FILTER: EventFilter = {
+  streamPrefixes: ['subscription-'],
   eventTypes: [
     'SubscriptionCheckCompleted',
     'SubscriptionResumed',
