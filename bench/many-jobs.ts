@@ -10,7 +10,8 @@ import { cpuSeconds, processTreeCpuSeconds, timedProcess } from './timed-process
 /**
  * `BENCH_MANY_JOBS` (100; 10 with --quick) audio downloads of a short clip
  * submitted together to one service process (api, projector and worker,
- * `BENCH_MANY_CONCURRENCY` downloads at once, forked from its warm yt-dlp),
+ * at its default `WORKER_CONCURRENCY`, sized from the machine, or
+ * `BENCH_MANY_CONCURRENCY` downloads at once; forked from its warm yt-dlp),
  * until the last is COMPLETED; against the same number of
  * hand-run yt-dlp commands one after another. CPU time of each side (the
  * service with the yt-dlp and ffmpeg it ran; the bench's own yt-dlp children)
@@ -18,13 +19,13 @@ import { cpuSeconds, processTreeCpuSeconds, timedProcess } from './timed-process
  */
 export async function benchManyJobs(env: Record<string, string>, videoUrl: string): Promise<void> {
   const count = Number(process.env.BENCH_MANY_JOBS ?? (QUICK ? 10 : 100));
-  const concurrency = process.env.BENCH_MANY_CONCURRENCY ?? '4';
+  const concurrency = process.env.BENCH_MANY_CONCURRENCY;
   const service = await startServiceProcess({
     label: 'bench_many',
     roles: ['api', 'projector', 'worker'],
     env: {
       ...env,
-      WORKER_CONCURRENCY: concurrency,
+      ...(concurrency === undefined ? {} : { WORKER_CONCURRENCY: concurrency }),
       DOWNLOAD_RETRY_BASE_MS: '0',
       RATE_LIMIT_KEY_PER_SECOND: '0',
       RATE_LIMIT_ACCOUNT_PER_SECOND: '0',
@@ -89,7 +90,7 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
     const handMs = performance.now() - handStarted;
     const handCpuSeconds = cpuSeconds('self') - handCpu;
     console.log(
-      `many jobs (${count} audio downloads submitted together, ${concurrency} at once): all COMPLETED in ${(serviceMs / 1000).toFixed(1)} s, ` +
+      `many jobs (${count} audio downloads submitted together, ${service.config.jobs.workerConcurrency} at once${concurrency === undefined ? ', the default' : ''}): all COMPLETED in ${(serviceMs / 1000).toFixed(1)} s, ` +
         `CPU ${serviceCpuSeconds.toFixed(1)} s (${((100 * serviceCpuSeconds) / (serviceMs / 1000)).toFixed(0)}% of a core); ` +
         `the same ${count} yt-dlp commands one after another ${(handMs / 1000).toFixed(1)} s, CPU ${handCpuSeconds.toFixed(1)} s (${((100 * handCpuSeconds) / (handMs / 1000)).toFixed(0)}% of a core); ` +
         `ratio ${(serviceMs / handMs).toFixed(2)}`,

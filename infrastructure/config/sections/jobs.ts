@@ -1,13 +1,16 @@
 import { section } from '../section.js';
-import { integer } from '../variable.js';
+import { machineConcurrency } from '../../system/machine-concurrency.js';
+import { wholeNumber } from '../parsers.js';
+import { integer, variable } from '../variable.js';
 
 export const jobsSection = section('Jobs and reservations', {
-  workerConcurrency: integer(
-    'WORKER_CONCURRENCY',
-    2,
-    [1, 64],
-    'downloads (and info or client-download jobs) at once per worker process',
-  ),
+  workerConcurrency: variable({
+    name: 'WORKER_CONCURRENCY',
+    doc: 'downloads (and info or client-download jobs) at once per worker process',
+    shownDefault: '2 per CPU core, at most 1 per 512 MB of memory (the container limit when there is one), at least 2',
+    fallback: machineConcurrency,
+    parse: wholeNumber(1, 64),
+  }),
   downloadMaxAttempts: integer('DOWNLOAD_MAX_ATTEMPTS', 3, [1, 20], 'attempts per job'),
   downloadRetryBaseMs: integer(
     'DOWNLOAD_RETRY_BASE_MS',
