@@ -13,6 +13,12 @@ interface DescribeOptions {
 }
 
 /**
+ * Formats whose delivered file needs no probe of its own: yt-dlp extracted their audio (`-x`) after probing the
+ * source with ffprobe itself, so the file is audio alone, in the format asked for.
+ */
+const EXTRACTED_AUDIO: ReadonlySet<MediaFormat> = new Set(['audio', 'audio-mp3']);
+
+/**
  * What a download delivered, as ffprobe reads the file rather than as yt-dlp meant it: the format (a video's named
  * height, or plain audio where AAC was asked for and not found), its size, extension and MIME type.
  */
@@ -21,8 +27,16 @@ export async function describeDownloadedFile(
   requested: MediaFormat,
   options: DescribeOptions,
 ): Promise<Omit<DownloadedMedia, 'stageMs'>> {
-  const probe = await readMediaFile(filePath, options);
   const extension = path.extname(filePath).slice(1).toLowerCase();
+  if (EXTRACTED_AUDIO.has(requested))
+    return {
+      filePath,
+      fileSize: (await stat(filePath)).size,
+      actualFormat: requested,
+      extension,
+      mimeType: mediaMimeType(extension, false),
+    };
+  const probe = await readMediaFile(filePath, options);
   const hasVideo = videoStreams(probe).length > 0;
   return {
     filePath,
