@@ -1,4 +1,4 @@
-import { CommandHandler } from '../../../application/command-handler.js';
+import { CommandHandler, type CommandHandlerOptions } from '../../../application/command-handler.js';
 import { SubmitDownload } from '../../../application/downloads/submit-download.js';
 import { VideoLookup } from '../../../application/downloads/video-lookup.js';
 import { ListChannel } from '../../../application/lookups/list-channel.js';
@@ -24,6 +24,8 @@ import {
 } from '../../../application/subscriptions/subscription-process.js';
 import { SUBSCRIPTION_CATEGORY, subscriptionDecider } from '../../../domain/subscription/decider.js';
 import { ROSTER_CATEGORY, rosterDecider } from '../../../domain/subscription/roster.js';
+import { ROSTER_STATE_VERSION, SUBSCRIPTION_STATE_VERSION } from '../../../domain/subscription/state-version.js';
+import { PostgresSnapshotStore } from '../../snapshots/postgres-snapshot-store.js';
 import { parseVideoUrl } from '../../../domain/video-url.js';
 import { subscriptionsProjection } from '../../../projections/subscriptions-projection.js';
 import type { FeatureContext, FeatureModule } from '../../composition/feature-module.js';
@@ -47,6 +49,8 @@ const SCHEDULER_PERIOD_MS = 1_000;
 const CHECKS_PER_ROUND = 20;
 /** Beyond the listing's own bound, before a check left without an end is run again. */
 const TAKE_OVER_MARGIN_MS = 60_000;
+/** A command that folds this many events of a subscription's or roster's stream stores the state it reached. */
+const SNAPSHOT_AFTER_EVENTS = 100;
 
 /**
  * Subscriptions: a channel or playlist checked on a schedule, each new video
@@ -95,16 +99,42 @@ export const subscriptionsFeature = {
   ],
 } satisfies FeatureModule;
 
-function registerUseCases(context: FeatureContext): void {
-  const { container: c, config } = context;
+/** Both kinds of stream never end (a check adds four or five events): their commands fold from a snapshot. */
+function registerCommandHandlers({ container: c, logger }: FeatureContext): void {
   const { eventStore, database } = c.resolve(TOKENS.storage);
-  const ids = () => c.resolve(TOKENS.ids);
-  const clock = () => c.resolve(TOKENS.clock);
+  const ids = c.resolve(TOKENS.ids);
+  const snapshots = (version: number): CommandHandlerOptions => ({
+    snapshots: {
+      store: new PostgresSnapshotStore(database),
+      version,
+      afterEvents: SNAPSHOT_AFTER_EVENTS,
+      onError: (error, stream) =>
+        logger.warn({ err: error, stream }, 'Snapshot could not be read or stored; folding from the first event'),
+    },
+  });
   c.singleton(
     subscriptionCommands,
-    () => new CommandHandler(eventStore, subscriptionDecider, SUBSCRIPTION_CATEGORY, ids()),
+    () =>
+      new CommandHandler(
+        eventStore,
+        subscriptionDecider,
+        SUBSCRIPTION_CATEGORY,
+        ids,
+        snapshots(SUBSCRIPTION_STATE_VERSION),
+      ),
   );
-  c.singleton(rosterCommands, () => new CommandHandler(eventStore, rosterDecider, ROSTER_CATEGORY, ids()));
+  c.singleton(
+    rosterCommands,
+    () => new CommandHandler(eventStore, rosterDecider, ROSTER_CATEGORY, ids, snapshots(ROSTER_STATE_VERSION)),
+  );
+}
+
+function registerUseCases(context: FeatureContext): void {
+  const { container: c, config } = context;
+  const { database } = c.resolve(TOKENS.storage);
+  const ids = () => c.resolve(TOKENS.ids);
+  const clock = () => c.resolve(TOKENS.clock);
+  registerCommandHandlers(context);
   const readModel = new PostgresSubscriptionReadModel(database);
   const takeOverAfterMs = config.lookups.channelListingTimeoutSeconds * 1000 + TAKE_OVER_MARGIN_MS;
   c.singleton(
