@@ -90,7 +90,6 @@ export const subscriptionsFeature = {
     );
     return [{ start: () => processor.start(), stop: () => processor.stop() }];
   },
-  // One worker of the deployment runs the due checks; each is claimed in its subscription's stream all the same.
   // One worker of the deployment runs the due checks and sends the due `subscription.paused`; each is claimed in the
   // subscription's stream all the same.
   leaderLoops: ({ container: c, logger }) => [
