@@ -52,6 +52,9 @@ export function subscriptionView(state: LiveSubscriptionState): SubscriptionView
     videosSeen: Object.keys(state.seen).length,
     videosWaiting: state.queue.length,
     videosRefused: Object.keys(state.refused).length,
-    jobs: Object.values(state.submitted).map(({ jobId, videoUrl, title }) => ({ jobId, videoUrl, title })),
+    // By submission: a state read back from a snapshot (jsonb) does not keep its keys' order.
+    jobs: Object.values(state.submitted)
+      .sort((a, b) => a.order - b.order)
+      .map(({ jobId, videoUrl, title }) => ({ jobId, videoUrl, title })),
   };
 }

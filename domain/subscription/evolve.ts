@@ -16,6 +16,7 @@ export function evolveSubscription(state: SubscriptionState, event: Subscription
       seen: {},
       queue: [],
       submitted: {},
+      submissions: 0,
       refused: {},
     };
   }
@@ -73,7 +74,9 @@ function evolveVideos(state: LiveSubscriptionState, event: SubscriptionEvent): L
     case 'SubscriptionVideoSubmitted': {
       const { videoId, videoUrl, title, jobId } = event.data;
       const queue = state.queue.filter((video) => video.videoId !== videoId);
-      return { ...state, queue, submitted: { ...state.submitted, [videoId]: { videoId, videoUrl, title, jobId } } };
+      const order = state.submissions;
+      const submitted = { ...state.submitted, [videoId]: { videoId, videoUrl, title, jobId, order } };
+      return { ...state, queue, submitted, submissions: order + 1 };
     }
     case 'SubscriptionVideoDeferred':
       return deferred(state, event);

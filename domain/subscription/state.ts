@@ -35,7 +35,10 @@ export interface LiveSubscriptionState {
   seen: Readonly<Record<string, true>>;
   queue: readonly QueuedVideo[];
   /** Each video the subscription submitted, by id, with its job. */
-  submitted: Readonly<Record<string, FoundVideo & { jobId: string }>>;
+  /** `order`: the submission's place among all of this subscription's, which a view lists them by. */
+  submitted: Readonly<Record<string, FoundVideo & { jobId: string; order: number }>>;
+  /** Submissions made so far, refused or deferred ones included. */
+  submissions: number;
   refused: Readonly<Record<string, SubmissionRefusalCode>>;
 }
 

@@ -1,19 +1,24 @@
 import type { Knex } from 'knex';
-import type { DueCheck, SubscriptionReadModel } from '../../../application/subscriptions/subscription-read-model.js';
+import type {
+  DueCheck,
+  SubscriptionReadModel,
+  SubscriptionRow,
+} from '../../../application/subscriptions/subscription-read-model.js';
 import { type SubscriptionView, subscriptionView } from '../../../application/subscriptions/subscription-view.js';
 import type { LiveSubscriptionState } from '../../../domain/subscription/state.js';
 
 interface Row {
   state: unknown;
+  last_revision: number;
 }
 
 /** The subscriptions' read model in PostgreSQL (or PGlite). */
 export class PostgresSubscriptionReadModel implements SubscriptionReadModel {
   constructor(private readonly db: Knex) {}
 
-  async get(subscriptionId: string): Promise<SubscriptionView | null> {
+  async get(subscriptionId: string): Promise<SubscriptionRow | null> {
     const row: Row | undefined = await this.db('subscriptions').where({ subscription_id: subscriptionId }).first();
-    return row === undefined ? null : viewOf(row);
+    return row === undefined ? null : { view: viewOf(row), revision: row.last_revision };
   }
 
   async list(accountId: string, offset: number, limit: number): Promise<{ items: SubscriptionView[]; total: number }> {

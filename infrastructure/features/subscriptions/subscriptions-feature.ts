@@ -147,7 +147,10 @@ function registerUseCases(context: FeatureContext): void {
         clock: clock(),
       }),
   );
-  c.singleton(ReadSubscriptions, () => new ReadSubscriptions(readModel, c.resolve(subscriptionCommands)));
+  c.singleton(
+    ReadSubscriptions,
+    () => new ReadSubscriptions(readModel, c.resolve(subscriptionCommands), c.resolve(TOKENS.storage).eventStore),
+  );
   c.singleton(
     ChangeSubscription,
     () => new ChangeSubscription(c.resolve(subscriptionCommands), c.resolve(rosterCommands), clock()),
