@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { definePaths, jsonContent, nullable, ref } from '../../http/openapi/schema-kit.js';
-import { errorResponse, rateLimited, responses } from '../../http/openapi/shared-responses.js';
+import { errorResponse, rateLimited, responses, idPathParameter } from '../../http/openapi/shared-responses.js';
 import type { OpenApiPart } from '../../http/openapi/openapi-part.js';
 
 /** An account holder's own API keys: list, issue, revoke. */
@@ -34,13 +34,7 @@ const IssuedApiKey = Type.Object(
 
 const apiKeySchemas = { ApiKey, ApiKeyList, IssueApiKeyRequest, IssuedApiKey };
 
-const keyIdParameter = {
-  name: 'keyId' as const,
-  in: 'path' as const,
-  required: true,
-  description: 'The `keyId` of one of the account’s keys.',
-  schema: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' }),
-};
+const keyIdParameter = idPathParameter('keyId', 'The `keyId` of one of the account’s keys.');
 
 const apiKeyPaths = definePaths({
   '/me/keys': {

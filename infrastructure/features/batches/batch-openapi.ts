@@ -9,6 +9,7 @@ import {
   cursorPageParameters,
   errorResponse,
   responses,
+  idPathParameter,
 } from '../../http/openapi/shared-responses.js';
 
 const { format, language, webhookUrl } = SubmitDownloadRequest.properties;
@@ -107,13 +108,7 @@ const Batch = Type.Object(
 
 const BatchChangeResponse = Type.Object({ batchId: Type.String(), message: Type.String() }, closed);
 
-const batchIdParameter = {
-  name: 'batchId' as const,
-  in: 'path' as const,
-  required: true,
-  description: 'The batch, as `POST /download-batch` answered it.',
-  schema: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' }),
-};
+const batchIdParameter = idPathParameter('batchId', 'The batch, as `POST /download-batch` answered it.');
 
 const pageParameters = cursorPageParameters('Jobs');
 

@@ -13,6 +13,7 @@ import {
   cursorPageParameters,
   errorResponse,
   responses,
+  idPathParameter,
 } from '../../http/openapi/shared-responses.js';
 
 const { format, language, webhookUrl } = SubmitDownloadRequest.properties;
@@ -124,13 +125,10 @@ const SubscriptionPage = Type.Object(
   closed,
 );
 
-const subscriptionIdParameter = {
-  name: 'subscriptionId' as const,
-  in: 'path' as const,
-  required: true,
-  description: 'The subscription, as `POST /subscriptions` answered it.',
-  schema: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' }),
-};
+const subscriptionIdParameter = idPathParameter(
+  'subscriptionId',
+  'The subscription, as `POST /subscriptions` answered it.',
+);
 
 const pageParameters = cursorPageParameters('Subscriptions');
 

@@ -25,14 +25,16 @@ export const errorResponse = (description: string, example: string, schema: TSch
   content: jsonContent(schema, { error: example }),
 });
 
-/** Identifiers issued by the service are UUIDs; anything outside this shape cannot name a job. */
-export const jobIdParameter = (description: string) => ({
-  name: 'jobId' as const,
+/** A path parameter naming something the service issued: UUIDs, so anything outside this shape names nothing. */
+export const idPathParameter = <Name extends string>(name: Name, description: string) => ({
+  name,
   in: 'path' as const,
   required: true,
   description,
   schema: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' }),
 });
+
+export const jobIdParameter = (description: string) => idPathParameter('jobId', description);
 
 export const responses = {
   unauthorized: {
