@@ -1,7 +1,10 @@
 import { accountBalances, type FeatureBalance } from '../../domain/account/balances.js';
 import type { FeatureId, PlanId } from '../../domain/account/plan.js';
 import { accountStateAt } from '../../domain/account/renewal.js';
+import { streamName } from '../../domain/stream-name.js';
+import { ROSTER_CATEGORY, SUBSCRIPTION_ALLOWANCE, rosterDecider } from '../../domain/subscription/roster.js';
 import type { Clock } from '../ports/clock.js';
+import type { EventStore } from '../ports/event-store.js';
 import type { AccountReadModel } from '../ports/read-models.js';
 
 export interface AccountSummary {
@@ -9,29 +12,41 @@ export interface AccountSummary {
   email: string;
   plan: { id: PlanId; renewsAt: number | null; canceledAt: number | null };
   balances: Partial<Record<FeatureId, FeatureBalance>>;
+  /** How many subscriptions the plan allows the account to hold at once, and how many it holds. */
+  subscriptions: { allowance: number; held: number };
 }
 
 /** `GET /me`: from the read model, as of now (a period that ended reads as renewed). Never charged. */
 export class GetAccount {
   constructor(
     private readonly readModel: AccountReadModel,
+    private readonly store: EventStore,
     private readonly clock: Clock,
   ) {}
 
   async execute(accountId: string): Promise<AccountSummary | null> {
-    const view = await this.readModel.get(accountId);
+    const [view, held] = await Promise.all([this.readModel.get(accountId), this.subscriptionsHeld(accountId)]);
     if (view === null || view.state.plan === null) return null;
     const now = this.clock.now().getTime();
     const state = accountStateAt(view.state, now);
+    const planId = (state.plan ?? view.state.plan).id;
     return {
       name: state.name,
       email: state.email,
-      plan: {
-        id: (state.plan ?? view.state.plan).id,
-        renewsAt: state.periodEnd,
-        canceledAt: state.cancellation?.scheduledAt ?? null,
-      },
+      plan: { id: planId, renewsAt: state.periodEnd, canceledAt: state.cancellation?.scheduledAt ?? null },
       balances: accountBalances(state, now),
+      subscriptions: { allowance: SUBSCRIPTION_ALLOWANCE[planId], held },
     };
+  }
+
+  /** Counted from the account's roster stream, where creations hold their slot: exact, and short (one event per creation or deletion). */
+  private async subscriptionsHeld(accountId: string): Promise<number> {
+    const events = await this.store.readStream(streamName(ROSTER_CATEGORY, accountId));
+    const roster = events.reduce(
+      (state, { type, data }) =>
+        rosterDecider.evolve(state, { type, data } as Parameters<typeof rosterDecider.evolve>[1]),
+      rosterDecider.initialState(),
+    );
+    return Object.keys(roster.held).length;
   }
 }

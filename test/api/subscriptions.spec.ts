@@ -66,15 +66,18 @@ describe('/subscriptions: bad input, add-on, plan allowance under concurrency, o
     }
   });
 
-  it('holds a plan to its allowance when creations race: the starter plan gets exactly 10 of 14 at once, and a deletion frees one', async () => {
+  it('holds a plan to its allowance when creations race: the starter plan gets exactly 10 of 14 at once, /me shows them, and a deletion frees one', async () => {
     const starter = (await service.createAccount({ planId: 'starter', addOns: ['channel_list'] })).apiKey;
     const answers = await Promise.all(Array.from({ length: 14 }, () => subscribe(starter)));
     const count = (status: number) => answers.filter((answer) => answer.status === status).length;
     assert.deepEqual([count(201), count(409)], [10, 4], JSON.stringify(answers.map((answer) => answer.body)));
     const refused = answers.find((answer) => answer.status === 409);
     assert.match(refused?.body.error, /plan allows 10 subscriptions; delete one/);
+    const holdings = async () => (await call('GET', '/api/v2/me', { key: starter })).body.subscriptions;
+    assert.deepEqual(await holdings(), { allowance: 10, held: 10 });
     const held = answers.find((answer) => answer.status === 201)?.body.subscriptionId;
     assert.equal((await call('DELETE', `/api/v2/subscriptions/${held}`, { key: starter })).status, 204);
+    assert.deepEqual(await holdings(), { allowance: 10, held: 9 }, 'a deletion frees its place at once');
     assert.equal((await subscribe(starter)).status, 201);
     assert.equal((await subscribe(starter)).status, 409);
   });

@@ -50,12 +50,24 @@ const Balances = Type.Unsafe<
   additionalProperties: ref('FeatureBalance', FeatureBalance),
 });
 
+const SubscriptionHoldings = Type.Object(
+  {
+    allowance: Type.Integer({
+      minimum: 0,
+      description: 'How many subscriptions (`POST /subscriptions`) the plan allows the account to hold at once.',
+    }),
+    held: Type.Integer({ minimum: 0, description: 'How many it holds now (deleted ones free their place at once).' }),
+  },
+  closed,
+);
+
 const AccountResponse = Type.Object(
   {
     name: Type.String({ description: 'Account holder’s name.' }),
     email: Type.String({ description: 'Account email.' }),
     plan: ref('AccountPlan', AccountPlan),
     balances: ref('Balances', Balances),
+    subscriptions: ref('SubscriptionHoldings', SubscriptionHoldings),
   },
   closed,
 );
@@ -110,6 +122,7 @@ const Statement = Type.Object(
 const accountSchemas = {
   AccountResponse,
   AccountPlan,
+  SubscriptionHoldings,
   FeatureId,
   Balances,
   FeatureBalance,

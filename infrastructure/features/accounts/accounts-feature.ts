@@ -107,7 +107,10 @@ function registerAccountReads({ container: c, config }: FeatureContext): void {
     new PostgresAccountReadProgress(storage.reads, storage.eventStore, config.accounts.readYourWritesWaitMs),
   );
   c.singleton(ChargeVisibility, () => new ChargeVisibility(c.resolve(TOKENS.accountReadProgress)));
-  c.singleton(GetAccount, () => new GetAccount(c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)));
+  c.singleton(
+    GetAccount,
+    () => new GetAccount(c.resolve(TOKENS.accountReadModel), storage.eventStore, c.resolve(TOKENS.clock)),
+  );
   c.singleton(
     ReplayAccountLedger,
     () => new ReplayAccountLedger(storage.eventStore, c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)),
