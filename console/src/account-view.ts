@@ -17,7 +17,9 @@ export async function showAccount(api: Api): Promise<Me> {
   const renewal =
     me.plan.renewsAt === null ? 'one-off allowance, never renews' : `renews ${formatDate(me.plan.renewsAt)}`;
   const cancel = me.plan.canceledAt === null ? '' : `; cancels ${formatDate(me.plan.canceledAt)}`;
-  byId('plan').textContent = `${me.name} (${me.email}) · plan ${me.plan.id}, ${renewal}${cancel}`;
+  const { held, allowance } = me.subscriptions;
+  const subscriptions = ` · ${formatCount(held)} of ${formatCount(allowance)} subscriptions`;
+  byId('plan').textContent = `${me.name} (${me.email}) · plan ${me.plan.id}, ${renewal}${cancel}${subscriptions}`;
   byId('balances').replaceChildren(
     ...Object.entries(me.balances).map(([feature, balance]) => balanceItem(feature, balance)),
   );

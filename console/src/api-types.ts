@@ -47,6 +47,7 @@ export interface Me {
   email: string;
   plan: { id: string; renewsAt: number | null; canceledAt: number | null };
   balances: Record<string, FeatureBalance>;
+  subscriptions: { allowance: number; held: number };
 }
 
 export interface WebhookAttempt {

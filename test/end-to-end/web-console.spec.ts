@@ -64,7 +64,10 @@ for (const mode of ['server', 'embedded'] as const) {
       await web.page.getByLabel('API key').waitFor();
       await screenshot(web.page, `${mode}-sign-in`);
       await web.signIn(apiKey);
-      assert.match(await web.page.locator('#plan').innerText(), /Ada Lovelace .*plan starter, renews /);
+      assert.match(
+        await web.page.locator('#plan').innerText(),
+        /Ada Lovelace .*plan starter, renews .* · 0 of 10 subscriptions$/,
+      );
       assert.equal(await web.page.locator('#balances meter').count(), 3, 'downloads, bandwidth and info');
       assert.equal(await balanceUsed('download_count'), '0');
       assert.equal(await web.page.evaluate(() => sessionStorage.getItem('vds.apiKey')), apiKey);
