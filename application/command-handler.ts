@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Decider, DomainEvent } from '../domain/decider.js';
 import { streamName } from '../domain/stream-name.js';
 import type { EventMetadata, EventStore } from './ports/event-store.js';
@@ -9,6 +10,13 @@ import { KeyedMutex } from './keyed-mutex.js';
 export interface CommandContext {
   correlationId?: string;
   causationId?: string;
+  /** Who asked, when someone did: `operator:<tokenId>`, `cli`, `key:<keyId>`; kept in the events' metadata for the audit trail. */
+  actor?: string;
+  /**
+   * Derives the events' ids from this seed instead of drawing them: a retried request (an admin write under the same
+   * Idempotency-Key) that reaches the store again after its first attempt was written is refused as a duplicate.
+   */
+  eventIdSeed?: string;
 }
 
 export interface CommandResult<Event, State> {
@@ -126,13 +134,14 @@ export class CommandHandler<Command extends { type: string }, Event extends Doma
       const metadata: EventMetadata = {
         correlationId: context.correlationId ?? this.ids.next(),
         ...(context.causationId === undefined ? {} : { causationId: context.causationId }),
+        ...(context.actor === undefined ? {} : { actor: context.actor }),
         commandType: command.type,
       };
       try {
         const result = await this.store.appendToStream(
           stream,
-          events.map((event) => ({
-            id: this.ids.next(),
+          events.map((event, index) => ({
+            id: context.eventIdSeed === undefined ? this.ids.next() : seededEventId(context.eventIdSeed, index),
             type: event.type,
             data: event.data as Record<string, unknown>,
             metadata,
@@ -153,6 +162,13 @@ export class CommandHandler<Command extends { type: string }, Event extends Doma
       }
     }
   }
+}
+
+/** A uuid (version 8, RFC 9562's custom form) from a hash of the seed and the event's place in the append. */
+function seededEventId(seed: string, index: number): string {
+  const hex = createHash('sha256').update(`${seed}#${index}`).digest('hex');
+  const variant = ((Number.parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 function backoff(policy: RetryPolicy, attempt: number): number {

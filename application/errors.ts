@@ -5,7 +5,9 @@ export type ApplicationErrorKind =
   | 'video_not_downloadable'
   | 'extractor_unavailable'
   | 'submissions_busy'
-  | 'listings_busy';
+  | 'listings_busy'
+  | 'request_already_applied'
+  | 'operator_scope';
 
 /** A use case's refusal, named by its kind rather than by a transport's status code. */
 export abstract class ApplicationError extends Error {
@@ -68,5 +70,25 @@ export class ListingsBusyError extends ApplicationError {
         : `Too many channel listings are under way; retry after ${retryAfterSeconds} s`,
     );
     this.name = 'ListingsBusyError';
+  }
+}
+
+/** A retried admin write whose first attempt was carried out, but whose answer was not kept (its process stopped in between). */
+export class RequestAlreadyAppliedError extends ApplicationError {
+  readonly kind = 'request_already_applied';
+  constructor() {
+    super(
+      'This Idempotency-Key’s request was already carried out, but its answer was not kept; read the result instead',
+    );
+    this.name = 'RequestAlreadyAppliedError';
+  }
+}
+
+/** A `read` operator token asked to write. */
+export class OperatorScopeError extends ApplicationError {
+  readonly kind = 'operator_scope';
+  constructor() {
+    super('This operator token may only read: writes need a token of scope write');
+    this.name = 'OperatorScopeError';
   }
 }

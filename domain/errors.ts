@@ -9,7 +9,8 @@ export type DomainErrorKind =
   | 'idempotency_key_reused'
   | 'job_abandoned'
   | 'lease_held'
-  | 'lease_lost';
+  | 'lease_lost'
+  | 'account_refused';
 
 /** Errors a decider raises when a command is not allowed; the HTTP layer maps their kinds to status codes. */
 export abstract class DomainError extends Error {
@@ -103,5 +104,14 @@ export class LeaseLostError extends DomainError {
   constructor(readonly jobId: string) {
     super(`Job ${jobId} was taken over by another worker`);
     this.name = 'LeaseLostError';
+  }
+}
+
+/** The account is suspended or closed: nothing new may start in it. */
+export class AccountRefusedError extends DomainError {
+  readonly kind = 'account_refused';
+  constructor(message: string) {
+    super(message);
+    this.name = 'AccountRefusedError';
   }
 }

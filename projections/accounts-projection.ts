@@ -6,7 +6,9 @@ import { ACCOUNT_EVENT_TYPES } from '../domain/account/events.js';
 import type { AccountState } from '../domain/account/state.js';
 import type { Projection } from './projection.js';
 
-/** Notified with the key id of every revocation the projection applies. */
+const ACCESS_EVENTS: ReadonlySet<string> = new Set(['AccountSuspended', 'AccountReactivated', 'AccountClosed']);
+
+/** Notified with the key id of every revocation the projection applies, and of every key of a suspended, reactivated or closed account. */
 export const API_KEY_REVOCATIONS_CHANNEL = 'api_key_revocations';
 
 /**
@@ -66,6 +68,7 @@ async function applyToApiKeys(trx: Knex.Transaction, event: AccountEvent): Promi
         key_prefix: d.keyPrefix,
         encrypted_key: d.encryptedKey,
         issued_at: d.issuedAt,
+        read_only: d.readOnly === true,
       })
       .onConflict('key_hash')
       .ignore();
@@ -76,5 +79,11 @@ async function applyToApiKeys(trx: Knex.Transaction, event: AccountEvent): Promi
       .update({ revoked_at: event.data.revokedAt });
     // Delivered when this batch commits, i.e. when the revocation becomes visible: API processes evict the key from their caches.
     await trx.raw('SELECT pg_notify(?, ?)', [API_KEY_REVOCATIONS_CHANNEL, event.data.keyId]);
+  } else if (ACCESS_EVENTS.has(event.type)) {
+    // The account's keys now answer otherwise (403, or again 200): every cached lookup of them is dropped, and open streams end.
+    await trx.raw('SELECT pg_notify(?, key_id) FROM api_keys WHERE account_id = ?', [
+      API_KEY_REVOCATIONS_CHANNEL,
+      event.data.accountId,
+    ]);
   }
 }

@@ -1,4 +1,5 @@
 import type { ApiKeySecrets } from '../ports/api-key-secrets.js';
+import type { KeyUsage } from '../ports/key-usage.js';
 import type { AccountReadModel, ApiKeyOwner } from '../ports/read-models.js';
 
 /** Finds the account an API key belongs to; revoked and unknown keys find none. */
@@ -9,10 +10,13 @@ export class Authenticate {
     private readonly secrets: ApiKeySecrets,
     /** The read model itself, for a check that must not wait on a revocation notice. */
     private readonly readModel: Pick<AccountReadModel, 'isKeyActive'>,
+    private readonly usage: Pick<KeyUsage, 'noteUse'>,
   ) {}
 
-  execute(apiKey: string): Promise<ApiKeyOwner | null> {
-    return this.keys.findActiveKey(this.secrets.hash(apiKey));
+  async execute(apiKey: string): Promise<ApiKeyOwner | null> {
+    const owner = await this.keys.findActiveKey(this.secrets.hash(apiKey));
+    if (owner !== null) this.usage.noteUse(owner.keyId);
+    return owner;
   }
 
   /** Whether the key is still active now, as the read model says (a long response checks before its last word). */

@@ -1,3 +1,4 @@
+import type { AccountAccess } from '../../domain/account/state.js';
 import type { AccountState } from '../../domain/account/state.js';
 import type { DownloadErrorCode } from '../../domain/download-error-code.js';
 import type { DownloadJobStatus } from '../../domain/download-job/state.js';
@@ -55,13 +56,30 @@ export interface ApiKeyOwner {
   keyId: string;
   /** The account's plan when the key was looked up; it sets the request rate limits. */
   planId: string | null;
+  /** Set while the account is suspended or closed: its requests are refused. */
+  access: AccountAccess | null;
+  /** A key that may only poll and list: every other request of it is refused. */
+  readOnly: boolean;
+}
+
+/** An operator's search of the accounts. */
+export interface AccountSearch {
+  /** Part of the name or email, any letter case. */
+  text?: string;
+  planId?: string;
+  status?: 'active' | 'suspended' | 'closed';
+  /** `usage`: most bandwidth charged in the current period first. */
+  sort: 'name' | 'usage';
+  offset: number;
+  limit: number;
 }
 
 export interface AccountReadModel {
   get(accountId: string): Promise<AccountView | null>;
   list(): Promise<AccountView[]>;
+  search(criteria: AccountSearch): Promise<{ accounts: AccountView[]; total: number }>;
   /** The owner of an active (not revoked) key, by the key's hash. */
   findActiveKey(keyHash: string): Promise<ApiKeyOwner | null>;
-  /** Whether the key exists and is not revoked. */
+  /** Whether the key exists, is not revoked, and its account is neither suspended nor closed. */
   isKeyActive(keyId: string): Promise<boolean>;
 }

@@ -102,8 +102,18 @@ export interface WorkQueue {
   /** A channel every process of the service hears (unlike work, which one consumer takes); best effort, nothing is kept. */
   broadcast(channel: string): Broadcast;
   ping(): Promise<boolean>;
+  /** Per subject: messages waiting for a worker, and those a worker holds. */
+  depth(): Promise<QueueDepth[]>;
+  /** Puts a dead letter's message back on its subject, once per `messageId` (a retried replay adds nothing). */
+  requeue(subject: string, payload: unknown, messageId: string): Promise<void>;
   /** Closes the connection, if any; stop relays and consumers first. */
   close(): Promise<void>;
+}
+
+export interface QueueDepth {
+  subject: string;
+  waiting: number;
+  running: number;
 }
 
 export interface Broadcast {

@@ -8,7 +8,7 @@ const MAX_ACTIVE_API_KEYS = 20;
 
 /** Issuing a key id already issued does nothing, so a retried request issues it once. */
 export function issueApiKey(data: IssueApiKey['data'], { state, accountId }: OpenAccountContext): AccountEvent[] {
-  const { keyId, keyPrefix, keyHash, encryptedKey, now, name } = data;
+  const { keyId, keyPrefix, keyHash, encryptedKey, now, name, readOnly } = data;
   if (state.apiKeys.some((key) => key.keyId === keyId)) return [];
   if (state.apiKeys.filter((key) => !key.revoked).length >= MAX_ACTIVE_API_KEYS)
     throw new RuleViolationError(
@@ -25,6 +25,7 @@ export function issueApiKey(data: IssueApiKey['data'], { state, accountId }: Ope
         encryptedKey,
         issuedAt: now,
         ...(name === undefined ? {} : { name }),
+        ...(readOnly === true ? { readOnly: true as const } : {}),
       },
     },
   ];

@@ -18,9 +18,23 @@ export type GrantExtraUnits = {
 export type IssueApiKey = {
   type: 'IssueApiKey';
   /** `name`: the holder's label for the key, when given. */
-  data: { keyId: string; keyPrefix: string; keyHash: string; encryptedKey: string; now: string; name?: string };
+  data: {
+    keyId: string;
+    keyPrefix: string;
+    keyHash: string;
+    encryptedKey: string;
+    now: string;
+    name?: string;
+    /** Polls and lists, never submits or changes anything. */
+    readOnly?: boolean;
+  };
 };
 export type RevokeApiKey = { type: 'RevokeApiKey'; data: { keyId: string; now: string } };
+/** An operator's: the account's requests are refused with `reason` until it is reactivated. */
+export type SuspendAccount = { type: 'SuspendAccount'; data: { reason: string; now: string } };
+export type ReactivateAccount = { type: 'ReactivateAccount'; data: { now: string } };
+/** For good: nothing new starts; jobs and lookups under way are still charged or released. */
+export type CloseAccount = { type: 'CloseAccount'; data: { now: string } };
 export type ReserveDownload = {
   type: 'ReserveDownload';
   data: { jobId: string; pendingLimit: number; now: string; idempotency?: { key: string; requestHash: string } };
@@ -47,6 +61,9 @@ export type AccountCommand =
   | GrantExtraUnits
   | IssueApiKey
   | RevokeApiKey
+  | SuspendAccount
+  | ReactivateAccount
+  | CloseAccount
   | ReserveDownload
   | ChargeBandwidth
   | ReleaseDownload

@@ -1,5 +1,6 @@
 import { type DecisionsByType, decideByType } from '../decide-by-type.js';
 import { NotFoundError } from '../errors.js';
+import { assertCommandAllowed, closeAccount, reactivateAccount, suspendAccount } from './access.js';
 import { issueApiKey, revokeApiKey } from './api-key-decisions.js';
 import type { AccountCommand, OpenAccount } from './commands.js';
 import type { OpenAccountContext } from './decision-context.js';
@@ -21,6 +22,9 @@ const ON_OPEN_ACCOUNT: DecisionsByType<Exclude<AccountCommand, OpenAccount>, Ope
   GrantExtraUnits: grantExtraUnits,
   IssueApiKey: issueApiKey,
   RevokeApiKey: revokeApiKey,
+  SuspendAccount: suspendAccount,
+  ReactivateAccount: reactivateAccount,
+  CloseAccount: closeAccount,
   ReserveDownload: reserveDownload,
   ChargeBandwidth: chargeBandwidth,
   ReleaseDownload: releaseDownload,
@@ -32,6 +36,7 @@ const ON_OPEN_ACCOUNT: DecisionsByType<Exclude<AccountCommand, OpenAccount>, Ope
 export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
   if (command.type === 'OpenAccount') return openAccount(command.data, state);
   if (state.status !== 'open' || state.accountId === null) throw new NotFoundError('Account not found');
+  assertCommandAllowed(command, state);
   const now = Date.parse(command.data.now);
   const renewals = dueRenewals(state, now);
   const current = renewals.reduce(evolveAccount, state);

@@ -47,9 +47,20 @@ export type ApiKeyIssued = DomainEvent<
     issuedAt: string;
     /** The holder's label; absent from keys issued without one (and from every key issued before labels). */
     name?: string;
+    /** Present (true) on a key that may only poll and list; absent on every other key. */
+    readOnly?: true;
   }
 >;
 export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { accountId: string; keyId: string; revokedAt: string }>;
+
+/** Requests of the account are refused with `reason` from now on. */
+export type AccountSuspended = DomainEvent<
+  'AccountSuspended',
+  { accountId: string; reason: string; suspendedAt: string }
+>;
+export type AccountReactivated = DomainEvent<'AccountReactivated', { accountId: string; reactivatedAt: string }>;
+/** Final: the account's requests are refused; what was under way is still settled. */
+export type AccountClosed = DomainEvent<'AccountClosed', { accountId: string; closedAt: string }>;
 
 /**
  * A download was admitted: it holds a pending slot and a provisional bandwidth reservation until charged or released.
@@ -100,6 +111,9 @@ export type AccountEvent =
   | ExtraUnitsGranted
   | ApiKeyIssued
   | ApiKeyRevoked
+  | AccountSuspended
+  | AccountReactivated
+  | AccountClosed
   | DownloadReserved
   | BandwidthCharged
   | DownloadReleased
@@ -117,6 +131,9 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEvent['type'][] = [
   'ExtraUnitsGranted',
   'ApiKeyIssued',
   'ApiKeyRevoked',
+  'AccountSuspended',
+  'AccountReactivated',
+  'AccountClosed',
   'DownloadReserved',
   'BandwidthCharged',
   'DownloadReleased',

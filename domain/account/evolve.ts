@@ -24,6 +24,15 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         ...state,
         apiKeys: state.apiKeys.map((key) => (key.keyId === event.data.keyId ? { ...key, revoked: true } : key)),
       };
+    case 'AccountSuspended':
+      return {
+        ...state,
+        access: { status: 'suspended', reason: event.data.reason, since: ms(event.data.suspendedAt) },
+      };
+    case 'AccountReactivated':
+      return { ...state, access: null };
+    case 'AccountClosed':
+      return { ...state, access: { status: 'closed', since: ms(event.data.closedAt) } };
     default:
       return evolvePlan(state, event);
   }

@@ -1,6 +1,11 @@
 import type { PendingLookup } from './lookups.js';
 import type { AddOnId, FeatureId, PlanTerms } from './plan.js';
 
+/** Whether the account may be used: suspended by an operator (until reactivated), or closed for good. Times are Unix ms. */
+export type AccountAccess =
+  | { status: 'suspended'; reason: string; since: number }
+  | { status: 'closed'; since: number };
+
 /** JSON-safe, so the read model can keep the folded state as it is. */
 export interface AccountState {
   status: 'none' | 'open';
@@ -26,6 +31,8 @@ export interface AccountState {
   /** Lookups admitted and not yet charged or released; absent in states stored before lookups existed. */
   pendingLookups?: PendingLookup[];
   apiKeys: Array<{ keyId: string; keyHash: string; revoked: boolean }>;
+  /** Set while the account is suspended, and once it is closed; absent (or null) while it may be used. */
+  access?: AccountAccess | null;
   /** Idempotency-Keys of admitted submissions, within retention; absent from states folded before keys existed. */
   idempotencyKeys?: RememberedSubmission[];
 }

@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util';
 import type { Container } from '../composition/container.js';
 import { AccountAdministration } from '../../application/accounts/account-administration.js';
+import { awaitKeyUsable } from '../../application/accounts/await-key-usable.js';
+import { pollUntil } from '../../application/poll-until.js';
+import { OperatorTokens } from '../../application/operators/operator-tokens.js';
+import { OPERATOR_SCOPES, type OperatorScope } from '../../domain/operator-token/operator-token.js';
 import type { ApiKeySecrets } from '../../application/ports/api-key-secrets.js';
 import type { AccountReadModel } from '../../application/ports/read-models.js';
 import {
@@ -20,14 +24,22 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
 Commands (each prints JSON on stdout):
   create-account --name NAME --email EMAIL [--plan free|starter|growth|scale|custom] [--add-on client_download|channel_list ...]
       Opens an account and issues its first API key. The key is shown only here.
-  issue-key --account ID              Issues another key for the account (shown once).
+  issue-key --account ID [--name NAME] [--read-only]
+      Issues another key for the account (shown once); a read-only one polls and lists, nothing else.
   revoke-key --account ID --key KEY_ID
   change-plan --account ID --plan PLAN
   cancel-plan --account ID            Schedules a fall-back to the free plan at the end of the period.
   enable-add-on --account ID --add-on ADDON
   disable-add-on --account ID --add-on ADDON
   grant --account ID --feature FEATURE --units N [--reason TEXT]
-  list-accounts`;
+  suspend --account ID --reason TEXT  Its keys answer 403 with the reason until it is reactivated.
+  reactivate --account ID
+  close --account ID                  For good: its keys answer 403; jobs under way still finish and are charged.
+  list-accounts
+  issue-operator-token --name NAME --scope read|write
+      Issues a token for the admin API (/admin/v1). The token is shown only here.
+  revoke-operator-token --token TOKEN_ID
+  list-operator-tokens`;
 
 class UsageError extends Error {}
 
@@ -51,6 +63,7 @@ export async function adminCommand(args: string[], container: Container, io: Cli
 /** What each command works with: the account services, the options given, and where notes go. */
 interface AdminTools {
   readonly admin: AccountAdministration;
+  readonly operators: OperatorTokens;
   readonly readModel: AccountReadModel;
   readonly secrets: ApiKeySecrets;
   readonly io: CliOutput;
@@ -70,12 +83,12 @@ const COMMANDS: Readonly<Record<string, (tools: AdminTools) => Promise<unknown>>
       planId: oneOf(values.plan ?? 'free', PLAN_IDS, '--plan') as PlanId,
       addOns: (values['add-on'] ?? []).map((addOn) => oneOf(addOn, ADD_ON_IDS, '--add-on') as AddOnId),
     });
-    await waitForKey(readModel, secrets.hash(created.apiKey), io);
+    if (!(await awaitKeyUsable(readModel, secrets, created.apiKey))) io.err(PROJECTOR_NOTE);
     return created;
   },
-  'issue-key': async ({ admin, readModel, secrets, io, account }) => {
-    const issued = await admin.issueKey(account());
-    await waitForKey(readModel, secrets.hash(issued.apiKey), io);
+  'issue-key': async ({ admin, readModel, secrets, io, account, values }) => {
+    const issued = await admin.issueKey(account(), values.name, values['read-only'] === true);
+    if (!(await awaitKeyUsable(readModel, secrets, issued.apiKey))) io.err(PROJECTOR_NOTE);
     return { accountId: account(), ...issued };
   },
   'revoke-key': async ({ admin, values, account }) => {
@@ -98,6 +111,30 @@ const COMMANDS: Readonly<Record<string, (tools: AdminTools) => Promise<unknown>>
     await admin.grantExtraUnits(account(), feature, units, values.reason);
     return { accountId: account(), feature, units };
   },
+  suspend: async ({ admin, values, account }) => {
+    await admin.suspend(account(), required(values.reason, '--reason'));
+    return { accountId: account(), status: 'suspended' };
+  },
+  reactivate: async ({ admin, account }) => {
+    await admin.reactivate(account());
+    return { accountId: account(), status: 'active' };
+  },
+  close: async ({ admin, account }) => {
+    await admin.close(account());
+    return { accountId: account(), status: 'closed' };
+  },
+  'issue-operator-token': async ({ operators, values, io }) => {
+    const scope = oneOf(required(values.scope, '--scope'), OPERATOR_SCOPES, '--scope') as OperatorScope;
+    const issued = await operators.issue(required(values.name, '--name'), scope);
+    if ((await pollUntil(() => operators.isUsable(issued.token), Boolean, 10_000)) === null) io.err(PROJECTOR_NOTE);
+    return issued;
+  },
+  'revoke-operator-token': async ({ operators, values }) => {
+    const tokenId = required(values.token, '--token');
+    await operators.revoke(tokenId);
+    return { revoked: tokenId };
+  },
+  'list-operator-tokens': async ({ operators }) => operators.list(),
   'list-accounts': async ({ readModel }) =>
     (await readModel.list()).map((view) => ({
       accountId: view.accountId,
@@ -113,7 +150,9 @@ async function run(args: string[], container: Container, io: CliOutput): Promise
   const [command, ...rest] = args;
   const values = reportedAsUsage(() => parseOptions(rest));
   const tools: AdminTools = {
-    admin: container.resolve(AccountAdministration),
+    // Recorded in the events as done from the shell: the CLI has no token.
+    admin: container.resolve(AccountAdministration).by('cli'),
+    operators: container.resolve(OperatorTokens),
     readModel: container.resolve(TOKENS.accountReadModel),
     secrets: container.resolve(TOKENS.apiKeySecrets),
     io,
@@ -137,6 +176,9 @@ function parseOptions(args: string[]) {
       feature: { type: 'string' },
       units: { type: 'string' },
       reason: { type: 'string' },
+      scope: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      token: { type: 'string' },
     },
     strict: true,
   }).values;
@@ -167,12 +209,5 @@ function oneOf(value: string, allowed: readonly string[], flag: string): string 
   return value;
 }
 
-/** A new key works once the projector has recorded it; wait briefly so the printed key is usable at once. */
-async function waitForKey(readModel: AccountReadModel, keyHash: string, io: CliOutput): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if ((await readModel.findActiveKey(keyHash)) !== null) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  io.err('Note: the key is recorded but not yet visible to the API; is the service (projector role) running?\n');
-}
+const PROJECTOR_NOTE =
+  'Note: the key is recorded but not yet visible to the API; is the service (projector role) running?\n';

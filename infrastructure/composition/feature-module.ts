@@ -5,6 +5,7 @@ import type { Delivery, WorkOutcome } from '../../application/processes/work-out
 import type { Projection } from '../../projections/projection.js';
 import type { Config } from '../config/config.js';
 import type { ConfigSection } from '../config/section.js';
+import type { AdminRoutes } from '../http/create-http-app.js';
 import type { OpenApiPart } from '../http/openapi/openapi-part.js';
 import type { RequestValidation } from '../http/request-validation.js';
 import type { UrlPolicies } from '../http/url-policies.js';
@@ -45,6 +46,8 @@ export interface ApiPart {
   apiRouters?: Router[];
   /** Outside the API prefixes. */
   publicRouters?: Router[];
+  /** The admin API (one feature gives it): its routes, under /admin/v1, and how operators are authenticated there. */
+  admin?: AdminRoutes;
   /** Before the server listens. */
   start?(): Promise<void>;
   /** Ends long-lived responses, which would otherwise hold the server's shutdown up. */

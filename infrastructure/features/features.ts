@@ -6,6 +6,7 @@ import type { ConfigSection } from '../config/section.js';
 import { type OpenApiDocument, assembleOpenApiDocument } from '../http/openapi/document.js';
 import { accountExportFeature } from './account-export/account-export-feature.js';
 import { accountsFeature } from './accounts/accounts-feature.js';
+import { adminApiFeature } from './admin-api/admin-api-feature.js';
 import { batchesFeature } from './batches/batches-feature.js';
 import { channelListingFeature } from './channel-listing/channel-listing-feature.js';
 import { consoleFeature } from './console/console-feature.js';
@@ -27,6 +28,7 @@ const FEATURE_LIST = [
   jobWatchingFeature,
   accountsFeature,
   accountExportFeature,
+  adminApiFeature,
   webhooksFeature,
   retentionFeature,
   consoleFeature,

@@ -14,6 +14,8 @@ import { routeTemplate } from './route-template.js';
 
 /** @public The API's base path, for specs that build request paths from it. */
 export const API_PREFIX = '/api/v2';
+/** The admin API's base path: operators' tokens only, never an account's key. */
+const ADMIN_PREFIX = '/admin/v1';
 const OPENAPI_PATH = '/openapi.json';
 
 export interface HttpAppDependencies {
@@ -31,6 +33,16 @@ export interface HttpAppDependencies {
   publicRouters: Router[];
   /** Runs after a request to an API path is authenticated (rate limits). */
   afterAuthentication?: (ctx: Context, next: Next) => Promise<void>;
+  /** Routes under ADMIN_PREFIX, behind the operators' own authentication. */
+  admin?: AdminRoutes;
+}
+
+export interface AdminRoutes {
+  routers: Router[];
+  /** Authenticates every request under ADMIN_PREFIX, even one that matches no route. */
+  authenticate: (ctx: Context, next: Next) => Promise<void>;
+  /** On each route itself, the second line of defence: its handler never runs without an operator. */
+  requireOperator: (ctx: Context, next: Next) => Promise<void>;
 }
 
 /**
@@ -77,9 +89,34 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
       ? parseBody
       : (ctx: Context, next: Next) => afterAuthentication(ctx, () => parseBody(ctx, next));
   app.use(underApiPrefix(prefixes, (ctx, next) => authenticate(ctx, () => afterKey(ctx, next))));
+  if (deps.admin !== undefined) mountAdmin(app, root, deps.admin, parseBody);
   app.use(root.routes());
   app.use(root.allowedMethods());
   return app;
+}
+
+/** The admin routes under ADMIN_PREFIX: every path there (whatever its letter case) is the operators', bodies read after. */
+function mountAdmin(
+  app: Koa,
+  root: Router,
+  admin: AdminRoutes,
+  parseBody: (ctx: Context, next: Next) => Promise<void>,
+) {
+  const routes = new Router();
+  for (const router of admin.routers) {
+    for (const layer of router.stack) if (layer.methods.length > 0) layer.stack.unshift(admin.requireOperator);
+    routes.use(router.routes());
+  }
+  root.use(ADMIN_PREFIX, routes.routes());
+  const prefix = ADMIN_PREFIX.toLowerCase();
+  app.use(async function underAdminPrefix(ctx: Context, next: Next): Promise<void> {
+    const path = ctx.path.toLowerCase();
+    if (path !== prefix && !path.startsWith(`${prefix}/`)) {
+      await next();
+      return;
+    }
+    await admin.authenticate(ctx, () => parseBody(ctx, next));
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Anomalies } from '../../application/ports/anomalies.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type {
   Broadcast,
+  QueueDepth,
   WorkConsumer,
   WorkConsumerOptions,
   WorkQueue,
@@ -105,6 +106,26 @@ export class JetStreamWorkQueue implements WorkQueue {
 
   async ping(): Promise<boolean> {
     return !this.connection.isClosed() && (await this.connection.rtt()) >= 0;
+  }
+
+  /** A work-queue stream keeps a message until it is acknowledged: what it holds per subject, less what workers hold, waits. */
+  async depth(): Promise<QueueDepth[]> {
+    const info = await this.jsm.streams.info(this.options.stream, { subjects_filter: '>' });
+    const held = new Map<string, number>();
+    for await (const consumer of this.jsm.consumers.list(this.options.stream)) {
+      const subject = consumer.config.filter_subject;
+      if (subject !== undefined) held.set(subject, (held.get(subject) ?? 0) + consumer.num_ack_pending);
+    }
+    const stored = new Map(Object.entries(info.state.subjects ?? {}));
+    return [...new Set([...this.options.subjects, ...stored.keys()])].sort().map((subject) => {
+      const running = held.get(subject) ?? 0;
+      return { subject, waiting: Math.max(0, (stored.get(subject) ?? 0) - running), running };
+    });
+  }
+
+  async requeue(subject: string, payload: unknown, messageId: string): Promise<void> {
+    // The stream's duplicate window drops a second publish of the same id.
+    await this.connection.jetstream().publish(subject, JSON.stringify(payload), { msgID: messageId });
   }
 
   async close(): Promise<void> {

@@ -19,5 +19,7 @@ export async function ensureDeadLetterTable(db: Knex): Promise<void> {
       body jsonb,
       UNIQUE (stream, stream_seq, reason)
     )`);
+    // When an operator put the message back on its subject (the admin API's replay).
+    await trx.raw(`ALTER TABLE ${DEAD_LETTER_TABLE} ADD COLUMN IF NOT EXISTS replayed_at timestamptz`);
   });
 }

@@ -40,6 +40,7 @@ export async function startApiRole(context: RoleContext): Promise<ApiRole> {
         new CheckRequestRate(container.resolve(TOKENS.rateLimitStore), config.rateLimits.limits),
       ),
       apiRouters: features.flatMap((part) => part.apiRouters ?? []),
+      admin: features.find((part) => part.admin !== undefined)?.admin,
       publicRouters: [
         ...features.flatMap((part) => part.publicRouters ?? []),
         operationsRoutes({

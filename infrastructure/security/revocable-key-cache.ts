@@ -87,8 +87,9 @@ export class RevocableKeyCache implements ApiKeyOwners {
   }
 
   private remember(keyHash: string, owner: ApiKeyOwner | null, ticket: number): void {
-    // Gone from the source without a revocation heard: the entry goes too.
-    if (owner === null) this.cache.drop(keyHash);
+    // Gone from the source without a revocation heard, or refused (a suspended or closed account, whose refusals are
+    // rare and whose reactivation must show at once): the entry goes too.
+    if (owner === null || (owner.access ?? null) !== null) this.cache.drop(keyHash);
     else if (this.options.ttlMs > 0) {
       const now = this.now();
       const entry = {

@@ -4,6 +4,7 @@ import type { RecordedEvent } from '../../application/ports/event-store.js';
 import type { Logger } from '../../application/ports/logger.js';
 import type {
   Broadcast,
+  QueueDepth,
   WorkConsumer,
   WorkConsumerOptions,
   WorkQueue,
@@ -110,6 +111,27 @@ export class InProcessWorkQueue implements WorkQueue {
     } catch {
       return false;
     }
+  }
+
+  async depth(): Promise<QueueDepth[]> {
+    const { rows } = await this.options.processor.db.raw<{
+      rows: Array<{ subject: string; waiting: number; running: number }>;
+    }>(
+      `SELECT subject,
+              count(*) FILTER (WHERE leased_until IS NULL OR leased_until <= clock_timestamp())::int AS waiting,
+              count(*) FILTER (WHERE leased_until > clock_timestamp())::int AS running
+         FROM ${WORK_QUEUE_TABLE} GROUP BY subject ORDER BY subject`,
+    );
+    return rows;
+  }
+
+  async requeue(subject: string, payload: unknown, messageId: string): Promise<void> {
+    await this.options.processor
+      .db(WORK_QUEUE_TABLE)
+      .insert({ message_id: messageId, subject, payload: JSON.stringify(payload) })
+      .onConflict('message_id')
+      .ignore();
+    this.news.wakeAll();
   }
 
   async close(): Promise<void> {

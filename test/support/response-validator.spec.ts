@@ -38,6 +38,7 @@ const account = {
     info: balance,
     channel_list: { ...balance, resetsAt: null },
   },
+  subscriptions: { allowance: 10, held: 3 },
 };
 
 const valid = (method: string, path: string, status: number, body: unknown, headers?: Record<string, string>) =>
@@ -143,12 +144,17 @@ describe('response validation by the OpenAPI document', () => {
       ]);
     });
 
-    it('requires exactly "Credit limit reached" on 403 from /download and /info', () => {
+    it('requires exactly "Credit limit reached" (or an account refusal) on 403 from /download and /info', () => {
       valid('POST', '/api/v2/download', 403, { error: 'Credit limit reached' });
       valid('POST', '/api/v2/info', 403, { error: 'Credit limit reached' });
       assert.deepEqual(validateResponse('POST', '/api/v2/download', 403, { error: 'Quota exceeded' }), [
         'error must be "Credit limit reached"',
+        'error must match the pattern ^This (account is (closed$|suspended: )|API key is read-only: )',
+        'response body must match one of the documented shapes',
       ]);
+      // Or a suspended or closed account's refusal, on every route behind a key.
+      valid('POST', '/api/v2/download', 403, { error: 'This account is suspended: unpaid. Contact support' });
+      valid('GET', '/api/v2/me', 403, { error: 'This account is closed' });
       valid('POST', '/api/v2/list-channel', 403, { error: 'The channel_list add-on is not enabled for this account' });
     });
 

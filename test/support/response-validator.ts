@@ -20,6 +20,8 @@ interface DocumentedResponse {
 
 interface DocumentedOperation {
   operationId: string;
+  /** An operation served at a base of its own (the admin API's), rather than under the API prefixes. */
+  servers?: Array<{ url: string }>;
   responses: Record<string, DocumentedResponse>;
 }
 
@@ -33,17 +35,31 @@ interface CompiledResponse {
 interface Route {
   template: string;
   pattern: RegExp;
-  operations: Map<string, { operationId: string; responses: Map<string, CompiledResponse> }>;
+  operations: Map<string, RouteOperation>;
+}
+
+interface RouteOperation {
+  operationId: string;
+  /** The base path it is served under; undefined for the API prefixes'. */
+  base: string | undefined;
+  responses: Map<string, CompiledResponse>;
 }
 
 // Tests want every problem of a response at once.
 const schemas = new OpenApiSchemas(openApiDocument, { useDefaults: false, allErrors: true });
 
 /** The base paths the document's servers name; a path under one of them belongs to the API. */
-const PREFIXES = openApiDocument.servers.map((server) => server.url as string).filter((url) => url.startsWith('/'));
+const API_PREFIXES = openApiDocument.servers.map((server) => server.url as string).filter((url) => url.startsWith('/'));
+/** And the bases operations name for themselves (the admin API's). */
+const OWN_BASES = Object.values(openApiDocument.paths).flatMap((pathItem) =>
+  Object.values(pathItem as Record<string, DocumentedOperation>).flatMap((operation) =>
+    (operation.servers ?? []).map((server) => server.url),
+  ),
+);
+const PREFIXES = [...new Set([...API_PREFIXES, ...OWN_BASES])];
 
 const routes: Route[] = Object.entries(openApiDocument.paths).map(([template, pathItem]) => {
-  const operations = new Map<string, { operationId: string; responses: Map<string, CompiledResponse> }>();
+  const operations = new Map<string, RouteOperation>();
   for (const [method, operation] of Object.entries(pathItem as Record<string, DocumentedOperation>)) {
     const responses = new Map<string, CompiledResponse>();
     for (const [key, response] of Object.entries(operation.responses)) {
@@ -63,7 +79,11 @@ const routes: Route[] = Object.entries(openApiDocument.paths).map(([template, pa
             : schemas.validator(at('content', 'application/json', 'schema')),
       });
     }
-    operations.set(method.toUpperCase(), { operationId: operation.operationId, responses });
+    operations.set(method.toUpperCase(), {
+      operationId: operation.operationId,
+      base: operation.servers?.[0]?.url,
+      responses,
+    });
   }
   const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
   return { template, pattern, operations };
@@ -76,6 +96,14 @@ function splitPath(path: string): { prefix: string | undefined; relative: string
   return { prefix, relative: prefix === undefined ? pathOnly : pathOnly.slice(prefix.length) || '/' };
 }
 
+/** The operation, if it is served under `prefix` (a template alone, with no prefix, matches any). */
+function servedUnder(operation: RouteOperation | undefined, prefix: string | undefined): RouteOperation | undefined {
+  if (operation === undefined || prefix === undefined) return operation;
+  return (operation.base === undefined ? API_PREFIXES.includes(prefix) : operation.base === prefix)
+    ? operation
+    : undefined;
+}
+
 function findRoute(relative: string): Route | undefined {
   return routes.find((route) => route.template === relative) ?? routes.find((route) => route.pattern.test(relative));
 }
@@ -86,8 +114,9 @@ function findRoute(relative: string): Route | undefined {
  * without any of the API prefixes.
  */
 export function matchOperation(method: string, path: string): MatchedOperation | undefined {
-  const route = findRoute(splitPath(path).relative);
-  const operation = route?.operations.get(method.toUpperCase());
+  const { prefix, relative } = splitPath(path);
+  const route = findRoute(relative);
+  const operation = servedUnder(route?.operations.get(method.toUpperCase()), prefix);
   return route === undefined || operation === undefined
     ? undefined
     : { method: method.toUpperCase(), template: route.template, operationId: operation.operationId };
@@ -109,7 +138,7 @@ export function validateResponse(
 ): string[] {
   const { prefix, relative } = splitPath(path);
   const route = findRoute(relative);
-  const operation = route?.operations.get(method.toUpperCase());
+  const operation = servedUnder(route?.operations.get(method.toUpperCase()), prefix);
   if (route === undefined || operation === undefined) {
     if (prefix === undefined) return [];
     if (status < 400)

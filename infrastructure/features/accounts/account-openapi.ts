@@ -131,6 +131,38 @@ const accountSchemas = {
   Statement,
 };
 
+/** `from`, `to`, `limit`, `cursor`: a statement's page, for its holder and for operators alike. */
+export const statementParameters = [
+  {
+    name: 'from',
+    in: 'query',
+    required: false,
+    description: 'Entries at or after this time (ISO 8601).',
+    schema: Type.String({ format: 'date-time' }),
+  },
+  {
+    name: 'to',
+    in: 'query',
+    required: false,
+    description: 'Entries before this time (ISO 8601).',
+    schema: Type.String({ format: 'date-time' }),
+  },
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description: 'Entries per page.',
+    schema: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  },
+  {
+    name: 'cursor',
+    in: 'query',
+    required: false,
+    description: 'The `nextCursor` of the previous page, as given.',
+    schema: Type.String({ minLength: 1, maxLength: 64 }),
+  },
+] as const;
+
 const accountPaths = definePaths({
   '/me': {
     get: {
@@ -157,36 +189,7 @@ const accountPaths = definePaths({
         '`balances` is what the whole stream folds to now, as `GET /me` shows it. With `Accept: text/csv`, the page as CSV (one row per',
         'entry, a column per feature’s used and remaining, and `nextCursor` in an `X-Next-Cursor` header, absent on the last page). Free; unlike `GET /me` it counts against the request rate limits, since it replays the stream.',
       ].join(' '),
-      parameters: [
-        {
-          name: 'from',
-          in: 'query',
-          required: false,
-          description: 'Entries at or after this time (ISO 8601).',
-          schema: Type.String({ format: 'date-time' }),
-        },
-        {
-          name: 'to',
-          in: 'query',
-          required: false,
-          description: 'Entries before this time (ISO 8601).',
-          schema: Type.String({ format: 'date-time' }),
-        },
-        {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          description: 'Entries per page.',
-          schema: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-        },
-        {
-          name: 'cursor',
-          in: 'query',
-          required: false,
-          description: 'The `nextCursor` of the previous page, as given.',
-          schema: Type.String({ minLength: 1, maxLength: 64 }),
-        },
-      ],
+      parameters: statementParameters,
       responses: {
         '200': {
           description: 'A page of the statement.',

@@ -19,6 +19,13 @@ export const ACCOUNT_TABLES: readonly string[] = [
      revoked_at timestamptz
    )`,
   `CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys (account_id)`,
+  // Keys issued before read-only keys existed are all full keys.
+  `ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS read_only boolean NOT NULL DEFAULT false`,
+  // Not a read model: when each key was last seen, written by the API processes at most once a minute per key, kept across rebuilds.
+  `CREATE TABLE IF NOT EXISTS api_key_usage (
+     key_id text PRIMARY KEY,
+     last_used_at timestamptz NOT NULL
+   )`,
   // Not a read model but a cache of folded account states (infrastructure/snapshots): never rebuilt, safe to empty.
   `CREATE TABLE IF NOT EXISTS stream_snapshots (
      stream_name text PRIMARY KEY,

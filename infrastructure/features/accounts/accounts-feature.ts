@@ -16,6 +16,7 @@ import { accountRoutes } from './account-routes.js';
 import { statementRoutes } from './statement-routes.js';
 import { PostgresAccountReadModel } from '../../postgres/postgres-account-read-model.js';
 import { PostgresAccountReadProgress } from '../../postgres/postgres-account-read-progress.js';
+import { PostgresKeyUsage } from '../../postgres/postgres-key-usage.js';
 import { KeyRevocationNotices } from '../../security/key-revocation-notices.js';
 import { RevocableKeyCache } from '../../security/revocable-key-cache.js';
 import { PostgresSnapshotStore } from '../../snapshots/postgres-snapshot-store.js';
@@ -26,6 +27,7 @@ import { apiKeyOpenApi } from './api-key-openapi.js';
 import { apiKeyRoutes } from './api-key-routes.js';
 
 const keyCache = token<RevocableKeyCache>('RevocableKeyCache');
+const keyUsage = token<PostgresKeyUsage>('KeyUsage');
 const keyRevocations = token<ChannelSubscription>('KeyRevocationListener');
 
 /** Accounts, their keys, plans and ledgers: /me, authentication, the admin and audit commands. */
@@ -88,18 +90,18 @@ function registerAccountCommands({ container: c, config, logger }: FeatureContex
   c.singleton(
     AccountAdministration,
     () =>
-      new AccountAdministration(
-        c.resolve(TOKENS.accountCommands),
-        c.resolve(TOKENS.planCatalog),
-        c.resolve(TOKENS.apiKeySecrets),
-        c.resolve(TOKENS.ids),
-        c.resolve(TOKENS.clock),
-      ),
+      new AccountAdministration({
+        accounts: c.resolve(TOKENS.accountCommands),
+        plans: c.resolve(TOKENS.planCatalog),
+        secrets: c.resolve(TOKENS.apiKeySecrets),
+        ids: c.resolve(TOKENS.ids),
+        clock: c.resolve(TOKENS.clock),
+      }),
   );
 }
 
 /** The accounts' read model, how far it has read, and what answers from it: /me, charges' visibility, ledgers. */
-function registerAccountReads({ container: c, config }: FeatureContext): void {
+function registerAccountReads({ container: c, config, logger }: FeatureContext): void {
   const storage = c.resolve(TOKENS.storage);
   c.value(TOKENS.accountReadModel, new PostgresAccountReadModel(storage.database, storage.reads));
   c.value(
@@ -116,7 +118,8 @@ function registerAccountReads({ container: c, config }: FeatureContext): void {
     () => new ReplayAccountLedger(storage.eventStore, c.resolve(TOKENS.accountReadModel), c.resolve(TOKENS.clock)),
   );
   c.singleton(ReadAccountStatement, () => new ReadAccountStatement(c.resolve(ReplayAccountLedger)));
-  c.singleton(ListApiKeys, () => new ListApiKeys(storage.eventStore));
+  c.singleton(keyUsage, () => new PostgresKeyUsage(storage.database, logger));
+  c.singleton(ListApiKeys, () => new ListApiKeys(storage.eventStore, c.resolve(keyUsage)));
 }
 
 /** Authentication by API key, through a cache that a revocation empties of the key. */
@@ -148,6 +151,12 @@ function registerApiKeys({ container: c, config }: FeatureContext): void {
   });
   c.singleton(
     Authenticate,
-    () => new Authenticate(c.resolve(keyCache), c.resolve(TOKENS.apiKeySecrets), c.resolve(TOKENS.accountReadModel)),
+    () =>
+      new Authenticate(
+        c.resolve(keyCache),
+        c.resolve(TOKENS.apiKeySecrets),
+        c.resolve(TOKENS.accountReadModel),
+        c.resolve(keyUsage),
+      ),
   );
 }

@@ -10,8 +10,13 @@ const ApiKey = Type.Object(
     keyId: Type.String(),
     name: nullable('string', { description: 'The label given when the key was issued.' }),
     prefix: Type.String({ description: 'The first characters of the key, as it was shown when issued.' }),
+    readOnly: Type.Boolean({ description: 'The key may poll and list, never submit or change anything.' }),
     issuedAt: Type.String({ format: 'date-time' }),
     revokedAt: nullable('string', { format: 'date-time' }),
+    lastUsedAt: nullable('string', {
+      format: 'date-time',
+      description: 'When a request last came with the key, to the minute; null if none ever did.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -19,7 +24,15 @@ const ApiKey = Type.Object(
 const ApiKeyList = Type.Object({ keys: Type.Array(ref('ApiKey', ApiKey)) }, { additionalProperties: false });
 
 const IssueApiKeyRequest = Type.Object(
-  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A label of your choosing.' })) },
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A label of your choosing.' })),
+    readOnly: Type.Optional(
+      Type.Boolean({
+        description:
+          'A read-only key polls and lists (every GET) and is refused anything else with 403: for dashboards and monitors.',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -27,6 +40,7 @@ const IssuedApiKey = Type.Object(
   {
     keyId: Type.String(),
     name: nullable('string'),
+    readOnly: Type.Boolean(),
     apiKey: Type.String({ description: 'The key itself: shown this once, kept by the service only as a hash.' }),
   },
   { additionalProperties: false },

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import Router from '@koa/router';
 import type { AccountAdministration } from '../../../application/accounts/account-administration.js';
 import type { ListApiKeys } from '../../../application/accounts/list-api-keys.js';
@@ -17,16 +18,18 @@ export function apiKeyRoutes(deps: ApiKeyRouteDependencies): Router {
   operationRoute(router, deps.validation, 'listApiKeys', async (ctx) => {
     ctx.body = { keys: await deps.listApiKeys.execute(authenticatedAccountId(ctx)) };
   });
+  // The audit trail names the key that asked.
+  const asHolder = (ctx: Context) => deps.administration.by(`key:${String(ctx.state.keyId)}`);
   operationRoute(router, deps.validation, 'issueApiKey', async (ctx, request) => {
-    const { name } = request.body();
-    const issued = await deps.administration.issueKey(authenticatedAccountId(ctx), name);
+    const { name, readOnly } = request.body();
+    const issued = await asHolder(ctx).issueKey(authenticatedAccountId(ctx), name, readOnly);
     ctx.status = 201;
-    ctx.body = { keyId: issued.keyId, name: name ?? null, apiKey: issued.apiKey };
+    ctx.body = { keyId: issued.keyId, name: name ?? null, readOnly: readOnly ?? false, apiKey: issued.apiKey };
   });
   operationRoute(router, deps.validation, 'revokeApiKey', async (ctx, request) => {
     // Another account's key is not in this account's stream: the command answers 404 as for an unknown id.
     const { keyId } = request.pathParameters('API key not found');
-    await deps.administration.revokeKey(authenticatedAccountId(ctx), keyId);
+    await asHolder(ctx).revokeKey(authenticatedAccountId(ctx), keyId);
     ctx.status = 204;
   });
   return router;

@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { QueryParameters } from '../../http/openapi/operations.js';
 import type { ReadAccountStatement } from '../../../application/audit/account-statement.js';
 import { authenticatedAccountId } from '../../http/authenticated-account.js';
 import { HttpError } from '../../http/http-error.js';
@@ -12,30 +14,41 @@ const DEFAULT_LIMIT = 100;
 export function statementRoutes(deps: { statement: ReadAccountStatement; validation: RequestValidation }): Router {
   const router = new Router();
   operationRoute(router, deps.validation, 'getStatement', async (ctx, request) => {
-    const query = request.query();
-    const afterRevision = query.cursor === undefined ? -1 : decodeStatementCursor(query.cursor);
-    if (afterRevision === null)
-      throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
-    if (query.from !== undefined && query.to !== undefined && Date.parse(query.to) <= Date.parse(query.from))
-      throw new HttpError(400, 'to must be after from');
-    const page = await deps.statement.execute(authenticatedAccountId(ctx), {
-      from: query.from,
-      to: query.to,
-      afterRevision,
-      limit: query.limit ?? DEFAULT_LIMIT,
-    });
-    if (page === null) throw new HttpError(500, 'Account data is not available yet; retry shortly');
-    const nextCursor = page.nextAfterRevision === null ? null : encodeStatementCursor(page.nextAfterRevision);
-    ctx.vary('Accept');
-    if (ctx.accepts('application/json', 'text/csv') === 'text/csv') {
-      ctx.type = 'text/csv; charset=utf-8';
-      if (nextCursor !== null) ctx.set('X-Next-Cursor', nextCursor);
-      ctx.body = statementCsv(page);
-      return;
-    }
-    ctx.body = { accountId: page.accountId, entries: page.entries, nextCursor, balances: page.balances };
+    const answered = await answerStatement(ctx, deps.statement, authenticatedAccountId(ctx), request.query());
+    if (!answered) throw new HttpError(500, 'Account data is not available yet; retry shortly');
   });
   return router;
+}
+
+/** A page of an account's statement, as JSON or (Accept: text/csv) CSV, for its holder and for operators alike; false for an account the store lacks. */
+export async function answerStatement(
+  ctx: Context,
+  statement: ReadAccountStatement,
+  accountId: string,
+  query: QueryParameters<'getStatement'>,
+): Promise<boolean> {
+  const afterRevision = query.cursor === undefined ? -1 : decodeStatementCursor(query.cursor);
+  if (afterRevision === null)
+    throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
+  if (query.from !== undefined && query.to !== undefined && Date.parse(query.to) <= Date.parse(query.from))
+    throw new HttpError(400, 'to must be after from');
+  const page = await statement.execute(accountId, {
+    from: query.from,
+    to: query.to,
+    afterRevision,
+    limit: query.limit ?? DEFAULT_LIMIT,
+  });
+  if (page === null) return false;
+  const nextCursor = page.nextAfterRevision === null ? null : encodeStatementCursor(page.nextAfterRevision);
+  ctx.vary('Accept');
+  if (ctx.accepts('application/json', 'text/csv') === 'text/csv') {
+    ctx.type = 'text/csv; charset=utf-8';
+    if (nextCursor !== null) ctx.set('X-Next-Cursor', nextCursor);
+    ctx.body = statementCsv(page);
+    return true;
+  }
+  ctx.body = { accountId: page.accountId, entries: page.entries, nextCursor, balances: page.balances };
+  return true;
 }
 
 function encodeStatementCursor(revision: number): string {

@@ -1,9 +1,13 @@
 import type { Context, Next } from 'koa';
 import type { Authenticate } from '../../../application/accounts/authenticate.js';
+import { accessRefusal } from '../../../domain/account/access.js';
 import { HttpError } from '../http-error.js';
 
 export const MISSING_KEY_MESSAGE = 'Missing API key: send it in the header "Authorization: Bearer <API_KEY>"';
 const INVALID_KEY_MESSAGE = 'Invalid API key';
+const READ_ONLY_KEY_MESSAGE =
+  'This API key is read-only: it may poll and list, not submit or change anything; use a full key for that';
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 const MALFORMED_KEY_MESSAGE =
   'Malformed API key: it contains a space or tab; send the key exactly as issued, in one piece, in the header "Authorization: Bearer <API_KEY>"';
 
@@ -22,6 +26,10 @@ export function bearerAuthentication(authenticate: Authenticate) {
     const owner = await authenticate.execute(match[1]);
     if (owner === null)
       throw new HttpError(401, INVALID_KEY_MESSAGE, undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    // Suspended or closed: the key is right, the account may not be used; say why rather than "invalid".
+    const access = owner.access ?? null;
+    if (access !== null) throw new HttpError(403, accessRefusal(access));
+    if (owner.readOnly === true && !READ_METHODS.has(ctx.method)) throw new HttpError(403, READ_ONLY_KEY_MESSAGE);
     ctx.state.accountId = owner.accountId;
     ctx.state.keyId = owner.keyId;
     ctx.state.planId = owner.planId;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { OpenApiPart } from './openapi-part.js';
 import { definePaths, jsonContent } from './schema-kit.js';
-import { ApiError, CreditLimitError } from './shared-responses.js';
+import { AccountRefusedError, ApiError, CreditLimitError } from './shared-responses.js';
 
 /**
  * The OpenAPI 3.1 description of the API, written by hand from the contract
@@ -61,13 +61,17 @@ export interface DocumentedSchemas extends MetaSchemas {}
 // biome-ignore lint/suspicious/noEmptyInterface: filled by the parts' declarations
 export interface DocumentedWebhooks {}
 type MetaPaths = typeof metaPaths;
-type MetaSchemas = { ApiError: typeof ApiError; CreditLimitError: typeof CreditLimitError };
+type MetaSchemas = {
+  ApiError: typeof ApiError;
+  CreditLimitError: typeof CreditLimitError;
+  AccountRefusedError: typeof AccountRefusedError;
+};
 
 /** The document's own part: itself, and the error shapes every feature answers with. */
 const metaPart: OpenApiPart = {
   tags: [{ name: 'Meta', description: 'This document.' }],
   paths: metaPaths,
-  schemas: { ApiError, CreditLimitError },
+  schemas: { ApiError, CreditLimitError, AccountRefusedError },
 };
 
 /** The document as plain JSON, as it is served: the TypeBox schemas it is built from carry symbol keys only the compiler needs. */
@@ -82,7 +86,45 @@ export function assembleOpenApiDocument(features: readonly OpenApiPart[]): OpenA
     webhooks: gather((part) => part.webhooks),
     components: { securitySchemes: SECURITY_SCHEMES, schemas: gather((part) => part.schemas) },
   };
-  return JSON.parse(JSON.stringify(document));
+  const plain = JSON.parse(JSON.stringify(document));
+  plain.paths = withAccountRefusals(plain.paths);
+  return plain;
+}
+
+const ACCOUNT_REFUSED =
+  'The account is suspended by an operator (`This account is suspended: <reason>. …`) or closed (`This account is closed`): every request of its keys is refused until it is reactivated. Or, on any method but GET, the key is read-only (`This API key is read-only: …`).';
+
+/**
+ * Every operation behind an account's key may answer 403 for a suspended or closed account, whatever else it answers
+ * 403 for: added to each such operation here, once, rather than in every part.
+ */
+function withAccountRefusals(paths: Record<string, Record<string, PlainOperation>>) {
+  for (const pathItem of Object.values(paths))
+    for (const operation of Object.values(pathItem)) {
+      // Operations with their own security (the document itself, the admin API) are not behind an account's key.
+      if (operation.security !== undefined) continue;
+      const own = operation.responses['403'];
+      const refused = { $ref: '#/components/schemas/AccountRefusedError' };
+      operation.responses['403'] =
+        own === undefined
+          ? { description: ACCOUNT_REFUSED, content: { 'application/json': { schema: refused } } }
+          : {
+              ...own,
+              description: `${own.description} Or: ${ACCOUNT_REFUSED}`,
+              content: {
+                'application/json': {
+                  ...own.content['application/json'],
+                  schema: { anyOf: [own.content['application/json'].schema, refused] },
+                },
+              },
+            };
+    }
+  return paths;
+}
+
+interface PlainOperation {
+  security?: unknown;
+  responses: Record<string, { description: string; content: { 'application/json': { schema: unknown } } }>;
 }
 
 export interface OpenApiDocument {
@@ -119,5 +161,11 @@ const SECURITY_SCHEMES = {
     scheme: 'bearer',
     description:
       '`Authorization: Bearer <API_KEY>` with the API key issued to the account. The same key signs the webhooks sent to the account.',
+  },
+  operatorToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      '`Authorization: Bearer <OPERATOR_TOKEN>`, for the admin API only: issued by `npm run admin -- issue-operator-token`, scope `read` or `write`.',
   },
 };

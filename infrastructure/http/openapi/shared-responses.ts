@@ -20,6 +20,15 @@ export const CreditLimitError = Type.Unsafe<{ error: 'Credit limit reached'; det
   allOf: [ref('ApiError', ApiError), { properties: { error: { const: 'Credit limit reached' } } }],
 });
 
+/** The ApiError of a suspended or closed account, or of a read-only key asked to write: nothing else answers 403 in these words. */
+export const AccountRefusedError = Type.Unsafe<{ error: string; details?: string }>({
+  description: 'The ApiError of a suspended or closed account, or of a read-only key asked to write.',
+  allOf: [
+    ref('ApiError', ApiError),
+    { properties: { error: { pattern: '^This (account is (closed$|suspended: )|API key is read-only: )' } } },
+  ],
+});
+
 export const errorResponse = (description: string, example: string, schema: TSchema = ref('ApiError', ApiError)) => ({
   description,
   content: jsonContent(schema, { error: example }),

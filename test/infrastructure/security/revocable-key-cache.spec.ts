@@ -33,15 +33,27 @@ describe('RevocableKeyCache', () => {
   beforeEach(() => {
     now = 0;
     source = new CountingOwners();
-    source.keys.set('hash-a', { accountId: 'acc-1', keyId: 'key-a', planId: 'starter' });
-    source.keys.set('hash-b', { accountId: 'acc-1', keyId: 'key-b', planId: 'starter' });
+    source.keys.set('hash-a', { accountId: 'acc-1', keyId: 'key-a', planId: 'starter', access: null, readOnly: false });
+    source.keys.set('hash-b', { accountId: 'acc-1', keyId: 'key-b', planId: 'starter', access: null, readOnly: false });
     cache = new RevocableKeyCache(source, { ttlMs: 10_000, maxEntries: 100, now: () => now });
     cache.trust();
   });
 
   it('answers a known key from memory after the first lookup', async () => {
-    assert.deepEqual(await cache.findActiveKey('hash-a'), { accountId: 'acc-1', keyId: 'key-a', planId: 'starter' });
-    assert.deepEqual(await cache.findActiveKey('hash-a'), { accountId: 'acc-1', keyId: 'key-a', planId: 'starter' });
+    assert.deepEqual(await cache.findActiveKey('hash-a'), {
+      accountId: 'acc-1',
+      keyId: 'key-a',
+      planId: 'starter',
+      access: null,
+      readOnly: false,
+    });
+    assert.deepEqual(await cache.findActiveKey('hash-a'), {
+      accountId: 'acc-1',
+      keyId: 'key-a',
+      planId: 'starter',
+      access: null,
+      readOnly: false,
+    });
     assert.equal(source.lookups, 1);
   });
 
@@ -51,14 +63,47 @@ describe('RevocableKeyCache', () => {
     source.keys.delete('hash-a');
     cache.evict('key-a');
     assert.equal(await cache.findActiveKey('hash-a'), null);
-    assert.deepEqual(await cache.findActiveKey('hash-b'), { accountId: 'acc-1', keyId: 'key-b', planId: 'starter' });
+    assert.deepEqual(await cache.findActiveKey('hash-b'), {
+      accountId: 'acc-1',
+      keyId: 'key-b',
+      planId: 'starter',
+      access: null,
+      readOnly: false,
+    });
     assert.equal(source.lookups, 3);
   });
 
   it('never caches an unknown key, so a key issued a moment later works', async () => {
     assert.equal(await cache.findActiveKey('hash-new'), null);
-    source.keys.set('hash-new', { accountId: 'acc-2', keyId: 'key-new', planId: 'free' });
-    assert.deepEqual(await cache.findActiveKey('hash-new'), { accountId: 'acc-2', keyId: 'key-new', planId: 'free' });
+    source.keys.set('hash-new', {
+      accountId: 'acc-2',
+      keyId: 'key-new',
+      planId: 'free',
+      access: null,
+      readOnly: false,
+    });
+    assert.deepEqual(await cache.findActiveKey('hash-new'), {
+      accountId: 'acc-2',
+      keyId: 'key-new',
+      planId: 'free',
+      access: null,
+      readOnly: false,
+    });
+  });
+
+  it('never caches a suspended account’s key, so its reactivation shows at once', async () => {
+    const suspended = { status: 'suspended' as const, reason: 'unpaid', since: 0 };
+    source.keys.set('hash-a', {
+      accountId: 'acc-1',
+      keyId: 'key-a',
+      planId: 'starter',
+      access: suspended,
+      readOnly: false,
+    });
+    assert.deepEqual((await cache.findActiveKey('hash-a'))?.access, suspended);
+    source.keys.set('hash-a', { accountId: 'acc-1', keyId: 'key-a', planId: 'starter', access: null, readOnly: false });
+    assert.equal((await cache.findActiveKey('hash-a'))?.access, null);
+    assert.equal(source.lookups, 2);
   });
 
   it('looks a key up again once its entry is older than the TTL', async () => {
@@ -74,7 +119,13 @@ describe('RevocableKeyCache', () => {
     cache.evict('key-a');
     source.keys.delete('hash-a');
     release();
-    assert.deepEqual(await lookup, { accountId: 'acc-1', keyId: 'key-a', planId: 'starter' });
+    assert.deepEqual(await lookup, {
+      accountId: 'acc-1',
+      keyId: 'key-a',
+      planId: 'starter',
+      access: null,
+      readOnly: false,
+    });
     assert.equal(await cache.findActiveKey('hash-a'), null);
   });
 

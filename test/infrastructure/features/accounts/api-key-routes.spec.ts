@@ -77,4 +77,44 @@ describe('HTTP: an account holder’s own keys (/me/keys)', function () {
       assert.match(refused.body.error, /at most 20 active API keys/);
     }
   });
+
+  it('issues a read-only key that polls and lists, and is refused every other method with 403', async () => {
+    const account = await service.createAccount();
+    const issued = await call('POST', '/api/v2/me/keys', {
+      key: account.apiKey,
+      json: { name: 'monitor', readOnly: true },
+    });
+    assert.equal(issued.status, 201);
+    assert.equal(issued.body.readOnly, true);
+    const monitor: string = issued.body.apiKey;
+    await waitFor('the new key works', async () => (await call('GET', '/api/v2/me', { key: monitor })).status === 200);
+    for (const path of ['/api/v2/downloads', '/api/v2/me/keys', '/v2/subscriptions'])
+      assert.equal((await call('GET', path, { key: monitor })).status, 200, path);
+    for (const [method, path, json] of [
+      ['POST', '/api/v2/download', { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }],
+      ['POST', '/api/v2/me/keys', {}],
+      ['DELETE', `/api/v2/me/keys/${issued.body.keyId}`, undefined],
+      ['POST', '/API/V1/info', { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }],
+    ] as const) {
+      const refused = await call(method, path, { key: monitor, json });
+      assert.equal(refused.status, 403, `${method} ${path}`);
+      assert.match(refused.body.error, /^This API key is read-only/);
+    }
+    const keys = (await call('GET', '/api/v2/me/keys', { key: account.apiKey })).body.keys;
+    assert.deepEqual(
+      keys.map((key: { readOnly: boolean }) => key.readOnly),
+      [false, true],
+    );
+  });
+
+  it('shows when each key was last used, to the minute; never for a key not used', async () => {
+    const account = await service.createAccount();
+    const unused = await call('POST', '/api/v2/me/keys', { key: account.apiKey, json: { name: 'spare' } });
+    const keys = await waitFor('the first key’s use recorded', async () => {
+      const listed = (await call('GET', '/api/v2/me/keys', { key: account.apiKey })).body.keys;
+      return listed[0].lastUsedAt === null ? null : listed;
+    });
+    assert.ok(Math.abs(Date.parse(keys[0].lastUsedAt) - Date.now()) < 120_000);
+    assert.equal(keys.find((key: { keyId: string }) => key.keyId === unused.body.keyId).lastUsedAt, null);
+  });
 });

@@ -111,6 +111,14 @@ function operationsOf(section: 'paths' | 'webhooks'): Operation[] {
 
 const allOperations = (): Operation[] => [...operationsOf('paths'), ...operationsOf('webhooks')];
 
+/** What an operation's 403 says, or '' for none. */
+const refusalOf = (operation: Json): string =>
+  String(((operation.responses as Record<string, Json>)['403'] as Json | undefined)?.description ?? '');
+
+/** The operations served at a base of their own (the admin API's), and those under the API prefixes. */
+const isAdmin = ({ operation }: Operation) => operation.servers !== undefined;
+const apiOperations = (): Operation[] => operationsOf('paths').filter((operation) => !isAdmin(operation));
+
 /** Every schema the operations use, by JSON pointer: parameters, request bodies, response bodies and headers. */
 function operationSchemas(): Array<[string, unknown]> {
   const found: Array<[string, unknown]> = [];
@@ -202,10 +210,34 @@ describe('OpenAPI document', () => {
       const scheme = openApiDocument.components.securitySchemes.bearerAuth;
       assert.equal(scheme.type, 'http');
       assert.equal(scheme.scheme, 'bearer');
-      const open = operationsOf('paths')
+      const open = apiOperations()
         .filter(({ operation }) => operation.security !== undefined)
         .map(({ where }) => where);
       assert.deepEqual(open, ['GET /openapi.json']);
+    });
+
+    it('serves the admin operations under /admin/v1, each behind the operator token alone, none behind an API key', () => {
+      const admin = operationsOf('paths').filter(isAdmin);
+      assert.ok(admin.length >= 19, `${admin.length} admin operations`);
+      for (const { where, operation } of admin) {
+        assert.deepEqual(
+          operation.servers,
+          [{ url: '/admin/v1', description: 'The admin API: operator tokens only.' }],
+          where,
+        );
+        assert.deepEqual(operation.security, [{ operatorToken: [] }], where);
+        assert.deepEqual(operation.tags, ['Admin'], where);
+        assert.match(String(operation.operationId), /^admin[A-Z]/, where);
+        assert.doesNotMatch(refusalOf(operation), /suspended by an operator/, `${where}: no account refusal`);
+      }
+      assert.equal(openApiDocument.components.securitySchemes.operatorToken.scheme, 'bearer');
+    });
+
+    it('documents the 403 of a suspended or closed account on every operation behind an API key', () => {
+      for (const { where, operation } of apiOperations()) {
+        if (operation.security !== undefined) continue;
+        assert.match(refusalOf(operation), /suspended by an operator/, where);
+      }
     });
 
     it('names only defined security schemes', () => {
@@ -321,7 +353,7 @@ describe('OpenAPI document', () => {
     const statuses = (path: string, method: string) => Object.keys(operation(path, method).responses as Json).sort();
 
     it('has exactly the contract operations under the API prefix, and the document itself', () => {
-      const found = operationsOf('paths')
+      const found = apiOperations()
         .map(({ where, operation: op }) => `${where} ${String(op.operationId)}`)
         .sort();
       assert.deepEqual(found, [
@@ -375,10 +407,19 @@ describe('OpenAPI document', () => {
         '500',
         '503',
       ]);
-      assert.deepEqual(statuses('/download/{jobId}', 'get'), ['200', '401', '404', '429', '500', '503']);
-      assert.deepEqual(statuses('/download/{jobId}', 'delete'), ['200', '401', '404', '409', '429', '500', '503']);
+      assert.deepEqual(statuses('/download/{jobId}', 'get'), ['200', '401', '403', '404', '429', '500', '503']);
+      assert.deepEqual(statuses('/download/{jobId}', 'delete'), [
+        '200',
+        '401',
+        '403',
+        '404',
+        '409',
+        '429',
+        '500',
+        '503',
+      ]);
       assert.deepEqual(statuses('/info', 'post'), ['200', '400', '401', '403', '413', '415', '429', '500', '503']);
-      assert.deepEqual(statuses('/info/{jobId}', 'get'), ['200', '401', '404', '429', '500', '503']);
+      assert.deepEqual(statuses('/info/{jobId}', 'get'), ['200', '401', '403', '404', '429', '500', '503']);
       assert.deepEqual(statuses('/list-channel', 'post'), [
         '200',
         '400',
@@ -401,8 +442,8 @@ describe('OpenAPI document', () => {
         '500',
         '503',
       ]);
-      assert.deepEqual(statuses('/client-download/{jobId}', 'get'), ['200', '401', '404', '429', '500', '503']);
-      assert.deepEqual(statuses('/me', 'get'), ['200', '401', '500', '503']);
+      assert.deepEqual(statuses('/client-download/{jobId}', 'get'), ['200', '401', '403', '404', '429', '500', '503']);
+      assert.deepEqual(statuses('/me', 'get'), ['200', '401', '403', '500', '503']);
     });
 
     it('documents the pending-download headers and the rate-limit headers on the submit 429', () => {
@@ -515,8 +556,12 @@ describe('OpenAPI document', () => {
     });
 
     it('answers a used-up limit with exactly "Credit limit reached"', () => {
+      // The limit's exact answer first; a suspended or closed account's refusal is the other.
       assert.deepEqual(openApiDocument.paths['/download'].post.responses['403'].content['application/json'].schema, {
-        $ref: '#/components/schemas/CreditLimitError',
+        anyOf: [
+          { $ref: '#/components/schemas/CreditLimitError' },
+          { $ref: '#/components/schemas/AccountRefusedError' },
+        ],
       });
       assert.deepEqual(resolve('#/components/schemas/CreditLimitError/allOf/1/properties/error'), {
         const: 'Credit limit reached',

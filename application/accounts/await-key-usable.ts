@@ -1,0 +1,20 @@
+import { pollUntil } from '../poll-until.js';
+import type { ApiKeySecrets } from '../ports/api-key-secrets.js';
+import type { AccountReadModel } from '../ports/read-models.js';
+
+/** A new key works once the projector has recorded it: waits for that briefly, so a key handed out works at once. */
+export async function awaitKeyUsable(
+  readModel: Pick<AccountReadModel, 'findActiveKey'>,
+  secrets: Pick<ApiKeySecrets, 'hash'>,
+  key: string,
+  waitMs = 10_000,
+): Promise<boolean> {
+  const keyHash = secrets.hash(key);
+  return (
+    (await pollUntil(
+      () => readModel.findActiveKey(keyHash),
+      (owner) => owner !== null,
+      waitMs,
+    )) !== null
+  );
+}
