@@ -9,6 +9,8 @@ import { setUpSubmitForm } from './submit-form.js';
 import { setUpBatchForm } from './batch-form.js';
 import { BatchView } from './batch-view.js';
 import { SubscriptionsView } from './subscriptions-view.js';
+import { KeysView } from './keys-view.js';
+import { StatementView } from './statement-view.js';
 
 /** Wires the views: sign-in with a key, then the account, the form and the jobs, or one job (#/jobs/<id>). */
 
@@ -34,6 +36,8 @@ const jobs = new JobsView(currentApi, notice, refreshAccount);
 const job = new JobView(currentApi, refreshAccount);
 const batch = new BatchView(currentApi, refreshAccount);
 const subscriptions = new SubscriptionsView(currentApi, notice);
+const keys = new KeysView(currentApi, notice);
+const statement = new StatementView(currentApi);
 
 function handleFailure(error: unknown): void {
   if (error instanceof ApiError && error.status === 401) {
@@ -73,6 +77,8 @@ function signOut(message = ''): void {
   job.clear();
   batch.clear();
   subscriptions.clear();
+  keys.clear();
+  statement.clear();
   clearAccount();
   if (location.hash !== '') history.replaceState(null, '', location.pathname + location.search);
   notice(message);
@@ -89,7 +95,8 @@ function route(): void {
   notice('');
   const match = /^#\/(jobs|batches)\/(.+)$/.exec(location.hash);
   const page = match === null ? null : { kind: match[1], id: decodeURIComponent(match[2]) };
-  for (const id of ['account', 'submit', 'batch-form-section', 'subscriptions', 'jobs']) show(byId(id), page === null);
+  for (const id of ['account', 'submit', 'batch-form-section', 'subscriptions', 'jobs', 'keys', 'statement'])
+    show(byId(id), page === null);
   show(byId('job'), page?.kind === 'jobs');
   show(byId('batch'), page?.kind === 'batches');
   if (page?.kind !== 'jobs') job.stop();
@@ -97,6 +104,8 @@ function route(): void {
   if (page === null) {
     void jobs.reload();
     void subscriptions.start();
+    void keys.reload();
+    void statement.reload();
     return;
   }
   jobs.stop();
