@@ -32,7 +32,8 @@ export function clearAccount(): void {
   byId('balances').replaceChildren();
 }
 
-function balanceItem(feature: string, balance: FeatureBalance): HTMLElement {
+/** One balance as a labelled bar (none for an unlimited one) and its words. */
+export function balanceItem(feature: string, balance: FeatureBalance): HTMLElement {
   const labelId = `balance-${feature}`;
   const name = FEATURE_NAMES[feature] ?? feature;
   const words = balance.unlimited

@@ -1,6 +1,8 @@
 /** Calls to the API with the tab's key; every failure becomes an ApiError carrying the API's own message. */
 
 const API_BASE = '/api/v2';
+/** The admin API's base, for an operator token. */
+export const ADMIN_BASE = '/admin/v1';
 
 export class ApiError extends Error {
   constructor(
@@ -13,14 +15,17 @@ export class ApiError extends Error {
 }
 
 export class Api {
-  constructor(private readonly apiKey: string) {}
+  constructor(
+    private readonly apiKey: string,
+    private readonly base = API_BASE,
+  ) {}
 
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.apiKey}`, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(API_BASE + path, {
+      response = await fetch(this.base + path, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -42,7 +47,7 @@ export class Api {
   openStream(path: string, lastEventId: string | null, signal: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.apiKey}`, Accept: 'text/event-stream' };
     if (lastEventId !== null) headers['Last-Event-ID'] = lastEventId;
-    return fetch(API_BASE + path, { headers, signal, cache: 'no-store' });
+    return fetch(this.base + path, { headers, signal, cache: 'no-store' });
   }
 }
 

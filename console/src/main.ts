@@ -11,6 +11,7 @@ import { BatchView } from './batch-view.js';
 import { SubscriptionsView } from './subscriptions-view.js';
 import { KeysView } from './keys-view.js';
 import { StatementView } from './statement-view.js';
+import { OperatorConsole, isOperatorToken } from './operator-console.js';
 
 /** Wires the views: sign-in with a key, then the account, the form and the jobs, or one job (#/jobs/<id>). */
 
@@ -38,6 +39,7 @@ const batch = new BatchView(currentApi, refreshAccount);
 const subscriptions = new SubscriptionsView(currentApi, notice);
 const keys = new KeysView(currentApi, notice);
 const statement = new StatementView(currentApi);
+const operator = new OperatorConsole(notice);
 
 function handleFailure(error: unknown): void {
   if (error instanceof ApiError && error.status === 401) {
@@ -50,7 +52,8 @@ function handleFailure(error: unknown): void {
 async function signIn(apiKey: string): Promise<boolean> {
   const candidate = new Api(apiKey);
   try {
-    await showAccount(candidate);
+    if (isOperatorToken(apiKey)) await operator.signIn(apiKey);
+    else await showAccount(candidate);
   } catch (error) {
     byId('api-key-error').textContent =
       error instanceof ApiError && error.status === 401
@@ -59,11 +62,15 @@ async function signIn(apiKey: string): Promise<boolean> {
     byId('api-key').setAttribute('aria-invalid', 'true');
     return false;
   }
-  api = candidate;
   keyStore.set(apiKey);
   show(byId('sign-in'), false);
-  show(byId('signed-in'), true);
   show(byId('sign-out'), true);
+  if (operator.signedIn) {
+    route();
+    return true;
+  }
+  api = candidate;
+  show(byId('signed-in'), true);
   route();
   return true;
 }
@@ -79,6 +86,7 @@ function signOut(message = ''): void {
   subscriptions.clear();
   keys.clear();
   statement.clear();
+  operator.signOut();
   clearAccount();
   if (location.hash !== '') history.replaceState(null, '', location.pathname + location.search);
   notice(message);
@@ -91,6 +99,10 @@ function signOut(message = ''): void {
 
 /** The lists, one job (#/jobs/<id>) or one batch (#/batches/<id>); the hash names an id only, never the key. */
 function route(): void {
+  if (operator.signedIn) {
+    operator.route(location.hash);
+    return;
+  }
   if (api === null) return;
   notice('');
   const match = /^#\/(jobs|batches)\/(.+)$/.exec(location.hash);
