@@ -11,6 +11,8 @@ export interface AccountBillingRecord {
   audit: { exitCode: number; report: AuditReport | null };
   /** How `GET /me` answered with the account's key. */
   me: { status: number | null; body: any };
+  /** Every page of `GET /me/statement` together (entries in order, the last page's balances); null when a page did not answer 200. */
+  statement: { entries: unknown[]; balances: unknown } | null;
 }
 
 /**
@@ -34,6 +36,7 @@ export function checkAccountBilling(record: AccountBillingRecord, ledger: JobLed
   if (exitCode === 1)
     broken.push(`${where}: the audit replay differs from the read model: ${report.differences.join('; ')}`);
   broken.push(...compareWithMe(where, report, record.me));
+  broken.push(...compareStatement(where, report, record));
   broken.push(...unbalancedEntries(where, report.entries));
   broken.push(...compareAllCharges(where, report, ledger, record.accountId));
   return broken;
@@ -48,6 +51,26 @@ function compareWithMe(where: string, report: AuditReport, me: AccountBillingRec
       broken.push(`${where}: ${feature} used is ${served?.used} on /me, ${replayed?.used} in the replay`);
   }
   return broken;
+}
+
+/** The holder's statement is the auditors' ledger, line for line, and ends at the balances `/me` shows. */
+function compareStatement(where: string, report: AuditReport, record: AccountBillingRecord): string[] {
+  const { statement, me } = record;
+  if (statement === null) return [`${where}: GET /me/statement did not answer every page`];
+  const broken: string[] = [];
+  const differing = firstDifference(statement.entries, report.entries);
+  if (differing !== null)
+    broken.push(`${where}: the statement differs from the audit CLI's ledger at line ${differing}`);
+  if (me.status === 200 && JSON.stringify(statement.balances) !== JSON.stringify(me.body?.balances))
+    broken.push(`${where}: the statement's balances are not those GET /me shows`);
+  return broken;
+}
+
+/** The index of the first line two ledgers disagree on (a missing line included), or null. */
+function firstDifference(left: readonly unknown[], right: readonly unknown[]): number | null {
+  for (let index = 0; index < Math.max(left.length, right.length); index += 1)
+    if (JSON.stringify(left[index]) !== JSON.stringify(right[index])) return index;
+  return null;
 }
 
 /** What a ledger entry adds to each feature's `used`; null for entries that set a new baseline (a period, a grant). */

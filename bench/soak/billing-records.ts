@@ -32,11 +32,26 @@ export async function readBillingRecords(
         readModel: rows[0]?.state,
         audit,
         me: { status: me.status, body: me.status === null ? null : me.body },
+        statement: await readStatement(account, http),
       });
     }
     return records;
   } finally {
     await db.end();
+  }
+}
+
+/** Every page of the account's own statement, as its holder reads it. */
+async function readStatement(account: SoakAccount, http: SoakHttp): Promise<AccountBillingRecord['statement']> {
+  const entries: unknown[] = [];
+  let cursor: string | null = null;
+  for (;;) {
+    const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const page = await http.send('GET', `/me/statement?limit=1000${query}`, { key: account.apiKey });
+    if (page.status !== 200) return null;
+    entries.push(...page.body.entries);
+    cursor = page.body.nextCursor;
+    if (cursor === null) return { entries, balances: page.body.balances };
   }
 }
 

@@ -40,8 +40,21 @@ function billedRightly(): { record: AccountBillingRecord; ledger: JobLedger; rep
     readModel: { pendingJobs: [], pendingLookups: [] },
     audit: { exitCode: 0, report },
     me: { status: 200, body: { balances: { download_count: balance(1), bandwidth_mb: balance(20) } } },
+    statement: {
+      entries: [charge('job-1', 3, 0)],
+      balances: { download_count: balance(1), bandwidth_mb: balance(20) },
+    },
   };
   return { record, ledger, report };
+}
+
+/** The record as the soak reads it when the audit CLI printed `report`: the holder's statement shows the same lines. */
+function audited(record: AccountBillingRecord, report: AuditReport, exitCode = 0): AccountBillingRecord {
+  return {
+    ...record,
+    audit: { exitCode, report },
+    statement: { entries: report.entries, balances: record.statement?.balances },
+  };
 }
 
 describe('soak billing invariants', () => {
@@ -71,7 +84,7 @@ describe('soak billing invariants', () => {
   it('break when the replay differs from the read model', () => {
     const { record, ledger, report } = billedRightly();
     const differing = { ...report, differences: ['download_count.used: replay 1, read model 2'] };
-    const broken = checkAccountBilling({ ...record, audit: { exitCode: 1, report: differing } }, ledger);
+    const broken = checkAccountBilling(audited(record, differing, 1), ledger);
     assert.equal(broken.length, 1);
     assert.match(
       broken[0],
@@ -85,9 +98,26 @@ describe('soak billing invariants', () => {
     me.body.balances.bandwidth_mb.used = 40;
     assert.deepEqual(checkAccountBilling({ ...record, me }, ledger), [
       'account account-1: bandwidth_mb used is 40 on /me, 20 in the replay',
+      "account account-1: the statement's balances are not those GET /me shows",
     ]);
     assert.deepEqual(checkAccountBilling({ ...record, me: { status: 503, body: null } }, ledger), [
       'account account-1: GET /me answered 503',
+    ]);
+  });
+
+  it('break when the holder’s statement is not the auditors’ ledger, or does not end at /me’s balances', () => {
+    const { record, ledger } = billedRightly();
+    const missing = { ...record, statement: { entries: [], balances: record.statement?.balances } };
+    assert.deepEqual(checkAccountBilling(missing, ledger), [
+      "account account-1: the statement differs from the audit CLI's ledger at line 0",
+    ]);
+    const elsewhere = structuredClone(record);
+    (elsewhere.statement?.balances as { bandwidth_mb: { used: number } }).bandwidth_mb.used = 40;
+    assert.deepEqual(checkAccountBilling(elsewhere, ledger), [
+      "account account-1: the statement's balances are not those GET /me shows",
+    ]);
+    assert.deepEqual(checkAccountBilling({ ...record, statement: null }, ledger), [
+      'account account-1: GET /me/statement did not answer every page',
     ]);
   });
 
@@ -96,10 +126,7 @@ describe('soak billing invariants', () => {
     const entry = charge('job-1', 3, 0);
     // The charge of 20 MB shows 30 MB used after it.
     entry.balances.bandwidth_mb = { used: 30, remaining: 970 };
-    const broken = checkAccountBilling(
-      { ...record, audit: { exitCode: 0, report: { ...report, entries: [entry] } } },
-      ledger,
-    );
+    const broken = checkAccountBilling(audited(record, { ...report, entries: [entry] }), ledger);
     assert.equal(broken.length, 1);
     assert.match(
       broken[0],
@@ -110,7 +137,7 @@ describe('soak billing invariants', () => {
   it('break when a job is charged twice', () => {
     const { record, ledger, report } = billedRightly();
     const twice = { ...report, entries: [charge('job-1', 3, 0), charge('job-1', 4, 1)] };
-    const broken = checkAccountBilling({ ...record, audit: { exitCode: 0, report: twice } }, ledger);
+    const broken = checkAccountBilling(audited(record, twice), ledger);
     assert.deepEqual(broken, ['account account-1: download job job-1 charged twice']);
   });
 
@@ -122,17 +149,14 @@ describe('soak billing invariants', () => {
       'account account-1: download job job-1 charged but ended FAILED (cancelled)',
     ]);
     const { record, ledger, report } = billedRightly();
-    const uncharged = checkAccountBilling(
-      { ...record, audit: { exitCode: 0, report: { ...report, entries: [] } } },
-      ledger,
-    );
+    const uncharged = checkAccountBilling(audited(record, { ...report, entries: [] }), ledger);
     assert.deepEqual(uncharged, ['account account-1: download job job-1 succeeded but was not charged']);
   });
 
   it('break when a job no client got an id for is charged, unless a submission went unanswered', () => {
     const { record, ledger, report } = billedRightly();
     const stranger = { ...report, entries: [charge('job-1', 3, 0), charge('job-unknown', 4, 1)] };
-    const withStranger = { ...record, audit: { exitCode: 0, report: stranger } };
+    const withStranger = audited(record, stranger);
     assert.deepEqual(checkAccountBilling(withStranger, ledger), [
       'account account-1: 1 download charges for jobs the clients never got an id for (0 submissions unanswered)',
     ]);
@@ -152,19 +176,14 @@ describe('soak billing invariants', () => {
       units: 1,
       balances: { channel_list: { used: usedBefore + 1, remaining: 10 } },
     });
-    const withListings = (count: number) => ({
-      ...record,
-      audit: {
-        exitCode: 0,
-        report: {
-          ...report,
-          entries: [
-            charge('job-1', 3, 0),
-            ...Array.from({ length: count }, (_, index) => listing(`list-${index}`, 4 + index, index)),
-          ],
-        },
-      },
-    });
+    const withListings = (count: number) =>
+      audited(record, {
+        ...report,
+        entries: [
+          charge('job-1', 3, 0),
+          ...Array.from({ length: count }, (_, index) => listing(`list-${index}`, 4 + index, index)),
+        ],
+      });
     ledger.listed('account-1');
     ledger.listed('account-1');
     assert.deepEqual(checkAccountBilling(withListings(2), ledger), []);
