@@ -112,7 +112,8 @@ describe('soak billing invariants', () => {
       "account account-1: the statement differs from the audit CLI's ledger at line 0",
     ]);
     const elsewhere = structuredClone(record);
-    (elsewhere.statement?.balances as { bandwidth_mb: { used: number } }).bandwidth_mb.used = 40;
+    const balances = elsewhere.statement?.balances as { bandwidth_mb: { used: number } };
+    balances.bandwidth_mb.used = 40;
     assert.deepEqual(checkAccountBilling(elsewhere, ledger), [
       "account account-1: the statement's balances are not those GET /me shows",
     ]);
