@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import { apiClient } from '../support/api-client.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
@@ -53,6 +54,43 @@ describe('admin CLI', function () {
       listed.find((account: { accountId: string }) => account.accountId === created.accountId)?.apiKeys,
       [{ keyId: created.keyId, revoked: true }],
     );
+  });
+
+  it('issues an operator token that opens the admin API, suspends and reactivates an account, and revokes the token', async () => {
+    const issued = JSON.parse((await admin('issue-operator-token', '--name', 'billing', '--scope', 'write')).stdout);
+    assert.match(issued.token, /^vdo_/);
+    const call = apiClient(service.url);
+    const { accountId, apiKey } = await service.createAccount();
+    const suspended = await call('POST', `/admin/v1/accounts/${accountId}/suspension`, {
+      key: issued.token,
+      json: { reason: 'checked by phone' },
+    });
+    assert.equal(suspended.status, 200, JSON.stringify(suspended.body));
+    await admin('reactivate', '--account', accountId);
+    await service.settle();
+    assert.equal((await call('GET', '/api/v2/me', { key: apiKey })).status, 200);
+    await admin('suspend', '--account', accountId, '--reason', 'fraud review');
+    await service.settle();
+    assert.match((await call('GET', '/api/v2/me', { key: apiKey })).body.error, /suspended: fraud review/);
+    const events = await service.service.container.resolve(TOKENS.eventStore).readStream(`account-${accountId}`);
+    assert.deepEqual(
+      events.slice(-3).map((event) => [event.type, event.metadata.actor]),
+      [
+        ['AccountSuspended', `operator:${issued.tokenId}`],
+        ['AccountReactivated', 'cli'],
+        ['AccountSuspended', 'cli'],
+      ],
+    );
+    const tokens = JSON.parse((await admin('list-operator-tokens')).stdout);
+    assert.deepEqual(
+      tokens.map((token: { name: string; scope: string }) => [token.name, token.scope]),
+      [['billing', 'write']],
+    );
+    assert.ok(!JSON.stringify(tokens).includes(issued.token), 'no token listed');
+    await admin('revoke-operator-token', '--token', issued.tokenId);
+    await service.settle();
+    assert.equal((await call('GET', '/admin/v1/system', { key: issued.token })).status, 401);
+    await assert.rejects(admin('issue-operator-token', '--name', 'x', '--scope', 'root'), /--scope must be one of/);
   });
 
   it('refuses bad input with a message and exit code 2', async () => {
