@@ -6,7 +6,7 @@ import type { ReadOperatorAccounts } from '../../../application/operators/read-o
 import type { DownloadJobView } from '../../../application/ports/read-models.js';
 import { NotFoundError } from '../../../domain/errors.js';
 import { HttpError } from '../../http/http-error.js';
-import { decodeOffsetCursor, encodeOffsetCursor } from '../../http/offset-cursor.js';
+import { nextOffsetCursor, pageOffset } from '../../http/offset-cursor.js';
 import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
 import { answerStatement } from '../accounts/statement-routes.js';
@@ -39,7 +39,7 @@ export function adminAccountRoutes(deps: AdminAccountRouteDependencies): Router 
     request.respond({
       accounts,
       total,
-      nextCursor: offset + limit < total ? encodeOffsetCursor(offset + limit) : null,
+      nextCursor: nextOffsetCursor(offset + limit, total),
     });
   });
   operationRoute(router, validation, 'adminGetAccount', async (ctx, request) => {
@@ -70,14 +70,6 @@ export function adminAccountRoutes(deps: AdminAccountRouteDependencies): Router 
     request.respond({ jobs: page.jobs.map(adminJob), nextCursor: page.nextCursor });
   });
   return router;
-}
-
-/** The position an offset cursor names; a cursor this service did not give is a 400. */
-export function pageOffset(cursor: string | undefined): number {
-  if (cursor === undefined) return 0;
-  const offset = decodeOffsetCursor(cursor);
-  if (offset === null) throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
-  return offset;
 }
 
 function adminJob(view: DownloadJobView) {

@@ -8,10 +8,9 @@ import type {
   ProcessHeartbeats,
 } from '../../../application/ports/operations-status.js';
 import type { WorkQueue } from '../../../application/ports/work-queue.js';
-import { encodeOffsetCursor } from '../../http/offset-cursor.js';
+import { nextOffsetCursor, pageOffset } from '../../http/offset-cursor.js';
 import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
-import { pageOffset } from './admin-account-routes.js';
 import { authenticatedOperator } from './operator-authentication.js';
 
 export interface AdminSystemRouteDependencies {
@@ -53,13 +52,13 @@ export function adminSystemRoutes(deps: AdminSystemRouteDependencies): Router {
     const { limit = 20, cursor } = request.query();
     const offset = pageOffset(cursor);
     const page = await deps.deadLetters.list({ offset, limit });
-    request.respond({ ...page, nextCursor: nextCursor(offset, limit, page.total) });
+    request.respond({ ...page, nextCursor: nextOffsetCursor(offset + limit, page.total) });
   });
   operationRoute(router, validation, 'adminListWebhookFailures', async (_ctx, request) => {
     const { limit = 20, cursor } = request.query();
     const offset = pageOffset(cursor);
     const page = await deps.failingWebhooks.list({ offset, limit });
-    request.respond({ ...page, nextCursor: nextCursor(offset, limit, page.total) });
+    request.respond({ ...page, nextCursor: nextOffsetCursor(offset + limit, page.total) });
   });
   operationRoute(router, validation, 'adminReplayDeadLetter', async (ctx, request) => {
     const { deadLetterId } = request.pathParameters('Dead letter not found');
@@ -74,8 +73,4 @@ export function adminSystemRoutes(deps: AdminSystemRouteDependencies): Router {
     ctx.body = answer.body;
   });
   return router;
-}
-
-function nextCursor(offset: number, limit: number, total: number): string | null {
-  return offset + limit < total ? encodeOffsetCursor(offset + limit) : null;
 }

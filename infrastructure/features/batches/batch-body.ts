@@ -1,4 +1,4 @@
-import { encodeOffsetCursor } from '../../http/offset-cursor.js';
+import { nextOffsetCursor } from '../../http/offset-cursor.js';
 import type { BatchView } from '../../../application/batches/batch-read-model.js';
 
 const STATUSES = ['waiting', 'admitted', 'completed', 'failed', 'cancelled', 'refused'] as const;
@@ -21,6 +21,6 @@ export function batchBody(view: BatchView, offset: number, limit: number) {
     requestedAt: view.requestedAt,
     finishedAt: view.finishedAt,
     jobs: view.videos.slice(offset, end),
-    nextCursor: end < view.videos.length ? encodeOffsetCursor(end) : null,
+    nextCursor: nextOffsetCursor(end, view.videos.length),
   };
 }

@@ -1,14 +1,13 @@
 import Router from '@koa/router';
 import type { Authenticate } from '../../../application/accounts/authenticate.js';
 import { authenticatedAccountId } from '../../http/authenticated-account.js';
-import { HttpError } from '../../http/http-error.js';
 import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
 import type { EventStreamConnections } from '../../http/sse/event-stream-connections.js';
 import { lastEventId, serveWatchedStream } from '../../http/sse/serve-watched-stream.js';
 import type { JobFrame } from '../../live/job-status-hub.js';
 import { batchBody } from './batch-body.js';
-import { decodeOffsetCursor } from '../../http/offset-cursor.js';
+import { pageOffset } from '../../http/offset-cursor.js';
 import type { BatchFrame, BatchStatusHub } from './batch-status-hub.js';
 
 export interface BatchEventsRouteDependencies {
@@ -34,9 +33,7 @@ export function batchEventsRoutes(deps: BatchEventsRouteDependencies): Router {
   operationRoute(router, deps.validation, 'watchBatch', async (ctx, request) => {
     const { batchId } = request.pathParameters('Batch not found');
     const query = request.query();
-    const offset = query.cursor === undefined ? 0 : decodeOffsetCursor(query.cursor);
-    if (offset === null)
-      throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
+    const offset = pageOffset(query.cursor);
     await serveWatchedStream<BatchFrame>(ctx, {
       accountId: authenticatedAccountId(ctx),
       keyId: String(ctx.state.keyId),

@@ -11,7 +11,7 @@ import { type UrlPolicies, videoUrl, webhookUrl } from '../../http/url-policies.
 import { channelUrl } from '../channel-listing/channel-url-rule.js';
 import { playlistUrl } from './playlist-url-rule.js';
 import { batchBody } from './batch-body.js';
-import { decodeOffsetCursor } from '../../http/offset-cursor.js';
+import { pageOffset } from '../../http/offset-cursor.js';
 
 export interface BatchRouteDependencies {
   submitBatch: SubmitBatch;
@@ -49,9 +49,7 @@ export function batchRoutes(deps: BatchRouteDependencies): Router {
     const accountId = authenticatedAccountId(ctx);
     const { batchId } = request.pathParameters('Batch not found');
     const query = request.query();
-    const offset = query.cursor === undefined ? 0 : decodeOffsetCursor(query.cursor);
-    if (offset === null)
-      throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
+    const offset = pageOffset(query.cursor);
     const view = await deps.getBatch.execute(accountId, batchId);
     if (view === null) throw new HttpError(404, `Batch ${batchId} not found`);
     ctx.body = batchBody(view, offset, query.limit ?? DEFAULT_LIMIT);

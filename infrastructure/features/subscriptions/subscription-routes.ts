@@ -6,7 +6,7 @@ import type { SubscriptionView } from '../../../application/subscriptions/subscr
 import type { SubscriptionSource, SubscriptionStart } from '../../../domain/subscription/settings.js';
 import { authenticatedAccountId } from '../../http/authenticated-account.js';
 import { HttpError } from '../../http/http-error.js';
-import { decodeOffsetCursor, encodeOffsetCursor } from '../../http/offset-cursor.js';
+import { nextOffsetCursor, pageOffset } from '../../http/offset-cursor.js';
 import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
 import { type UrlPolicies, webhookUrl } from '../../http/url-policies.js';
@@ -82,16 +82,14 @@ export function subscriptionRoutes(deps: SubscriptionRouteDependencies): Router 
 function listRoute(router: Router, deps: SubscriptionRouteDependencies): void {
   operationRoute(router, deps.validation, 'listSubscriptions', async (ctx, request) => {
     const query = request.query();
-    const offset = query.cursor === undefined ? 0 : decodeOffsetCursor(query.cursor);
-    if (offset === null)
-      throw new HttpError(400, 'cursor is malformed: pass the nextCursor of a previous page as given');
+    const offset = pageOffset(query.cursor);
     const limit = query.limit ?? DEFAULT_LIMIT;
     const page = await deps.read.list(authenticatedAccountId(ctx), offset, limit);
     const end = offset + page.items.length;
     ctx.body = {
       subscriptions: page.items.map(publicView),
       total: page.total,
-      nextCursor: end < page.total ? encodeOffsetCursor(end) : null,
+      nextCursor: nextOffsetCursor(end, page.total),
     };
   });
 }
