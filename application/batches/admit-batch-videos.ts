@@ -1,6 +1,11 @@
 import { CREDIT_LIMIT_REFUSAL, type BatchRefusal } from '../../domain/batch/refusal.js';
 import type { RequestedBatchState } from '../../domain/batch/state.js';
-import { CreditLimitReachedError, PendingDownloadsLimitError, RuleViolationError } from '../../domain/errors.js';
+import {
+  AccountRefusedError,
+  CreditLimitReachedError,
+  PendingDownloadsLimitError,
+  RuleViolationError,
+} from '../../domain/errors.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
 import type { DownloadJobCommandHandler } from '../downloads/download-job-commands.js';
 import { PENDING_DOWNLOADS_LIMIT, type SubmitDownload } from '../downloads/submit-download.js';
@@ -126,6 +131,7 @@ export class AdmitBatchVideos {
 /** What a single submission refused for good would have answered; null for a passing failure. */
 function refusalOf(error: unknown): BatchRefusal | null {
   if (error instanceof CreditLimitReachedError) return CREDIT_LIMIT_REFUSAL;
+  if (error instanceof AccountRefusedError) return { code: 'ACCOUNT_REFUSED', message: error.message };
   if (error instanceof VideoNotDownloadableError) return { code: error.code, message: error.message };
   if (error instanceof RuleViolationError) return { code: 'RULE_VIOLATION', message: error.message };
   return null;

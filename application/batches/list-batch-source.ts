@@ -1,5 +1,5 @@
 import { channelListUnits } from '../../domain/account/lookups.js';
-import { CreditLimitReachedError, AddOnNotEnabledError } from '../../domain/errors.js';
+import { AccountRefusedError, AddOnNotEnabledError, CreditLimitReachedError } from '../../domain/errors.js';
 import type { ListedVideo } from '../../domain/batch/source.js';
 import type { RequestedBatchState } from '../../domain/batch/state.js';
 import { VideoNotDownloadableError } from '../errors.js';
@@ -67,7 +67,11 @@ function lastingFailure(
   error: unknown,
 ): { errorCode: VideoNotDownloadableError['code'] | null; reason: string } | null {
   if (error instanceof VideoNotDownloadableError) return { errorCode: error.code, reason: error.message };
-  if (error instanceof CreditLimitReachedError || error instanceof AddOnNotEnabledError)
+  if (
+    error instanceof CreditLimitReachedError ||
+    error instanceof AddOnNotEnabledError ||
+    error instanceof AccountRefusedError
+  )
     return { errorCode: null, reason: error.message };
   return null;
 }

@@ -1,5 +1,5 @@
 import { channelListUnits } from '../../domain/account/lookups.js';
-import { AddOnNotEnabledError, CreditLimitReachedError } from '../../domain/errors.js';
+import { AccountRefusedError, AddOnNotEnabledError, CreditLimitReachedError } from '../../domain/errors.js';
 import type { FoundVideo } from '../../domain/subscription/events.js';
 import type { LiveSubscriptionState } from '../../domain/subscription/state.js';
 import { ExtractorUnavailableError, ListingsBusyError, VideoNotDownloadableError } from '../errors.js';
@@ -91,6 +91,7 @@ function failureReason(error: unknown): string {
     error instanceof VideoNotDownloadableError ||
     error instanceof CreditLimitReachedError ||
     error instanceof AddOnNotEnabledError ||
+    error instanceof AccountRefusedError ||
     error instanceof ExtractorUnavailableError ||
     error instanceof ListingsBusyError
   )

@@ -1,4 +1,9 @@
-import { CreditLimitReachedError, PendingDownloadsLimitError, RuleViolationError } from '../../domain/errors.js';
+import {
+  AccountRefusedError,
+  CreditLimitReachedError,
+  PendingDownloadsLimitError,
+  RuleViolationError,
+} from '../../domain/errors.js';
 import type { SubmissionRefusalCode, SubscriptionVideoSubmitted } from '../../domain/subscription/events.js';
 import type { LiveSubscriptionState } from '../../domain/subscription/state.js';
 import type { AccountCommandHandler } from '../accounts/account-commands.js';
@@ -87,6 +92,7 @@ export class SubmitSubscriptionVideos {
 function refusalOf(error: unknown): { code: SubmissionRefusalCode; message: string } | null {
   if (error instanceof PendingDownloadsLimitError) return { code: 'PENDING_LIMIT', message: error.message };
   if (error instanceof CreditLimitReachedError) return { code: 'CREDIT_LIMIT_REACHED', message: error.message };
+  if (error instanceof AccountRefusedError) return { code: 'ACCOUNT_REFUSED', message: error.message };
   if (error instanceof VideoNotDownloadableError) return { code: error.code, message: error.message };
   if (error instanceof RuleViolationError) return { code: 'RULE_VIOLATION', message: error.message };
   return null;

@@ -2,10 +2,11 @@ import type { DownloadErrorCode } from '../download-error-code.js';
 
 /**
  * Why a video of a batch got no job: the account's credit ran out, the
- * submission broke a rule (a live stream in progress, a video longer than
- * the plan allows), or the platform refuses the video for good.
+ * account is suspended or closed, the submission broke a rule (a live stream
+ * in progress, a video longer than the plan allows), or the platform refuses
+ * the video for good.
  */
-export type BatchRefusalCode = 'CREDIT_LIMIT_REACHED' | 'RULE_VIOLATION' | DownloadErrorCode;
+export type BatchRefusalCode = 'CREDIT_LIMIT_REACHED' | 'ACCOUNT_REFUSED' | 'RULE_VIOLATION' | DownloadErrorCode;
 
 export interface BatchRefusal {
   code: BatchRefusalCode;
@@ -16,7 +17,7 @@ export interface BatchRefusal {
 /** The contract's own answer when the credit is used up; every video still waiting ends with it too. */
 export const CREDIT_LIMIT_REFUSAL: BatchRefusal = { code: 'CREDIT_LIMIT_REACHED', message: 'Credit limit reached' };
 
-/** A refusal that credit can lift: a retry of the batch submits its video again. */
+/** A refusal that credit (or a reactivation) can lift: a retry of the batch submits its video again. */
 export function isRetryableRefusal(refusal: BatchRefusal): boolean {
-  return refusal.code === 'CREDIT_LIMIT_REACHED';
+  return refusal.code === 'CREDIT_LIMIT_REACHED' || refusal.code === 'ACCOUNT_REFUSED';
 }

@@ -11,7 +11,13 @@ export interface FoundVideo {
 }
 
 /** Why the subscription's submission of a video was refused: the last two put the video back to wait. */
-export type SubmissionRefusalCode = 'RULE_VIOLATION' | DownloadErrorCode | 'PENDING_LIMIT' | 'CREDIT_LIMIT_REACHED';
+/** `ACCOUNT_REFUSED`: the account is suspended or closed. */
+export type SubmissionRefusalCode =
+  | 'RULE_VIOLATION'
+  | DownloadErrorCode
+  | 'PENDING_LIMIT'
+  | 'CREDIT_LIMIT_REACHED'
+  | 'ACCOUNT_REFUSED';
 
 type Of<Data> = { subscriptionId: string; accountId: string } & Data;
 

@@ -38,8 +38,9 @@ export function submitVideos(data: SubmitVideos['data'], context: SubscriptionCo
 
 /**
  * The job submitted for the video was not written. At the pending limit the
- * video waits for the next check; out of credit it waits too, and the
- * subscription pauses itself with the reason; any other refusal is for good.
+ * video waits for the next check; out of credit (or with the account
+ * suspended or closed) it waits too, and the subscription pauses itself with
+ * the reason; any other refusal is for good.
  * A refusal of a job that is no longer the video's (repeated) changes nothing.
  */
 export function refuseSubmission(data: RefuseSubmission['data'], context: SubscriptionContext): SubscriptionEvent[] {
@@ -48,7 +49,7 @@ export function refuseSubmission(data: RefuseSubmission['data'], context: Subscr
   if (!Object.hasOwn(state.seen, videoId))
     throw new NotFoundError(`Subscription ${subscriptionId} has no video ${videoId}`);
   if (state.submitted[videoId]?.jobId !== jobId) return [];
-  if (code !== 'PENDING_LIMIT' && code !== 'CREDIT_LIMIT_REACHED')
+  if (code !== 'PENDING_LIMIT' && code !== 'CREDIT_LIMIT_REACHED' && code !== 'ACCOUNT_REFUSED')
     return [
       {
         type: 'SubscriptionVideoRefused',

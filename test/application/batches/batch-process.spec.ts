@@ -86,6 +86,24 @@ describe('The batch process: each video an ordinary download job, admitted as pe
     assert.deepEqual(finishes[0]?.counts, { completed: 5, failed: 0, cancelled: 0, refused: 3 });
   });
 
+  it('refuses every video with the account’s refusal once it is suspended, never stalling the process', async () => {
+    const h = await batchHarness();
+    const { batchId } = await submitUrls(h, 3);
+    const now = new Date().toISOString();
+    await h.accounts.handle(h.accountId, { type: 'SuspendAccount', data: { reason: 'unpaid', now } });
+    await h.drain();
+    const refusals = (await h.store.readStream(`batch-${batchId}`)).filter(
+      (event) => event.type === 'BatchVideoRefused',
+    );
+    assert.deepEqual(
+      refusals.map((event) => event.data.code),
+      ['ACCOUNT_REFUSED', 'ACCOUNT_REFUSED', 'ACCOUNT_REFUSED'],
+    );
+    assert.match(String(refusals[0]?.data.message), /suspended: unpaid/);
+    // No video got a job: the batch failed as a whole.
+    assert.equal((await finished(h, batchId))[0]?.status, 'failed');
+  });
+
   it('lists a playlist as /list-channel does, with the channel_list add-on, charging 1 unit per 10 items', async () => {
     const without = await batchHarness();
     const playlist = {

@@ -115,6 +115,14 @@ describe('subscription decider: submissions', () => {
       .then([deferred(6, 'job-6')]);
   });
 
+  it('with the account suspended or closed, the video waits and the subscription pauses itself with the refusal', () => {
+    const suspended = 'This account is suspended: unpaid. Contact support to have it reactivated';
+    spec
+      .given([...foundThree(), submitted(6)])
+      .when(refuse(6, 'ACCOUNT_REFUSED', suspended))
+      .then([deferred(6, 'job-6'), paused('subscription', suspended)]);
+  });
+
   it('any other refusal is for good; a refusal repeated changes nothing', () => {
     const refused: SubscriptionEvent = {
       type: 'SubscriptionVideoRefused',
