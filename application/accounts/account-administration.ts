@@ -1,4 +1,5 @@
 import type { AccountCommand } from '../../domain/account/commands.js';
+import type { AccountState } from '../../domain/account/state.js';
 import type { AddOnId, FeatureId, PlanId } from '../../domain/account/plan.js';
 import type { AccountCommandHandler } from './account-commands.js';
 import type { ApiKeySecrets } from '../ports/api-key-secrets.js';
@@ -36,8 +37,8 @@ export class AccountAdministration {
 
   /** Commands this writes so far: each one's event ids are seeded apart. */
   private commands = 0;
-  /** The revision of the account stream after this instance's last command, so a reader can wait for it. */
-  writtenRevision = -1;
+  /** The account's state after this instance's last command: what the write left, before any read model shows it. */
+  writtenState: AccountState | null = null;
 
   /** The same operations, for one request: recorded as done by `actor`, with event ids seeded by `idempotencySeed`. */
   by(actor: string, idempotencySeed?: string): AccountAdministration {
@@ -129,11 +130,11 @@ export class AccountAdministration {
   private async handle(accountId: string, command: AccountCommand): Promise<void> {
     const { actor, idempotencySeed } = this.request;
     const step = this.commands++;
-    const { revision } = await this.deps.accounts.handle(accountId, command, {
+    const { state } = await this.deps.accounts.handle(accountId, command, {
       ...(actor === undefined ? {} : { actor }),
       ...(idempotencySeed === undefined ? {} : { eventIdSeed: `${idempotencySeed}:${step}` }),
     });
-    this.writtenRevision = revision;
+    this.writtenState = state;
   }
 
   private now(): string {

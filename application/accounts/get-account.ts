@@ -5,6 +5,7 @@ import { streamName } from '../../domain/stream-name.js';
 import { ROSTER_CATEGORY, SUBSCRIPTION_ALLOWANCE, rosterDecider } from '../../domain/subscription/roster.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventStore } from '../ports/event-store.js';
+import type { AccountState } from '../../domain/account/state.js';
 import type { AccountReadModel } from '../ports/read-models.js';
 
 export interface AccountSummary {
@@ -25,11 +26,17 @@ export class GetAccount {
   ) {}
 
   async execute(accountId: string): Promise<AccountSummary | null> {
-    const [view, held] = await Promise.all([this.readModel.get(accountId), this.subscriptionsHeld(accountId)]);
-    if (view === null || view.state.plan === null) return null;
+    const view = await this.readModel.get(accountId);
+    return view === null ? null : this.ofState(accountId, view.state);
+  }
+
+  /** The summary of a state folded elsewhere (a command's result), as of now. */
+  async ofState(accountId: string, folded: AccountState): Promise<AccountSummary | null> {
+    if (folded.plan === null) return null;
+    const held = await this.subscriptionsHeld(accountId);
     const now = this.clock.now().getTime();
-    const state = accountStateAt(view.state, now);
-    const planId = (state.plan ?? view.state.plan).id;
+    const state = accountStateAt(folded, now);
+    const planId = (state.plan ?? folded.plan).id;
     return {
       name: state.name,
       email: state.email,

@@ -1,4 +1,4 @@
-import type { AccountAccess } from '../../domain/account/state.js';
+import type { AccountAccess, AccountState } from '../../domain/account/state.js';
 import type { AccountSummary, GetAccount } from '../accounts/get-account.js';
 import type { ApiKeyMetadata, ListApiKeys } from '../accounts/list-api-keys.js';
 import type { AccountReadModel, AccountSearch, AccountView } from '../ports/read-models.js';
@@ -34,14 +34,16 @@ export class ReadOperatorAccounts {
     private readonly listApiKeys: ListApiKeys,
   ) {}
 
-  async one(accountId: string): Promise<OperatorAccountView | null> {
-    const [view, summary, keys] = await Promise.all([
-      this.readModel.get(accountId),
-      this.getAccount.execute(accountId),
+  /** From the read model, or from `folded`, the state a command just left the account in (exact at once). */
+  async one(accountId: string, folded?: AccountState): Promise<OperatorAccountView | null> {
+    const state = folded ?? (await this.readModel.get(accountId))?.state;
+    if (state === undefined) return null;
+    const [summary, keys] = await Promise.all([
+      this.getAccount.ofState(accountId, state),
       this.listApiKeys.execute(accountId),
     ]);
-    if (view === null || summary === null) return null;
-    const access = view.state.access ?? null;
+    if (summary === null) return null;
+    const access = state.access ?? null;
     return {
       accountId,
       ...summary,
@@ -49,8 +51,8 @@ export class ReadOperatorAccounts {
       suspension:
         access?.status === 'suspended' ? { reason: access.reason, since: new Date(access.since).toISOString() } : null,
       closedAt: access?.status === 'closed' ? new Date(access.since).toISOString() : null,
-      addOns: [...view.state.addOns],
-      pendingDownloads: view.state.pendingJobs.length,
+      addOns: [...state.addOns],
+      pendingDownloads: state.pendingJobs.length,
       keys,
     };
   }

@@ -48,6 +48,8 @@ export const accountsFeature = {
         apiKeyRoutes({
           listApiKeys: container.resolve(ListApiKeys),
           administration: container.resolve(AccountAdministration),
+          readModel: container.resolve(TOKENS.accountReadModel),
+          secrets: container.resolve(TOKENS.apiKeySecrets),
           validation,
         }),
       ],

@@ -1,7 +1,10 @@
 import type { Context } from 'koa';
 import Router from '@koa/router';
 import type { AccountAdministration } from '../../../application/accounts/account-administration.js';
+import { awaitKeyUsable } from '../../../application/accounts/await-key-usable.js';
 import type { ListApiKeys } from '../../../application/accounts/list-api-keys.js';
+import type { ApiKeySecrets } from '../../../application/ports/api-key-secrets.js';
+import type { AccountReadModel } from '../../../application/ports/read-models.js';
 import { authenticatedAccountId } from '../../http/authenticated-account.js';
 import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
@@ -9,6 +12,9 @@ import type { RequestValidation } from '../../http/request-validation.js';
 export interface ApiKeyRouteDependencies {
   listApiKeys: ListApiKeys;
   administration: AccountAdministration;
+  /** Where a new key becomes usable: the answer waits for it, so the key works at once. */
+  readModel: Pick<AccountReadModel, 'findActiveKey'>;
+  secrets: Pick<ApiKeySecrets, 'hash'>;
   validation: RequestValidation;
 }
 
@@ -23,6 +29,7 @@ export function apiKeyRoutes(deps: ApiKeyRouteDependencies): Router {
   operationRoute(router, deps.validation, 'issueApiKey', async (ctx, request) => {
     const { name, readOnly } = request.body();
     const issued = await asHolder(ctx).issueKey(authenticatedAccountId(ctx), name, readOnly);
+    await awaitKeyUsable(deps.readModel, deps.secrets, issued.apiKey);
     ctx.status = 201;
     ctx.body = { keyId: issued.keyId, name: name ?? null, readOnly: readOnly ?? false, apiKey: issued.apiKey };
   });

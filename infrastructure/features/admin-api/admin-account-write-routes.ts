@@ -4,12 +4,13 @@ import type { RouterContext } from '@koa/router';
 import type { AccountAdministration } from '../../../application/accounts/account-administration.js';
 import { awaitKeyUsable } from '../../../application/accounts/await-key-usable.js';
 import type { AdminAnswer, IdempotentAdminWrites } from '../../../application/operators/idempotent-admin-writes.js';
+import { pollUntil } from '../../../application/poll-until.js';
 import { operatorActor } from '../../../application/operators/operator-tokens.js';
 import type { ReadOperatorAccounts } from '../../../application/operators/read-operator-accounts.js';
-import type { AccountReadProgress } from '../../../application/ports/account-read-progress.js';
 import type { ApiKeySecrets } from '../../../application/ports/api-key-secrets.js';
 import type { AccountReadModel } from '../../../application/ports/read-models.js';
 import type { AddOnId } from '../../../domain/account/plan.js';
+import type { AccountState } from '../../../domain/account/state.js';
 import { NotFoundError } from '../../../domain/errors.js';
 import { operationRoute } from '../../http/operation-route.js';
 import type { RequestValidation } from '../../http/request-validation.js';
@@ -19,13 +20,13 @@ export interface AdminWriteRouteDependencies {
   administration: AccountAdministration;
   writes: IdempotentAdminWrites;
   accounts: ReadOperatorAccounts;
-  progress: AccountReadProgress;
-  readModel: Pick<AccountReadModel, 'findActiveKey'>;
+  readModel: Pick<AccountReadModel, 'findActiveKey' | 'get'>;
   secrets: Pick<ApiKeySecrets, 'hash'>;
   validation: RequestValidation;
 }
 
 const ACCOUNT_NOT_FOUND = 'Account not found';
+const ACCESS_VISIBLE_WAIT_MS = 10_000;
 
 /** The admin API's writes to accounts, each under the operator's name and, with an Idempotency-Key, once. */
 export function adminAccountWriteRoutes(deps: AdminWriteRouteDependencies): Router {
@@ -64,7 +65,8 @@ function registerAccountChanges(router: Router, deps: AdminWriteRouteDependencie
   const change = (ctx: RouterContext, accountId: string, key: string | undefined, act: AccountChange) =>
     write(ctx, key, { path: ctx.path, method: ctx.method, body: ctx.request.body ?? null }, async (admin) => {
       await act(admin);
-      return { status: 200, body: await accountAfter(deps, accountId, admin.writtenRevision) };
+      await accessVisible(deps, accountId, admin.writtenState);
+      return { status: 200, body: await accountAfter(deps, accountId, admin.writtenState) };
     });
   const key = (request: { headers(): { 'Idempotency-Key'?: string } }) => request.headers()['Idempotency-Key'];
   const id = (request: { pathParameters(message: string): { accountId: string } }) =>
@@ -135,10 +137,23 @@ function adminWrite(deps: AdminWriteRouteDependencies) {
   };
 }
 
-/** The account once the read model shows the change (waiting within the read-your-writes bound). */
-async function accountAfter(deps: AdminWriteRouteDependencies, accountId: string, revision: number) {
-  if (revision >= 0) await deps.progress.waitForRevision(accountId, revision);
-  const account = await deps.accounts.one(accountId);
+/**
+ * A suspension, reactivation or closure is answered once the key lookups see it (the accounts read model), so the
+ * account's next request is already refused (or admitted again); bounded, as a projector may be stopped.
+ */
+async function accessVisible(deps: AdminWriteRouteDependencies, accountId: string, state: AccountState | null) {
+  if (state === null) return;
+  const written = JSON.stringify(state.access ?? null);
+  await pollUntil(
+    () => deps.readModel.get(accountId),
+    (view) => JSON.stringify(view?.state.access ?? null) === written,
+    ACCESS_VISIBLE_WAIT_MS,
+  );
+}
+
+/** The account as the change left it: from the state the command folded, so the answer shows the change at once. */
+async function accountAfter(deps: AdminWriteRouteDependencies, accountId: string, state: AccountState | null) {
+  const account = await deps.accounts.one(accountId, state ?? undefined);
   if (account === null) throw new NotFoundError(ACCOUNT_NOT_FOUND);
   return account;
 }

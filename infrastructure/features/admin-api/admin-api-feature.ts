@@ -97,7 +97,6 @@ function adminRouters({ container: c, config, validation }: ApiContext) {
       administration: c.resolve(AccountAdministration),
       writes,
       accounts,
-      progress: c.resolve(TOKENS.accountReadProgress),
       readModel: c.resolve(TOKENS.accountReadModel),
       secrets: c.resolve(TOKENS.apiKeySecrets),
       validation,
