@@ -139,6 +139,10 @@ describe('HTTP: the admin API under /admin/v1', function () {
     const suspended = await admin('POST', `/accounts/${accountId}/suspension`, writer, { reason: 'unpaid invoice' });
     assert.equal(suspended.body.status, 'suspended');
     assert.equal(suspended.body.suspension.reason, 'unpaid invoice');
+    // Key lookups see the suspension once it is answered; a process's cached lookup goes with the same commit's notice.
+    const refusedWithin = (what: string) =>
+      waitFor(what, async () => (await call('GET', '/api/v2/me', { key: apiKey })).status === 403, 5_000);
+    await refusedWithin('the suspension refused');
     for (const [method, path] of [
       ['GET', '/api/v2/me'],
       ['GET', '/v2/downloads'],
@@ -155,6 +159,7 @@ describe('HTTP: the admin API under /admin/v1', function () {
     assert.equal((await call('GET', '/api/v2/me', { key: apiKey })).status, 200);
     const closed = await admin('POST', `/accounts/${accountId}/closure`, writer);
     assert.equal(closed.body.status, 'closed');
+    await refusedWithin('the closure refused');
     assert.equal((await call('GET', '/api/v2/me', { key: apiKey })).body.error, 'This account is closed');
     assert.equal((await admin('DELETE', `/accounts/${accountId}/suspension`, writer)).status, 409);
     assert.equal((await admin('POST', `/accounts/${accountId}/plan`, writer, { plan: 'scale' })).status, 409);
@@ -168,7 +173,11 @@ describe('HTTP: the admin API under /admin/v1', function () {
     const revoked = await admin('DELETE', `/accounts/${accountId}/keys/${issued.body.keyId}`, writer);
     assert.equal(revoked.status, 200);
     assert.ok(revoked.body.keys.find((key: { keyId: string }) => key.keyId === issued.body.keyId).revokedAt);
-    assert.equal((await call('GET', '/api/v2/me', { key: issued.body.apiKey })).status, 401);
+    // The answer waits for key lookups to see the revocation; the API process drops its cached lookup on the notice.
+    await waitFor(
+      'the revoked key refused',
+      async () => (await call('GET', '/api/v2/me', { key: issued.body.apiKey })).status === 401,
+    );
     for (const [method, path] of [
       ['GET', ''],
       ['GET', '/statement'],

@@ -138,17 +138,27 @@ function adminWrite(deps: AdminWriteRouteDependencies) {
 }
 
 /**
- * A suspension, reactivation or closure is answered once the key lookups see it (the accounts read model), so the
- * account's next request is already refused (or admitted again); bounded, as a projector may be stopped.
+ * A change to who may call (a suspension, reactivation, closure or revoked key) is answered once key lookups see it
+ * (the accounts read model), so the next request of the account is already answered accordingly; API processes drop
+ * their cached lookups on the notice the same commit sends. Bounded, as a projector may be stopped.
  */
 async function accessVisible(deps: AdminWriteRouteDependencies, accountId: string, state: AccountState | null) {
   if (state === null) return;
-  const written = JSON.stringify(state.access ?? null);
+  const written = whoMayCall(state);
   await pollUntil(
     () => deps.readModel.get(accountId),
-    (view) => JSON.stringify(view?.state.access ?? null) === written,
+    (view) => view !== null && whoMayCall(view.state) === written,
     ACCESS_VISIBLE_WAIT_MS,
   );
+}
+
+/** Compared field by field: the read model keeps the state as jsonb, which orders an object's keys its own way. */
+function whoMayCall(state: AccountState): string {
+  const access = state.access ?? null;
+  return JSON.stringify([
+    access === null ? null : [access.status, access.status === 'suspended' ? access.reason : null, access.since],
+    state.apiKeys.map((key) => [key.keyId, key.revoked]),
+  ]);
 }
 
 /** The account as the change left it: from the state the command folded, so the answer shows the change at once. */
