@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { connect } from 'node:net';
 import type { EventStore } from '../../application/ports/event-store.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
 import type { ResolveHost } from '../../infrastructure/webhooks/checked-address-lookup.js';
 import { apiClient } from '../support/api-client.js';
+import { portBelowEphemeralRange } from '../support/port-below-ephemeral-range.js';
 import { ControlledExtractor } from '../support/controlled-extractor.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 import { type WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver.js';
@@ -15,12 +16,26 @@ const resolveHost: ResolveHost = async (hostname) => {
 };
 
 /** A loopback TCP port nothing listens on, so a connection there is refused. */
+/**
+ * A port nothing listens on: below the range `listen(0)` draws from, so no service of a spec running beside this one
+ * takes it meanwhile (a port freed by `listen(0)` was, and answered the attempts this spec counts as refused).
+ */
 async function closedTcpPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const port = portBelowEphemeralRange();
+    if (!(await acceptsConnections(port))) return port;
+  }
+}
+
+function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 for (const embedded of [false, true]) {
