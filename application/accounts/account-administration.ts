@@ -127,6 +127,11 @@ export class AccountAdministration {
     await this.handle(accountId, { type: 'CloseAccount', data: { now: this.now() } });
   }
 
+  /** Records that the closed account's data key is destroyed (EraseAccount does the erasing, then this). */
+  async erase(accountId: string): Promise<void> {
+    await this.handle(accountId, { type: 'EraseAccount', data: { now: this.now() } });
+  }
+
   private async handle(accountId: string, command: AccountCommand): Promise<void> {
     const { actor, idempotencySeed } = this.request;
     const step = this.commands++;

@@ -12,3 +12,8 @@ export function attemptFileKey(accountId: string, jobId: string, attempt: number
 export function jobFilesPrefix(accountId: string, jobId: string): string {
   return `${accountId}/${jobId}.`;
 }
+
+/** Every file of every job of the account. */
+export function accountFilesPrefix(accountId: string): string {
+  return `${accountId}/`;
+}

@@ -11,6 +11,7 @@ export interface OperatorAccountView extends AccountSummary {
   status: AccountStatus;
   suspension: { reason: string; since: string } | null;
   closedAt: string | null;
+  erasedAt: string | null;
   addOns: string[];
   pendingDownloads: number;
   keys: ApiKeyMetadata[];
@@ -51,6 +52,8 @@ export class ReadOperatorAccounts {
       suspension:
         access?.status === 'suspended' ? { reason: access.reason, since: new Date(access.since).toISOString() } : null,
       closedAt: access?.status === 'closed' ? new Date(access.since).toISOString() : null,
+      erasedAt:
+        access?.status === 'closed' && access.erasedAt !== undefined ? new Date(access.erasedAt).toISOString() : null,
       addOns: [...state.addOns],
       pendingDownloads: state.pendingJobs.length,
       keys,

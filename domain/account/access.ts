@@ -1,5 +1,5 @@
 import { AccountRefusedError, InvalidTransitionError, RuleViolationError } from '../errors.js';
-import type { AccountCommand, CloseAccount, ReactivateAccount, SuspendAccount } from './commands.js';
+import type { AccountCommand, CloseAccount, EraseAccount, ReactivateAccount, SuspendAccount } from './commands.js';
 import type { OpenAccountContext } from './decision-context.js';
 import type { AccountEvent } from './events.js';
 import type { AccountAccess, AccountState } from './state.js';
@@ -39,7 +39,12 @@ const ALLOWED_WHILE_SUSPENDED: ReadonlySet<AccountCommand['type']> = new Set([
  */
 export function assertCommandAllowed(command: AccountCommand, state: AccountState): void {
   const access = state.access ?? null;
-  if (access === null || SETTLEMENTS.has(command.type) || command.type === 'CloseAccount') return;
+  if (SETTLEMENTS.has(command.type) || command.type === 'CloseAccount') return;
+  if (command.type === 'EraseAccount') {
+    if (access?.status !== 'closed') throw new InvalidTransitionError('Close the account before erasing it');
+    return;
+  }
+  if (access === null) return;
   if (access.status === 'suspended' && ALLOWED_WHILE_SUSPENDED.has(command.type)) return;
   if (ALLOWED_WHILE_SUSPENDED.has(command.type)) throw new InvalidTransitionError('This account is closed');
   throw new AccountRefusedError(accessRefusal(access));
@@ -63,4 +68,9 @@ export function reactivateAccount(
 export function closeAccount(data: CloseAccount['data'], { state, accountId }: OpenAccountContext): AccountEvent[] {
   if (state.access?.status === 'closed') return [];
   return [{ type: 'AccountClosed', data: { accountId, closedAt: data.now } }];
+}
+
+export function eraseAccount(data: EraseAccount['data'], { state, accountId }: OpenAccountContext): AccountEvent[] {
+  if (state.access?.status !== 'closed' || state.access.erasedAt !== undefined) return [];
+  return [{ type: 'AccountErased', data: { accountId, erasedAt: data.now } }];
 }

@@ -35,6 +35,8 @@ export type SuspendAccount = { type: 'SuspendAccount'; data: { reason: string; n
 export type ReactivateAccount = { type: 'ReactivateAccount'; data: { now: string } };
 /** For good: nothing new starts; jobs and lookups under way are still charged or released. */
 export type CloseAccount = { type: 'CloseAccount'; data: { now: string } };
+/** After closure, once the account's data key is destroyed: its personal data is unreadable from then on. */
+export type EraseAccount = { type: 'EraseAccount'; data: { now: string } };
 export type ReserveDownload = {
   type: 'ReserveDownload';
   data: { jobId: string; pendingLimit: number; now: string; idempotency?: { key: string; requestHash: string } };
@@ -64,6 +66,7 @@ export type AccountCommand =
   | SuspendAccount
   | ReactivateAccount
   | CloseAccount
+  | EraseAccount
   | ReserveDownload
   | ChargeBandwidth
   | ReleaseDownload

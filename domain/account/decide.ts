@@ -1,6 +1,6 @@
 import { type DecisionsByType, decideByType } from '../decide-by-type.js';
 import { NotFoundError } from '../errors.js';
-import { assertCommandAllowed, closeAccount, reactivateAccount, suspendAccount } from './access.js';
+import { assertCommandAllowed, closeAccount, eraseAccount, reactivateAccount, suspendAccount } from './access.js';
 import { issueApiKey, revokeApiKey } from './api-key-decisions.js';
 import type { AccountCommand, OpenAccount } from './commands.js';
 import type { OpenAccountContext } from './decision-context.js';
@@ -25,6 +25,7 @@ const ON_OPEN_ACCOUNT: DecisionsByType<Exclude<AccountCommand, OpenAccount>, Ope
   SuspendAccount: suspendAccount,
   ReactivateAccount: reactivateAccount,
   CloseAccount: closeAccount,
+  EraseAccount: eraseAccount,
   ReserveDownload: reserveDownload,
   ChargeBandwidth: chargeBandwidth,
   ReleaseDownload: releaseDownload,

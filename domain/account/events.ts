@@ -61,6 +61,8 @@ export type AccountSuspended = DomainEvent<
 export type AccountReactivated = DomainEvent<'AccountReactivated', { accountId: string; reactivatedAt: string }>;
 /** Final: the account's requests are refused; what was under way is still settled. */
 export type AccountClosed = DomainEvent<'AccountClosed', { accountId: string; closedAt: string }>;
+/** The closed account's data key is destroyed: its personal fields read as erased in every stream from now on. */
+export type AccountErased = DomainEvent<'AccountErased', { accountId: string; erasedAt: string }>;
 
 /**
  * A download was admitted: it holds a pending slot and a provisional bandwidth reservation until charged or released.
@@ -114,6 +116,7 @@ export type AccountEvent =
   | AccountSuspended
   | AccountReactivated
   | AccountClosed
+  | AccountErased
   | DownloadReserved
   | BandwidthCharged
   | DownloadReleased
@@ -134,6 +137,7 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEvent['type'][] = [
   'AccountSuspended',
   'AccountReactivated',
   'AccountClosed',
+  'AccountErased',
   'DownloadReserved',
   'BandwidthCharged',
   'DownloadReleased',

@@ -33,6 +33,10 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
       return { ...state, access: null };
     case 'AccountClosed':
       return { ...state, access: { status: 'closed', since: ms(event.data.closedAt) } };
+    case 'AccountErased':
+      return state.access?.status === 'closed'
+        ? { ...state, access: { ...state.access, erasedAt: ms(event.data.erasedAt) } }
+        : state;
     default:
       return evolvePlan(state, event);
   }

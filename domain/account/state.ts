@@ -4,7 +4,7 @@ import type { AddOnId, FeatureId, PlanTerms } from './plan.js';
 /** Whether the account may be used: suspended by an operator (until reactivated), or closed for good. Times are Unix ms. */
 export type AccountAccess =
   | { status: 'suspended'; reason: string; since: number }
-  | { status: 'closed'; since: number };
+  | { status: 'closed'; since: number; erasedAt?: number };
 
 /** JSON-safe, so the read model can keep the folded state as it is. */
 export interface AccountState {

@@ -18,6 +18,7 @@ import {
 import { DomainError } from '../../domain/errors.js';
 import { TOKENS } from '../composition/tokens.js';
 import type { CliOutput } from './cli-command.js';
+import { eraseAccount, rewrapDataKeys, sealStoredEvents } from './personal-data-commands.js';
 
 export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
 
@@ -34,7 +35,10 @@ Commands (each prints JSON on stdout):
   grant --account ID --feature FEATURE --units N [--reason TEXT]
   suspend --account ID --reason TEXT  Its keys answer 403 with the reason until it is reactivated.
   reactivate --account ID
-  close --account ID                  For good: its keys answer 403; jobs under way still finish and are charged.
+  close --account ID [--erase]        For good: its keys answer 403; jobs under way still finish and are charged.
+      With --erase (also on a closed account): its personal data is erased for good; amounts stay.
+  rotate-master-key                   Wraps every data key under MASTER_KEY (the old one set in PREVIOUS_MASTER_KEYS).
+  seal-stored-events                  Seals, in place, personal data that events written before sealing hold.
   list-accounts
   issue-operator-token --name NAME --scope read|write
       Issues a token for the admin API (/admin/v1). The token is shown only here.
@@ -67,6 +71,7 @@ interface AdminTools {
   readonly readModel: AccountReadModel;
   readonly secrets: ApiKeySecrets;
   readonly io: CliOutput;
+  readonly container: Container;
   readonly values: AdminOptions;
   /** The `--account` given, required by every command that names one. */
   readonly account: () => string;
@@ -119,10 +124,14 @@ const COMMANDS: Readonly<Record<string, (tools: AdminTools) => Promise<unknown>>
     await admin.reactivate(account());
     return { accountId: account(), status: 'active' };
   },
-  close: async ({ admin, account }) => {
+  close: async ({ admin, account, values, container }) => {
+    if (values.erase === true)
+      return { ...(await eraseAccount(container, admin, account())), status: 'closed', erased: true };
     await admin.close(account());
     return { accountId: account(), status: 'closed' };
   },
+  'rotate-master-key': async ({ container }) => rewrapDataKeys(container),
+  'seal-stored-events': async ({ container }) => sealStoredEvents(container),
   'issue-operator-token': async ({ operators, values, io }) => {
     const scope = oneOf(required(values.scope, '--scope'), OPERATOR_SCOPES, '--scope') as OperatorScope;
     const issued = await operators.issue(required(values.name, '--name'), scope);
@@ -156,6 +165,7 @@ async function run(args: string[], container: Container, io: CliOutput): Promise
     readModel: container.resolve(TOKENS.accountReadModel),
     secrets: container.resolve(TOKENS.apiKeySecrets),
     io,
+    container,
     values,
     account: () => required(values.account, '--account'),
   };
@@ -179,6 +189,7 @@ function parseOptions(args: string[]) {
       scope: { type: 'string' },
       'read-only': { type: 'boolean' },
       token: { type: 'string' },
+      erase: { type: 'boolean' },
     },
     strict: true,
   }).values;

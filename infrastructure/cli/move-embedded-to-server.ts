@@ -9,6 +9,10 @@ import { ensureDatabase } from '../postgres/ensure-database.js';
 import { migrateReadModels } from '../postgres/read-model-schema.js';
 import { PROJECTIONS, READ_MODEL_SCHEMA } from '../features/features.js';
 import { openEmbeddedStorage } from '../database/open-storage.js';
+import { SealingEventStore } from '../event-store/sealing/sealing-event-store.js';
+import { AccountDataKeys } from '../security/personal-data/account-data-keys.js';
+import type { MasterKeys } from '../security/personal-data/master-keys.js';
+import { PostgresDataKeyStore } from '../security/personal-data/postgres-data-key-store.js';
 
 export interface MoveReport {
   events: number;
@@ -39,6 +43,8 @@ const BATCH_SIZE = 500;
 export async function moveToServer(options: {
   directory: string;
   databaseUrl: string;
+  /** The service's, which wrap the data keys that move along: the projections read the events through them. */
+  masterKeys: MasterKeys;
   logger: Logger;
 }): Promise<MoveReport> {
   const { logger } = options;
@@ -52,10 +58,13 @@ export async function moveToServer(options: {
     if (existing > 0) throw new TargetNotEmptyError(existing);
     const events = await copyEvents(source.database, target, logger);
     const streams = await copyStreams(source.database, target);
+    const keyStore = new PostgresDataKeyStore(target);
+    await keyStore.migrate();
+    await copyDataKeys(source.database, target);
     await migrateReadModels(target, READ_MODEL_SCHEMA);
     await rebuildProjections(PROJECTIONS, {
       db: target,
-      store: targetStore,
+      store: new SealingEventStore(targetStore, new AccountDataKeys(keyStore, options.masterKeys)),
       connectionString: options.databaseUrl,
       logger,
     });
@@ -106,4 +115,16 @@ async function copyStreams(source: Knex, target: Knex): Promise<number> {
     await target('es_streams').insert(streams.slice(start, start + BATCH_SIZE));
   }
   return streams.length;
+}
+
+/** The data keys (and the tombstones of erased ones) as they are: without them the moved personal data is unreadable. */
+async function copyDataKeys(source: Knex, target: Knex): Promise<void> {
+  const present = (await source.raw(`SELECT to_regclass('account_data_keys') IS NOT NULL AS present`)) as {
+    rows: Array<{ present: boolean }>;
+  };
+  if (!present.rows[0]?.present) return;
+  const keys = await source('account_data_keys').select('*');
+  for (let start = 0; start < keys.length; start += BATCH_SIZE) {
+    await target('account_data_keys').insert(keys.slice(start, start + BATCH_SIZE));
+  }
 }

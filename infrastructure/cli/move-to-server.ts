@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { moveToServer } from './move-embedded-to-server.js';
 import { createLogger } from '../observability/create-logger.js';
+import { serviceMasterKeys } from '../security/personal-data/service-master-keys.js';
 
 const USAGE = `Usage: npm run --silent move-to-server -- <postgres://…>
 Copies the embedded installation's history (EMBEDDED_DATA_DIR) into an empty PostgreSQL
@@ -23,6 +24,7 @@ async function main(): Promise<number> {
   const report = await moveToServer({
     directory: config.storage.embeddedDataDir,
     databaseUrl,
+    masterKeys: serviceMasterKeys(config),
     logger: createLogger(process.env.LOG_LEVEL ?? 'warn'),
   });
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

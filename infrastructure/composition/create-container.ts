@@ -10,16 +10,19 @@ import { TemporaryWorkDirs } from '../files/temporary-work-dirs.js';
 import { MetricAnomalies } from '../observability/metric-anomalies.js';
 import { ApiKeyCrypto } from '../security/api-key-crypto.js';
 import { deriveKey } from '../security/derive-key.js';
-import { loadMasterKey } from '../security/master-key.js';
+import { type LoadedMasterKey, decodeMasterKey, loadMasterKey } from '../security/master-key.js';
+import { PostgresPersonalDataErasure } from '../event-store/sealing/postgres-personal-data-erasure.js';
+import type { PersonalDataSealing } from '../security/personal-data/personal-data-sealing.js';
 import type { Storage } from '../database/open-storage.js';
 import { RandomIds } from '../system/random-ids.js';
 import { SystemClock } from '../system/system-clock.js';
 import { Container } from './container.js';
-import { FEATURES, READ_MODEL_SCHEMA } from '../features/features.js';
+import { ERASURE_STATEMENTS, FEATURES, READ_MODEL_SCHEMA } from '../features/features.js';
 import { openRateLimitStore, openStorage } from './open-adapters.js';
 import type { Overrides } from './overrides.js';
 import { registerExtractor } from './register-extractor.js';
 import { registerWorkQueue } from './register-work-queue.js';
+import { sealPersonalData } from './seal-personal-data.js';
 import { TOKENS } from './tokens.js';
 
 export interface ContainerOptions {
@@ -43,7 +46,22 @@ export async function createContainer(
 ): Promise<{ container: Container; close: () => Promise<void> }> {
   const { overrides = {}, roles = new Set<Role>() } = options;
   const container = Container.create();
-  const storage = await openStorage(config.storage, config.mode, READ_MODEL_SCHEMA, logger);
+  const masterKey = loadMasterKey(config.security.masterKey, config.security.masterKeyFile);
+  if (masterKey.generated)
+    logger.warn({ file: config.security.masterKeyFile }, 'no MASTER_KEY set: generated a development master key');
+  const previousMasterKeys = config.security.previousMasterKeys.map((key) =>
+    decodeMasterKey(key, 'PREVIOUS_MASTER_KEYS'),
+  );
+  const opened = await openStorage(config.storage, config.mode, READ_MODEL_SCHEMA, logger);
+  const { storage, sealing } = await sealPersonalData(
+    opened,
+    masterKey.key,
+    previousMasterKeys,
+    config.storage.eventStoreUrl === null,
+  ).catch(async (error) => {
+    await opened.close();
+    throw error;
+  });
   let extractors: { close(): Promise<void> } | null = null;
   let queue: WorkQueue | null = null;
   const close = async () => {
@@ -52,7 +70,7 @@ export async function createContainer(
     await storage.close();
   };
   try {
-    registerResources(container, storage, config, logger, overrides);
+    registerResources(container, { storage, sealing, masterKey, previousMasterKeys }, config, logger, overrides);
     container.value(TOKENS.fileStore, await createFileStore(config.storage));
     extractors = registerExtractor(container, config, logger, overrides);
     if (roles.size > 0) queue = await registerWorkQueue(container, config, roles, storage, logger);
@@ -68,10 +86,21 @@ export async function createContainer(
   }
 }
 
-function registerResources(c: Container, storage: Storage, config: Config, logger: Logger, overrides: Overrides): void {
-  const masterKey = loadMasterKey(config.security.masterKey, config.security.masterKeyFile);
-  if (masterKey.generated)
-    logger.warn({ file: config.security.masterKeyFile }, 'no MASTER_KEY set: generated a development master key');
+interface Resources {
+  storage: Storage;
+  sealing: PersonalDataSealing;
+  masterKey: LoadedMasterKey;
+  previousMasterKeys: Buffer[];
+}
+
+function registerResources(
+  c: Container,
+  resources: Resources,
+  config: Config,
+  logger: Logger,
+  overrides: Overrides,
+): void {
+  const { storage, sealing, masterKey, previousMasterKeys } = resources;
   const metrics = new Registry();
   // The event-loop lag histogram samples on a timer: at prom-client's 10 ms it woke an idle service 100 times a second.
   collectDefaultMetrics({ register: metrics, eventLoopMonitoringPrecision: 1_000 });
@@ -80,11 +109,26 @@ function registerResources(c: Container, storage: Storage, config: Config, logge
   c.value(TOKENS.ids, new RandomIds());
   c.value(TOKENS.storage, storage);
   c.value(TOKENS.eventStore, storage.eventStore);
+  c.value(TOKENS.personalDataSealing, sealing);
+  c.value(
+    TOKENS.personalDataErasure,
+    new PostgresPersonalDataErasure({
+      db: storage.database,
+      sealing,
+      statements: ERASURE_STATEMENTS,
+    }),
+  );
   c.value(TOKENS.database, storage.database);
   c.value(TOKENS.metrics, metrics);
   c.value(TOKENS.anomalies, new MetricAnomalies(metrics, logger));
   c.value(TOKENS.planCatalog, loadPlanCatalog(config.accounts.planCatalogFile));
-  c.value(TOKENS.apiKeySecrets, new ApiKeyCrypto(deriveKey(masterKey.key, 'api-key-encryption')));
+  c.value(
+    TOKENS.apiKeySecrets,
+    new ApiKeyCrypto(
+      deriveKey(masterKey.key, 'api-key-encryption'),
+      previousMasterKeys.map((key) => deriveKey(key, 'api-key-encryption')),
+    ),
+  );
   c.value(
     TOKENS.downloadLinks,
     new SignedDownloadLinks(

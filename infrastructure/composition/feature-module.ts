@@ -73,6 +73,11 @@ export interface FeatureModule {
   readonly projections?: readonly Projection[];
   /** The statements that create its projections' tables, idempotent (CREATE ... IF NOT EXISTS), in order. */
   readonly readModelSchema?: readonly string[];
+  /**
+   * What erasing an account does to its tables: statements that drop or blank the account's personal fields, each
+   * `?` bound to the account's id, run in one transaction in the features' order.
+   */
+  readonly erasureStatements?: readonly string[];
   /** Its paths, schemas and tags in the OpenAPI document, which is assembled from the features' parts. */
   readonly openApi?: readonly OpenApiPart[];
   /** The work kinds this feature consumes: every WorkKind is consumed by exactly one feature, or FEATURES fails to compile. */

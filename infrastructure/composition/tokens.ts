@@ -11,6 +11,7 @@ import type { EventStore } from '../../application/ports/event-store.js';
 import type { FileStore } from '../../application/ports/file-store.js';
 import type { IdGenerator } from '../../application/ports/id-generator.js';
 import type { Logger } from '../../application/ports/logger.js';
+import type { PersonalDataErasure } from '../../application/ports/personal-data-erasure.js';
 import type { PlanCatalog } from '../../application/ports/plan-catalog.js';
 import type { RateLimitStore } from '../../application/ports/rate-limit-store.js';
 import type { AccountReadModel, DownloadJobReadModel } from '../../application/ports/read-models.js';
@@ -22,6 +23,7 @@ import type { SignedDownloadLinks } from '../files/signed-download-links.js';
 import type { Storage } from '../database/open-storage.js';
 import type { BroadcastJobCancellations } from '../work-queue/broadcast-job-cancellations.js';
 import { EXTRACTOR_CAPABILITIES } from './extractor-capabilities.js';
+import type { PersonalDataSealing } from '../security/personal-data/personal-data-sealing.js';
 import { token } from './token.js';
 
 /** Tokens of the ports and resources that several features share; a feature's own tokens live with it. */
@@ -32,6 +34,9 @@ export const TOKENS = {
   eventStore: token<EventStore>('EventStore'),
   database: token<Knex>('Database'),
   storage: token<Storage>('Storage'),
+  /** The data keys that seal personal fields in events, and the master keys that wrap them. */
+  personalDataSealing: token<PersonalDataSealing>('PersonalDataSealing'),
+  personalDataErasure: token<PersonalDataErasure>('PersonalDataErasure'),
   metrics: token<Registry>('MetricsRegistry'),
   anomalies: token<Anomalies>('Anomalies'),
   planCatalog: token<PlanCatalog>('PlanCatalog'),

@@ -63,6 +63,9 @@ export const PROJECTIONS: readonly Projection[] = FEATURES.flatMap((feature) => 
 /** The read models' tables, in the features' order. */
 export const READ_MODEL_SCHEMA: readonly string[] = FEATURES.flatMap((feature) => feature.readModelSchema ?? []);
 
+/** What erasing an account does to the read models, in the features' order. */
+export const ERASURE_STATEMENTS: readonly string[] = FEATURES.flatMap((feature) => feature.erasureStatements ?? []);
+
 /** The API's OpenAPI document, served at /openapi.json and the source of request validation: the features' parts. */
 export const OPENAPI_DOCUMENT: OpenApiDocument = assembleOpenApiDocument(
   FEATURES.flatMap((feature) => feature.openApi ?? []),

@@ -10,7 +10,11 @@ const FORMAT_VERSION = 'v1';
  * encrypted with AES-256-GCM because the key also signs webhooks.
  */
 export class ApiKeyCrypto implements ApiKeySecrets {
-  constructor(private readonly encryptionKey: Buffer) {
+  /** `previousKeys`: those of master keys since replaced, so keys issued before a rotation still sign webhooks. */
+  constructor(
+    private readonly encryptionKey: Buffer,
+    private readonly previousKeys: readonly Buffer[] = [],
+  ) {
     if (encryptionKey.length !== 32) throw new Error('The API key encryption key must be 32 bytes');
   }
 
@@ -41,8 +45,24 @@ export class ApiKeyCrypto implements ApiKeySecrets {
     if (version !== FORMAT_VERSION || iv === undefined || tag === undefined || ciphertext === undefined) {
       throw new Error('Unrecognised encrypted key format');
     }
-    const decipher = createDecipheriv('aes-256-gcm', this.encryptionKey, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    const parts = { iv: Buffer.from(iv, 'base64url'), tag: Buffer.from(tag, 'base64url'), ciphertext };
+    // The authentication tag tells which master key it was under: the current one, or one it replaced.
+    const keys = [this.encryptionKey, ...this.previousKeys];
+    for (const key of keys.slice(0, -1)) {
+      try {
+        return decryptWith(key, parts);
+      } catch {
+        // Not this one: try the next.
+      }
+    }
+    return decryptWith(keys.at(-1) as Buffer, parts);
   }
+}
+
+function decryptWith(key: Buffer, parts: { iv: Buffer; tag: Buffer; ciphertext: string }): string {
+  const decipher = createDecipheriv('aes-256-gcm', key, parts.iv);
+  decipher.setAuthTag(parts.tag);
+  return Buffer.concat([decipher.update(Buffer.from(parts.ciphertext, 'base64url')), decipher.final()]).toString(
+    'utf8',
+  );
 }

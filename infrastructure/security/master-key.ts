@@ -14,9 +14,12 @@ export interface LoadedMasterKey {
  * fresh checkout runs while production deployments set their own.
  */
 export function loadMasterKey(configured: string | null, developmentKeyFile: string): LoadedMasterKey {
-  if (configured !== null) return { key: decodeKey(configured, 'MASTER_KEY'), generated: false };
+  if (configured !== null) return { key: decodeMasterKey(configured, 'MASTER_KEY'), generated: false };
   if (existsSync(developmentKeyFile)) {
-    return { key: decodeKey(readFileSync(developmentKeyFile, 'utf8').trim(), developmentKeyFile), generated: false };
+    return {
+      key: decodeMasterKey(readFileSync(developmentKeyFile, 'utf8').trim(), developmentKeyFile),
+      generated: false,
+    };
   }
   const key = randomBytes(32);
   mkdirSync(path.dirname(developmentKeyFile), { recursive: true });
@@ -24,12 +27,15 @@ export function loadMasterKey(configured: string | null, developmentKeyFile: str
   try {
     writeFileSync(developmentKeyFile, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   } catch {
-    return { key: decodeKey(readFileSync(developmentKeyFile, 'utf8').trim(), developmentKeyFile), generated: false };
+    return {
+      key: decodeMasterKey(readFileSync(developmentKeyFile, 'utf8').trim(), developmentKeyFile),
+      generated: false,
+    };
   }
   return { key, generated: true };
 }
 
-function decodeKey(text: string, source: string): Buffer {
+export function decodeMasterKey(text: string, source: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
   if (key.length !== 32) throw new Error(`Invalid configuration: ${source} must hold 32 bytes in base64 or hex`);
   return key;

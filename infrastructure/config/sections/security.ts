@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { derive } from '../compose-settings.js';
 import { section } from '../section.js';
-import { code, integer, optional, text } from '../variable.js';
+import { code, integer, list, optional, text } from '../variable.js';
 import { DATA_DIR } from './storage.js';
 
 export const securitySection = section('Keys', {
@@ -11,6 +11,11 @@ export const securitySection = section('Keys', {
       '32 bytes (base64 or hex) encrypting API keys and signing links; without it a development key is generated into `MASTER_KEY_FILE`',
     ),
     (key) => key ?? null,
+  ),
+  previousMasterKeys: list(
+    'PREVIOUS_MASTER_KEYS',
+    [],
+    'master keys replaced by `MASTER_KEY` (comma-separated, base64 or hex): data keys wrapped by one still open until `npm run admin -- rotate-master-key` wraps them again, and API keys issued under one still sign webhooks',
   ),
   masterKeyFile: text(
     'MASTER_KEY_FILE',

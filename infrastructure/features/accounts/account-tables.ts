@@ -36,3 +36,11 @@ export const ACCOUNT_TABLES: readonly string[] = [
      taken_at timestamptz NOT NULL
    )`,
 ];
+
+/** The account keeps its row (closed, with its balances) without its name and email; its keys' signing secrets go. */
+export const ACCOUNT_ERASURE: readonly string[] = [
+  `UPDATE accounts SET name = '[erased]', email = '[erased]', state = state || jsonb_build_object('name', '[erased]', 'email', '[erased]') WHERE account_id = ?`,
+  `DELETE FROM api_key_usage WHERE key_id IN (SELECT key_id FROM api_keys WHERE account_id = ?)`,
+  `UPDATE api_keys SET encrypted_key = '[erased]' WHERE account_id = ?`,
+  `DELETE FROM stream_snapshots WHERE state->>'accountId' = ?`,
+];

@@ -21,7 +21,7 @@ import { KeyRevocationNotices } from '../../security/key-revocation-notices.js';
 import { RevocableKeyCache } from '../../security/revocable-key-cache.js';
 import { PostgresSnapshotStore } from '../../snapshots/postgres-snapshot-store.js';
 import type { ChannelSubscription } from '../../database/open-storage.js';
-import { ACCOUNT_TABLES } from './account-tables.js';
+import { ACCOUNT_ERASURE, ACCOUNT_TABLES } from './account-tables.js';
 import { accountOpenApi } from './account-openapi.js';
 import { apiKeyOpenApi } from './api-key-openapi.js';
 import { apiKeyRoutes } from './api-key-routes.js';
@@ -37,6 +37,7 @@ export const accountsFeature = {
   register: registerAccounts,
   projections: [accountsProjection],
   readModelSchema: ACCOUNT_TABLES,
+  erasureStatements: ACCOUNT_ERASURE,
   api: ({ container, validation }) => {
     // Revocations reach every API process through LISTEN: a connection of its own on a server, PGlite's own listeners embedded.
     // Listened for even with no key cache: a revoked key's open event streams end at once.

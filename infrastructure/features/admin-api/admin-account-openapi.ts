@@ -58,6 +58,10 @@ const AdminAccount = Type.Object(
       Type.Null(),
     ]),
     closedAt: nullable('string', { format: 'date-time' }),
+    erasedAt: nullable('string', {
+      format: 'date-time',
+      description: 'When its personal data was erased: its name, email, URLs and titles read as `[erased …]` since.',
+    }),
     plan: declaredElsewhere('AccountPlan'),
     addOns: Type.Array(Type.String()),
     balances: declaredElsewhere('Balances'),

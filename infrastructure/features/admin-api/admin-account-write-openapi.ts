@@ -47,6 +47,17 @@ const SuspendRequest = Type.Object(
   { reason: Type.String({ minLength: 1, maxLength: 500, description: 'Shown to the holder in every refusal.' }) },
   closed,
 );
+const CloseRequest = Type.Object(
+  {
+    erase: Type.Optional(
+      Type.Boolean({
+        description:
+          'Also erase its personal data: its data key is destroyed, so its name, email, URLs, titles and webhook secrets read as `[erased …]` in every replay, read models drop them and its files are deleted. Amounts stay, so its statement still balances. Cannot be undone.',
+      }),
+    ),
+  },
+  closed,
+);
 const AdminIssueKeyRequest = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
@@ -72,6 +83,7 @@ const adminAccountWriteSchemas = {
   ChangePlanRequest,
   GrantRequest,
   SuspendRequest,
+  CloseRequest,
   AdminIssueKeyRequest,
   AdminIssuedKey,
 };
@@ -186,11 +198,14 @@ const adminAccountWritePaths = definePaths({
     delete: accountWrite('adminReactivateAccount', 'Reactivate a suspended account', 'Its keys work again at once.'),
   },
   '/accounts/{accountId}/closure': {
-    post: accountWrite(
-      'adminCloseAccount',
-      'Close the account for good',
-      'Its keys answer 403 (`This account is closed`); jobs under way finish and are charged; nothing reopens it.',
-    ),
+    post: {
+      ...accountWrite(
+        'adminCloseAccount',
+        'Close the account for good (and erase it)',
+        'Its keys answer 403 (`This account is closed`); jobs under way finish and are charged; nothing reopens it. With `erase`, also on an account already closed, its personal data is erased (crypto-shredding).',
+      ),
+      requestBody: { required: false, content: jsonContent(ref('CloseRequest', CloseRequest)) },
+    },
   },
 });
 

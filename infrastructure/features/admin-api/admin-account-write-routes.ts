@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { AccountAdministration } from '../../../application/accounts/account-administration.js';
 import { awaitKeyUsable } from '../../../application/accounts/await-key-usable.js';
+import type { EraseAccount } from '../../../application/accounts/erase-account.js';
 import type { AdminAnswer, IdempotentAdminWrites } from '../../../application/operators/idempotent-admin-writes.js';
 import { pollUntil } from '../../../application/poll-until.js';
 import { operatorActor } from '../../../application/operators/operator-tokens.js';
@@ -23,6 +24,8 @@ export interface AdminWriteRouteDependencies {
   readModel: Pick<AccountReadModel, 'findActiveKey' | 'get'>;
   secrets: Pick<ApiKeySecrets, 'hash'>;
   validation: RequestValidation;
+  /** The erasure, run as the operator who asked for it. */
+  eraseWith(admin: AccountAdministration): EraseAccount;
 }
 
 const ACCOUNT_NOT_FOUND = 'Account not found';
@@ -109,7 +112,13 @@ function registerAccountChanges(router: Router, deps: AdminWriteRouteDependencie
   });
   operationRoute(router, validation, 'adminCloseAccount', async (ctx, request) => {
     const accountId = id(request);
-    await change(ctx, accountId, key(request), (admin) => admin.close(accountId));
+    // The body is optional: a closure without one erases nothing.
+    const given = ctx.request.body as unknown;
+    const erase = given !== undefined && given !== null && request.body().erase === true;
+    await change(ctx, accountId, key(request), async (admin) => {
+      if (erase) await deps.eraseWith(admin).execute(accountId);
+      else await admin.close(accountId);
+    });
   });
 }
 

@@ -1,5 +1,6 @@
 import { GetAccount } from '../../../application/accounts/get-account.js';
 import { ListApiKeys } from '../../../application/accounts/list-api-keys.js';
+import { EraseAccount } from '../../../application/accounts/erase-account.js';
 import { AccountAdministration } from '../../../application/accounts/account-administration.js';
 import { ReadAccountStatement } from '../../../application/audit/account-statement.js';
 import { ChargeVisibility } from '../../../application/accounts/charge-visibility.js';
@@ -23,7 +24,7 @@ import { adminAccountWriteOpenApi } from './admin-account-write-openapi.js';
 import { adminAccountWriteRoutes } from './admin-account-write-routes.js';
 import { adminSystemOpenApi } from './admin-system-openapi.js';
 import { adminSystemRoutes } from './admin-system-routes.js';
-import { ADMIN_TABLES } from './admin-tables.js';
+import { ADMIN_ERASURE, ADMIN_TABLES } from './admin-tables.js';
 import { operatorAuthentication, requireOperator } from './operator-authentication.js';
 import { PostgresAdminRequestLog } from './postgres-admin-request-log.js';
 import { PostgresDeadLetters } from './postgres-dead-letters.js';
@@ -42,6 +43,7 @@ export const adminApiFeature = {
   register: registerAdmin,
   projections: [operatorTokensProjection, failingWebhookDeliveriesProjection],
   readModelSchema: ADMIN_TABLES,
+  erasureStatements: ADMIN_ERASURE,
   openApi: [adminAccountOpenApi, adminAccountWriteOpenApi, adminSystemOpenApi],
   api: (context) => {
     const beats = heartbeatLoop(context.container.resolve(TOKENS.database), 'api', context.logger);
@@ -100,6 +102,7 @@ function adminRouters({ container: c, config, validation }: ApiContext) {
       readModel: c.resolve(TOKENS.accountReadModel),
       secrets: c.resolve(TOKENS.apiKeySecrets),
       validation,
+      eraseWith: (admin) => new EraseAccount(admin, c.resolve(TOKENS.personalDataErasure), c.resolve(TOKENS.fileStore)),
     }),
     adminSystemRoutes({
       queue,

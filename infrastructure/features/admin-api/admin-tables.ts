@@ -43,3 +43,9 @@ export const ADMIN_TABLES: readonly string[] = [
    )`,
   `CREATE INDEX IF NOT EXISTS failing_webhook_deliveries_failed ON failing_webhook_deliveries (failed_at DESC)`,
 ];
+
+/** Recorded answers to admin writes about the account (an opened account's answer holds its email) go with it. */
+export const ADMIN_ERASURE: readonly string[] = [
+  `DELETE FROM failing_webhook_deliveries WHERE account_id = ?`,
+  `DELETE FROM admin_requests WHERE position(? in body::text) > 0`,
+];

@@ -30,3 +30,12 @@ export const BATCH_TABLES: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS batch_process_open_account ON batch_process_open (account_id)`,
   `CREATE TABLE IF NOT EXISTS batch_process_webhooks (batch_id text PRIMARY KEY, due_at timestamptz NOT NULL)`,
 ];
+
+/** What erasing an account drops here (see FeatureModule.erasureStatements). */
+export const BATCH_ERASURE: readonly string[] = [
+  `DELETE FROM batch_job_titles WHERE batch_id IN (SELECT batch_id FROM batches WHERE account_id = ?)`,
+  `DELETE FROM batch_process_webhooks WHERE batch_id IN (SELECT batch_id FROM batches WHERE account_id = ?)`,
+  `DELETE FROM batch_process_jobs WHERE account_id = ?`,
+  `DELETE FROM batch_process_open WHERE account_id = ?`,
+  `DELETE FROM batches WHERE account_id = ?`,
+];

@@ -28,7 +28,7 @@ import { Authenticate } from '../../../application/accounts/authenticate.js';
 import { LiveBatchView } from '../../../application/batches/live-batch-view.js';
 import { batchesOpenApi } from './batch-openapi.js';
 import { batchRoutes } from './batch-routes.js';
-import { BATCH_TABLES } from './batch-tables.js';
+import { BATCH_ERASURE, BATCH_TABLES } from './batch-tables.js';
 import { PeriodicTask } from '../../system/periodic-task.js';
 import { batchWebhookDecider } from '../../../domain/batch/finished-webhook.js';
 import { PostgresBatchJobIndex } from './postgres-batch-job-index.js';
@@ -53,6 +53,7 @@ export const batchesFeature = {
   requires: ['accounts', 'downloads', 'channel listing', 'job watching'],
   projections: [batchesProjection],
   readModelSchema: BATCH_TABLES,
+  erasureStatements: BATCH_ERASURE,
   openApi: [batchesOpenApi],
   api: ({ container: c, validation, urls, logger }) => {
     const { eventStore, database } = c.resolve(TOKENS.storage);

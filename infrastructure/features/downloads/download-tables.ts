@@ -25,3 +25,6 @@ export const DOWNLOAD_TABLES: readonly string[] = [
   // GET /downloads: an account's jobs newest first, paged by (created_at, job_id).
   `CREATE INDEX IF NOT EXISTS download_jobs_account_created ON download_jobs (account_id, created_at DESC, job_id DESC)`,
 ];
+
+/** What erasing an account drops here (see FeatureModule.erasureStatements). */
+export const DOWNLOAD_ERASURE: readonly string[] = [`DELETE FROM download_jobs WHERE account_id = ?`];

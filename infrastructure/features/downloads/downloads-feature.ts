@@ -24,7 +24,7 @@ import { PostgresDownloadJobReadModel } from '../../postgres/postgres-download-j
 import { PostgresPendingDownloadAccounts } from '../../postgres/postgres-pending-download-accounts.js';
 import type { ChannelSubscription } from '../../database/open-storage.js';
 import { PeriodicTask } from '../../system/periodic-task.js';
-import { DOWNLOAD_TABLES } from './download-tables.js';
+import { DOWNLOAD_ERASURE, DOWNLOAD_TABLES } from './download-tables.js';
 import { downloadOpenApi } from './download-openapi.js';
 
 const settledViews = token<SettledJobViews>('SettledJobViews');
@@ -44,6 +44,7 @@ export const downloadsFeature = {
   },
   projections: [downloadJobsProjection],
   readModelSchema: DOWNLOAD_TABLES,
+  erasureStatements: DOWNLOAD_ERASURE,
   work: {
     download: (c, config) => ({
       handle: (message, delivery) => c.resolve(RunDownload).handle(message, delivery),

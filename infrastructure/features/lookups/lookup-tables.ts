@@ -16,3 +16,6 @@ export const LOOKUP_TABLES: readonly string[] = [
    )`,
   `CREATE INDEX IF NOT EXISTS lookup_jobs_expires_at ON lookup_jobs (expires_at)`,
 ];
+
+/** What erasing an account drops here (see FeatureModule.erasureStatements). */
+export const LOOKUP_ERASURE: readonly string[] = [`DELETE FROM lookup_jobs WHERE account_id = ?`];

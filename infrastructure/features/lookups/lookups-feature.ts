@@ -35,7 +35,7 @@ import { ExpiredLookupJobsSweeper } from '../../postgres/expired-lookup-jobs-swe
 import { PostgresLookupJobReadModel } from '../../postgres/postgres-lookup-job-read-model.js';
 import { PostgresPendingLookupAccounts } from '../../postgres/postgres-pending-lookup-accounts.js';
 import { PeriodicTask } from '../../system/periodic-task.js';
-import { LOOKUP_TABLES } from './lookup-tables.js';
+import { LOOKUP_ERASURE, LOOKUP_TABLES } from './lookup-tables.js';
 import { clientDownloadOpenApi } from './client-download-openapi.js';
 import { infoOpenApi } from './info-openapi.js';
 
@@ -72,6 +72,7 @@ export const lookupsFeature = {
   },
   projections: [lookupJobsProjection],
   readModelSchema: LOOKUP_TABLES,
+  erasureStatements: LOOKUP_ERASURE,
   work: {
     info: (c, config) => ({
       handle: (message, delivery) => c.resolve(LOOKUP_TOKENS.runInfoJob).handle(message, delivery),

@@ -15,3 +15,9 @@ export const SUBSCRIPTION_TABLES: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS subscriptions_checking ON subscriptions (check_started_at) WHERE check_started_at IS NOT NULL`,
   `CREATE TABLE IF NOT EXISTS subscription_webhooks (subscription_id text PRIMARY KEY, due_at timestamptz NOT NULL)`,
 ];
+
+/** What erasing an account drops here (see FeatureModule.erasureStatements). */
+export const SUBSCRIPTION_ERASURE: readonly string[] = [
+  `DELETE FROM subscription_webhooks WHERE subscription_id IN (SELECT subscription_id FROM subscriptions WHERE account_id = ?)`,
+  `DELETE FROM subscriptions WHERE account_id = ?`,
+];

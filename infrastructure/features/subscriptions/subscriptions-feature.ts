@@ -37,7 +37,7 @@ import { PeriodicTask } from '../../system/periodic-task.js';
 import { PostgresSubscriptionReadModel } from './postgres-subscription-read-model.js';
 import { subscriptionsOpenApi } from './subscription-openapi.js';
 import { subscriptionRoutes } from './subscription-routes.js';
-import { SUBSCRIPTION_TABLES } from './subscription-tables.js';
+import { SUBSCRIPTION_ERASURE, SUBSCRIPTION_TABLES } from './subscription-tables.js';
 
 const subscriptionCommands = token<SubscriptionCommandHandler>('SubscriptionCommandHandler');
 const rosterCommands = token<RosterCommandHandler>('SubscriptionRosterCommandHandler');
@@ -63,6 +63,7 @@ export const subscriptionsFeature = {
   register: (context) => registerUseCases(context),
   projections: [subscriptionsProjection],
   readModelSchema: SUBSCRIPTION_TABLES,
+  erasureStatements: SUBSCRIPTION_ERASURE,
   openApi: [subscriptionsOpenApi],
   api: ({ container: c, validation, urls }) => ({
     apiRouters: [

@@ -6,6 +6,11 @@ import type { Logger } from '../../../application/ports/logger.js';
 import { TOKENS } from '../../../infrastructure/composition/tokens.js';
 import { TargetNotEmptyError, moveToServer } from '../../../infrastructure/cli/move-embedded-to-server.js';
 import { PostgresEventStore } from '../../../infrastructure/event-store/postgres/postgres-event-store.js';
+import { SealingEventStore } from '../../../infrastructure/event-store/sealing/sealing-event-store.js';
+import { createKnex } from '../../../infrastructure/postgres/create-knex.js';
+import { AccountDataKeys } from '../../../infrastructure/security/personal-data/account-data-keys.js';
+import { PostgresDataKeyStore } from '../../../infrastructure/security/personal-data/postgres-data-key-store.js';
+import { serviceMasterKeys } from '../../../infrastructure/security/personal-data/service-master-keys.js';
 import { apiClient } from '../../support/api-client.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
 import { type TestService, startTestService } from '../../support/test-service.js';
@@ -53,17 +58,31 @@ describe('moving an embedded installation to a PostgreSQL server', function () {
     const me = (await apiClient(embedded.url)('GET', '/api/v2/me', { key: apiKey })).body;
     const { embeddedDataDir } = embedded.config.storage;
     const { masterKeyFile } = embedded.config.security;
+    const masterKeys = serviceMasterKeys(embedded.config);
     embeddedDataRoot = path.dirname(embeddedDataDir);
     // Stopped without deleting its directory: stop() of the test service would remove it.
     await embedded.service.stop();
 
     target = await createTestDatabase('move_target');
-    const report = await moveToServer({ directory: embeddedDataDir, databaseUrl: target.url, logger: silent });
+    const report = await moveToServer({
+      directory: embeddedDataDir,
+      databaseUrl: target.url,
+      masterKeys,
+      logger: silent,
+    });
     assert.equal(report.events, before.length);
 
     const targetStore = new PostgresEventStore({ connectionString: target.url });
+    const targetDb = createKnex(target.url);
     try {
-      assert.deepEqual((await everything(targetStore)).map(portable), before);
+      // The personal fields moved sealed, and open with the data keys that moved along.
+      const opened = new SealingEventStore(
+        targetStore,
+        new AccountDataKeys(new PostgresDataKeyStore(targetDb), masterKeys),
+      );
+      assert.deepEqual((await everything(opened)).map(portable), before);
+      const raw = (await everything(targetStore)).find((event) => event.type === 'AccountOpened');
+      assert.match(String(raw?.data.email), /^sealed:v1:/);
       const [revision] = (await everything(targetStore))
         .filter((event) => event.streamName === `account-${accountId}`)
         .slice(-1);
@@ -75,6 +94,7 @@ describe('moving an embedded installation to a PostgreSQL server', function () {
       );
     } finally {
       await targetStore.close();
+      await targetDb.destroy();
     }
 
     server = await startTestService({
@@ -86,7 +106,7 @@ describe('moving an embedded installation to a PostgreSQL server', function () {
     assert.deepEqual(moved.body, me);
 
     await assert.rejects(
-      moveToServer({ directory: embeddedDataDir, databaseUrl: target.url, logger: silent }),
+      moveToServer({ directory: embeddedDataDir, databaseUrl: target.url, masterKeys, logger: silent }),
       TargetNotEmptyError,
     );
   });

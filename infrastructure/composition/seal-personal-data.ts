@@ -1,0 +1,37 @@
+import type { Storage } from '../database/open-storage.js';
+import { SealingEventStore } from '../event-store/sealing/sealing-event-store.js';
+import { AccountDataKeys } from '../security/personal-data/account-data-keys.js';
+import { MasterKeys, masterKey } from '../security/personal-data/master-keys.js';
+import type { PersonalDataSealing } from '../security/personal-data/personal-data-sealing.js';
+import { DATA_KEY_DESTROYED_CHANNEL, PostgresDataKeyStore } from '../security/personal-data/postgres-data-key-store.js';
+
+/**
+ * The storage with its event store behind the sealing decorator, which everything resolved from the container then
+ * uses; the data keys' table is made, and this process hears of every key destroyed (anywhere) from now on.
+ */
+export async function sealPersonalData(
+  storage: Storage,
+  master: Buffer,
+  previousMasters: readonly Buffer[],
+  eventsRewritable: boolean,
+): Promise<{ storage: Storage; sealing: PersonalDataSealing }> {
+  const keyStore = new PostgresDataKeyStore(storage.database);
+  await keyStore.migrate();
+  const masterKeys = new MasterKeys(masterKey(master), previousMasters.map(masterKey));
+  const keys = new AccountDataKeys(keyStore, masterKeys);
+  const destructions = storage.listen(DATA_KEY_DESTROYED_CHANNEL, {
+    onNotification: (accountId) => keys.destroyed(accountId),
+    onListening: () => keys.trust(),
+    onLost: () => keys.distrust(),
+  });
+  await destructions.start();
+  const sealed: Storage = {
+    ...storage,
+    eventStore: new SealingEventStore(storage.eventStore, keys),
+    async close() {
+      await destructions.close();
+      await storage.close();
+    },
+  };
+  return { storage: sealed, sealing: { keys, keyStore, masterKeys, eventsRewritable } };
+}
