@@ -9,6 +9,7 @@ interface OperatorAccount {
   name: string;
   email: string;
   status: string;
+  erasedAt: string | null;
   suspension: { reason: string; since: string } | null;
   plan: { id: string; renewsAt: number | null; canceledAt: number | null };
   addOns: string[];
@@ -57,6 +58,11 @@ export class OperatorAccountView {
       method: 'POST',
       path: 'closure',
     }));
+    this.action(
+      'op-erase',
+      'Close this account and erase its personal data? Its name, email, URLs and files are gone for good; its amounts stay.',
+      () => ({ method: 'POST', path: 'closure', body: { erase: true } }),
+    );
   }
 
   clear(): void {
@@ -94,8 +100,9 @@ export class OperatorAccountView {
   private show(account: OperatorAccount): void {
     byId('op-account-title').textContent = account.name;
     const suspension = account.suspension === null ? '' : ` (${account.suspension.reason})`;
+    const erased = account.erasedAt === null ? '' : ` · erased ${formatDate(account.erasedAt)}`;
     byId('op-account-summary').textContent =
-      `${account.email} · plan ${account.plan.id} · ${account.status}${suspension} · ${account.pendingDownloads} pending`;
+      `${account.email} · plan ${account.plan.id} · ${account.status}${suspension}${erased} · ${account.pendingDownloads} pending`;
     byId('op-balances').replaceChildren(
       ...Object.entries(account.balances).map(([feature, balance]) => balanceItem(feature, balance)),
     );

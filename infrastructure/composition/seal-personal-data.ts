@@ -1,3 +1,4 @@
+import { ConfigError } from '../config/config-error.js';
 import type { Storage } from '../database/open-storage.js';
 import { SealingEventStore } from '../event-store/sealing/sealing-event-store.js';
 import { AccountDataKeys } from '../security/personal-data/account-data-keys.js';
@@ -18,6 +19,7 @@ export async function sealPersonalData(
   const keyStore = new PostgresDataKeyStore(storage.database);
   await keyStore.migrate();
   const masterKeys = new MasterKeys(masterKey(master), previousMasters.map(masterKey));
+  await refuseUnknownMasterKeys(keyStore, masterKeys);
   const keys = new AccountDataKeys(keyStore, masterKeys);
   const destructions = storage.listen(DATA_KEY_DESTROYED_CHANNEL, {
     onNotification: (accountId) => keys.destroyed(accountId),
@@ -34,4 +36,17 @@ export async function sealPersonalData(
     },
   };
   return { storage: sealed, sealing: { keys, keyStore, masterKeys, eventsRewritable } };
+}
+
+/**
+ * A process configured with another master key than the one that wrapped the data keys could open no personal field:
+ * it stops at start-up, saying so, instead of failing at every read.
+ */
+async function refuseUnknownMasterKeys(keyStore: PostgresDataKeyStore, masterKeys: MasterKeys): Promise<void> {
+  const unknown = (await keyStore.wrappingMasterKeyIds()).filter((id) => !masterKeys.knows(id));
+  if (unknown.length > 0)
+    throw new ConfigError(
+      'MASTER_KEY',
+      `does not open the accounts' data keys: they are wrapped by master key ${unknown.join(', ')}, which neither it nor PREVIOUS_MASTER_KEYS holds. Every process must use the same MASTER_KEY (see "Data protection" in the README)`,
+    );
 }

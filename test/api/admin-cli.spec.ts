@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
@@ -110,5 +112,29 @@ describe('admin CLI', function () {
         return true;
       },
     );
+  });
+
+  it('closes and erases an account, and wraps the data keys again under a new master key', async () => {
+    const created = JSON.parse(
+      (await admin('create-account', '--name', 'Forget Me', '--email', 'forget.me@example.com')).stdout,
+    );
+    const erased = JSON.parse((await admin('close', '--account', created.accountId, '--erase')).stdout);
+    assert.deepEqual(erased, { accountId: created.accountId, filesDeleted: 0, status: 'closed', erased: true });
+    await service.settle();
+    const listed = JSON.parse((await admin('list-accounts')).stdout);
+    const row = listed.find((account: { accountId: string }) => account.accountId === created.accountId);
+    assert.deepEqual([row?.name, row?.email], ['[erased]', '[erased]']);
+    assert.equal((await apiClient(service.url)('GET', '/api/v2/me', { key: created.apiKey })).status, 403);
+
+    // The service's master key becomes the previous one; the CLI runs under a new one.
+    const previous = (await readFile(service.config.security.masterKeyFile, 'utf8')).trim();
+    const rotated = { MASTER_KEY: randomBytes(32).toString('hex'), PREVIOUS_MASTER_KEYS: previous };
+    const rotate = (...args: string[]) =>
+      run(process.execPath, [path.resolve('build/infrastructure/cli/admin.js'), ...args], {
+        env: { ...process.env, DATABASE_URL: service.config.storage.databaseUrl, LOG_LEVEL: 'silent', ...rotated },
+      });
+    const first = JSON.parse((await rotate('rotate-master-key')).stdout);
+    assert.ok(first.rewrapped >= 2, JSON.stringify(first));
+    assert.deepEqual(JSON.parse((await rotate('rotate-master-key')).stdout), { rewrapped: 0 });
   });
 });

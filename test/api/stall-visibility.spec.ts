@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import type { EventStore } from '../../application/ports/event-store.js';
 import { TOKENS } from '../../infrastructure/composition/tokens.js';
+import { SealingEventStore } from '../../infrastructure/event-store/sealing/sealing-event-store.js';
 import { PostgresEventStore } from '../../infrastructure/event-store/postgres/postgres-event-store.js';
 import { type TestService, startTestService } from '../support/test-service.js';
 
@@ -74,7 +75,8 @@ describe('stalls of the event store are visible', function () {
       'SHOW idle_in_transaction_session_timeout',
     );
     assert.equal(rows[0].idle_in_transaction_session_timeout, '10s');
-    const store = service.service.container.resolve(TOKENS.eventStore);
+    const sealing = service.service.container.resolve(TOKENS.eventStore);
+    const store = sealing instanceof SealingEventStore ? sealing.inner : sealing;
     assert.ok(store instanceof PostgresEventStore);
     const pool = (store as unknown as { pool: pg.Pool }).pool;
     const shown = await pool.query<{ idle_in_transaction_session_timeout: string }>(

@@ -76,6 +76,14 @@ describe('web console in Chromium: the operator pages', function () {
       .filter({ hasText: /· active ·/ })
       .waitFor();
     assert.equal((await web.call('GET', '/api/v2/me', { key: apiKey })).status, 200);
+
+    await page.getByRole('button', { name: 'Close and erase' }).click();
+    await page
+      .locator('#op-account-summary')
+      .filter({ hasText: /^\[erased[^\]]*\] · plan growth · closed · erased / })
+      .waitFor();
+    assert.match((await page.locator('#op-account-title').textContent()) ?? '', /^\[erased[^\]]*\]$/);
+    assert.equal((await web.call('GET', '/api/v2/me', { key: apiKey })).status, 403);
   });
 
   it('shows the system and replays a dead letter; a read token’s write is refused on the page', async () => {

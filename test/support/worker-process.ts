@@ -23,6 +23,8 @@ export function startWorkerProcess(service: TestService, env: Record<string, str
       NATS_URL: config.queue.natsUrl,
       NATS_STREAM: config.queue.natsStreamName,
       FILES_DIR: config.storage.filesDir,
+      // Every process of a deployment shares the master key: the data keys it wraps open the events' personal fields.
+      MASTER_KEY_FILE: config.security.masterKeyFile,
       WORK_DIR: config.storage.workDir,
       PUBLIC_BASE_URL: service.url,
       PORT: '0',

@@ -8,7 +8,7 @@ export const securitySection = section('Keys', {
   masterKey: derive(
     optional(
       'MASTER_KEY',
-      '32 bytes (base64 or hex) encrypting API keys and signing links; without it a development key is generated into `MASTER_KEY_FILE`',
+      "32 bytes (base64 or hex) wrapping the accounts' data keys, encrypting API keys and signing links; without it a development key is generated into `MASTER_KEY_FILE`",
     ),
     (key) => key ?? null,
   ),

@@ -23,7 +23,8 @@ import { erasedMarker, isSealed } from '../../security/personal-data/personal-da
  */
 export class SealingEventStore implements EventStore {
   constructor(
-    private readonly inner: EventStore,
+    /** The store itself, for what only an adapter knows (its connections, in tests). */
+    readonly inner: EventStore,
     private readonly keys: AccountDataKeys,
   ) {}
 

@@ -34,6 +34,10 @@ export class MasterKeys {
     this.byId = new Map([...previous, current].map((key) => [key.id, key]));
   }
 
+  knows(masterKeyId: string): boolean {
+    return this.byId.has(masterKeyId);
+  }
+
   wrap(dataKey: Buffer, owner: string): { wrappedKey: string; masterKeyId: string } {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.current.wrappingKey, iv);

@@ -64,6 +64,14 @@ export class PostgresDataKeyStore {
     await this.db.raw(`VACUUM ${TABLE}`);
   }
 
+  /** The master keys (by id) that wrap the live data keys. */
+  async wrappingMasterKeyIds(): Promise<string[]> {
+    const rows = await this.db(TABLE)
+      .whereNotNull('master_key_id')
+      .distinct<{ master_key_id: string }[]>('master_key_id');
+    return rows.map((row) => row.master_key_id);
+  }
+
   /** Live keys not wrapped by `masterKeyId`, a page at a time, for rotation. */
   async wrappedOtherwise(
     masterKeyId: string,

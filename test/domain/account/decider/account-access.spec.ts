@@ -127,4 +127,26 @@ describe('account decider: suspension, reactivation and closure', () => {
         },
       ]);
   });
+
+  it('erases only a closed account, once; an erased account still settles what was under way', () => {
+    const erase = { type: 'EraseAccount' as const, data: { now: t1 } };
+    const erased: AccountEvent = { type: 'AccountErased', data: { accountId, erasedAt: t1 } };
+    spec
+      .given([...opened, closed])
+      .when(erase)
+      .then([erased]);
+    spec
+      .given([...opened, closed, erased])
+      .when(erase)
+      .thenNothingHappened();
+    for (const history of [opened, [...opened, suspended]])
+      spec
+        .given(history)
+        .when(erase)
+        .thenThrows(InvalidTransitionError, (error) => assert.match(error.message, /Close the account before erasing/));
+    spec
+      .given([...opened, reserved, closed, erased])
+      .when({ type: 'ReleaseDownload', data: { jobId: 'j1', now: t1 } })
+      .then([{ type: 'DownloadReleased', data: { accountId, jobId: 'j1', releasedAt: t1 } }]);
+  });
 });
