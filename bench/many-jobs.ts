@@ -1,3 +1,4 @@
+import type { MediaFormat } from '../domain/media-format.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,8 +18,14 @@ import { cpuSeconds, processTreeCpuSeconds, timedProcess } from './timed-process
  * service with the yt-dlp and ffmpeg it ran; the bench's own yt-dlp children)
  * over its wall time says whether CPU was the limit.
  */
-export async function benchManyJobs(env: Record<string, string>, videoUrl: string): Promise<void> {
+export async function benchManyJobs(
+  env: Record<string, string>,
+  videoUrlOf: (format: MediaFormat) => string,
+): Promise<void> {
   const count = Number(process.env.BENCH_MANY_JOBS ?? (QUICK ? 10 : 100));
+  // `BENCH_MANY_FORMAT`: what the sizing table's jobs per core-hour are measured with, format by format.
+  const format = (process.env.BENCH_MANY_FORMAT ?? 'audio') as MediaFormat;
+  const videoUrl = videoUrlOf(format);
   const concurrency = process.env.BENCH_MANY_CONCURRENCY;
   const service = await startServiceProcess({
     label: 'bench_many',
@@ -40,7 +47,7 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
       const answer = await fetch(`${service.api}/download`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ url: videoUrl, format: 'audio' }),
+        body: JSON.stringify({ url: videoUrl, format }),
       });
       if (answer.status !== 200)
         throw new Error(`a bench submission answered ${answer.status}: ${await answer.text()}`);
@@ -81,7 +88,7 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
         '--no-cache-dir',
         ...buildDownloadArguments({
           url: videoUrl,
-          format: 'audio',
+          format,
           outputTemplate: path.join(scratch, String(index), 'media.%(ext)s'),
         }),
       ];
@@ -90,8 +97,8 @@ export async function benchManyJobs(env: Record<string, string>, videoUrl: strin
     const handMs = performance.now() - handStarted;
     const handCpuSeconds = cpuSeconds('self') - handCpu;
     console.log(
-      `many jobs (${count} audio downloads submitted together, ${service.config.jobs.workerConcurrency} at once${concurrency === undefined ? ', the default' : ''}): all COMPLETED in ${(serviceMs / 1000).toFixed(1)} s, ` +
-        `CPU ${serviceCpuSeconds.toFixed(1)} s (${((100 * serviceCpuSeconds) / (serviceMs / 1000)).toFixed(0)}% of a core); ` +
+      `many jobs (${count} ${format} downloads submitted together, ${service.config.jobs.workerConcurrency} at once${concurrency === undefined ? ', the default' : ''}): all COMPLETED in ${(serviceMs / 1000).toFixed(1)} s, ` +
+        `CPU ${serviceCpuSeconds.toFixed(1)} s (${((100 * serviceCpuSeconds) / (serviceMs / 1000)).toFixed(0)}% of a core; ${(serviceCpuSeconds / count).toFixed(3)} s a job, ${Math.round((3600 * count) / serviceCpuSeconds)} jobs per core-hour); ` +
         `the same ${count} yt-dlp commands one after another ${(handMs / 1000).toFixed(1)} s, CPU ${handCpuSeconds.toFixed(1)} s (${((100 * handCpuSeconds) / (handMs / 1000)).toFixed(0)}% of a core); ` +
         `ratio ${(serviceMs / handMs).toFixed(2)}`,
     );

@@ -11,6 +11,7 @@ import { Driver } from './driver.js';
 import { benchEventStreams } from './event-streams.js';
 import { benchFileServing } from './file-serving.js';
 import { benchIdleCost } from './idle-cost.js';
+import { benchJetStreamThroughput } from './jetstream-throughput.js';
 import { benchPollingAtScale } from './polling-at-scale.js';
 import { benchPolling } from './polling.js';
 import { benchProjectionLag } from './projection-lag.js';
@@ -60,7 +61,10 @@ async function main(): Promise<void> {
       await benchWholeJob(serviceEnvFor(platform), (format) =>
         platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id),
       );
-    if (only.has('many-jobs')) await benchManyJobs(serviceEnvFor(platform), platform.watchUrl(FIXTURE_VIDEOS.clip.id));
+    if (only.has('many-jobs'))
+      await benchManyJobs(serviceEnvFor(platform), (format) =>
+        platform.watchUrl((format === '720' ? FIXTURE_VIDEOS.multi : FIXTURE_VIDEOS.clip).id),
+      );
     if (only.has('batch-playlist'))
       await benchBatchPlaylist(serviceEnvFor(platform), {
         playlistUrl: (count) => platform.playlistUrl(copiesPlaylistId(count)),
@@ -71,6 +75,7 @@ async function main(): Promise<void> {
     if (only.has('worker-backlog'))
       await benchWorkerBacklog(serviceEnvFor(platform), platform.watchUrl(FIXTURE_VIDEOS.clip.id));
     if (only.has('replay')) await benchReplay();
+    if (only.has('jetstream')) await benchJetStreamThroughput();
     if (only.has('event-streams')) {
       // One key opens every stream: the per-key and per-process limits are raised past the load.
       const streamsEnv = { ...env, EVENT_STREAMS_PER_KEY: '5000', EVENT_STREAMS_MAX: '5000' };

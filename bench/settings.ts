@@ -24,6 +24,7 @@ const BENCHMARKS = [
   'replay',
   'event-streams',
   'idle-cost',
+  'jetstream',
 ] as const;
 export type Benchmark = (typeof BENCHMARKS)[number];
 

@@ -18,3 +18,18 @@ export async function awaitKeyUsable(
     )) !== null
   );
 }
+
+/** A revoked key stops working once key lookups drop it: waits for that briefly, so a revocation answered holds at once. */
+export async function awaitKeyRefused(
+  lookups: Pick<AccountReadModel, 'findActiveKey'>,
+  keyHash: string,
+  waitMs = 10_000,
+): Promise<boolean> {
+  return (
+    (await pollUntil(
+      () => lookups.findActiveKey(keyHash),
+      (owner) => owner === null,
+      waitMs,
+    )) === null
+  );
+}

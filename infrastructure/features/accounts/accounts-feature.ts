@@ -49,7 +49,7 @@ export const accountsFeature = {
         apiKeyRoutes({
           listApiKeys: container.resolve(ListApiKeys),
           administration: container.resolve(AccountAdministration),
-          readModel: container.resolve(TOKENS.accountReadModel),
+          keyLookups: container.resolve(keyCache),
           secrets: container.resolve(TOKENS.apiKeySecrets),
           validation,
         }),

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import Router from '@koa/router';
 import type { AccountAdministration } from '../../../application/accounts/account-administration.js';
-import { awaitKeyUsable } from '../../../application/accounts/await-key-usable.js';
+import { awaitKeyRefused, awaitKeyUsable } from '../../../application/accounts/await-key-usable.js';
 import type { ListApiKeys } from '../../../application/accounts/list-api-keys.js';
 import type { ApiKeySecrets } from '../../../application/ports/api-key-secrets.js';
 import type { AccountReadModel } from '../../../application/ports/read-models.js';
@@ -12,8 +12,8 @@ import type { RequestValidation } from '../../http/request-validation.js';
 export interface ApiKeyRouteDependencies {
   listApiKeys: ListApiKeys;
   administration: AccountAdministration;
-  /** Where a new key becomes usable: the answer waits for it, so the key works at once. */
-  readModel: Pick<AccountReadModel, 'findActiveKey'>;
+  /** The key lookups requests are authenticated with: a new key's answer waits until it works, a revocation's until it does not. */
+  keyLookups: Pick<AccountReadModel, 'findActiveKey'>;
   secrets: Pick<ApiKeySecrets, 'hash'>;
   validation: RequestValidation;
 }
@@ -29,14 +29,17 @@ export function apiKeyRoutes(deps: ApiKeyRouteDependencies): Router {
   operationRoute(router, deps.validation, 'issueApiKey', async (ctx, request) => {
     const { name, readOnly } = request.body();
     const issued = await asHolder(ctx).issueKey(authenticatedAccountId(ctx), name, readOnly);
-    await awaitKeyUsable(deps.readModel, deps.secrets, issued.apiKey);
+    await awaitKeyUsable(deps.keyLookups, deps.secrets, issued.apiKey);
     ctx.status = 201;
     ctx.body = { keyId: issued.keyId, name: name ?? null, readOnly: readOnly ?? false, apiKey: issued.apiKey };
   });
   operationRoute(router, deps.validation, 'revokeApiKey', async (ctx, request) => {
     // Another account's key is not in this account's stream: the command answers 404 as for an unknown id.
     const { keyId } = request.pathParameters('API key not found');
-    await asHolder(ctx).revokeKey(authenticatedAccountId(ctx), keyId);
+    const holder = asHolder(ctx);
+    await holder.revokeKey(authenticatedAccountId(ctx), keyId);
+    const revoked = holder.writtenState?.apiKeys.find((key) => key.keyId === keyId);
+    if (revoked !== undefined) await awaitKeyRefused(deps.keyLookups, revoked.keyHash);
     ctx.status = 204;
   });
   return router;
