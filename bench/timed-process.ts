@@ -2,18 +2,25 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { childrenOf } from './soak/process-tree.js';
 
-/** Runs a program to its end; its wall time in milliseconds, its stdout, and a failure when it exits non-zero. */
+/**
+ * Runs a program to its end; its wall time in milliseconds, its stdout, and a failure when it exits non-zero.
+ * `onStdout` sees each piece of its output as it arrives, with the time (`Date.now()`).
+ */
 export function timedProcess(
   command: string,
   args: readonly string[],
   env?: NodeJS.ProcessEnv,
+  onStdout?: (chunk: string, at: number) => void,
 ): Promise<{ ms: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(command, args, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      onStdout?.(chunk, Date.now());
+    });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
     child.once('error', reject);
     child.once('close', (code) => {

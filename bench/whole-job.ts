@@ -8,6 +8,7 @@ import { startServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';
 import { type JobStages, describeRunSteps, describeStages, jobStages } from './job-stages.js';
 import { curlRequest, percentile, timedProcess } from './timed-process.js';
+import { type HandRunSplit, describeHandRunSplits, handRunSplit } from './hand-run-split.js';
 
 const FORMATS: MediaFormat[] = ['audio', 'audio-mp3', '720'];
 
@@ -66,15 +67,17 @@ export async function benchWholeJob(
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     };
-    const byHand = async (format: MediaFormat, round: number) => {
-      const dir = path.join(scratch, `${format}-${round}`);
-      const args = [
-        '--ignore-config',
-        '--no-cache-dir',
-        ...buildDownloadArguments({ url: videoUrl(format), format, outputTemplate: path.join(dir, 'media.%(ext)s') }),
-      ];
-      return (await timedProcess(service.config.extractor.ytDlpPath, args, ytDlpEnv)).ms;
-    };
+    const handArgs = (format: MediaFormat, run: string) => [
+      '--ignore-config',
+      '--no-cache-dir',
+      ...buildDownloadArguments({
+        url: videoUrl(format),
+        format,
+        outputTemplate: path.join(scratch, `${format}-${run}`, 'media.%(ext)s'),
+      }),
+    ];
+    const byHand = async (format: MediaFormat, round: number) =>
+      (await timedProcess(service.config.extractor.ytDlpPath, handArgs(format, String(round)), ytDlpEnv)).ms;
     // What every cold yt-dlp run pays before it does anything: Python's start-up and yt_dlp's import.
     const startUp = async () =>
       (await timedProcess(service.config.extractor.ytDlpPath, ['--ignore-config', '--version'], ytDlpEnv)).ms;
@@ -86,6 +89,7 @@ export async function benchWholeJob(
       const jobs: number[] = [];
       const hand: number[] = [];
       const startUps: number[] = [];
+      const splits: HandRunSplit[] = [];
       stages.length = 0;
       jobIds = [];
       jobsByFormat.set(format, jobIds);
@@ -93,6 +97,9 @@ export async function benchWholeJob(
         jobs.push(await job(format));
         hand.push(await byHand(format, round));
         startUps.push(await startUp());
+        splits.push(
+          await handRunSplit(service.config.extractor.ytDlpPath, handArgs(format, `split-${round}`), ytDlpEnv, scratch),
+        );
       }
       console.log(
         `whole job (${format}, ${samples} each): submit to COMPLETED p50 ${percentile(jobs, 0.5).toFixed(0)} ms; ` +
@@ -101,6 +108,7 @@ export async function benchWholeJob(
       console.log(
         `  stages (p50): ${describeStages(stages)}; yt-dlp's start-up alone (--version) p50 ${percentile(startUps, 0.5).toFixed(0)} ms`,
       );
+      console.log(`  the command by hand, split (p50, runs of their own): ${describeHandRunSplits(splits)}`);
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -25,7 +25,11 @@ export class PostgresDataKeyStore {
   constructor(private readonly db: Knex) {}
 
   async migrate(): Promise<void> {
-    await this.db.raw(DATA_KEY_SCHEMA);
+    // Processes starting together on a new database would otherwise race inside CREATE TABLE IF NOT EXISTS.
+    await this.db.transaction(async (trx) => {
+      await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('account-data-keys-schema'))`);
+      await trx.raw(DATA_KEY_SCHEMA);
+    });
   }
 
   async find(accountId: string): Promise<StoredDataKey | null> {
