@@ -92,8 +92,12 @@ export class SealingEventStore implements EventStore {
   private async open(event: RecordedEvent): Promise<RecordedEvent> {
     const accountId = accountOf(event);
     if (accountId === null) return event;
-    const cipher = await this.keys.forOpening(accountId);
-    if (cipher === null) return event;
+    let cipher = await this.keys.forOpening(accountId);
+    if (cipher === null) {
+      if (!holdsSealedValue(event)) return event;
+      // Sealed since the lookup that found no key (by another process): look again. Still none: the key is lost.
+      cipher = (await this.keys.forOpening(accountId, true)) ?? 'erased';
+    }
     // Once erased, a value written before sealing began reads as erased too, though its text stays until sealed in place.
     const change =
       cipher === 'erased'
@@ -108,4 +112,13 @@ function accountOf(event: { type: string; data: Record<string, unknown> }): stri
   if (!holdsPersonalData(event.type)) return null;
   const accountId = event.data.accountId;
   return typeof accountId === 'string' ? accountId : null;
+}
+
+function holdsSealedValue(event: RecordedEvent): boolean {
+  let sealed = false;
+  mapPersonalFields(event.type, event.data, (value) => {
+    sealed ||= isSealed(value);
+    return value;
+  });
+  return sealed;
 }

@@ -14,7 +14,8 @@ const MAX_CACHED_KEYS = 10_000;
  * being heard (see NotifiedCache): a destruction elsewhere reaches this process before anything else of the erasure.
  */
 export class AccountDataKeys {
-  private readonly cache = new NotifiedCache<AccountCipher>(MAX_CACHED_KEYS);
+  /** `none`: the account had no key when looked up (its events, written before sealing, hold plain values). */
+  private readonly cache = new NotifiedCache<AccountCipher | 'none'>(MAX_CACHED_KEYS);
   private readonly lookups = new Map<string, Promise<AccountCipher | null>>();
 
   constructor(
@@ -31,10 +32,14 @@ export class AccountDataKeys {
     return this.toCipher(accountId, made);
   }
 
-  /** For reading: the account's key, or null when it never had one (its events hold no sealed value). */
-  forOpening(accountId: string): Promise<AccountCipher | null> {
+  /**
+   * For reading: the account's key, or null when it had none when last looked up; `fresh` looks again (a sealed value
+   * read after a null: another process has made the key since).
+   */
+  forOpening(accountId: string, fresh = false): Promise<AccountCipher | null> {
+    if (fresh) this.cache.drop(accountId);
     const cached = this.cache.get(accountId);
-    if (cached !== undefined) return Promise.resolve(cached);
+    if (cached !== undefined) return Promise.resolve(cached === 'none' ? null : cached);
     const underWay = this.lookups.get(accountId);
     if (underWay !== undefined) return underWay;
     const ticket = this.cache.ticket();
@@ -42,7 +47,7 @@ export class AccountDataKeys {
       .find(accountId)
       .then((stored) => {
         const cipher = stored === null ? null : this.toCipher(accountId, stored);
-        if (cipher !== null) this.cache.remember(accountId, cipher, ticket);
+        this.cache.remember(accountId, cipher ?? 'none', ticket);
         return cipher;
       })
       .finally(() => this.lookups.delete(accountId));

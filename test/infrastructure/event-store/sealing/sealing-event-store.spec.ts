@@ -61,6 +61,24 @@ describe('infrastructure: the event store seals personal fields on the way in an
     assert.deepEqual((await inner.readStream(`account-${accountId}`))[0]?.data, charged.data);
   });
 
+  it('remembers that an account has no key, and looks again when a value sealed since (by another process) is read', async () => {
+    const inner = new InMemoryEventStore();
+    const accountId = randomUUID();
+    const legacy = requested(accountId, 'https://v/written-before-sealing');
+    await inner.appendToStream('l', [legacy], { expectedRevision: 'any' });
+    const readerKeys = new AccountDataKeys(keyStore, masters);
+    // As while destructions are heard: what was looked up is kept.
+    readerKeys.trust();
+    const reader = new SealingEventStore(inner, readerKeys);
+    assert.equal((await reader.readStream('l'))[0]?.data.url, 'https://v/written-before-sealing');
+    const writer = new SealingEventStore(inner, new AccountDataKeys(keyStore, masters));
+    await writer.appendToStream('l', [requested(accountId, 'https://v/sealed-later')], { expectedRevision: 'any' });
+    assert.deepEqual(
+      (await reader.readStream('l')).map((event) => event.data.url),
+      ['https://v/written-before-sealing', 'https://v/sealed-later'],
+    );
+  });
+
   it('reads an erased account’s fields as markers, equal values alike, in this process and, once told, in another', async () => {
     const inner = new InMemoryEventStore();
     const here = new AccountDataKeys(keyStore, masters);
