@@ -13,7 +13,6 @@ import { startNatsCluster } from './soak/own-nats-cluster.js';
 import { OwnNats } from './soak/own-nats.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
-const SUBJECT = 'bench.work.download';
 /** Messages in flight at once, published and handled. */
 const IN_FLIGHT = 256;
 
@@ -73,10 +72,13 @@ async function measure(
   messages: number,
   processor: CheckpointedProcessorOptions,
 ): Promise<Throughput> {
+  // A stream and subject of their own per measurement: two streams on one server may not share a subject.
+  const suffix = randomBytes(4).toString('hex');
+  const subject = `bench.work.${suffix}`;
   const queue = await JetStreamWorkQueue.open({
     url,
-    stream: `BENCH_${randomBytes(4).toString('hex').toUpperCase()}`,
-    subjects: [SUBJECT],
+    stream: `BENCH_${suffix.toUpperCase()}`,
+    subjects: [subject],
     replicas,
     connectionName: 'bench-jetstream',
     logger: silent,
@@ -88,7 +90,7 @@ async function measure(
     allHandled = resolve;
   });
   const consumer = queue.consumer({
-    subject: SUBJECT,
+    subject,
     concurrency: IN_FLIGHT,
     handler: async () => {
       handled += 1;
@@ -104,7 +106,7 @@ async function measure(
       const batch = Array.from({ length: Math.min(IN_FLIGHT, messages - sent) }, (_, index) => sent + index);
       await Promise.all(
         batch.map((number) =>
-          queue.requeue(SUBJECT, { jobId: `${prefix}-${number}`, accountId: prefix }, `${prefix}-${number}`),
+          queue.requeue(subject, { jobId: `${prefix}-${number}`, accountId: prefix }, `${prefix}-${number}`),
         ),
       );
     }

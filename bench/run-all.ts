@@ -12,6 +12,7 @@ import { benchEventStreams } from './event-streams.js';
 import { benchFileServing } from './file-serving.js';
 import { benchIdleCost } from './idle-cost.js';
 import { benchJetStreamThroughput } from './jetstream-throughput.js';
+import { benchStoreSize } from './store-size.js';
 import { benchPollingAtScale } from './polling-at-scale.js';
 import { benchPolling } from './polling.js';
 import { benchProjectionLag } from './projection-lag.js';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
       await benchWorkerBacklog(serviceEnvFor(platform), platform.watchUrl(FIXTURE_VIDEOS.clip.id));
     if (only.has('replay')) await benchReplay();
     if (only.has('jetstream')) await benchJetStreamThroughput();
+    if (only.has('store-size')) await benchStoreSize();
     if (only.has('event-streams')) {
       // One key opens every stream: the per-key and per-process limits are raised past the load.
       const streamsEnv = { ...env, EVENT_STREAMS_PER_KEY: '5000', EVENT_STREAMS_MAX: '5000' };

@@ -25,6 +25,7 @@ const BENCHMARKS = [
   'event-streams',
   'idle-cost',
   'jetstream',
+  'store-size',
 ] as const;
 export type Benchmark = (typeof BENCHMARKS)[number];
 

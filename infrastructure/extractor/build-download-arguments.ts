@@ -19,6 +19,8 @@ export interface DownloadArgumentsInput {
 
 /** Prefixes of the stdout lines the adapter asks yt-dlp for. */
 export const FILE_LINE_PREFIX = '[file] ';
+/** Precedes the delivered video's `width height vcodec` as yt-dlp knows them, so the file needs no probe of its own. */
+export const STREAMS_LINE_PREFIX = '[streams] ';
 export const PROGRESS_LINE_PREFIX = '[progress] ';
 
 /**
@@ -51,6 +53,8 @@ export function buildDownloadArguments(input: DownloadArgumentsInput): string[] 
     // The final path, after merging and audio extraction; --print implies --simulate and --quiet.
     '--print',
     `after_move:${FILE_LINE_PREFIX}%(filepath)s`,
+    '--print',
+    `after_move:${STREAMS_LINE_PREFIX}%(width)s %(height)s %(vcodec)s`,
     '--no-simulate',
     '--progress',
     '--newline',

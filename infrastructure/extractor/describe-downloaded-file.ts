@@ -6,10 +6,13 @@ import { type MediaFormat, isVideoFormat } from '../../domain/media-format.js';
 import { type MediaProbe, probeMediaFile } from '../media/ffprobe.js';
 import { mediaMimeType } from './media-mime-type.js';
 import { nameVideoHeight } from './name-video-height.js';
+import type { ReportedVideo } from './reported-video.js';
 
 interface DescribeOptions {
   ffprobePath: string;
   signal?: AbortSignal;
+  /** The picture yt-dlp reported for a video format: its height is then taken from it, and the file is not probed. */
+  reported?: ReportedVideo | null;
 }
 
 /**
@@ -19,8 +22,9 @@ interface DescribeOptions {
 const EXTRACTED_AUDIO: ReadonlySet<MediaFormat> = new Set(['audio', 'audio-mp3']);
 
 /**
- * What a download delivered, as ffprobe reads the file rather than as yt-dlp meant it: the format (a video's named
- * height, or plain audio where AAC was asked for and not found), its size, extension and MIME type.
+ * What a download delivered: the format (a video's named height, or plain audio where AAC was asked for and not
+ * found), its size, extension and MIME type. A video's height is what yt-dlp reported for the streams it chose and
+ * merged, or, when it reported none, what ffprobe reads in the file; AAC is checked in the file.
  */
 export async function describeDownloadedFile(
   filePath: string,
@@ -35,6 +39,15 @@ export async function describeDownloadedFile(
       actualFormat: requested,
       extension,
       mimeType: mediaMimeType(extension, false),
+    };
+  const reported = options.reported ?? null;
+  if (isVideoFormat(requested) && reported !== null)
+    return {
+      filePath,
+      fileSize: (await stat(filePath)).size,
+      actualFormat: nameVideoHeight(reported.width, reported.height),
+      extension,
+      mimeType: mediaMimeType(extension, true),
     };
   const probe = await readMediaFile(filePath, options);
   const hasVideo = videoStreams(probe).length > 0;

@@ -16,11 +16,12 @@ import type { MediaLinkResolver, MediaLinks } from '../../application/ports/extr
 import type { ProbeOptions, VideoMetadata, VideoProber } from '../../application/ports/extractor/video-prober.js';
 import { beatWhile } from '../../application/beat-while.js';
 import { isVideoFormat } from '../../domain/media-format.js';
-import { FILE_LINE_PREFIX, buildDownloadArguments } from './build-download-arguments.js';
+import { FILE_LINE_PREFIX, STREAMS_LINE_PREFIX, buildDownloadArguments } from './build-download-arguments.js';
 import { chooseHeightWithinSize } from './choose-height-within-size.js';
 import { classifyYtDlpError } from './classify-yt-dlp-error.js';
 import { METADATA_ARGUMENTS, composeYtDlpArguments } from './compose-yt-dlp-arguments.js';
 import { describeDownloadedFile } from './describe-downloaded-file.js';
+import { type ReportedVideo, parseReportedVideo } from './reported-video.js';
 import { DownloadProgress } from './download-progress.js';
 import { locateDownloadedFile } from './locate-downloaded-file.js';
 import { parseChannelListing } from './parse-channel-listing.js';
@@ -156,13 +157,14 @@ export class YtDlpExtractor implements VideoProber, MediaDownloader, ChannelList
     const workDir = path.resolve(request.workDir);
     const plan = await this.planDownload(request, workDir);
     const runStartedAt = performance.now();
-    const { printedPaths, stderr } = await this.runDownload(request, workDir, plan);
+    const { printedPaths, reported, stderr } = await this.runDownload(request, workDir, plan);
     const ranAt = performance.now();
     const filePath = await locateDownloadedFile(workDir, printedPaths, MEDIA_BASE_NAME);
     if (filePath === null) throw new ExtractionError(null, 'The extractor reported no output file', details(stderr));
     const media = await describeDownloadedFile(filePath, request.format, {
       ffprobePath: this.ffprobePath,
       signal: request.signal,
+      reported,
     });
     return {
       ...media,
@@ -209,8 +211,9 @@ export class YtDlpExtractor implements VideoProber, MediaDownloader, ChannelList
     request: DownloadMediaRequest,
     workDir: string,
     plan: DownloadPlan,
-  ): Promise<{ printedPaths: string[]; stderr: string }> {
+  ): Promise<{ printedPaths: string[]; reported: ReportedVideo | null; stderr: string }> {
     const printedPaths: string[] = [];
+    let reported: ReportedVideo | null = null;
     const progress = new DownloadProgress();
     const args = buildDownloadArguments({
       url: request.url,
@@ -224,6 +227,7 @@ export class YtDlpExtractor implements VideoProber, MediaDownloader, ChannelList
     });
     const onStdoutLine = (line: string) => {
       if (line.startsWith(FILE_LINE_PREFIX)) printedPaths.push(line.slice(FILE_LINE_PREFIX.length));
+      if (line.startsWith(STREAMS_LINE_PREFIX)) reported = parseReportedVideo(line.slice(STREAMS_LINE_PREFIX.length));
       const update = progress.read(line);
       if (update !== null) request.onProgress?.(update);
     };
@@ -231,7 +235,7 @@ export class YtDlpExtractor implements VideoProber, MediaDownloader, ChannelList
     const result = await this.run(request.url, args, workDir, options, request.onWaiting);
     if (result.code === REJECTED_BY_FILTER_EXIT_CODE) throw liveStreamError();
     if (result.code !== 0 || result.timedOut) throw failure(result);
-    return { printedPaths, stderr: result.stderr };
+    return { printedPaths, reported, stderr: result.stderr };
   }
 
   /** `yt-dlp -J`: the parsed metadata and its text, which a download can load again. */
