@@ -10,7 +10,8 @@ import { TemporaryWorkDirs } from '../files/temporary-work-dirs.js';
 import { MetricAnomalies } from '../observability/metric-anomalies.js';
 import { ApiKeyCrypto } from '../security/api-key-crypto.js';
 import { deriveKey } from '../security/derive-key.js';
-import { type LoadedMasterKey, decodeMasterKey, loadMasterKey } from '../security/master-key.js';
+import type { LoadedMasterKey } from '../security/master-key.js';
+import { configuredMasterKeys } from '../security/personal-data/service-master-keys.js';
 import { PostgresPersonalDataErasure } from '../event-store/sealing/postgres-personal-data-erasure.js';
 import type { PersonalDataSealing } from '../security/personal-data/personal-data-sealing.js';
 import type { Storage } from '../database/open-storage.js';
@@ -46,12 +47,9 @@ export async function createContainer(
 ): Promise<{ container: Container; close: () => Promise<void> }> {
   const { overrides = {}, roles = new Set<Role>() } = options;
   const container = Container.create();
-  const masterKey = loadMasterKey(config.security.masterKey, config.security.masterKeyFile);
+  const { current: masterKey, previous: previousMasterKeys } = configuredMasterKeys(config);
   if (masterKey.generated)
     logger.warn({ file: config.security.masterKeyFile }, 'no MASTER_KEY set: generated a development master key');
-  const previousMasterKeys = config.security.previousMasterKeys.map((key) =>
-    decodeMasterKey(key, 'PREVIOUS_MASTER_KEYS'),
-  );
   const opened = await openStorage(config.storage, config.mode, READ_MODEL_SCHEMA, logger);
   const { storage, sealing } = await sealPersonalData(
     opened,

@@ -197,6 +197,9 @@ describe('HTTP: the admin API under /admin/v1', function () {
       ['POST', '/accounts', { name: 'A', email: 'a@example.com', plan: 'gold' }, /plan/],
       ['POST', `/accounts/${accountId}/grants`, { feature: 'info', units: -1 }, /units/],
       ['POST', `/accounts/${accountId}/suspension`, {}, /reason/],
+      ['POST', `/accounts/${accountId}/closure`, { erase: 'yes' }, /erase/],
+      ['POST', `/accounts/${accountId}/closure`, { erase: true, everything: true }, /everything/],
+      ['POST', `/accounts/${accountId}/closure`, [true], /request body/],
       ['GET', '/accounts?sort=random', undefined, /sort/],
       ['GET', '/accounts?cursor=bogus', undefined, /cursor/],
     ] as const) {

@@ -112,9 +112,8 @@ function registerAccountChanges(router: Router, deps: AdminWriteRouteDependencie
   });
   operationRoute(router, validation, 'adminCloseAccount', async (ctx, request) => {
     const accountId = id(request);
-    // The body is optional: a closure without one erases nothing.
-    const given = ctx.request.body as unknown;
-    const erase = given !== undefined && given !== null && request.body().erase === true;
+    // The body is optional (the document says so): a closure without one erases nothing.
+    const erase = request.body().erase === true;
     await change(ctx, accountId, key(request), async (admin) => {
       if (erase) await deps.eraseWith(admin).execute(accountId);
       else await admin.close(accountId);

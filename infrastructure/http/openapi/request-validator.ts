@@ -15,11 +15,13 @@ interface DocumentedOperation {
     required?: boolean;
     schema?: { type?: unknown; description?: string };
   }>;
-  requestBody?: { content?: Record<string, unknown> };
+  requestBody?: { required?: boolean; content?: Record<string, unknown> };
 }
 
 export interface OperationValidators {
   body?: ValidateFunction;
+  /** The document says `required: false`: a request without a body is taken as `{}`. */
+  bodyOptional?: boolean;
   pathParameters: Array<{ name: string; validate: ValidateFunction }>;
   /** `expected` (the schema's description) completes the 400's sentence "<name> header must be …". */
   headerParameters: Array<{ name: string; required: boolean; expected: string; validate: ValidateFunction }>;
@@ -66,6 +68,7 @@ function compileOperations(document: OpenApiDocument, schemas: OpenApiSchemas): 
         validators.body = schemas.validator(
           jsonPointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'),
         );
+        validators.bodyOptional = operation.requestBody.required === false;
       }
       (operation.parameters ?? []).forEach((parameter, index) => {
         const validate = () =>
@@ -110,9 +113,9 @@ export function validateRequestBody(
   operationId: string,
   body: unknown,
 ): RequestValidationResult {
-  const validate = validators.of(operationId).body;
+  const { body: validate, bodyOptional } = validators.of(operationId);
   if (validate === undefined) throw new Error(`Operation ${operationId} takes no JSON request body`);
-  const value = structuredClone(body);
+  const value = body === undefined && bodyOptional === true ? {} : structuredClone(body);
   if (validate(value)) return { ok: true, value: value as Record<string, unknown> };
   return { ok: false, message: validators.firstMessage(validate, 'request body') };
 }

@@ -1,10 +1,17 @@
 import type { Config } from '../../config/config.js';
-import { decodeMasterKey, loadMasterKey } from '../master-key.js';
+import { type LoadedMasterKey, decodeMasterKey, loadMasterKey } from '../master-key.js';
 import { MasterKeys, masterKey } from './master-keys.js';
 
-/** The configured master keys (MASTER_KEY, or the development one, and PREVIOUS_MASTER_KEYS) as the data keys use them. */
+/** MASTER_KEY (or the development one, generated at the first start) and the PREVIOUS_MASTER_KEYS it replaced. */
+export function configuredMasterKeys(config: Config): { current: LoadedMasterKey; previous: Buffer[] } {
+  return {
+    current: loadMasterKey(config.security.masterKey, config.security.masterKeyFile),
+    previous: config.security.previousMasterKeys.map((key) => decodeMasterKey(key, 'PREVIOUS_MASTER_KEYS')),
+  };
+}
+
+/** The configured master keys as the data keys use them. */
 export function serviceMasterKeys(config: Config): MasterKeys {
-  const current = loadMasterKey(config.security.masterKey, config.security.masterKeyFile).key;
-  const previous = config.security.previousMasterKeys.map((key) => decodeMasterKey(key, 'PREVIOUS_MASTER_KEYS'));
-  return new MasterKeys(masterKey(current), previous.map(masterKey));
+  const { current, previous } = configuredMasterKeys(config);
+  return new MasterKeys(masterKey(current.key), previous.map(masterKey));
 }

@@ -8,6 +8,7 @@ import type { EventStore, RecordedEvent } from '../../../../application/ports/ev
 import { mapPersonalFields } from '../../../../domain/personal-data/personal-fields.js';
 import { adminCommand } from '../../../../infrastructure/admin/admin-command.js';
 import { TOKENS } from '../../../../infrastructure/composition/tokens.js';
+import { EVENT_COLUMNS, type EventRow } from '../../../../infrastructure/event-store/postgres/event-rows.js';
 import { migrateEventStoreSchema } from '../../../../infrastructure/event-store/postgres/schema.js';
 import { isSealed } from '../../../../infrastructure/security/personal-data/personal-data-cipher.js';
 import { apiClient } from '../../../support/api-client.js';
@@ -19,20 +20,11 @@ import { type TestService, startTestService } from '../../../support/test-servic
 const FIXTURE_FILE = path.resolve(__dirname, '../../../../../test/fixtures/stores/written-by-2026-11.json');
 const fixture: WrittenStoreFixture = JSON.parse(readFileSync(FIXTURE_FILE, 'utf8'));
 
-interface RawRow {
-  global_position: string;
-  stream_name: string;
-  stream_revision: string;
-  event_id: string;
-  event_type: string;
-  data: Record<string, unknown>;
-  metadata: Record<string, unknown>;
-}
-
-async function rawRows(db: Knex): Promise<RawRow[]> {
-  const { rows } = (await db.raw(
-    'SELECT global_position::text, stream_name, stream_revision::text, event_id::text, event_type, data, metadata FROM es_events ORDER BY global_position',
-  )) as { rows: RawRow[] };
+/** The store's rows as they are, in the order the store took them. */
+async function rawRows(db: Knex): Promise<EventRow[]> {
+  const { rows } = (await db.raw(`SELECT ${EVENT_COLUMNS} FROM es_events ORDER BY es_events.global_position`)) as {
+    rows: EventRow[];
+  };
   return rows;
 }
 
@@ -102,7 +94,7 @@ describe('seal-stored-events: the one-off migration of events written in plain t
     const after = await rawRows(db);
     assert.equal(after.length, before.length);
     for (const [index, row] of after.entries()) {
-      const was = before[index] as RawRow;
+      const was = before[index] as EventRow;
       const { data, ...place } = row;
       const { data: wasData, ...wasPlace } = was;
       assert.deepEqual(place, wasPlace, 'positions, streams, revisions, ids, types and metadata stay');
