@@ -49,15 +49,7 @@ export class GetDownloadJob {
    * then kept); a finished job's folded view; null for no such job. Undefined when not following: read the store.
    */
   private async foldedWhileFollowing(jobId: string): Promise<DownloadJobView | null | undefined> {
-    const views = this.pendingViews;
-    if (views === null) return undefined;
-    const kept = views.get(jobId);
-    if (kept !== undefined) return kept;
-    if (!views.serving) return undefined;
-    const ticket = views.ticket();
-    const view = downloadJobViewFromState((await this.jobs.load(jobId)).state);
-    if (view !== null) views.remember(view, ticket);
-    return view;
+    return this.pendingViews?.view(jobId, async () => downloadJobViewFromState((await this.jobs.load(jobId)).state));
   }
 }
 

@@ -9,16 +9,21 @@ import { DOWNLOAD_JOB_CATEGORY, downloadJobDecider } from '../../../domain/downl
 import { InMemoryEventStore } from '../../../infrastructure/event-store/in-memory/in-memory-event-store.js';
 import { RandomIds } from '../../../infrastructure/system/random-ids.js';
 import { givenDownloadJob } from '../../support/givens/given-download.js';
+import { waitFor } from '../../support/wait-for.js';
 
 /** Jobs in an in-memory store, the stream folds and the read model's reads counted; the read model has no rows. */
 function pollingSetup(options: { maxEntries?: number; maxAgeMs?: number } = {}) {
   const store = new InMemoryEventStore();
   const handler = new CommandHandler(store, downloadJobDecider, DOWNLOAD_JOB_CATEGORY, new RandomIds());
   const counts = { folds: 0, rowReads: 0 };
+  // While set, a fold that has read its stream waits for it before it answers.
+  const folding: { held: Promise<void> | null } = { held: null };
   const jobs = {
-    load: (jobId: string) => {
+    load: async (jobId: string) => {
       counts.folds += 1;
-      return handler.load(jobId);
+      const loaded = await handler.load(jobId);
+      await folding.held;
+      return loaded;
     },
   } as DownloadJobCommandHandler;
   const readModel: DownloadJobReadModel = {
@@ -43,7 +48,7 @@ function pollingSetup(options: { maxEntries?: number; maxAgeMs?: number } = {}) 
       type: 'StartJob',
       data: { jobId, leaseId: 'lease', messageId: 'm1', now: new Date().toISOString() },
     });
-  return { query, views, counts, clock, following, queued, start };
+  return { query, views, counts, clock, following, folding, queued, start };
 }
 
 describe("application: queued and running jobs' views kept in memory", () => {
@@ -90,16 +95,58 @@ describe("application: queued and running jobs' views kept in memory", () => {
     assert.equal(counts.folds, 4, 'the oldest was evicted');
   });
 
-  it('folds the stream again once a kept view is older than its bound', async () => {
-    const { query, counts, clock, queued } = pollingSetup({ maxAgeMs: 1_000 });
+  it('folds the stream again in the background once a kept view is older than its bound', async () => {
+    const { query, counts, clock, queued, start } = pollingSetup({ maxAgeMs: 1_000 });
     const jobId = await queued();
     await query.execute('account-1', jobId);
     clock.ms = 1_000;
     await query.execute('account-1', jobId);
     assert.equal(counts.folds, 1);
+    // A change that was never announced: the bound on staleness is what shows it.
+    await start(jobId);
     clock.ms = 1_001;
-    await query.execute('account-1', jobId);
+    assert.equal((await query.execute('account-1', jobId))?.status, 'IN_QUEUE', 'served while folded again');
     assert.equal(counts.folds, 2);
+    await waitFor(
+      'the job is shown running',
+      async () => (await query.execute('account-1', jobId))?.status === 'IN_PROGRESS',
+    );
+    assert.equal(counts.folds, 2, 'one fold, kept again');
+  });
+
+  it('folds once for polls that miss together', async () => {
+    const { query, counts, queued } = pollingSetup();
+    const jobId = await queued();
+    const views = await Promise.all(Array.from({ length: 20 }, () => query.execute('account-1', jobId)));
+    assert.deepEqual(new Set(views.map((view) => view?.status)), new Set(['IN_QUEUE']));
+    assert.equal(counts.folds, 1);
+  });
+
+  it('does not hand a poll that follows a change the fold begun before it', async () => {
+    const { query, views, counts, folding, queued, start } = pollingSetup();
+    const jobId = await queued();
+    let release!: () => void;
+    folding.held = new Promise((resolve) => (release = resolve));
+    const before = query.execute('account-1', jobId);
+    await waitFor('the first fold has begun', () => counts.folds === 1);
+    await start(jobId);
+    views.changed(jobId);
+    folding.held = null;
+    const after = query.execute('account-1', jobId);
+    release();
+    assert.equal((await before)?.status, 'IN_QUEUE');
+    assert.equal((await after)?.status, 'IN_PROGRESS');
+    assert.equal(counts.folds, 2);
+  });
+
+  it("keeps a job's view folded while another job changed", async () => {
+    const { query, views, counts, queued } = pollingSetup();
+    const [polled, other] = [await queued(), await queued()];
+    const folded = query.execute('account-1', polled);
+    views.changed(other);
+    await folded;
+    await query.execute('account-1', polled);
+    assert.equal(counts.folds, 1);
   });
 
   it('reads the store while the job streams are not followed, and keeps nothing from before an outage', async () => {
