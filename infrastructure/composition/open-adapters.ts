@@ -22,7 +22,7 @@ export async function openStorage(
   logger: Logger,
 ): Promise<Storage> {
   return mode === 'embedded'
-    ? openEmbeddedStorage(storage.embeddedDataDir, readModelSchema)
+    ? openEmbeddedStorage(storage.embeddedDataDir, readModelSchema, storage.embeddedTemplateDir)
     : untilReachable(() => openServerStorage(storage, readModelSchema), 'opening PostgreSQL', logger);
 }
 

@@ -77,12 +77,19 @@ export async function openServerStorage(
 
 const EMBEDDED_IDLE_POLL_MS = 60_000;
 
-/** The directory holds the owner lock beside PGlite's own files (in `pgdata`). */
-export async function openEmbeddedStorage(directory: string, readModelSchema: readonly string[]): Promise<Storage> {
+/**
+ * The directory holds the owner lock beside PGlite's own files (in `pgdata`); a new database is a copy of `template`'s
+ * when one is given.
+ */
+export async function openEmbeddedStorage(
+  directory: string,
+  readModelSchema: readonly string[],
+  template: string | null = null,
+): Promise<Storage> {
   await mkdir(directory, { recursive: true });
   const lock = await lockDataDirectory(directory);
   try {
-    const embedded = await openEmbeddedDatabase(path.join(directory, 'pgdata'));
+    const embedded = await openEmbeddedDatabase(path.join(directory, 'pgdata'), template);
     // Every append is this process's own and wakes every subscription, so an idle poll only guards against a bug: once a minute.
     const eventStore = new PgliteEventStore(embedded.db, { idlePollMs: EMBEDDED_IDLE_POLL_MS });
     try {

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
@@ -11,11 +13,45 @@ import { EMBEDDED_START_PARAMS } from './embedded-database-settings.js';
  * process of its own: creation runs initdb in WebAssembly, whose memory
  * (several hundred MB) the service would otherwise keep resident for as long
  * as it runs. The child is gone, and its memory with it, before the service
- * opens the database.
+ * opens the database. With a `template` directory, the database is a copy of
+ * the one kept there (created there first if it holds none): a file copy
+ * instead of initdb's seconds of CPU.
  */
-export async function createEmbeddedDatabaseApart(directory: string): Promise<void> {
-  if (existsSync(path.join(directory, 'PG_VERSION'))) return;
+export async function createEmbeddedDatabaseApart(directory: string, template: string | null = null): Promise<void> {
+  if (holdsDatabase(directory)) return;
+  if (template === null) return completeInPlace(directory, runCreation);
+  if (!holdsDatabase(template)) await completeInPlace(template, runCreation);
+  // cp(1) copies the thousand small files of a cluster ten times faster than node's fs.cp.
+  await completeInPlace(
+    directory,
+    async (partial) => void (await promisify(execFile)('cp', ['-R', template, partial])),
+  );
+}
+
+function holdsDatabase(directory: string): boolean {
+  return existsSync(path.join(directory, 'PG_VERSION'));
+}
+
+async function runCreation(directory: string): Promise<void> {
   await promisify(execFile)(process.execPath, [__filename, directory]);
+}
+
+/**
+ * Fills a sibling of `directory` and renames it into place (over an empty directory, never a full one), so a process
+ * that dies half way leaves no directory that looks complete. Another process that filled it first wins; the copy
+ * made here is dropped.
+ */
+async function completeInPlace(directory: string, fill: (partial: string) => Promise<void>): Promise<void> {
+  const partial = `${directory}.partial-${randomBytes(6).toString('hex')}`;
+  await mkdir(path.dirname(directory), { recursive: true });
+  try {
+    await fill(partial);
+    await rename(partial, directory).catch((error: unknown) => {
+      if (!holdsDatabase(directory)) throw error;
+    });
+  } finally {
+    await rm(partial, { recursive: true, force: true });
+  }
 }
 
 if (require.main === module) {

@@ -21,11 +21,17 @@ export interface EmbeddedDatabase {
   close(): Promise<void>;
 }
 
-/** Opens (creating it the first time) the database in `directory`; in memory when null, for tests. */
-export async function openEmbeddedDatabase(directory: string | null): Promise<EmbeddedDatabase> {
+/**
+ * Opens (creating it the first time, as a copy of `template` when given) the database in `directory`; in memory when
+ * null, for tests.
+ */
+export async function openEmbeddedDatabase(
+  directory: string | null,
+  template: string | null = null,
+): Promise<EmbeddedDatabase> {
   if (directory !== null) {
     await mkdir(directory, { recursive: true });
-    await createEmbeddedDatabaseApart(directory);
+    await createEmbeddedDatabaseApart(directory, template);
   }
   useBaselineWasmCompiler();
   const pglite = await PGlite.create(directory ?? undefined, { startParams: EMBEDDED_START_PARAMS });

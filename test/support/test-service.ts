@@ -10,6 +10,7 @@ import { type Config, type Role, loadConfig } from '../../infrastructure/config/
 import type { Overrides } from '../../infrastructure/composition/overrides.js';
 import { createLogger } from '../../infrastructure/observability/create-logger.js';
 import { type RunningService, startService } from '../../infrastructure/service.js';
+import { testEmbeddedTemplateDir } from './embedded-template.js';
 import { type TestDatabase, createTestDatabase } from './postgres.js';
 
 export interface TestService {
@@ -70,6 +71,7 @@ export async function startTestService(
         DATABASE_POOL_SIZE: '3',
         NATS_STREAM: streamName,
         DATA_DIR: dataDir,
+        EMBEDDED_TEMPLATE_DIR: testEmbeddedTemplateDir(),
         WORK_DIR: path.join(dataDir, 'work'),
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
         SHUTDOWN_TIMEOUT_MS: '2000',

@@ -88,6 +88,14 @@ export const storageSection = section('Storage', {
     "embedded mode: the PGlite database (event store, read models, checkpoints, work queue), its owner lock and the admin endpoint's address and token",
     code('$DATA_DIR/embedded'),
   ),
+  /** Null: a new embedded database is created by initdb. */
+  embeddedTemplateDir: variable<string | null>({
+    name: 'EMBEDDED_TEMPLATE_DIR',
+    doc: 'embedded mode: a directory holding a newly created database (made there the first time it is used), copied at the first start instead of running initdb, which costs seconds of CPU; for hosts that create many embedded services (tests, one per customer)',
+    shownDefault: 'unset',
+    fallback: () => null,
+    parse: (raw) => raw,
+  }),
   filesDir: text(
     'FILES_DIR',
     dataDirPath('files'),

@@ -11,6 +11,7 @@ import { BroadcastProgressReports } from '../../../infrastructure/live/broadcast
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
 import { ScriptedExtractor, answerAtOnce } from '../../support/scripted-extractor.js';
 import { type TestService, startTestService } from '../../support/test-service.js';
+import { testEmbeddedTemplateDir } from '../../support/embedded-template.js';
 
 const aClock: Clock = { now: () => new Date() };
 
@@ -27,7 +28,11 @@ describe('the composition root', function () {
     });
 
     it('chooses the work queue, its broadcasts and the request-rate store before any role starts, then seals', async () => {
-      const config = loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' });
+      const config = loadConfig({
+        DATA_DIR: directory,
+        EMBEDDED_TEMPLATE_DIR: testEmbeddedTemplateDir(),
+        LOG_LEVEL: 'silent',
+      });
       const { container, close } = await createContainer(config, createLogger('silent'), {
         overrides: { extractor: new ScriptedExtractor({ probe: answerAtOnce() }) },
         roles: new Set(ROLES),
@@ -44,7 +49,11 @@ describe('the composition root', function () {
     });
 
     it('opens no work queue for a process that runs no role (the command-line tools), and seals all the same', async () => {
-      const config = loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' });
+      const config = loadConfig({
+        DATA_DIR: directory,
+        EMBEDDED_TEMPLATE_DIR: testEmbeddedTemplateDir(),
+        LOG_LEVEL: 'silent',
+      });
       const { container, close } = await createContainer(config, createLogger('silent'));
       try {
         assert.throws(() => container.resolve(TOKENS.workQueue));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createEmbeddedDatabaseApart } from '../../../infrastructure/embedded/create-embedded-database.js';
@@ -41,5 +41,31 @@ describe('embedded database: bounded memory', function () {
     } finally {
       await database.close();
     }
+  });
+
+  it('copies a template, which the first creations make together, leaving nothing half made', async () => {
+    const root = path.dirname(directory);
+    const template = path.join(root, 'template');
+    const copies = ['a', 'b'].map((name) => path.join(root, name, 'pgdata'));
+    for (const copy of copies) await mkdir(copy, { recursive: true });
+    await Promise.all(copies.map((copy) => createEmbeddedDatabaseApart(copy, template)));
+    for (const made of [template, ...copies]) assert.ok(existsSync(path.join(made, 'PG_VERSION')), made);
+    // What the template holds from now on is in the next copy: a copy, not initdb.
+    const kept = await openEmbeddedDatabase(template);
+    await kept.db.raw('CREATE TABLE from_template (id integer)');
+    await kept.close();
+    const copy = path.join(root, 'c', 'pgdata');
+    await createEmbeddedDatabaseApart(copy, template);
+    const opened = await openEmbeddedDatabase(copy);
+    try {
+      assert.deepEqual(await opened.db('from_template').select('id'), []);
+    } finally {
+      await opened.close();
+    }
+    const left = [...(await readdir(root)), ...(await readdir(path.join(root, 'a')))];
+    assert.deepEqual(
+      left.filter((name) => name.includes('partial')),
+      [],
+    );
   });
 });

@@ -14,6 +14,7 @@ import { createLogger } from '../../../infrastructure/observability/create-logge
 import { FeatureWiringError, absentRequirements, checkWiring } from '../../../infrastructure/roles/check-wiring.js';
 import type { RoleContext } from '../../../infrastructure/roles/role-context.js';
 import { ScriptedExtractor, answerAtOnce } from '../../support/scripted-extractor.js';
+import { testEmbeddedTemplateDir } from '../../support/embedded-template.js';
 
 const logger = createLogger('silent');
 
@@ -40,7 +41,7 @@ describe('the wiring check at start-up', function () {
   let config: Config;
   before(async () => {
     directory = await mkdtemp(path.join(tmpdir(), 'vds-wiring-'));
-    config = loadConfig({ DATA_DIR: directory, LOG_LEVEL: 'silent' });
+    config = loadConfig({ DATA_DIR: directory, EMBEDDED_TEMPLATE_DIR: testEmbeddedTemplateDir(), LOG_LEVEL: 'silent' });
   });
   after(async () => {
     await rm(directory, { recursive: true, force: true });
