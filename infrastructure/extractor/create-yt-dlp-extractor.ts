@@ -58,6 +58,7 @@ export function createYtDlpExtractor(settings: ExtractorSettings, logger: Logger
     versionArguments: installed.versionArguments,
     gate,
     forkDownloads: settings.ytDlpDownloadProcess === 'fork',
+    warmUpOnFirstUse: settings.warmUp === 'first-use',
     installation: installed.installation,
   });
   return {

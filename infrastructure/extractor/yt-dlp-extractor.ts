@@ -61,6 +61,8 @@ export interface YtDlpExtractorOptions {
   gate?: ExclusiveGate;
   /** Fork downloads from a warm yt-dlp once the worker role starts the server (see yt-dlp-fork-server.ts); default true. */
   forkDownloads?: boolean;
+  /** The fork server is launched by the first run that needs it rather than when the worker role starts. */
+  warmUpOnFirstUse?: boolean;
   /** Which installation of yt-dlp runs now; a fork server that imported an earlier one is not used. */
   installation?: () => Promise<number>;
 }
@@ -112,6 +114,7 @@ export class YtDlpExtractor implements VideoProber, MediaDownloader, ChannelList
               [],
             ),
             installation: options.installation,
+            launchOnFirstRun: options.warmUpOnFirstUse,
           });
   }
 
@@ -304,6 +307,7 @@ export class YtDlpExtractor implements VideoProber, MediaDownloader, ChannelList
       );
       // A fork of the warm server has already paid Python's start-up; without one ready the command starts as usual.
       const start = async () => {
+        await this.forks?.firstRun();
         const installation = (await this.options.installation?.()) ?? 0;
         return superviseProcess(
           () =>

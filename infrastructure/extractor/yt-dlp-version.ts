@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { runProcess } from './run-process.js';
 
 export interface YtDlpVersion {
@@ -40,13 +41,37 @@ export function versionDependentArguments(version: YtDlpVersion, nodePath: strin
   return supports(version, 'jsRuntimes') ? ['--js-runtimes', `node:${nodePath}`] : [];
 }
 
-/** Asks the program itself; a program that cannot say is reported as `unknown`, never as a failure. */
+/** Versions asked of a program file, by the file's identity: a replaced file (an update, an upgrade) is asked again. */
+const askedVersions = new Map<string, YtDlpVersion>();
+
+/**
+ * Asks the program itself, once per file while it stays the same file, so each service started in one process does
+ * not pay Python's start-up again; a program that cannot say is reported as `unknown`, never as a failure (and asked
+ * again next time).
+ */
 export async function detectYtDlpVersion(ytDlpPath: string, env?: NodeJS.ProcessEnv): Promise<YtDlpVersion> {
+  const identity = env === undefined ? fileIdentity(ytDlpPath) : null;
+  const asked = identity === null ? undefined : askedVersions.get(identity);
+  if (asked !== undefined) return asked;
   try {
     const result = await runProcess(ytDlpPath, ['--version'], { env, timeoutMs: 30_000, maxStdoutChars: 1_000 });
-    if (result.code === 0) return parseYtDlpVersion(result.stdout);
+    if (result.code === 0) {
+      const version = parseYtDlpVersion(result.stdout);
+      if (identity !== null) askedVersions.set(identity, version);
+      return version;
+    }
   } catch {
     // Not installed or not runnable: the extractor will say so on first use.
   }
   return { version: 'unknown', release: null, channel: 'unknown' };
+}
+
+/** Path, inode, size and change times: any of them moves when the file is replaced or rewritten. */
+function fileIdentity(file: string): string | null {
+  try {
+    const { ino, size, mtimeMs, ctimeMs } = statSync(file);
+    return [file, ino, size, mtimeMs, ctimeMs].join(':');
+  } catch {
+    return null;
+  }
 }

@@ -23,7 +23,7 @@ export interface ApiRole {
 export async function startApiRole(context: RoleContext): Promise<ApiRole> {
   const { container, config, logger } = context;
   // Submissions look videos up: the helpers start now, in the background, rather than on the first request.
-  void container.resolve(TOKENS.warmExtractor)?.start();
+  if (config.extractor.warmUp === 'at-start') void container.resolve(TOKENS.warmExtractor)?.start();
   const parts = new Stoppables(logger);
   return parts.starting(async () => {
     const features = await startFeatureParts(context, parts);

@@ -75,6 +75,9 @@ export async function startTestService(
         WORK_DIR: path.join(dataDir, 'work'),
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
         SHUTDOWN_TIMEOUT_MS: '2000',
+        // Most services here never look a video up nor download one: their Python starts only if they do. The
+        // service processes the specs start (worker-process.ts, embedded-process.spec.ts) keep the default.
+        EXTRACTOR_WARM_UP: 'first-use',
         // Tests poll fast; the suites about rate limits set their own.
         RATE_LIMIT_KEY_PER_SECOND: '0',
         RATE_LIMIT_ACCOUNT_PER_SECOND: '0',

@@ -56,6 +56,12 @@ export const extractorSection = section('Extractor (yt-dlp and ffmpeg)', {
     'fork',
     '`fork`: each worker process keeps one yt-dlp running (Python up, `yt_dlp` and its extractors imported, ffmpeg probed) and forks every download from it, which spares each download about 0.3 s of CPU (see "Metadata lookups" below); `spawn` starts the `yt-dlp` command for each download',
   ),
+  warmUp: choice(
+    'EXTRACTOR_WARM_UP',
+    ['at-start', 'first-use'],
+    'at-start',
+    '`first-use` starts the warm yt-dlp helpers (API) and the download fork server (worker) when a lookup or a download first needs them, not when the process starts: a process that never looks up nor downloads runs no Python, and the first lookup and the first download each wait about a second for theirs. Fits processes that start often and live briefly',
+  ),
   extractedInfoTtlSeconds: integer(
     'EXTRACTED_INFO_TTL_SECONDS',
     300,

@@ -20,6 +20,8 @@ export interface YtDlpForkServerOptions {
   readyTimeoutMs?: number;
   /** Before a server that died is started again; doubles while it keeps dying, up to a minute. Default 1 s. */
   restartDelayMs?: number;
+  /** Launch the server when the first run asks for it (`firstRun`), not at `start()`. Default false. */
+  launchOnFirstRun?: boolean;
 }
 
 /** A server that served this long before dying is started again without back-off. */
@@ -41,12 +43,33 @@ export class YtDlpForkServer {
   private launching: Promise<void> | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
   private failures = 0;
+  /** The launch the first run asked for, when launched on first use; every later run finds it settled. */
+  private firstLaunch: Promise<void> | null = null;
 
   constructor(private readonly options: YtDlpForkServerOptions) {}
 
   start(): void {
     this.running = true;
-    this.launch();
+    if (this.options.launchOnFirstRun !== true) this.launch();
+  }
+
+  /**
+   * Before a run: a server launched on first use is launched now, and the runs that ask before it is ready (or has
+   * failed) wait for it rather than each pay a start-up beside the server's. Once that first launch is over, runs
+   * never wait: they spawn while no server is ready.
+   */
+  async firstRun(): Promise<void> {
+    if (!this.running || this.options.launchOnFirstRun !== true) return;
+    if (this.firstLaunch === null) {
+      this.launch();
+      this.firstLaunch = this.launching ?? Promise.resolve();
+    }
+    await this.firstLaunch;
+  }
+
+  /** Whether a server was launched since `start()` (for tests and diagnostics). */
+  get launchedYet(): boolean {
+    return this.launching !== null || this.server !== null;
   }
 
   /** Ends the servers; a run still going on one is killed with it. */

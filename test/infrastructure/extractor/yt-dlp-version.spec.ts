@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { appendFile, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
   detectYtDlpVersion,
   parseYtDlpVersion,
@@ -26,6 +29,29 @@ describe('yt-dlp version detection and the options it allows', () => {
       release: null,
       channel: 'unknown',
     });
+  });
+
+  it('asks a program once while it stays the same file, and again once it is replaced', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'yt-dlp-version-'));
+    try {
+      const program = path.join(directory, 'yt-dlp');
+      const runs = path.join(directory, 'runs');
+      const install = async (version: string) => {
+        const next = `${program}.next`;
+        await writeFile(next, `#!/bin/sh\necho run >> '${runs}'\necho ${version}\n`, { mode: 0o755 });
+        await rename(next, program);
+      };
+      await appendFile(runs, '');
+      await install('2024.01.02');
+      assert.equal((await detectYtDlpVersion(program)).version, '2024.01.02');
+      assert.equal((await detectYtDlpVersion(program)).version, '2024.01.02');
+      assert.equal((await readFile(runs, 'utf8')).split('\n').filter(Boolean).length, 1);
+      await install('2025.12.01');
+      assert.equal((await detectYtDlpVersion(program)).version, '2025.12.01');
+      assert.equal((await readFile(runs, 'utf8')).split('\n').filter(Boolean).length, 2);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it('parses stable and nightly versions, with or without leading zeros', () => {

@@ -85,12 +85,13 @@ describe('yt-dlp fork server', function () {
     (await readFile(imports, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
   const sleeperPid = async () => Number(await readFile(sleeper, 'utf8').catch(() => '0'));
 
-  const extractor = (installation: () => Promise<number> = async () => 0) => {
+  const extractor = (installation: () => Promise<number> = async () => 0, warmUpOnFirstUse = false) => {
     const created = new YtDlpExtractor({
       ytDlpPath: program,
       ffmpegPath: 'ffmpeg',
       pythonPath: path.join(root, 'lib'),
       installation,
+      warmUpOnFirstUse,
     });
     extractors.push(created);
     created.forks?.start();
@@ -123,6 +124,27 @@ describe('yt-dlp fork server', function () {
     assert.notEqual(Number(firstPid), server, 'a run is a process of its own');
     assert.notEqual(firstPid, secondPid);
     assert.deepEqual(await importedBy(), [server], 'no run imported yt_dlp again');
+  });
+
+  it('launched on first use, starts no Python until a run asks, which then waits for the server and forks from it', async () => {
+    const atStart = extractor();
+    assert.equal(atStart.forks?.launchedYet, true, 'launched at start by default');
+    atStart.forks?.stop();
+    const ytDlp = extractor(undefined, true);
+    assert.equal(ytDlp.forks?.launchedYet, false);
+
+    const [first, second] = await Promise.all([ytDlp.probe(URL), ytDlp.probe(`${URL}&b`)]);
+
+    const server = ytDlp.forks?.serverPid;
+    assert.ok(server !== undefined);
+    const runs = [first, second].map((run) => Number(run.title.split(' ')[0]));
+    assert.ok((await importedBy()).includes(server));
+    assert.ok(!runs.includes(server), 'each run is a process of its own');
+    assert.deepEqual(
+      (await importedBy()).filter((pid) => runs.includes(pid)),
+      [],
+      'neither run imported yt_dlp: both were forks',
+    );
   });
 
   it('passes on a failing run’s output and exit as the command would', async () => {
