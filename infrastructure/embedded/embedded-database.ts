@@ -34,7 +34,8 @@ export async function openEmbeddedDatabase(
     await createEmbeddedDatabaseApart(directory, template);
   }
   useBaselineWasmCompiler();
-  const pglite = await PGlite.create(directory ?? undefined, { startParams: EMBEDDED_START_PARAMS });
+  const pglite =
+    directory === null ? await openInMemory() : await PGlite.create(directory, { startParams: EMBEDDED_START_PARAMS });
   // knex-pglite takes an open instance through a connection function; its typings do not describe that form.
   const db = knex({
     client: ClientPgLite,
@@ -49,4 +50,20 @@ export async function openEmbeddedDatabase(
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+/** A new database's files as the first in-memory one of this process had them before any use (a 40 MB tarball). */
+let newDatabaseImage: Promise<Blob> | null = null;
+
+/** Loads the image of a new database (0.6 s of CPU) rather than run initdb again (2.7 s) for each test's database. */
+async function openInMemory(): Promise<PGlite> {
+  if (newDatabaseImage !== null)
+    return PGlite.create(undefined, { startParams: EMBEDDED_START_PARAMS, loadDataDir: await newDatabaseImage });
+  const pglite = await PGlite.create(undefined, { startParams: EMBEDDED_START_PARAMS });
+  newDatabaseImage = pglite.dumpDataDir('none');
+  newDatabaseImage.catch(() => {
+    newDatabaseImage = null;
+  });
+  await newDatabaseImage;
+  return pglite;
 }

@@ -68,4 +68,20 @@ describe('embedded database: bounded memory', function () {
       [],
     );
   });
+
+  it('gives each in-memory database a new database, none of what an earlier one holds', async () => {
+    const first = await openEmbeddedDatabase(null);
+    await first.db.raw('CREATE TABLE kept (id integer)');
+    const second = await openEmbeddedDatabase(null);
+    try {
+      const tables = await second.db.raw("SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'kept'");
+      assert.equal((tables as { rows: Array<{ n: number }> }).rows[0].n, 0);
+      await second.db.raw('CREATE TABLE kept (id integer)');
+      await second.db('kept').insert({ id: 2 });
+      assert.deepEqual(await first.db('kept').select('id'), [], 'each its own');
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
 });

@@ -87,12 +87,15 @@ describe('YtDlpExtractor against the fixture platform', function () {
     this.timeout(30_000);
     root = await mkdtemp(path.join(tmpdir(), 'yt-dlp-extractor-spec-'));
     platform = await startFixturePlatform({ ffmpegPath: FFMPEG });
+    // Runs fork from one warm yt-dlp, as a worker's do (lookups.spec.ts keeps the command started for each run).
     extractor = new YtDlpExtractor({
       ytDlpPath: YT_DLP,
       ffmpegPath: FFMPEG,
       ffprobePath: FFPROBE,
       pythonPath: platform.pluginPath,
+      warmUpOnFirstUse: true,
     });
+    extractor.forks?.start();
     for (const [name, { video, ...request }] of Object.entries(DOWNLOADS) as Array<
       [keyof typeof DOWNLOADS, Download]
     >) {
@@ -113,6 +116,7 @@ describe('YtDlpExtractor against the fixture platform', function () {
 
   after(async () => {
     await Promise.allSettled(results.values());
+    extractor?.forks?.stop();
     await platform?.stop();
     if (root !== undefined) await rm(root, { recursive: true, force: true });
   });
