@@ -307,7 +307,7 @@ export class YtDlpExtractor implements VideoProber, MediaDownloader, ChannelList
       );
       // A fork of the warm server has already paid Python's start-up; without one ready the command starts as usual.
       const start = async () => {
-        await this.forks?.firstRun();
+        this.forks?.firstRun();
         const installation = (await this.options.installation?.()) ?? 0;
         return superviseProcess(
           () =>

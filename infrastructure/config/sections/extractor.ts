@@ -60,7 +60,7 @@ export const extractorSection = section('Extractor (yt-dlp and ffmpeg)', {
     'EXTRACTOR_WARM_UP',
     ['at-start', 'first-use'],
     'at-start',
-    '`first-use` starts the warm yt-dlp helpers (API) and the download fork server (worker) when a lookup or a download first needs them, not when the process starts: a process that never looks up nor downloads runs no Python, and the first lookup and the first download each wait about a second for theirs. Fits processes that start often and live briefly',
+    '`first-use` starts the warm yt-dlp helpers (API) and the download fork server (worker) when a lookup or a download first needs them, not when the process starts: a process that never looks up nor downloads runs no Python. The first lookup waits for its helper (about what a `yt-dlp -J` costs); the first download starts the command as downloads do while no fork server is ready. Fits processes that start often and live briefly',
   ),
   extractedInfoTtlSeconds: integer(
     'EXTRACTED_INFO_TTL_SECONDS',

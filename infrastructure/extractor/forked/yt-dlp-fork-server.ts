@@ -20,7 +20,7 @@ export interface YtDlpForkServerOptions {
   readyTimeoutMs?: number;
   /** Before a server that died is started again; doubles while it keeps dying, up to a minute. Default 1 s. */
   restartDelayMs?: number;
-  /** Launch the server when the first run asks for it (`firstRun`), not at `start()`. Default false. */
+  /** Launch the server when the first run asks for one (`firstRun`), not at `start()`. Default false. */
   launchOnFirstRun?: boolean;
 }
 
@@ -43,8 +43,8 @@ export class YtDlpForkServer {
   private launching: Promise<void> | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
   private failures = 0;
-  /** The launch the first run asked for, when launched on first use; every later run finds it settled. */
-  private firstLaunch: Promise<void> | null = null;
+  /** A server launched on first use was launched: restarts after that are the restart timer's. */
+  private launchedOnce = false;
 
   constructor(private readonly options: YtDlpForkServerOptions) {}
 
@@ -54,17 +54,14 @@ export class YtDlpForkServer {
   }
 
   /**
-   * Before a run: a server launched on first use is launched now, and the runs that ask before it is ready (or has
-   * failed) wait for it rather than each pay a start-up beside the server's. Once that first launch is over, runs
-   * never wait: they spawn while no server is ready.
+   * Before a run: a server launched on first use is launched now, in the background. The run does not wait for it: a
+   * server's warm-up (every extractor imported, ffmpeg probed) costs more than one run started as a command, so like
+   * every run while no server is ready, this one starts the command.
    */
-  async firstRun(): Promise<void> {
-    if (!this.running || this.options.launchOnFirstRun !== true) return;
-    if (this.firstLaunch === null) {
-      this.launch();
-      this.firstLaunch = this.launching ?? Promise.resolve();
-    }
-    await this.firstLaunch;
+  firstRun(): void {
+    if (!this.running || this.options.launchOnFirstRun !== true || this.launchedOnce) return;
+    this.launchedOnce = true;
+    this.launch();
   }
 
   /** Whether a server was launched since `start()` (for tests and diagnostics). */
