@@ -32,24 +32,37 @@ export class CheckRequestRate {
     private readonly settings: RateLimitSettings,
   ) {}
 
-  /** `planId` as authentication found it (see ApiKeyOwner): a plan change applies once the key is looked up again. */
-  async execute(caller: { accountId: string; keyId: string; planId: string | null }): Promise<RateDecision | null> {
+  /**
+   * `planId` as authentication found it (see ApiKeyOwner): a plan change applies once the key is looked up again. At
+   * once, without a promise, when the store decides every bucket from memory (the busy key's usual case).
+   */
+  execute(caller: {
+    accountId: string;
+    keyId: string;
+    planId: string | null;
+  }): RateDecision | null | Promise<RateDecision | null> {
     const { planId } = caller;
     const limits = (planId === null ? undefined : this.settings.byPlan[planId]) ?? this.settings.defaults;
     if (limits.perKey <= 0 && limits.perAccount <= 0) return null;
-    const checks: Array<Promise<RateDecision>> = [];
-    if (limits.perKey > 0) checks.push(this.check('key', `key:${caller.keyId}`, limits.perKey));
-    if (limits.perAccount > 0) checks.push(this.check('account', `account:${caller.accountId}`, limits.perAccount));
-    const decisions = await Promise.all(checks);
-    const refused = decisions.find((decision) => !decision.allowed);
-    return (
-      refused ??
-      decisions.reduce((tightest, decision) => (decision.remaining < tightest.remaining ? decision : tightest))
-    );
+    const buckets: Array<{ scope: RateDecision['scope']; bucket: string; limit: number }> = [];
+    if (limits.perKey > 0) buckets.push({ scope: 'key', bucket: `key:${caller.keyId}`, limit: limits.perKey });
+    if (limits.perAccount > 0)
+      buckets.push({ scope: 'account', bucket: `account:${caller.accountId}`, limit: limits.perAccount });
+    const atOnce = buckets.map(({ bucket, limit }) => this.store.consumeAtOnce(bucket, limit));
+    const decided = (states: BucketState[]) =>
+      tightest(states.map((state, index) => ({ scope: buckets[index].scope, limit: buckets[index].limit, ...state })));
+    if (atOnce.every((state) => state !== undefined)) return decided(atOnce as BucketState[]);
+    // Only the buckets memory could not decide go to the store, so none is counted twice.
+    return Promise.all(
+      buckets.map(({ bucket, limit }, index) => atOnce[index] ?? this.store.consume(bucket, limit)),
+    ).then(decided);
   }
+}
 
-  private async check(scope: RateDecision['scope'], bucket: string, limit: number): Promise<RateDecision> {
-    const state: BucketState = await this.store.consume(bucket, limit);
-    return { scope, limit, ...state };
-  }
+/** The bucket refusing, or else the one with the fewest requests left. */
+function tightest(decisions: RateDecision[]): RateDecision {
+  return (
+    decisions.find((decision) => !decision.allowed) ??
+    decisions.reduce((least, decision) => (decision.remaining < least.remaining ? decision : least))
+  );
 }

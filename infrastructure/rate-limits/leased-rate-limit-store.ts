@@ -58,17 +58,30 @@ export class LeasedRateLimitStore implements RateLimitStore {
     for (;;) {
       const now = this.now();
       const lease = this.leaseAt(bucket, now);
-      if (lease.unused > 0) {
-        lease.unused -= 1;
-        lease.admitted += 1;
-        this.renewAhead(bucket, limitPerSecond, lease, leaseSize);
-        this.takeNextWindowAhead(bucket, limitPerSecond, lease, leaseSize, now);
-        return { allowed: true, remaining: lease.sharedRemaining + lease.unused, msBeforeReset: msLeft(lease, now) };
-      }
+      if (lease.unused > 0) return this.admit(bucket, limitPerSecond, lease, leaseSize, now);
       if (lease.renewal !== null) await lease.renewal;
       else if (lease.spent) return refused(lease, now);
       else await this.take(bucket, limitPerSecond, lease, Math.min(leaseSize, lease.sharedRemaining));
     }
+  }
+
+  consumeAtOnce(bucket: string, limitPerSecond: number): BucketState | undefined {
+    const leaseSize = Math.floor(limitPerSecond * this.leaseShare);
+    if (leaseSize <= 1) return undefined;
+    const now = this.now();
+    const lease = this.leaseAt(bucket, now);
+    if (lease.unused > 0) return this.admit(bucket, limitPerSecond, lease, leaseSize, now);
+    if (lease.spent && lease.renewal === null) return refused(lease, now);
+    return undefined;
+  }
+
+  /** One request from the lease's unused part; the next lease is taken ahead in the background when due. */
+  private admit(bucket: string, limitPerSecond: number, lease: Lease, leaseSize: number, now: number): BucketState {
+    lease.unused -= 1;
+    lease.admitted += 1;
+    this.renewAhead(bucket, limitPerSecond, lease, leaseSize);
+    this.takeNextWindowAhead(bucket, limitPerSecond, lease, leaseSize, now);
+    return { allowed: true, remaining: lease.sharedRemaining + lease.unused, msBeforeReset: msLeft(lease, now) };
   }
 
   /** Small limits and multi-point counts: straight to the shared count, refused from memory once spent. */

@@ -21,22 +21,23 @@ const UNCOUNTED_RETRY_AFTER_SECONDS = 2;
 export function requestRateLimit(check: CheckRequestRate) {
   return async function requestRateLimitMiddleware(ctx: Context, next: Next): Promise<void> {
     if (typeof ctx.state.apiPath === 'string' && UNLIMITED_API_PATH.test(ctx.state.apiPath)) return next();
-    const decision = await check
-      .execute({
-        accountId: ctx.state.accountId as string,
-        keyId: ctx.state.keyId as string,
-        planId: (ctx.state.planId as string | null | undefined) ?? null,
-      })
-      .catch((error: unknown) => {
-        // The shared count fails within its own timeout: a passing outage the client may retry, not a fault of its request.
-        throw new HttpError(
-          503,
-          `Requests cannot be counted against the rate limits just now; retry after ${UNCOUNTED_RETRY_AFTER_SECONDS} s`,
-          undefined,
-          { 'Retry-After': String(UNCOUNTED_RETRY_AFTER_SECONDS) },
-          { cause: error },
-        );
-      });
+    const counted = check.execute({
+      accountId: ctx.state.accountId as string,
+      keyId: ctx.state.keyId as string,
+      planId: (ctx.state.planId as string | null | undefined) ?? null,
+    });
+    const decision = !(counted instanceof Promise)
+      ? counted
+      : await counted.catch((error: unknown) => {
+          // The shared count fails within its own timeout: a passing outage the client may retry, not a fault of its request.
+          throw new HttpError(
+            503,
+            `Requests cannot be counted against the rate limits just now; retry after ${UNCOUNTED_RETRY_AFTER_SECONDS} s`,
+            undefined,
+            { 'Retry-After': String(UNCOUNTED_RETRY_AFTER_SECONDS) },
+            { cause: error },
+          );
+        });
     if (decision === null) return next();
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {

@@ -209,4 +209,22 @@ describe('leased request rate limit store', () => {
     await assert.rejects(store.consume('key:f', 100), /connection refused/);
     assert.equal((await store.consume('key:f', 100)).allowed, true);
   });
+
+  it('decides at once from a lease it holds, counting with the requests it awaits, and leaves the rest to consume', async () => {
+    const shared = new ScriptedCounter();
+    const store = storeOn(shared);
+    assert.equal(store.consumeAtOnce('key:n', 100), undefined, 'no lease held yet');
+    assert.equal(store.consumeAtOnce('key:n', 10), undefined, 'a limit too small to lease');
+    assert.deepEqual(shared.calls, [], 'nothing counted');
+    const admitted: BucketState[] = [await store.consume('key:n', 100)];
+    for (let state = store.consumeAtOnce('key:n', 100); state !== undefined; state = store.consumeAtOnce('key:n', 100))
+      admitted.push(state);
+    assert.deepEqual(
+      admitted.map((state) => state.remaining),
+      Array.from({ length: 10 }, (_, index) => 99 - index),
+    );
+    for (let i = 0; i < 90; i += 1) assert.equal((await store.consume('key:n', 100)).allowed, true);
+    assert.equal((await store.consume('key:n', 100)).allowed, false);
+    assert.equal(store.consumeAtOnce('key:n', 100)?.allowed, false, 'refused at once once spent');
+  });
 });
