@@ -60,10 +60,15 @@ async function openInMemory(): Promise<PGlite> {
   if (newDatabaseImage !== null)
     return PGlite.create(undefined, { startParams: EMBEDDED_START_PARAMS, loadDataDir: await newDatabaseImage });
   const pglite = await PGlite.create(undefined, { startParams: EMBEDDED_START_PARAMS });
-  newDatabaseImage = pglite.dumpDataDir('none');
-  newDatabaseImage.catch(() => {
-    newDatabaseImage = null;
-  });
-  await newDatabaseImage;
+  const image = pglite.dumpDataDir('none');
+  newDatabaseImage = image;
+  try {
+    await image;
+  } catch (error) {
+    // The next database runs initdb again rather than wait on an image that never came; this one is closed.
+    if (newDatabaseImage === image) newDatabaseImage = null;
+    await pglite.close();
+    throw error;
+  }
   return pglite;
 }
