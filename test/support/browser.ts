@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type BrowserContext, type ConsoleMessage, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type ConsoleMessage, type Page, chromium } from 'playwright-core';
 
 /** Debian's Chromium, which the set-up installs; tests never download a browser of their own. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -15,34 +14,46 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** A headless Chromium with a fresh profile that reaches nothing but what the page asks for. */
-export async function launchChromium(): Promise<TestBrowser> {
+let running: Promise<Browser> | undefined;
+
+/**
+ * One headless Chromium for every spec file of a test process (a launch costs about 3 s of CPU); each caller gets a
+ * context of its own, which shares no cookies, storage or cache with another. It ends with the process.
+ */
+function sharedChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(`No Chromium at ${CHROMIUM_PATH}: run npm run setup, which installs Debian's chromium package`);
-  const profile = await mkdtemp(path.join(tmpdir(), 'vds-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    acceptDownloads: true,
-    viewport: { width: 1100, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
+  const launched = running;
+  if (launched === undefined) {
+    running = chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    // A browser that failed to start or has gone is launched again by the next caller.
+    running.then(
+      (browser) => browser.on('disconnected', () => (running = undefined)),
+      () => (running = undefined),
+    );
+    return running;
+  }
+  return launched;
+}
+
+/** A fresh browser context, reaching nothing but what the page asks for, in this process's Chromium. */
+export async function launchChromium(): Promise<TestBrowser> {
+  const browser = await sharedChromium();
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1100, height: 900 } });
+  return { context, close: () => context.close() };
 }
 
 export interface ConsoleWatch {
