@@ -2,20 +2,13 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { installedYtDlpPath } from '../../../../infrastructure/config/config.js';
-import { pythonOfYtDlp } from '../../../../infrastructure/extractor/warm/python-of-yt-dlp.js';
+import { installedYtDlpPath } from '../../../../../infrastructure/config/config.js';
+import { pythonOfYtDlp } from '../../../../../infrastructure/extractor/warm/python-of-yt-dlp.js';
 
 const run = promisify(execFile);
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
-const SERVER = path.resolve(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  '..',
-  'infrastructure/extractor/forked/yt_dlp_fork_server.py',
-);
+// From build/test/infrastructure/extractor/forked/yt-dlp-fork-server/ to the source tree's script.
+const SERVER = path.resolve(__dirname, '../../../../../..', 'infrastructure/extractor/forked/yt_dlp_fork_server.py');
 
 /**
  * Loads the server's script as a module (its main() not run), calls its
