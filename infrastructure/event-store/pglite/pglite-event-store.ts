@@ -52,8 +52,7 @@ export class PgliteEventStore implements EventStore {
       {
         readPage: (after, maxCount, filter) =>
           this.withConnection((connection) => readGlobalPage(sqlClient(connection), after, maxCount, filter)),
-        waitForNews: (timeoutMs, signal, interest, since) => this.news.wait(timeoutMs, signal, interest, since),
-        newsMark: () => this.news.mark(),
+        waitForNews: (timeoutMs, signal, interest) => this.news.wait(timeoutMs, signal, interest),
       },
       pace,
     );

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { listeningClient } from '../../postgres/listening-client.js';
-import { CategoryNews, type NewsInterest, type NewsMark } from './category-news.js';
+import { CategoryNews, type NewsInterest } from './category-news.js';
 
 /**
  * One LISTEN connection per store, shared by its subscriptions. A
@@ -22,19 +22,14 @@ export class NotificationListener {
   ) {}
 
   /**
-   * Resolves true at the next notification it is interested in, at once when one came after `since`, or when the
-   * listening connection had to be opened (what was appended before it listened went unheard); false after
-   * `timeoutMs` or when `signal` aborts.
+   * Resolves true at the next notification it is interested in, or at once when the listening connection had to be
+   * opened (what was appended before it listened went unheard); false after `timeoutMs` or when `signal` aborts.
    */
-  async wait(timeoutMs: number, signal: AbortSignal, interest?: NewsInterest, since?: NewsMark): Promise<boolean> {
+  async wait(timeoutMs: number, signal: AbortSignal, interest?: NewsInterest): Promise<boolean> {
     const connected = await this.ensureListening().catch(() => false);
     if (signal.aborted || this.closed) return false;
     if (connected) return true;
-    return this.news.wait(timeoutMs, signal, interest, since);
-  }
-
-  mark(): NewsMark {
-    return this.news.mark();
+    return this.news.wait(timeoutMs, signal, interest);
   }
 
   /** Wakes the interested waiters of this process at once, as a notification naming these categories would. */

@@ -1,46 +1,34 @@
 import type { Checkpoint, Subscription, SubscriptionPage } from '../../../application/ports/event-store.js';
-import type { NewsMark } from './category-news.js';
 import type { GlobalPage } from './read-global-page.js';
 
 type ReadPage = (after: Checkpoint | null, maxCount: number) => Promise<GlobalPage>;
-/** The news a subscription hears: `mark` before a read, and `wait`, which returns at once when news came since. */
-export interface SubscriptionNews {
-  mark(): NewsMark;
-  wait(timeoutMs: number, signal: AbortSignal, since: NewsMark): Promise<boolean>;
-}
+type WaitForNews = (timeoutMs: number, signal: AbortSignal) => Promise<boolean>;
 
 export interface PostgresSubscriptionOptions {
   after: Checkpoint | null;
   batchSize: number;
-  /**
-   * The slowest poll while the last read saw events held back behind an older
-   * transaction still running, and shortly after news.
-   */
+  /** The slowest poll while a notification is recent (it may name an event still hidden behind an older transaction). */
   pollIntervalMs: number;
   /**
-   * The slowest poll otherwise. Notifications are not lost (a dropped LISTEN
-   * connection wakes every waiter), so it only bounds how long an append whose
-   * process died between its commit and its notification waits when no later
-   * append is notified. Default 30 s, and never below `pollIntervalMs`.
+   * The slowest poll once no notification came for a while. Notifications are
+   * not lost (a dropped LISTEN connection wakes every waiter), so it only
+   * bounds how long an event hidden behind a transaction running for more
+   * than `RECENT_NEWS_MS` can wait. Default 30 s, and never below `pollIntervalMs`.
    */
   idlePollMs?: number;
 }
 
-/**
- * How long after news a subscription still looks at the poll interval: an append committed in the same burst by a
- * process that died before notifying is found then, not at the idle poll.
- */
-const RECENT_NEWS_MS = 3_000;
+/** How long after a notification hidden events are looked for at the fast pace. */
+const RECENT_NEWS_MS = 10_000;
 const DEFAULT_IDLE_POLL_MS = 30_000;
 
 /**
  * Reads pages after its position; when one comes back empty, waits for a
- * notification or the poll interval. A notified event can still be held back
- * behind an older transaction that has not committed (the xmin gate), which
- * may never notify: while the reads see events held back, it looks again soon,
- * backing off to the poll interval. Otherwise it waits for the next
- * notification, polling for a few seconds after news and then only at the
- * idle poll, so an idle service reads next to nothing.
+ * notification or the poll interval. A notified event can still be hidden
+ * behind an older transaction that has not committed (the xmin gate), so
+ * after a fruitless wake-up it looks again soon, backing off to the poll
+ * interval; when no notification came for a while it backs off further, to
+ * the idle poll, so an idle service reads next to nothing.
  */
 export class PostgresSubscription implements Subscription {
   private readonly stopped = new AbortController();
@@ -50,7 +38,7 @@ export class PostgresSubscription implements Subscription {
 
   constructor(
     private readonly readPage: ReadPage,
-    private readonly news: SubscriptionNews,
+    private readonly waitForNews: WaitForNews,
     private readonly options: PostgresSubscriptionOptions,
     private readonly onClose: () => void,
   ) {}
@@ -63,8 +51,6 @@ export class PostgresSubscription implements Subscription {
     try {
       while (!this.stopped.signal.aborted) {
         let page: GlobalPage;
-        // News that comes while the read is under way may name an event the read's snapshot missed.
-        const readStarted = this.news.mark();
         try {
           page = await this.readPage(after, this.options.batchSize);
         } catch (error) {
@@ -90,11 +76,11 @@ export class PostgresSubscription implements Subscription {
           this.nudged = false;
           continue;
         }
+        const slowest = Date.now() - lastNews < RECENT_NEWS_MS ? this.options.pollIntervalMs : idlePollMs;
         this.wakeEarly = new AbortController();
-        const notified = await this.news.wait(
-          this.nextWaitMs(page, fruitlessReads, lastNews, idlePollMs),
+        const notified = await this.waitForNews(
+          Math.min(slowest, 2 ** (fruitlessReads + 1)),
           AbortSignal.any([this.stopped.signal, this.wakeEarly.signal]),
-          readStarted,
         );
         this.wakeEarly = null;
         if (this.nudged) {
@@ -107,13 +93,6 @@ export class PostgresSubscription implements Subscription {
     } finally {
       this.onClose();
     }
-  }
-
-  /** Soon while events are held back (backing off from 2 ms), at the poll interval shortly after news, else idle. */
-  private nextWaitMs(page: GlobalPage, fruitlessReads: number, lastNews: number, idlePollMs: number): number {
-    const { pollIntervalMs } = this.options;
-    if (page.eventsHeldBack) return Math.min(pollIntervalMs, 2 ** (fruitlessReads + 1));
-    return Date.now() - lastNews < RECENT_NEWS_MS ? pollIntervalMs : idlePollMs;
   }
 
   nudge(): void {

@@ -4,7 +4,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../../../application/ports/event-store.js';
-import { type NewsInterest, type NewsMark, interestOf } from './category-news.js';
+import { type NewsInterest, interestOf } from './category-news.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import type { GlobalPage } from './read-global-page.js';
 
@@ -13,13 +13,8 @@ const DEFAULT_BATCH_SIZE = 100;
 /** What a store of the PostgreSQL dialect gives its subscriptions: pages of its global order, and news of appends. */
 export interface SubscriptionSource {
   readPage(after: Checkpoint | null, maxCount: number, filter: EventFilter | undefined): Promise<GlobalPage>;
-  /**
-   * Resolves true at news the subscription is interested in, or at once when some came after `since`; false after
-   * `timeoutMs` or when `signal` aborts.
-   */
-  waitForNews(timeoutMs: number, signal: AbortSignal, interest: NewsInterest, since: NewsMark): Promise<boolean>;
-  /** Where the news stands now, marked before a read. */
-  newsMark(): NewsMark;
+  /** Resolves true at news the subscription is interested in; false after `timeoutMs` or when `signal` aborts. */
+  waitForNews(timeoutMs: number, signal: AbortSignal, interest: NewsInterest): Promise<boolean>;
 }
 
 export interface SubscriptionPace {
@@ -47,10 +42,7 @@ export class Subscribers {
     const interest = interestOf(filter?.streamPrefixes);
     const subscription = new PostgresSubscription(
       (after, maxCount) => this.source.readPage(after, maxCount, filter),
-      {
-        mark: () => this.source.newsMark(),
-        wait: (timeoutMs, signal, since) => this.source.waitForNews(timeoutMs, signal, interest, since),
-      },
+      (timeoutMs, signal) => this.source.waitForNews(timeoutMs, signal, interest),
       {
         after: options.after ?? null,
         batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE),

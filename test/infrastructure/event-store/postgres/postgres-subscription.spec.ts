@@ -1,33 +1,24 @@
 import assert from 'node:assert/strict';
 import type { SubscriptionPage } from '../../../../application/ports/event-store.js';
-import { CategoryNews } from '../../../../infrastructure/event-store/postgres/category-news.js';
 import { PostgresSubscription } from '../../../../infrastructure/event-store/postgres/postgres-subscription.js';
 
 /**
  * The waits an idle subscription asks for, with no database and no clock: a
- * fake store whose pages are always empty, which sees events held back from
- * the read numbered `heldBackFrom` on (1 is the first), and whose
- * notifications come when the test says.
+ * fake store whose pages are always empty, and whose notifications come when
+ * the test says.
  */
-async function waitsOf(
-  notifyAt: ReadonlySet<number>,
-  waits: number,
-  heldBackFrom = Number.POSITIVE_INFINITY,
-): Promise<{ asked: number[]; reads: number }> {
+async function waitsOf(notifyAt: ReadonlySet<number>, waits: number): Promise<{ asked: number[]; reads: number }> {
   const asked: number[] = [];
   let reads = 0;
   const subscription: PostgresSubscription = new PostgresSubscription(
     async (after) => {
       reads += 1;
-      return { events: [], scannedTo: after, eventsHeldBack: reads >= heldBackFrom };
+      return { events: [], scannedTo: after };
     },
-    {
-      mark: () => 0,
-      async wait(timeoutMs) {
-        asked.push(timeoutMs);
-        if (asked.length >= waits) await subscription.close();
-        return notifyAt.has(asked.length);
-      },
+    async (timeoutMs) => {
+      asked.push(timeoutMs);
+      if (asked.length >= waits) await subscription.close();
+      return notifyAt.has(asked.length);
     },
     { after: null, batchSize: 10, pollIntervalMs: 250, idlePollMs: 5_000 },
     () => undefined,
@@ -40,9 +31,10 @@ async function waitsOf(
 }
 
 describe('An idle subscription', () => {
-  it('waits for a notification, at most the idle poll, while nothing is held back', async () => {
+  it('backs off past the poll interval to the idle poll when no notification comes', async () => {
     const { asked } = await waitsOf(new Set(), 30);
-    assert.deepEqual(new Set(asked), new Set([5_000]));
+    assert.equal(Math.max(...asked), 5_000);
+    assert.deepEqual(asked.slice(-3), [5_000, 5_000, 5_000]);
   });
 
   it('still reads on its own, so an event whose notification was lost is found', async () => {
@@ -50,63 +42,14 @@ describe('An idle subscription', () => {
     assert.ok(reads >= 30, `${reads} reads`);
   });
 
-  it('looks again at the poll interval shortly after a notification when its reads see nothing held back', async () => {
+  it('looks again at the fast pace after a notification, since its event may still be hidden', async () => {
     const { asked } = await waitsOf(new Set([20]), 40);
-    assert.deepEqual(new Set(asked.slice(0, 20)), new Set([5_000]));
-    assert.deepEqual(new Set(asked.slice(20)), new Set([250]), 'neither sooner nor at the idle poll');
-  });
-
-  it('looks again at the fast pace while its reads see events held back, which may be freed without a notification', async () => {
-    const { asked } = await waitsOf(new Set([20]), 40, 21);
     const afterNews = asked.slice(20);
     assert.equal(afterNews[0], 2);
     assert.ok(
       afterNews.every((delay) => delay <= 250),
       `waits after the notification: ${afterNews.join(', ')}`,
     );
-    assert.equal(Math.max(...afterNews), 250, 'backing off to the poll interval');
-  });
-});
-
-describe('A subscription hearing news while it reads', () => {
-  it('reads again at once, and waits from the mark taken before that read', async () => {
-    const news = new CategoryNews();
-    let reads = 0;
-    const marksWaitedFrom: number[] = [];
-    const subscription: PostgresSubscription = new PostgresSubscription(
-      async (after) => {
-        reads += 1;
-        // The first read's snapshot misses an append whose notification comes before the read returns.
-        if (reads === 1) news.announce(['download']);
-        return { events: [], scannedTo: after, eventsHeldBack: false };
-      },
-      {
-        mark: () => news.mark(),
-        async wait(timeoutMs, signal, since) {
-          marksWaitedFrom.push(since);
-          if (reads >= 2) await subscription.close();
-          return news.wait(timeoutMs, signal, undefined, since);
-        },
-      },
-      { after: null, batchSize: 10, pollIntervalMs: 600_000, idlePollMs: 600_000 },
-      () => undefined,
-    );
-    assert.equal((await subscription[Symbol.asyncIterator]().next()).done, true);
-    assert.equal(reads, 2, 'the news during the first read brought a second one, without waiting out the poll');
-    assert.deepEqual(marksWaitedFrom, [0, 1]);
-  });
-
-  it('is not woken by news of categories it does not read, nor by news from before its read', async () => {
-    const news = new CategoryNews();
-    news.announce(['download']);
-    const since = news.mark();
-    news.announce(['account']);
-    const interest = (categories: readonly string[] | null) => categories?.includes('download') ?? true;
-    const timeout = new AbortController();
-    setTimeout(() => timeout.abort(), 50);
-    assert.equal(await news.wait(600_000, timeout.signal, interest, since), false);
-    news.announce(['download']);
-    assert.equal(await news.wait(600_000, new AbortController().signal, interest, since), true);
   });
 });
 
@@ -115,16 +58,13 @@ describe('A nudged subscription', () => {
     let head = 'p1';
     let waiting: (() => void) | null = null;
     const subscription = new PostgresSubscription(
-      async () => ({ events: [], scannedTo: head, eventsHeldBack: false }),
+      async () => ({ events: [], scannedTo: head }),
       // No notification ever comes, and no poll ends on its own: only a nudge (or closing) ends a wait.
-      {
-        mark: () => 0,
-        wait: (_timeoutMs, signal) =>
-          new Promise<boolean>((resolve) => {
-            waiting = () => resolve(false);
-            signal.addEventListener('abort', () => resolve(false), { once: true });
-          }),
-      },
+      (_timeoutMs, signal) =>
+        new Promise<boolean>((resolve) => {
+          waiting = () => resolve(false);
+          signal.addEventListener('abort', () => resolve(false), { once: true });
+        }),
       { after: null, batchSize: 10, pollIntervalMs: 600_000, idlePollMs: 600_000 },
       () => undefined,
     );
@@ -145,13 +85,10 @@ describe('A nudged subscription', () => {
       async () => {
         reads += 1;
         if (reads === 2) await new Promise<void>((resolve) => (finishRead = resolve));
-        return { events: [], scannedTo: reads >= 3 ? 'p2' : 'p1', eventsHeldBack: false };
+        return { events: [], scannedTo: reads >= 3 ? 'p2' : 'p1' };
       },
-      {
-        mark: () => 0,
-        wait: (_timeoutMs, signal) =>
-          new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true })),
-      },
+      (_timeoutMs, signal) =>
+        new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true })),
       { after: null, batchSize: 10, pollIntervalMs: 600_000, idlePollMs: 600_000 },
       () => undefined,
     );

@@ -14,13 +14,12 @@ function emptySource() {
     source: {
       readPage: async (after: string | null, _maxCount: number, filter: EventFilter | undefined) => {
         filters.push(filter);
-        return { events: [], scannedTo: after, eventsHeldBack: false };
+        return { events: [], scannedTo: after };
       },
       waitForNews: (_timeoutMs: number, signal: AbortSignal, interest: NewsInterest) => {
         interests.push(interest);
         return new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false)));
       },
-      newsMark: () => 0,
     },
   };
 }
