@@ -27,10 +27,6 @@ import traceback
 
 import yt_dlp
 
-# The extractors' warm-up is shared with the metadata helpers, whose directory is beside this one.
-sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'warm'))
-from yt_dlp_warm_extractors import warm_extractors  # noqa: E402
-
 READ_SIZE = 65536
 
 
@@ -43,7 +39,6 @@ def warm_up(shared_argv):
         with yt_dlp.YoutubeDL(options.ydl_opts) as ydl:
             FFmpegPostProcessor.get_versions_and_features(ydl)
             ydl.get_info_extractor('Generic')
-        warm_extractors()
     except Exception:
         traceback.print_exc()
 

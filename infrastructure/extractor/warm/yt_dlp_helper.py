@@ -20,10 +20,6 @@ import json
 import os
 import sys
 
-# Found beside this file even when the interpreter leaves the script's directory off the path (-P, -I).
-sys.path.append(os.path.dirname(os.path.abspath(__file__)))
-from yt_dlp_warm_extractors import warm_extractors  # noqa: E402
-
 # The protocol owns the real stdout; anything else printing (yt-dlp, plugins) goes to stderr.
 protocol = os.fdopen(os.dup(1), 'w', encoding='utf-8')
 os.dup2(2, 1)
@@ -73,7 +69,7 @@ def main():
 
     logger = CollectingLogger()
     ydl = yt_dlp.YoutubeDL({**params, 'logger': logger})
-    warm_extractors()
+    warm_up(ydl)
     send({'ready': True, 'version': yt_dlp.version.__version__})
     for line in sys.stdin:
         if not line.strip():
@@ -95,6 +91,19 @@ def main():
         except Exception as error:  # noqa: BLE001 - reported like the command line reports an unexpected error
             logger.lines.append(f'ERROR: {type(error).__name__}: {error}')
             send({'id': request['id'], 'ok': False, 'stderr': '\n'.join(logger.lines)})
+
+
+def warm_up(ydl):
+    """What the first extraction would otherwise pay (about a second): every
+    extractor's URL pattern compiled, and every extractor module imported,
+    which the generic extractor does when it looks for embedded players."""
+    from yt_dlp.extractor import gen_extractor_classes
+    for extractor in gen_extractor_classes():
+        try:
+            extractor.suitable('https://example.invalid/')
+            getattr(extractor, 'real_class', None)
+        except Exception:  # noqa: BLE001 - warming is best effort; a broken extractor fails its own requests later
+            pass
 
 
 if __name__ == '__main__':
