@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { useBaselineWasmCompiler } from './baseline-wasm-compiler.js';
 import { EMBEDDED_START_PARAMS } from './embedded-database-settings.js';
+import { fillDirectoryInPlace } from './fill-directory-in-place.js';
 
 /**
  * Creates the database in `directory` when it has none yet, in a child
@@ -36,22 +35,8 @@ async function runCreation(directory: string): Promise<void> {
   await promisify(execFile)(process.execPath, [__filename, directory]);
 }
 
-/**
- * Fills a sibling of `directory` and renames it into place (over an empty directory, never a full one), so a process
- * that dies half way leaves no directory that looks complete. Another process that filled it first wins; the copy
- * made here is dropped.
- */
-async function completeInPlace(directory: string, fill: (partial: string) => Promise<void>): Promise<void> {
-  const partial = `${directory}.partial-${randomBytes(6).toString('hex')}`;
-  await mkdir(path.dirname(directory), { recursive: true });
-  try {
-    await fill(partial);
-    await rename(partial, directory).catch((error: unknown) => {
-      if (!holdsDatabase(directory)) throw error;
-    });
-  } finally {
-    await rm(partial, { recursive: true, force: true });
-  }
+function completeInPlace(directory: string, fill: (partial: string) => Promise<void>): Promise<void> {
+  return fillDirectoryInPlace(directory, fill, holdsDatabase);
 }
 
 if (require.main === module) {
