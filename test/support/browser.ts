@@ -23,30 +23,31 @@ let running: Promise<Browser> | undefined;
 function sharedChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(`No Chromium at ${CHROMIUM_PATH}: run npm run setup, which installs Debian's chromium package`);
-  const launched = running;
-  if (launched === undefined) {
-    running = chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    // A browser that failed to start or has gone is launched again by the next caller.
-    running.then(
-      (browser) => browser.on('disconnected', () => (running = undefined)),
-      () => (running = undefined),
-    );
-    return running;
-  }
-  return launched;
+  running ??= launchShared();
+  return running;
+}
+
+function launchShared(): Promise<Browser> {
+  const launching = chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  // A browser that failed to start or has gone is launched again by the next caller.
+  launching.then(
+    (browser) => browser.on('disconnected', () => (running = undefined)),
+    () => (running = undefined),
+  );
+  return launching;
 }
 
 /** A fresh browser context, reaching nothing but what the page asks for, in this process's Chromium. */
