@@ -3,10 +3,14 @@ import { FAULT_AFTERMATH_MS } from './job-invariants.js';
 
 /** A request answered with a 5xx status. */
 export interface ServerErrorAnswer {
+  /** When the request was sent. */
   at: number;
+  answeredAt: number;
   /** Method and route, ids replaced: `GET /download/{id}`. */
   route: string;
   status: number;
+  /** The answer's `error` text (or the start of its body), which names the cause to whoever reads a broken run. */
+  error: string;
 }
 
 /**
@@ -19,17 +23,22 @@ const FAILING_LOOKUPS: ReadonlySet<FaultClass> = new Set<FaultClass>(['platform-
 
 /**
  * No request answered 5xx but 503 (a passing outage of PostgreSQL or NATS, with Retry-After), except a 500 of a route
- * that looks the platform up while a fault failed its lookups (from the fault's injection to FAULT_AFTERMATH_MS
- * after its end: the platform's back-off outlasts its refusals). Reported per route and status with a count.
+ * that looks the platform up and was under way while a fault failed its lookups (from the fault's injection to
+ * FAULT_AFTERMATH_MS after its end: the platform's back-off outlasts its refusals). A request sent just before the
+ * fault reaches the platform during it, after its reservation and the extractor's start. Reported per route and status with a count, and the
+ * first answer's time and text, to set beside the faults' times and the processes' logs.
  */
 export function checkServerErrors(answers: readonly ServerErrorAnswer[], faults: readonly InjectedFault[]): string[] {
-  const counts = new Map<string, number>();
+  const byRoute = new Map<string, ServerErrorAnswer[]>();
   for (const answer of answers) {
     if (answer.status === 503 || excusedByLookupFault(answer, faults)) continue;
     const key = `${answer.route} answered ${answer.status}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    byRoute.set(key, [...(byRoute.get(key) ?? []), answer]);
   }
-  return [...counts].map(([what, count]) => `${what} ×${count} (a 5xx other than 503, with no fault to excuse it)`);
+  return [...byRoute].map(([what, [first, ...rest]]) => {
+    const firstSeen = `first at ${new Date(first.at).toISOString()}: "${first.error}"`;
+    return `${what} ×${rest.length + 1} (a 5xx other than 503, with no fault to excuse it); ${firstSeen}`;
+  });
 }
 
 function excusedByLookupFault(answer: ServerErrorAnswer, faults: readonly InjectedFault[]): boolean {
@@ -40,7 +49,7 @@ function excusedByLookupFault(answer: ServerErrorAnswer, faults: readonly Inject
       (fault) =>
         fault.failure === null &&
         FAILING_LOOKUPS.has(fault.kind) &&
-        answer.at >= fault.at &&
+        answer.answeredAt >= fault.at &&
         answer.at <= fault.endedAt + FAULT_AFTERMATH_MS,
     )
   );

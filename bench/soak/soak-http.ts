@@ -37,13 +37,21 @@ export class SoakHttp {
       const text = await response.text();
       const ms = Date.now() - started;
       this.latencies.push(ms);
-      if (response.status >= 500)
-        this.serverErrors.push({ at: started, route: routeOf(method, path), status: response.status });
       let body: any = null;
       try {
         body = text === '' ? null : JSON.parse(text);
       } catch {
         body = { raw: text.slice(0, 200) };
+      }
+      if (response.status >= 500) {
+        const error = typeof body?.error === 'string' ? body.error : text.slice(0, 200);
+        this.serverErrors.push({
+          at: started,
+          answeredAt: started + ms,
+          route: routeOf(method, path),
+          status: response.status,
+          error,
+        });
       }
       return { status: response.status, body, ms };
     } catch (error) {
