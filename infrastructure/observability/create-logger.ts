@@ -5,9 +5,13 @@ export interface LoggerOptions {
   /**
    * Buffer lines and write them in the background instead of one blocking
    * write per line; the service's main sets it and flushes before it exits.
+   * What is buffered is written within BUFFERED_FLUSH_MS however quiet the
+   * process is, so a lone warning is not held back until more lines come.
    */
   buffered?: boolean;
 }
+
+const BUFFERED_FLUSH_MS = 1_000;
 
 /** JSON logs on stdout. Credentials are redacted wherever they might be logged by mistake. */
 export function createLogger(level: string, options: LoggerOptions = {}): Logger & pino.Logger {
@@ -30,6 +34,10 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
       },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    pino.destination({ dest: 1, sync: options.buffered !== true, minLength: options.buffered === true ? 4096 : 0 }),
+    pino.destination(
+      options.buffered === true
+        ? { dest: 1, sync: false, minLength: 4096, periodicFlush: BUFFERED_FLUSH_MS }
+        : { dest: 1, sync: true, minLength: 0 },
+    ),
   );
 }
