@@ -60,6 +60,7 @@ export function createYtDlpExtractor(settings: ExtractorSettings, logger: Logger
     forkDownloads: settings.ytDlpDownloadProcess === 'fork',
     warmUpOnFirstUse: settings.warmUp === 'first-use',
     installation: installed.installation,
+    onForkServerReady: (pid) => log.info({ pid }, 'download fork server ready: downloads fork from it'),
   });
   return {
     extractor,

@@ -65,6 +65,8 @@ export interface YtDlpExtractorOptions {
   warmUpOnFirstUse?: boolean;
   /** Which installation of yt-dlp runs now; a fork server that imported an earlier one is not used. */
   installation?: () => Promise<number>;
+  /** Told each time a download fork server is ready to take runs. */
+  onForkServerReady?: (pid: number | undefined) => void;
 }
 
 /** The downloaded file's name before its extension, inside the job's work directory. */
@@ -115,6 +117,7 @@ export class YtDlpExtractor implements VideoProber, MediaDownloader, ChannelList
             ),
             installation: options.installation,
             launchOnFirstRun: options.warmUpOnFirstUse,
+            onReady: options.onForkServerReady,
           });
   }
 

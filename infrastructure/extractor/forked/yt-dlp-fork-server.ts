@@ -22,6 +22,8 @@ export interface YtDlpForkServerOptions {
   restartDelayMs?: number;
   /** Launch the server when the first run asks for one (`firstRun`), not at `start()`. Default false. */
   launchOnFirstRun?: boolean;
+  /** Told each time a server is ready to take runs (logged: from then on downloads fork). */
+  onReady?: (pid: number | undefined) => void;
 }
 
 /** A server that served this long before dying is started again without back-off. */
@@ -134,7 +136,10 @@ export class YtDlpForkServer {
     this.server = server;
     const timer = setTimeout(() => server.kill(), this.options.readyTimeoutMs ?? 60_000);
     timer.unref();
-    if (await server.whenReady()) readyAt = Date.now();
+    if (await server.whenReady()) {
+      readyAt = Date.now();
+      this.options.onReady?.(server.pid);
+    }
     clearTimeout(timer);
   }
 
