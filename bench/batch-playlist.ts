@@ -6,6 +6,7 @@ import { Driver } from './driver.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';
 import { cpuSeconds, processTreeCpuSeconds, timedProcess } from './timed-process.js';
+import { handRunOptions } from './hand-run-options.js';
 
 /** The fixture platform's URLs the bench needs: a playlist of n copies of the clip, and a copy's watch page. */
 export interface CopiesOnPlatform {
@@ -89,8 +90,7 @@ async function runByHand(env: Record<string, string>, service: ServiceProcess, u
     for (let index = 0; index < count; index += 1) {
       const outputTemplate = path.join(scratch, String(index), 'media.%(ext)s');
       const args = [
-        '--ignore-config',
-        '--no-cache-dir',
+        ...handRunOptions(service.config.extractor),
         ...buildDownloadArguments({ url, format: 'audio', outputTemplate }),
       ];
       await timedProcess(service.config.extractor.ytDlpPath, args, ytDlpEnv);

@@ -7,6 +7,7 @@ import { Driver } from './driver.js';
 import { startServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';
 import { cpuSeconds, processTreeCpuSeconds, timedProcess } from './timed-process.js';
+import { handRunOptions } from './hand-run-options.js';
 
 /**
  * `BENCH_MANY_JOBS` (100; 10 with --quick) audio downloads of a short clip
@@ -84,8 +85,7 @@ export async function benchManyJobs(
     const handStarted = performance.now();
     for (let index = 0; index < count; index += 1) {
       const args = [
-        '--ignore-config',
-        '--no-cache-dir',
+        ...handRunOptions(service.config.extractor),
         ...buildDownloadArguments({
           url: videoUrl,
           format,

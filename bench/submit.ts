@@ -3,6 +3,7 @@ import type { Driver } from './driver.js';
 import type { ServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';
 import { curlRequest, percentile, timedProcess } from './timed-process.js';
+import { handRunOptions } from './hand-run-options.js';
 
 /**
  * POST /download for a video the service has not looked up (the service runs
@@ -30,7 +31,7 @@ export async function benchSubmit(service: ServiceProcess, driver: Driver, video
       (
         await timedProcess(
           service.config.extractor.ytDlpPath,
-          ['-J', '--ignore-config', '--no-cache-dir', '--no-playlist', '--', videoUrl],
+          ['-J', ...handRunOptions(service.config.extractor), '--no-playlist', '--', videoUrl],
           env,
         )
       ).ms,

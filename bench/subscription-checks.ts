@@ -3,6 +3,7 @@ import { Driver } from './driver.js';
 import { type RoleProcess, type ServiceProcess, startRoleProcess, startServiceProcess } from './service-process.js';
 import { QUICK } from './settings.js';
 import { cpuSeconds, processTreeCpuSeconds, timedProcess } from './timed-process.js';
+import { handRunOptions } from './hand-run-options.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const HOUR_MS = 3_600_000;
@@ -185,7 +186,10 @@ async function listByHand(service: ServiceProcess, channelUrl: string): Promise<
     ...process.env,
     PYTHONPATH: [service.env.YT_DLP_PYTHONPATH, process.env.PYTHONPATH].filter(Boolean).join(':'),
   };
-  const args = ['--ignore-config', '--no-cache-dir', '--flat-playlist', '-J', '--playlist-end', '30', channelUrl];
+  const args = [
+    ...handRunOptions(service.config.extractor),
+    ...['--flat-playlist', '-J', '--playlist-end', '30', channelUrl],
+  ];
   const cpuBefore = cpuSeconds('self');
   const started = performance.now();
   for (let index = 0; index < BASELINE_LISTINGS; index += 1)

@@ -9,6 +9,7 @@ import { QUICK } from './settings.js';
 import { type JobStages, describeRunSteps, describeStages, jobStages } from './job-stages.js';
 import { curlRequest, percentile, timedProcess } from './timed-process.js';
 import { type HandRunSplit, describeHandRunSplits, handRunSplit } from './hand-run-split.js';
+import { handRunOptions } from './hand-run-options.js';
 
 const FORMATS: MediaFormat[] = ['audio', 'audio-mp3', '720'];
 
@@ -68,8 +69,7 @@ export async function benchWholeJob(
       }
     };
     const handArgs = (format: MediaFormat, run: string) => [
-      '--ignore-config',
-      '--no-cache-dir',
+      ...handRunOptions(service.config.extractor),
       ...buildDownloadArguments({
         url: videoUrl(format),
         format,

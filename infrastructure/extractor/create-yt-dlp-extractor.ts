@@ -37,7 +37,7 @@ export interface YtDlpSetup {
  */
 export function createYtDlpExtractor(settings: ExtractorSettings, logger: Logger, metrics: Registry): YtDlpSetup {
   const log = logger.child({ ytDlpPath: settings.ytDlpPath });
-  const installed = new YtDlpInstallation(settings.ytDlpPath, log, versionGauge(metrics));
+  const installed = new YtDlpInstallation(settings.ytDlpPath, log, versionGauge(metrics), settings.ytDlpExtractors);
   const gate = new ExclusiveGate();
   const egress = countedEgressProxy(settings, logger, metrics);
   // Taken alone first, so no run starts before the egress proxy listens and the options for its version are known.

@@ -1,6 +1,12 @@
 import { statSync } from 'node:fs';
 import type { Logger } from '../../application/ports/logger.js';
-import { type YtDlpVersion, detectYtDlpVersion, versionDependentArguments } from './yt-dlp-version.js';
+import {
+  OPTION_SINCE,
+  type YtDlpVersion,
+  detectYtDlpVersion,
+  supports,
+  versionDependentArguments,
+} from './yt-dlp-version.js';
 
 /**
  * The yt-dlp program on disk and its version: asked at start-up, and again whenever a run finds the file replaced (a
@@ -16,6 +22,8 @@ export class YtDlpInstallation {
     private readonly ytDlpPath: string,
     private readonly log: Logger,
     private readonly exportVersion: (current: YtDlpVersion) => void,
+    /** YT_DLP_EXTRACTORS: passed only to a version that understands it. */
+    private readonly extractors: readonly string[] = [],
   ) {
     this.seenChangeTime = changeTimeOf(ytDlpPath);
   }
@@ -33,12 +41,17 @@ export class YtDlpInstallation {
         'could not tell the yt-dlp version; passing only the options every version understands',
       );
     else this.log.info({ version: this.current.version, channel: this.current.channel }, 'yt-dlp found');
+    if (this.extractors.length > 0 && !supports(this.current, 'useExtractors'))
+      this.log.warn(
+        { version: this.current.version, since: OPTION_SINCE.useExtractors },
+        'YT_DLP_EXTRACTORS is set, but this yt-dlp cannot be told which extractors to use: it tries all of them',
+      );
   }
 
   /** The options the version understands, once a replaced program's version is known. */
   readonly versionArguments = async (): Promise<string[]> => {
     await this.redetectIfReplaced();
-    return versionDependentArguments(this.current, process.execPath);
+    return versionDependentArguments(this.current, process.execPath, this.extractors);
   };
 
   /** A number that grows each time the program is found replaced (its version known by then). */

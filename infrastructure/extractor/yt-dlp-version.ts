@@ -18,6 +18,8 @@ export interface YtDlpVersion {
 export const OPTION_SINCE = {
   /** Lets yt-dlp solve YouTube's JavaScript challenges with Node instead of needing Deno. */
   jsRuntimes: '2025.11.12',
+  /** Limits the extractors yt-dlp tries on a URL and a page (YT_DLP_EXTRACTORS). */
+  useExtractors: '2022.09.01',
 } as const;
 
 export function parseYtDlpVersion(printed: string): YtDlpVersion {
@@ -36,9 +38,16 @@ export function supports(version: YtDlpVersion, option: keyof typeof OPTION_SINC
   return version.release !== null && version.release >= OPTION_SINCE[option];
 }
 
-/** The options this yt-dlp gets because its version understands them. */
-export function versionDependentArguments(version: YtDlpVersion, nodePath: string): string[] {
-  return supports(version, 'jsRuntimes') ? ['--js-runtimes', `node:${nodePath}`] : [];
+/** The options this yt-dlp gets because its version understands them; `extractors` is YT_DLP_EXTRACTORS. */
+export function versionDependentArguments(
+  version: YtDlpVersion,
+  nodePath: string,
+  extractors: readonly string[] = [],
+): string[] {
+  return [
+    ...(supports(version, 'jsRuntimes') ? ['--js-runtimes', `node:${nodePath}`] : []),
+    ...(extractors.length > 0 && supports(version, 'useExtractors') ? ['--use-extractors', extractors.join(',')] : []),
+  ];
 }
 
 /** Versions asked of a program file, by the file's identity: a replaced file (an update, an upgrade) is asked again. */

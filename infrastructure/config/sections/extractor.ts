@@ -83,6 +83,12 @@ export const extractorSection = section('Extractor (yt-dlp and ffmpeg)', {
     fallback: () => [],
     parse: (raw) => raw.split(/\s+/).filter((entry) => entry !== ''),
   }),
+  /** Passed as `--use-extractors` (from the yt-dlp release that has it on). */
+  ytDlpExtractors: list(
+    'YT_DLP_EXTRACTORS',
+    [],
+    "the extractors yt-dlp may use, as its `--use-extractors` takes them: names or regular expressions, comma-separated (e.g. `youtube.*,instagram.*,.*tiktok.*,facebook.*`); empty: all of them. yt-dlp otherwise matches every URL against some 1,800 extractors' patterns, and its generic extractor searches a page for every one's embedded players; limited, a lookup or download costs less CPU, and no URL reaches an extractor of a site the service does not serve. Needs yt-dlp 2022.09.01 or newer (an older one is warned about and tries all)",
+  ),
   platformAccess,
 });
 

@@ -94,11 +94,13 @@ def main():
 
 
 def warm_up(ydl):
-    """What the first extraction would otherwise pay (about a second): every
-    extractor's URL pattern compiled, and every extractor module imported,
-    which the generic extractor does when it looks for embedded players."""
+    """What the first extraction would otherwise pay (about a second): the URL
+    pattern of every extractor this YoutubeDL may use compiled, and its module
+    imported, which the generic extractor does when it looks for embedded
+    players. With --use-extractors those are the ones it names."""
     from yt_dlp.extractor import gen_extractor_classes
-    for extractor in gen_extractor_classes():
+    usable = getattr(ydl, '_ies', None)
+    for extractor in usable.values() if usable else gen_extractor_classes():
         try:
             extractor.suitable('https://example.invalid/')
             getattr(extractor, 'real_class', None)

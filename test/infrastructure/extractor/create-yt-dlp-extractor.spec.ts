@@ -3,6 +3,7 @@ import { chmod, mkdtemp, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Registry } from 'prom-client';
+import type { Logger } from '../../../application/ports/logger.js';
 import { loadConfig } from '../../../infrastructure/config/config.js';
 import { createYtDlpExtractor } from '../../../infrastructure/extractor/create-yt-dlp-extractor.js';
 import { warmExtractorOptions } from '../../../infrastructure/extractor/warm/configure-warm-extractor.js';
@@ -53,22 +54,27 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     const config = loadConfig({
       YT_DLP_PATH: await echoingYtDlp(version),
       YT_DLP_EXTRACTOR_ARGS: 'youtube:player_client=default,mweb',
+      YT_DLP_EXTRACTORS: 'youtube.*,generic',
     });
     const setup = createYtDlpExtractor(config.extractor, createLogger('silent'), new Registry());
     await setup.detected;
     return (await setup.extractor.probe('https://www.youtube.com/watch?v=abc')).title;
   }
 
-  it('passes --js-runtimes with this Node to a version that understands it, and the extractor arguments to every version', async () => {
+  it('passes --js-runtimes with this Node and --use-extractors to a version that understands each, and the extractor arguments to every version', async () => {
     const current = await argumentsGiven('2026.08.19');
     assert.ok(current.includes(`--js-runtimes node:${process.execPath}`), current);
     assert.ok(current.includes('--extractor-args youtube:player_client=default,mweb'), current);
+    assert.ok(current.includes('--use-extractors youtube.*,generic'), current);
     const old = await argumentsGiven('2023.03.04');
     assert.ok(!old.includes('--js-runtimes'), old);
     assert.ok(old.includes('--extractor-args youtube:player_client=default,mweb'), old);
+    assert.ok(old.includes('--use-extractors youtube.*,generic'), old);
+    const older = await argumentsGiven('2022.08.19');
+    assert.ok(!older.includes('--use-extractors'), older);
   });
 
-  it('gives the warm helpers the same: --js-runtimes where understood, the extractor arguments always', async function () {
+  it('gives the warm helpers the same: --js-runtimes and --use-extractors where understood, the extractor arguments always', async function () {
     this.timeout(30_000);
     const script = await echoingHelper();
     const python = (await pythonOfYtDlp(process.env.YT_DLP_PATH ?? installedYtDlpPath())) ?? ['python3'];
@@ -76,6 +82,7 @@ describe('the options each yt-dlp version gets, as the service composes them', (
       const config = loadConfig({
         YT_DLP_PATH: await echoingYtDlp(version),
         YT_DLP_EXTRACTOR_ARGS: 'youtube:player_client=default,mweb',
+        YT_DLP_EXTRACTORS: 'youtube.*,generic',
       });
       const logger = createLogger('silent');
       const setup = createYtDlpExtractor(config.extractor, logger, new Registry());
@@ -94,9 +101,29 @@ describe('the options each yt-dlp version gets, as the service composes them', (
     assert.ok(current.includes(`--js-runtimes node:${process.execPath}`), current);
     assert.ok(current.includes('--extractor-args youtube:player_client=default,mweb'), current);
     assert.ok(current.includes('-J --no-playlist'), current);
+    assert.ok(current.includes('--use-extractors youtube.*,generic'), current);
     const old = await argumentsGiven('2023.03.04');
     assert.ok(!old.includes('--js-runtimes'), old);
     assert.ok(old.includes('--extractor-args youtube:player_client=default,mweb'), old);
+    assert.ok(old.includes('--use-extractors youtube.*,generic'), old);
+  });
+
+  it('warns at start-up when YT_DLP_EXTRACTORS is set for a yt-dlp that cannot take it, and passes it none', async () => {
+    const warnings: string[] = [];
+    const recording: Logger = {
+      info() {},
+      warn: (_fields, message) => void warnings.push(message),
+      error() {},
+      child: () => recording,
+    };
+    const config = loadConfig({ YT_DLP_PATH: await echoingYtDlp('2022.08.19'), YT_DLP_EXTRACTORS: 'youtube.*' });
+    const setup = createYtDlpExtractor(config.extractor, recording, new Registry());
+    await setup.detected;
+    assert.ok(
+      warnings.some((message) => message.includes('YT_DLP_EXTRACTORS')),
+      JSON.stringify(warnings),
+    );
+    assert.ok(!(await setup.extractor.probe('https://www.youtube.com/watch?v=abc')).title.includes('--use-extractors'));
   });
 
   it('asks a yt-dlp replaced on disk for its version again before running it, and passes the new version its options', async () => {

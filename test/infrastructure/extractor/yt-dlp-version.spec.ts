@@ -79,4 +79,14 @@ describe('yt-dlp version detection and the options it allows', () => {
     assert.deepEqual(args('unknown'), []);
     assert.equal(supports(parseYtDlpVersion('2025.11.11'), 'jsRuntimes'), false);
   });
+
+  it('passes YT_DLP_EXTRACTORS as --use-extractors, one comma-separated value, from the release that has it on', () => {
+    const args = (version: string, extractors: string[]) =>
+      versionDependentArguments(parseYtDlpVersion(version), '/opt/node/bin/node', extractors);
+    assert.deepEqual(args('2023.03.04', ['youtube.*', 'generic']), ['--use-extractors', 'youtube.*,generic']);
+    assert.deepEqual(args('2022.09.01', ['youtube.*']), ['--use-extractors', 'youtube.*']);
+    assert.deepEqual(args('2022.08.19', ['youtube.*']), []);
+    assert.deepEqual(args('unknown', ['youtube.*']), []);
+    assert.deepEqual(args('2023.03.04', []), [], 'empty: yt-dlp uses all of them');
+  });
 });
