@@ -22,6 +22,7 @@ import {
   startFixturePlatform,
 } from '../../fixtures/platform/fixture-platform.js';
 import { installedYtDlpPath } from '../../../infrastructure/config/config.js';
+import { FIXTURE_EXTRACTOR_OPTIONS } from '../../fixtures/platform/extractor-plugin.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
@@ -200,6 +201,7 @@ describe('platform access controls', () => {
         ytDlpPath: YT_DLP,
         ffmpegPath: FFMPEG,
         pythonPath: platform.pluginPath,
+        extraArgs: FIXTURE_EXTRACTOR_OPTIONS,
         access: new PlatformAccess(settings({ cookies: { '*': [jar] } })),
       });
       const videos = [FIXTURE_VIDEOS.clip, FIXTURE_VIDEOS.voice, FIXTURE_VIDEOS.multi, FIXTURE_VIDEOS.optout];

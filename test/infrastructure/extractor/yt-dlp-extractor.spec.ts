@@ -18,6 +18,7 @@ import {
   startFixturePlatform,
 } from '../../fixtures/platform/fixture-platform.js';
 import { concurrencyLimit } from './concurrency-limit.js';
+import { FIXTURE_EXTRACTOR_OPTIONS } from '../../fixtures/platform/extractor-plugin.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? 'yt-dlp';
 const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
@@ -93,6 +94,7 @@ describe('YtDlpExtractor against the fixture platform', function () {
       ffmpegPath: FFMPEG,
       ffprobePath: FFPROBE,
       pythonPath: platform.pluginPath,
+      extraArgs: FIXTURE_EXTRACTOR_OPTIONS,
       warmUpOnFirstUse: true,
     });
     extractor.forks?.start();

@@ -123,6 +123,7 @@ for line in sys.stdin:
         continue
     print(json.dumps({'id': request['id'], 'ok': True, 'info': {'id': str(os.getpid()), 'title': url, 'duration': 5.2, 'tags': []}}), flush=True)
 `;
+import { FIXTURE_EXTRACTOR_OPTIONS } from '../../../fixtures/platform/extractor-plugin.js';
 
 describe('WarmExtractor', function () {
   this.timeout(60_000);
@@ -403,6 +404,7 @@ describe('WarmExtractor', function () {
         ytDlpPath: YT_DLP,
         ffmpegPath: FFMPEG,
         pythonPath: platform.pluginPath,
+        extraArgs: FIXTURE_EXTRACTOR_OPTIONS,
         socketTimeoutSeconds: 10,
       };
       commandLine = new YtDlpExtractor(options);

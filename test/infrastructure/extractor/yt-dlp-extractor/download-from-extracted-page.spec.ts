@@ -10,6 +10,7 @@ import {
   type FixturePlatform,
   startFixturePlatform,
 } from '../../../fixtures/platform/fixture-platform.js';
+import { FIXTURE_EXTRACTOR_OPTIONS } from '../../../fixtures/platform/extractor-plugin.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? 'yt-dlp';
 const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
@@ -29,12 +30,17 @@ describe('YtDlpExtractor: downloading from a page extracted before', function ()
   });
 
   it('downloads audio and size-capped video from the given page, without extracting the page again', async () => {
-    const extractor = new YtDlpExtractor({ ytDlpPath: YT_DLP, ffmpegPath: FFMPEG, pythonPath: platform.pluginPath });
+    const extractor = new YtDlpExtractor({
+      ytDlpPath: YT_DLP,
+      ffmpegPath: FFMPEG,
+      pythonPath: platform.pluginPath,
+      extraArgs: FIXTURE_EXTRACTOR_OPTIONS,
+    });
     // The page as `yt-dlp -J` gives it, taken from a run of the command line.
     const pageOf = async (id: string) => {
       const { stdout } = await promisify(execFile)(
         YT_DLP,
-        ['-J', '--ignore-config', '--no-cache-dir', '--', platform.watchUrl(id)],
+        ['-J', '--ignore-config', '--no-cache-dir', ...FIXTURE_EXTRACTOR_OPTIONS, '--', platform.watchUrl(id)],
         {
           env: { ...process.env, PYTHONPATH: platform.pluginPath },
           maxBuffer: 64 * 1024 * 1024,

@@ -11,6 +11,7 @@ import {
   type FixturePlatform,
   startFixturePlatform,
 } from '../../../fixtures/platform/fixture-platform.js';
+import { FIXTURE_EXTRACTOR_OPTIONS } from '../../../fixtures/platform/extractor-plugin.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? installedYtDlpPath();
 const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
@@ -22,7 +23,12 @@ describe('YtDlpExtractor lookups against the fixture platform', function () {
 
   before(async () => {
     platform = await startFixturePlatform({ ffmpegPath: FFMPEG });
-    extractor = new YtDlpExtractor({ ytDlpPath: YT_DLP, ffmpegPath: FFMPEG, pythonPath: platform.pluginPath });
+    extractor = new YtDlpExtractor({
+      ytDlpPath: YT_DLP,
+      ffmpegPath: FFMPEG,
+      pythonPath: platform.pluginPath,
+      extraArgs: FIXTURE_EXTRACTOR_OPTIONS,
+    });
   });
   after(async () => platform?.stop());
 

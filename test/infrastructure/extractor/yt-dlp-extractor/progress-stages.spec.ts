@@ -9,6 +9,7 @@ import {
   type FixturePlatform,
   startFixturePlatform,
 } from '../../../fixtures/platform/fixture-platform.js';
+import { FIXTURE_EXTRACTOR_OPTIONS } from '../../../fixtures/platform/extractor-plugin.js';
 
 const YT_DLP = process.env.YT_DLP_PATH ?? 'yt-dlp';
 const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
@@ -34,6 +35,7 @@ describe('YtDlpExtractor progress stages against the fixture platform', function
       ffmpegPath: FFMPEG,
       ffprobePath: FFPROBE,
       pythonPath: platform.pluginPath,
+      extraArgs: FIXTURE_EXTRACTOR_OPTIONS,
     });
     const updates: ExtractorProgress[] = [];
     const media = await extractor.download({
