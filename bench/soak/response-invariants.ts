@@ -25,8 +25,8 @@ const FAILING_LOOKUPS: ReadonlySet<FaultClass> = new Set<FaultClass>(['platform-
  * No request answered 5xx but 503 (a passing outage of PostgreSQL or NATS, with Retry-After), except a 500 of a route
  * that looks the platform up and was under way while a fault failed its lookups (from the fault's injection to
  * FAULT_AFTERMATH_MS after its end: the platform's back-off outlasts its refusals). A request sent just before the
- * fault reaches the platform during it, after its reservation and the extractor's start. Reported per route and status with a count, and the
- * first answer's time and text, to set beside the faults' times and the processes' logs.
+ * fault reaches the platform during it, after its reservation and the extractor's start. Reported per route and
+ * status with a count, and the first answer's time and text, to set beside the faults' times and the processes' logs.
  */
 export function checkServerErrors(answers: readonly ServerErrorAnswer[], faults: readonly InjectedFault[]): string[] {
   const byRoute = new Map<string, ServerErrorAnswer[]>();
