@@ -11,7 +11,7 @@ import type { Logger } from '../../application/ports/logger.js';
 import type { WorkConsumer, WorkConsumerOptions, WorkHandler, WorkItem } from '../../application/ports/work-queue.js';
 import { ConsumerLoop } from '../work-queue/consumer-loop.js';
 import { consumerSettings } from '../work-queue/consumer-settings.js';
-import { consumerWithLeader } from './consumer-with-leader.js';
+import { ConsumerLeadership } from './consumer-leadership.js';
 import { ensurePullConsumer } from './ensure-pull-consumer.js';
 import { JetStreamDeliveries } from './jetstream-deliveries.js';
 import { untilJetStreamAnswers } from './until-jetstream-answers.js';
@@ -45,6 +45,12 @@ export interface WorkQueueConsumerOptions extends WorkConsumerOptions {
  */
 export class WorkQueueConsumer implements WorkConsumer {
   private loop: ConsumerLoop | null = null;
+  private readonly leadership = new ConsumerLeadership((consumer, leaderlessMs) =>
+    this.options.logger.warn(
+      { consumer, leaderlessMs },
+      'the work consumer has had no leader for a while, its stream has one: creating it anew',
+    ),
+  );
 
   constructor(private readonly options: WorkQueueConsumerOptions) {}
 
@@ -89,7 +95,7 @@ export class WorkQueueConsumer implements WorkConsumer {
   private async durableConsumer(): Promise<Consumer> {
     const { js, jsm, stream } = this.options;
     await ensurePullConsumer(jsm, stream, this.consumerConfig());
-    return consumerWithLeader(jsm, stream, await js.consumers.get(stream, this.durableName));
+    return this.leadership.led(jsm, stream, await js.consumers.get(stream, this.durableName));
   }
 
   private consumerConfig(): Partial<ConsumerConfig> & { durable_name: string } {
