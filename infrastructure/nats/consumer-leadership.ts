@@ -7,7 +7,7 @@ const LEADERLESS_REPLACE_MS = 15_000;
  * Returns a durable consumer once a leader runs it, and otherwise fails as JetStream does when it cannot answer, so
  * start-up waits. A cluster's metadata leader that has just lost its quorum keeps answering for a consumer whose
  * creation it could not get agreed, with its settings but no leader behind it: such a consumer gives out nothing. Once
- * the quorum is back its group may never elect a leader (its old leader's copy no longer matches the others'), so a
+ * the quorum is back it may never elect a leader (seen: only that old leader knew of it, the new one did not), so a
  * consumer found without one for LEADERLESS_REPLACE_MS while its stream is led is deleted, for the next attempt to
  * create it afresh. Nothing is lost: a work-queue stream keeps every message until it is acknowledged, and a consumer
  * without a leader had none out.
