@@ -12,7 +12,8 @@ type Needle = string | RegExp;
  * - copyright before geo restriction, since a copyright block may name the country;
  * - only the watch page's 404 means no such video: a media 403/404 is an expired or throttled URL, retried with a
  *   fresh extraction (NETWORK_ERROR once attempts run out); "Unsupported URL" is a page holding no video yt-dlp can
- *   find, on a configured host too, so VIDEO_NOT_FOUND.
+ *   find, on a configured host too, so VIDEO_NOT_FOUND, as is "No suitable extractor found", its words when
+ *   YT_DLP_EXTRACTORS leaves out every extractor that would take the URL.
  * Anything unmatched is null, which callers retry.
  */
 const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly Needle[]]> = [
@@ -107,6 +108,7 @@ const RULES: ReadonlyArray<readonly [DownloadErrorCode, readonly Needle[]]> = [
       'incomplete youtube id',
       'looks truncated',
       'unsupported url',
+      'no suitable extractor found',
     ],
   ],
   ['VIDEO_UNAVAILABLE', ['video unavailable', 'video is unavailable', "content isn't available", 'not available']],

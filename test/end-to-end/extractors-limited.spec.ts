@@ -36,12 +36,14 @@ for (const [path, warmHelpers] of [
       await platform?.stop();
     });
 
-    it('leaves out the extractors not named: a page only the generic extractor reads is not looked up', async () => {
+    it('leaves out the extractors not named: a page only the generic extractor reads is refused as no video, uncharged', async () => {
       const { apiKey } = await service.createAccount();
       const submit = (id: string) =>
         call('POST', '/api/v2/download', { key: apiKey, json: { url: platform.watchUrl(id), format: 'audio' } });
       const generic = await submit(FIXTURE_VIDEOS.clip.id);
-      assert.equal(generic.status, 500, JSON.stringify(generic.body));
+      // A refusal for good, as yt-dlp's "Unsupported URL" is: no extractor allowed takes the URL, and retrying finds none.
+      assert.equal(generic.status, 400, JSON.stringify(generic.body));
+      assert.equal(generic.body.details, 'VIDEO_NOT_FOUND');
       const named = await submit('private-0000001');
       assert.equal(named.status, 400, JSON.stringify(named.body));
       assert.equal(named.body.details, 'PRIVATE_VIDEO');

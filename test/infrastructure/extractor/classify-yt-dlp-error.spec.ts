@@ -141,6 +141,8 @@ const CASES: ReadonlyArray<readonly [DownloadErrorCode | null, string]> = [
     'VIDEO_NOT_FOUND',
     `WARNING: [generic] Falling back on generic information extractor\nERROR: Unsupported URL: http://127.0.0.1:8080/about`,
   ],
+  // YT_DLP_EXTRACTORS leaves out every extractor that takes the URL: yt-dlp's words for the same thing.
+  ['VIDEO_NOT_FOUND', 'ERROR: No suitable extractor found for URL https://www.youtube.com/watch?v=abcdefghijk'],
 
   ['VIDEO_UNAVAILABLE', 'ERROR: [youtube] abcdefghijk: Video unavailable'],
   ['VIDEO_UNAVAILABLE', 'ERROR: [youtube] abcdefghijk: Video unavailable. This content isn\u2019t available.'],
