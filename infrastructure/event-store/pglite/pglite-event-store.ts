@@ -52,7 +52,7 @@ export class PgliteEventStore implements EventStore {
       {
         readPage: (after, maxCount, filter) =>
           this.withConnection((connection) => readGlobalPage(sqlClient(connection), after, maxCount, filter)),
-        waitForNews: (timeoutMs, signal, interest) => this.news.wait(timeoutMs, signal, interest),
+        news: this.news,
       },
       pace,
     );

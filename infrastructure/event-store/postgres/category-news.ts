@@ -4,39 +4,94 @@ export type NewsInterest = (categories: readonly string[] | null) => boolean;
 /** Any news at all. */
 const ANY_NEWS: NewsInterest = () => true;
 
+/** A point in a process's news, taken before a read: what was heard after it can be asked for (heardSince). */
+export type NewsMark = number;
+
+/** What was heard after a mark: news a waiter is interested in, only news of other categories, or none. */
+export type HeardNews = 'interesting' | 'other' | 'none';
+
+interface Waiter {
+  interest: NewsInterest;
+  wake(): void;
+  /** News of other categories: the wait ends within the waiter's own bound for such news. */
+  hearOther(): void;
+}
+
 /**
- * Waiters of this process, each woken only by news of the categories it is interested in. Whoever hears of appends
- * (the appending store itself, or a LISTEN connection) announces them here.
+ * Waiters of this process, each woken by news of the categories it is interested in, and hurried by news of the
+ * others. Whoever hears of appends (the appending store itself, or a LISTEN connection) announces them here. It
+ * remembers when each category was last in the news, so a reader that marks the news before it reads can tell what
+ * came while it read.
  */
 export class CategoryNews {
-  private readonly waiters = new Map<() => void, NewsInterest>();
+  private readonly waiters = new Set<Waiter>();
+  private announcements = 0;
+  private readonly lastNewsOf = new Map<string, number>();
+  /** The last news that named no category, or woke everyone: news of interest to all. */
+  private lastNewsOfAll = 0;
 
-  /** Resolves true at the next news it is interested in; false after `timeoutMs` or when `signal` aborts. */
-  wait(timeoutMs: number, signal: AbortSignal, interest: NewsInterest = ANY_NEWS): Promise<boolean> {
+  mark(): NewsMark {
+    return this.announcements;
+  }
+
+  heardSince(since: NewsMark, interest: NewsInterest = ANY_NEWS): HeardNews {
+    if (this.announcements === since) return 'none';
+    if (this.lastNewsOfAll > since) return 'interesting';
+    for (const [category, last] of this.lastNewsOf) if (last > since && interest([category])) return 'interesting';
+    return 'other';
+  }
+
+  /**
+   * Resolves true at the next news it is interested in; false after `timeoutMs`, within `otherNewsWaitMs` of news of
+   * other categories, or when `signal` aborts.
+   */
+  wait(
+    timeoutMs: number,
+    signal: AbortSignal,
+    interest: NewsInterest = ANY_NEWS,
+    otherNewsWaitMs = Number.POSITIVE_INFINITY,
+  ): Promise<boolean> {
     if (signal.aborted) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
+      const endsAt = Date.now() + timeoutMs;
       const finish = (notified: boolean) => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
-        this.waiters.delete(onNews);
+        this.waiters.delete(waiter);
         resolve(notified);
       };
-      const onNews = () => finish(true);
       const onAbort = () => finish(false);
-      const timer = setTimeout(onAbort, timeoutMs);
+      let timer = setTimeout(onAbort, timeoutMs);
+      const waiter: Waiter = {
+        interest,
+        wake: () => finish(true),
+        hearOther: () => {
+          if (Date.now() + otherNewsWaitMs >= endsAt) return;
+          clearTimeout(timer);
+          timer = setTimeout(onAbort, otherNewsWaitMs);
+        },
+      };
       signal.addEventListener('abort', onAbort);
-      this.waiters.set(onNews, interest);
+      this.waiters.add(waiter);
     });
   }
 
-  /** Wakes the waiters interested in news of `categories` (null when they are unknown). */
+  /** Wakes the waiters interested in news of `categories` (null when they are unknown), and hurries the others. */
   announce(categories: readonly string[] | null): void {
-    for (const [wake, interest] of [...this.waiters]) if (interest(categories)) wake();
+    this.announcements += 1;
+    if (categories === null) this.lastNewsOfAll = this.announcements;
+    else for (const category of categories) this.lastNewsOf.set(category, this.announcements);
+    for (const waiter of [...this.waiters]) {
+      if (waiter.interest(categories)) waiter.wake();
+      else waiter.hearOther();
+    }
   }
 
   /** Wakes every waiter, interested or not. */
   wakeAll(): void {
-    for (const wake of [...this.waiters.keys()]) wake();
+    this.announcements += 1;
+    this.lastNewsOfAll = this.announcements;
+    for (const waiter of [...this.waiters]) waiter.wake();
   }
 }
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { listeningClient } from '../../postgres/listening-client.js';
-import { CategoryNews, type NewsInterest } from './category-news.js';
+import { CategoryNews, type HeardNews, type NewsInterest, type NewsMark } from './category-news.js';
 
 /**
  * One LISTEN connection per store, shared by its subscriptions. A
@@ -23,13 +23,27 @@ export class NotificationListener {
 
   /**
    * Resolves true at the next notification it is interested in, or at once when the listening connection had to be
-   * opened (what was appended before it listened went unheard); false after `timeoutMs` or when `signal` aborts.
+   * opened (what was appended before it listened went unheard); false after `timeoutMs`, within `otherNewsWaitMs` of
+   * a notification of other categories, or when `signal` aborts.
    */
-  async wait(timeoutMs: number, signal: AbortSignal, interest?: NewsInterest): Promise<boolean> {
+  async wait(
+    timeoutMs: number,
+    signal: AbortSignal,
+    interest?: NewsInterest,
+    otherNewsWaitMs?: number,
+  ): Promise<boolean> {
     const connected = await this.ensureListening().catch(() => false);
     if (signal.aborted || this.closed) return false;
     if (connected) return true;
-    return this.news.wait(timeoutMs, signal, interest);
+    return this.news.wait(timeoutMs, signal, interest, otherNewsWaitMs);
+  }
+
+  mark(): NewsMark {
+    return this.news.mark();
+  }
+
+  heardSince(since: NewsMark, interest?: NewsInterest): HeardNews {
+    return this.news.heardSince(since, interest);
   }
 
   /** Wakes the interested waiters of this process at once, as a notification naming these categories would. */

@@ -66,7 +66,7 @@ export class PostgresEventStore implements EventStore {
     this.subscribers = new Subscribers(
       {
         readPage: (after, maxCount, filter) => this.track(() => readGlobalPage(this.pool, after, maxCount, filter)),
-        waitForNews: (timeoutMs, signal, interest) => this.listener.wait(timeoutMs, signal, interest),
+        news: this.listener,
       },
       options,
     );

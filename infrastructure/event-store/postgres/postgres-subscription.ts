@@ -1,34 +1,46 @@
 import type { Checkpoint, Subscription, SubscriptionPage } from '../../../application/ports/event-store.js';
+import type { HeardNews, NewsMark } from './category-news.js';
 import type { GlobalPage } from './read-global-page.js';
 
 type ReadPage = (after: Checkpoint | null, maxCount: number) => Promise<GlobalPage>;
-type WaitForNews = (timeoutMs: number, signal: AbortSignal) => Promise<boolean>;
+
+/** The news one subscription hears, of the categories its filter can match (interesting) or of others. */
+export interface SubscriptionNews {
+  mark(): NewsMark;
+  heardSince(since: NewsMark): HeardNews;
+  /** True at interesting news; false after `timeoutMs`, within `otherNewsWaitMs` of other news, or on abort. */
+  wait(timeoutMs: number, signal: AbortSignal, otherNewsWaitMs: number): Promise<boolean>;
+}
 
 export interface PostgresSubscriptionOptions {
   after: Checkpoint | null;
   batchSize: number;
-  /** The slowest poll while a notification is recent (it may name an event still hidden behind an older transaction). */
+  /**
+   * The slowest poll while the last read saw events held back behind an older transaction still running; also how
+   * soon news of other categories moves a filtered subscription's position on.
+   */
   pollIntervalMs: number;
   /**
-   * The slowest poll once no notification came for a while. Notifications are
-   * not lost (a dropped LISTEN connection wakes every waiter), so it only
-   * bounds how long an event hidden behind a transaction running for more
-   * than `RECENT_NEWS_MS` can wait. Default 30 s, and never below `pollIntervalMs`.
+   * The slowest poll otherwise. Notifications are not lost while a LISTEN
+   * connection is open (losing it wakes every waiter); only an append whose
+   * process died between its commit and its notification goes unannounced, and
+   * the next news of any category, or this poll, finds it. Default 30 s, and
+   * never below `pollIntervalMs`.
    */
   idlePollMs?: number;
 }
 
-/** How long after a notification hidden events are looked for at the fast pace. */
-const RECENT_NEWS_MS = 10_000;
 const DEFAULT_IDLE_POLL_MS = 30_000;
 
 /**
- * Reads pages after its position; when one comes back empty, waits for a
- * notification or the poll interval. A notified event can still be hidden
- * behind an older transaction that has not committed (the xmin gate), so
- * after a fruitless wake-up it looks again soon, backing off to the poll
- * interval; when no notification came for a while it backs off further, to
- * the idle poll, so an idle service reads next to nothing.
+ * Reads pages after its position, and reads again when there is reason to:
+ * at once after a full page or news of the categories it follows (news heard
+ * while it read counts, from a mark taken before the read); within the poll
+ * interval after news of other categories, so that a filtered subscription's
+ * position keeps up with the store's; soon, backing off from 2 ms, while its
+ * reads see events held back behind an older transaction (the xmin gate),
+ * which may end without any notification; otherwise only at the idle poll,
+ * so a quiet store is read next to never.
  */
 export class PostgresSubscription implements Subscription {
   private readonly stopped = new AbortController();
@@ -38,18 +50,17 @@ export class PostgresSubscription implements Subscription {
 
   constructor(
     private readonly readPage: ReadPage,
-    private readonly waitForNews: WaitForNews,
+    private readonly news: SubscriptionNews,
     private readonly options: PostgresSubscriptionOptions,
     private readonly onClose: () => void,
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncIterator<SubscriptionPage> {
     let after = this.options.after;
-    let fruitlessReads = 0;
-    let lastNews = Number.NEGATIVE_INFINITY;
-    const idlePollMs = Math.max(this.options.pollIntervalMs, this.options.idlePollMs ?? DEFAULT_IDLE_POLL_MS);
+    let heldBackReads = 0;
     try {
       while (!this.stopped.signal.aborted) {
+        const readStarted = this.news.mark();
         let page: GlobalPage;
         try {
           page = await this.readPage(after, this.options.batchSize);
@@ -61,38 +72,40 @@ export class PostgresSubscription implements Subscription {
         if (this.stopped.signal.aborted) return;
         const moved = page.scannedTo !== after;
         after = page.scannedTo;
-        if (page.events.length > 0) {
-          fruitlessReads = 0;
-          lastNews = Date.now();
-          yield { events: page.events, scannedTo: page.scannedTo as Checkpoint };
-          continue;
+        if (page.events.length > 0 || (moved && after !== null)) {
+          yield { events: page.events, scannedTo: after as Checkpoint };
+          if (page.events.length >= this.options.batchSize) continue;
         }
-        if (moved && after !== null) {
-          // Read again at once: a notification that came while the consumer held the page woke nobody.
-          yield { events: [], scannedTo: after };
-          continue;
-        }
-        if (this.nudged) {
-          this.nudged = false;
-          continue;
-        }
-        const slowest = Date.now() - lastNews < RECENT_NEWS_MS ? this.options.pollIntervalMs : idlePollMs;
+        heldBackReads = page.eventsHeldBack ? heldBackReads + 1 : 0;
+        if (this.takeNudge()) continue;
+        const heard = this.news.heardSince(readStarted);
+        if (heard === 'interesting') continue;
         this.wakeEarly = new AbortController();
-        const notified = await this.waitForNews(
-          Math.min(slowest, 2 ** (fruitlessReads + 1)),
+        await this.news.wait(
+          this.nextWaitMs(heldBackReads, heard),
           AbortSignal.any([this.stopped.signal, this.wakeEarly.signal]),
+          this.options.pollIntervalMs,
         );
         this.wakeEarly = null;
-        if (this.nudged) {
-          this.nudged = false;
-          continue;
-        }
-        fruitlessReads = notified ? 0 : fruitlessReads + 1;
-        if (notified) lastNews = Date.now();
+        this.takeNudge();
       }
     } finally {
       this.onClose();
     }
+  }
+
+  /** Soon while events are held back (2 ms, then twice as long each time up to the poll interval); else as news says. */
+  private nextWaitMs(heldBackReads: number, heard: HeardNews): number {
+    const { pollIntervalMs } = this.options;
+    if (heldBackReads > 0) return Math.min(pollIntervalMs, 2 ** heldBackReads);
+    if (heard === 'other') return pollIntervalMs;
+    return Math.max(pollIntervalMs, this.options.idlePollMs ?? DEFAULT_IDLE_POLL_MS);
+  }
+
+  private takeNudge(): boolean {
+    const nudged = this.nudged;
+    this.nudged = false;
+    return nudged;
   }
 
   nudge(): void {

@@ -14,6 +14,13 @@ export interface GlobalPage {
    * when events do, so an idle reader has nothing new to store.
    */
   scannedTo: Checkpoint | null;
+  /**
+   * Whether committed events wait above the horizon, behind an older
+   * transaction still running. They become readable when it ends, which
+   * announces nothing when it appended nothing, so a reader looks again soon;
+   * otherwise every event it has not read yet comes with news of its own.
+   */
+  eventsHeldBack: boolean;
 }
 
 const DEFAULT_READ_ALL_COUNT = 1000;
@@ -30,6 +37,7 @@ export async function readAllEvents(pool: SqlClient, options: ReadAllOptions): P
 }
 
 type PageRow = {
+  held_back: boolean;
   last_epoch: number | null;
   last_transaction_id: string | null;
   last_global_position: string | null;
@@ -51,12 +59,14 @@ export async function readGlobalPage(
   filter: EventFilter | undefined,
 ): Promise<GlobalPage> {
   const start = after === null ? null : decodePosition(after);
-  if (maxCount <= 0) return { events: [], scannedTo: after };
+  // Nothing read, nothing known: a reader looks again soon.
+  if (maxCount <= 0) return { events: [], scannedTo: after, eventsHeldBack: true };
   const parameters = new PageParameters(maxCount);
   const result = await pool.query<PageRow>(pageStatement(selectionOf(start, filter, parameters)), parameters.values);
   const events = result.rows.flatMap((row) => (row.event_id === null ? [] : [toRecordedEvent(row)]));
-  if (events.length === maxCount) return { events, scannedTo: events[events.length - 1].position };
-  return { events, scannedTo: scannedToOf(result.rows[0], start, after) };
+  const eventsHeldBack = result.rows[0].held_back;
+  if (events.length === maxCount) return { events, scannedTo: events[events.length - 1].position, eventsHeldBack };
+  return { events, scannedTo: scannedToOf(result.rows[0], start, after), eventsHeldBack };
 }
 
 /** The statement's parameters, `$1` being the page size. */
@@ -123,15 +133,21 @@ function branchesOf(filter: EventFilter | undefined, conditions: string[], param
   return branches.length === 0 ? ['false'] : branches;
 }
 
-/** The page's events beside the last event below the horizon, from one snapshot: one row per event, or one row of nulls. */
+/**
+ * The page's events beside the last event below the horizon and whether any committed event lies above it, from one
+ * snapshot: one row per event, or one row of nulls.
+ */
 function pageStatement(selection: string): string {
-  return `SELECT last.last_epoch, last.last_transaction_id::text, last.last_global_position::text, ${EVENT_COLUMNS}
+  return `SELECT held.held_back, last.last_epoch, last.last_transaction_id::text, last.last_global_position::text, ${EVENT_COLUMNS}
      FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon, ${CURRENT_EPOCH} AS current_epoch) AS gate
      LEFT JOIN LATERAL (
        SELECT epoch AS last_epoch, transaction_id AS last_transaction_id, global_position AS last_global_position
        FROM es_events WHERE (epoch, transaction_id) < (gate.current_epoch, gate.horizon)
        ORDER BY epoch DESC, transaction_id DESC, global_position DESC LIMIT 1
      ) AS last ON true
+     CROSS JOIN LATERAL (
+       SELECT EXISTS (SELECT 1 FROM es_events WHERE (epoch, transaction_id) >= (gate.current_epoch, gate.horizon)) AS held_back
+     ) AS held
      LEFT JOIN LATERAL (${selection}) AS e ON true
      ORDER BY e.epoch, e.transaction_id, e.global_position`;
 }

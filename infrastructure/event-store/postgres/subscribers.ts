@@ -4,7 +4,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../../../application/ports/event-store.js';
-import { type NewsInterest, interestOf } from './category-news.js';
+import { type HeardNews, type NewsInterest, type NewsMark, interestOf } from './category-news.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import type { GlobalPage } from './read-global-page.js';
 
@@ -13,8 +13,14 @@ const DEFAULT_BATCH_SIZE = 100;
 /** What a store of the PostgreSQL dialect gives its subscriptions: pages of its global order, and news of appends. */
 export interface SubscriptionSource {
   readPage(after: Checkpoint | null, maxCount: number, filter: EventFilter | undefined): Promise<GlobalPage>;
-  /** Resolves true at news the subscription is interested in; false after `timeoutMs` or when `signal` aborts. */
-  waitForNews(timeoutMs: number, signal: AbortSignal, interest: NewsInterest): Promise<boolean>;
+  news: NewsSource;
+}
+
+/** The news of appends a store hears (see CategoryNews). */
+export interface NewsSource {
+  mark(): NewsMark;
+  heardSince(since: NewsMark, interest: NewsInterest): HeardNews;
+  wait(timeoutMs: number, signal: AbortSignal, interest: NewsInterest, otherNewsWaitMs: number): Promise<boolean>;
 }
 
 export interface SubscriptionPace {
@@ -42,7 +48,12 @@ export class Subscribers {
     const interest = interestOf(filter?.streamPrefixes);
     const subscription = new PostgresSubscription(
       (after, maxCount) => this.source.readPage(after, maxCount, filter),
-      (timeoutMs, signal) => this.source.waitForNews(timeoutMs, signal, interest),
+      {
+        mark: () => this.source.news.mark(),
+        heardSince: (since) => this.source.news.heardSince(since, interest),
+        wait: (timeoutMs, signal, otherNewsWaitMs) =>
+          this.source.news.wait(timeoutMs, signal, interest, otherNewsWaitMs),
+      },
       {
         after: options.after ?? null,
         batchSize: Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE),

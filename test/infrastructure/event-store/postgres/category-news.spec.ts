@@ -40,6 +40,53 @@ describe('CategoryNews', () => {
   });
 });
 
+describe('CategoryNews after a mark', () => {
+  const downloads = interestOf(['download-']);
+
+  it('tells what was heard since the mark: nothing, only other categories, or news of interest', () => {
+    const news = new CategoryNews();
+    const before = news.mark();
+    assert.equal(news.heardSince(before, downloads), 'none');
+    news.announce(['account']);
+    assert.equal(news.heardSince(before, downloads), 'other');
+    const afterAccount = news.mark();
+    news.announce(['download']);
+    assert.equal(news.heardSince(before, downloads), 'interesting');
+    assert.equal(news.heardSince(afterAccount, downloads), 'interesting');
+    assert.equal(news.heardSince(news.mark(), downloads), 'none', 'nothing since a new mark');
+  });
+
+  it('counts news of unknown categories and wakeAll as news of interest to everyone', () => {
+    const news = new CategoryNews();
+    const first = news.mark();
+    news.announce(null);
+    assert.equal(
+      news.heardSince(first, () => false),
+      'interesting',
+    );
+    const second = news.mark();
+    news.wakeAll();
+    assert.equal(
+      news.heardSince(second, () => false),
+      'interesting',
+    );
+  });
+
+  it('ends a long wait within its bound for news of other categories, answering false', async () => {
+    const news = new CategoryNews();
+    const stop = new AbortController();
+    const startedAt = Date.now();
+    const waiting = news.wait(60_000, stop.signal, downloads, 20);
+    news.announce(['account']);
+    assert.equal(await waiting, false);
+    assert.ok(Date.now() - startedAt < 30_000, 'long before its own timeout');
+    const unbounded = news.wait(60_000, stop.signal, downloads);
+    news.announce(['account']);
+    assert.equal(await settled(unbounded), 'waiting', 'without a bound, other news changes nothing');
+    stop.abort();
+  });
+});
+
 describe('interestOf', () => {
   it('takes all news without a prefix filter, and news of the categories its prefixes can match with one', () => {
     assert.equal(interestOf(undefined)(['anything']), true);

@@ -14,11 +14,15 @@ function emptySource() {
     source: {
       readPage: async (after: string | null, _maxCount: number, filter: EventFilter | undefined) => {
         filters.push(filter);
-        return { events: [], scannedTo: after };
+        return { events: [], scannedTo: after, eventsHeldBack: false };
       },
-      waitForNews: (_timeoutMs: number, signal: AbortSignal, interest: NewsInterest) => {
-        interests.push(interest);
-        return new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false)));
+      news: {
+        mark: () => 0,
+        heardSince: () => 'none' as const,
+        wait: (_timeoutMs: number, signal: AbortSignal, interest: NewsInterest) => {
+          interests.push(interest);
+          return new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false)));
+        },
       },
     },
   };

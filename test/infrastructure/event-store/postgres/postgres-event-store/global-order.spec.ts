@@ -8,9 +8,13 @@ import {
   type RecordedEvent,
   WrongExpectedRevisionError,
 } from '../../../../../application/ports/event-store.js';
-import { appendInTransaction } from '../../../../../infrastructure/event-store/postgres/append-in-transaction.js';
+import {
+  appendInTransaction,
+  categoryOf,
+} from '../../../../../infrastructure/event-store/postgres/append-in-transaction.js';
 import { comparePositions, decodePosition } from '../../../../../infrastructure/event-store/postgres/checkpoint.js';
 import { PostgresEventStore } from '../../../../../infrastructure/event-store/postgres/postgres-event-store.js';
+import { EVENTS_CHANNEL } from '../../../../../infrastructure/event-store/postgres/schema.js';
 import { type TestDatabase, createTestDatabase } from '../../../../support/postgres.js';
 import { newEvent, nextWithin, readUntil, take } from '../../contract.js';
 
@@ -19,7 +23,10 @@ const randomDelay = (maxMs: number) => sleep(Math.random() * maxMs);
 const types = (events: readonly RecordedEvent[]) => events.map((event) => event.type);
 const uniqueCategory = (label: string) => `${label}${randomUUID().replace(/-/g, '').slice(0, 10)}`;
 
-/** An append run with the store's own statements in a transaction that stays open until `commit()`. */
+/**
+ * An append run with the store's own statements in a transaction that stays open until `commit()`, which then
+ * notifies its category as the store does, unless told not to (as when the appending process dies in between).
+ */
 interface OpenAppend {
   result: AppendResult;
   commit(): Promise<void>;
@@ -31,6 +38,7 @@ async function beginAppend(
   streamName: string,
   events: readonly EventToAppend[],
   expectedRevision: ExpectedRevision,
+  { notify = true } = {},
 ): Promise<OpenAppend> {
   const client = await pool.connect();
   let released = false;
@@ -39,6 +47,8 @@ async function beginAppend(
     released = true;
     try {
       await client.query(statement);
+      if (statement === 'COMMIT' && notify)
+        await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, categoryOf(streamName)]);
     } finally {
       client.release();
     }
@@ -99,7 +109,9 @@ describe('PostgreSQL event store: global order under concurrent writers', functi
       });
       assert.deepEqual(types(await take(iterator, 1)), ['Marker']);
 
-      early = await beginAppend(rawPool, `${category}-slow`, [newEvent('Early')], 'no_stream');
+      // Its commit announces nothing, as a transaction that appends nothing would not: the reads that see Late held
+      // back behind it keep looking, and find both.
+      early = await beginAppend(rawPool, `${category}-slow`, [newEvent('Early')], 'no_stream', { notify: false });
       const late = await reader.appendToStream(`${category}-fast`, [newEvent('Late')], {
         expectedRevision: 'no_stream',
       });
@@ -140,6 +152,34 @@ describe('PostgreSQL event store: global order under concurrent writers', functi
     } finally {
       await early?.rollback();
       await subscription.close();
+    }
+  });
+
+  it('finds an append whose notification never came at the next news of any category', async () => {
+    const category = uniqueCategory('silent');
+    // A reader that would not look on its own for a minute: only news makes it read.
+    const patient = new PostgresEventStore({ connectionString: database.url, pollIntervalMs: 20, idlePollMs: 60_000 });
+    const subscription = patient.subscribeToAll({ filter: { streamPrefixes: [`${category}-`] } });
+    const iterator = subscription[Symbol.asyncIterator]();
+    try {
+      await reader.appendToStream(`${category}-marker`, [newEvent('Marker')], { expectedRevision: 'no_stream' });
+      assert.deepEqual(types(await take(iterator, 1)), ['Marker']);
+      const next = nextWithin(iterator, 20_000);
+      assert.equal(await settlesWithin(next, 400), false, 'nothing more, and the reader has gone quiet');
+      const silent = await beginAppend(rawPool, `${category}-lost`, [newEvent('Unannounced')], 'no_stream', {
+        notify: false,
+      });
+      await silent.commit();
+      assert.equal(await settlesWithin(next, 400), false, 'no news, no read');
+      await reader.appendToStream(`${uniqueCategory('other')}-stream`, [newEvent('Elsewhere')], {
+        expectedRevision: 'no_stream',
+      });
+      const found = await next;
+      assert.ok(found !== 'timeout' && found.done === false, 'found after news of another category');
+      assert.deepEqual(types(found.value), ['Unannounced']);
+    } finally {
+      await subscription.close();
+      await patient.close();
     }
   });
 
