@@ -14,7 +14,7 @@ import path from 'node:path';
  * every neighbour's projections). Both runs always run;
  * the exit code is non-zero if either failed. Arguments are handed to both
  * runs (e.g. `--reporter build/test/support/file-times-reporter.js`);
- * TEST_JOBS sets the number of worker processes (default 4).
+ * TEST_JOBS sets the number of worker processes (default 3).
  */
 const SERIAL = [
   'end-to-end/concurrent-submissions.spec.js',

@@ -192,14 +192,17 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
       let calls = 0;
       let lapsed = false;
       const done = deferred();
-      await consumer(async (item) => {
-        calls += 1;
-        // As a download waits out a platform back-off before yt-dlp starts.
-        await beatWhile(pause(5_000), () => item.heartbeat());
-        lapsed = item.signal.aborted;
-        done.resolve();
-        return 'ack';
-      }).start();
+      await consumer(
+        async (item) => {
+          calls += 1;
+          // As a download waits out a platform back-off before yt-dlp starts: three ack waits.
+          await beatWhile(pause(3_000), () => item.heartbeat());
+          lapsed = item.signal.aborted;
+          done.resolve();
+          return 'ack';
+        },
+        { ackWaitMs: 1_000 },
+      ).start();
       await submit(1);
       await done.promise;
       assert.equal(lapsed, false, 'the delivery did not lapse');
@@ -213,7 +216,8 @@ export function describeWorkQueueContract(label: string, factory: WorkQueueHarne
       await consumer(
         async (item) => {
           calls += 1;
-          for (let step = 0; step < 10; step++) {
+          // 1.75 s of progress: past the ack wait, with heartbeats only.
+          for (let step = 0; step < 7; step++) {
             await pause(250);
             item.heartbeat();
           }
