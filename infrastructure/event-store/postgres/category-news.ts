@@ -53,7 +53,7 @@ export class CategoryNews {
   ): Promise<boolean> {
     if (signal.aborted) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
-      const endsAt = Date.now() + timeoutMs;
+      let endsAt = Date.now() + timeoutMs;
       const finish = (notified: boolean) => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
@@ -66,7 +66,9 @@ export class CategoryNews {
         interest,
         wake: () => finish(true),
         hearOther: () => {
+          // Only ever sooner: a steady stream of other news must not put the end off again and again.
           if (Date.now() + otherNewsWaitMs >= endsAt) return;
+          endsAt = Date.now() + otherNewsWaitMs;
           clearTimeout(timer);
           timer = setTimeout(onAbort, otherNewsWaitMs);
         },

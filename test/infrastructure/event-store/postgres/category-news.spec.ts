@@ -85,6 +85,21 @@ describe('CategoryNews after a mark', () => {
     assert.equal(await settled(unbounded), 'waiting', 'without a bound, other news changes nothing');
     stop.abort();
   });
+
+  it('is not put off again and again by a steady stream of other news', async () => {
+    const news = new CategoryNews();
+    const stop = new AbortController();
+    let announcing = true;
+    const waiting = news.wait(60_000, stop.signal, downloads, 100).then((notified) => ({ notified, announcing }));
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && (await settled(waiting.then(() => true))) === 'waiting') {
+      news.announce(['account']);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    announcing = false;
+    assert.deepEqual(await waiting, { notified: false, announcing: true }, 'ended while other news still came');
+    stop.abort();
+  });
 });
 
 describe('interestOf', () => {
