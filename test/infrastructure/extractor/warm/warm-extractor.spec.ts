@@ -13,6 +13,7 @@ import { warmExtractorOptions } from '../../../../infrastructure/extractor/warm/
 import { WarmExtractor, type WarmExtractorOptions } from '../../../../infrastructure/extractor/warm/warm-extractor.js';
 import { pythonOfYtDlp } from '../../../../infrastructure/extractor/warm/python-of-yt-dlp.js';
 import { YtDlpExtractor } from '../../../../infrastructure/extractor/yt-dlp-extractor.js';
+import { FIXTURE_EXTRACTOR_OPTIONS } from '../../../fixtures/platform/extractor-plugin.js';
 import { FIXTURE_ARGUMENT_ECHO } from '../../../fixtures/platform/fixture-catalog.js';
 import {
   FIXTURE_LIVE,
@@ -123,7 +124,6 @@ for line in sys.stdin:
         continue
     print(json.dumps({'id': request['id'], 'ok': True, 'info': {'id': str(os.getpid()), 'title': url, 'duration': 5.2, 'tags': []}}), flush=True)
 `;
-import { FIXTURE_EXTRACTOR_OPTIONS } from '../../../fixtures/platform/extractor-plugin.js';
 
 describe('WarmExtractor', function () {
   this.timeout(60_000);
