@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import type { EventStore } from '../../application/ports/event-store.js';
 import { inProcessLocks } from '../embedded/in-process-locks.js';
-import { type AcquireLock, acquireSessionLock } from '../postgres/session-advisory-lock.js';
+import type { AcquireLock } from '../postgres/session-advisory-lock.js';
+import { sharedSessionLocks } from '../postgres/shared-session-locks.js';
 import type { StorageSettings } from '../config/sections/storage.js';
 import { lockDataDirectory } from '../embedded/data-directory-lock.js';
 import { openEmbeddedDatabase } from '../embedded/embedded-database.js';
@@ -63,7 +64,7 @@ export async function openServerStorage(
     database,
     reads,
     eventStore: opened,
-    acquireLock: acquireSessionLock,
+    acquireLock: sharedSessionLocks(),
     description: storage.eventStoreUrl === null ? 'PostgreSQL' : 'EventStoreDB and PostgreSQL',
     readinessChecks: {},
     listen: (channel, handlers) => new ChannelListener(storage.databaseUrl, channel, handlers),

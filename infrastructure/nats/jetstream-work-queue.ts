@@ -35,6 +35,8 @@ export interface JetStreamWorkQueueOptions {
   pullExpiresMs?: number;
   /** How long start-up waits for JetStream to answer; default 60 s. */
   startWaitMs?: number;
+  /** How long one JetStream API request (creating the stream or a consumer) waits for its answer; default 5 s. */
+  requestTimeoutMs?: number;
 }
 
 /** The work queue on a JetStream work-queue stream: one durable pull consumer per subject, fed by the event relay. */
@@ -60,7 +62,10 @@ export class JetStreamWorkQueue implements WorkQueue {
   private static async openOnce(options: JetStreamWorkQueueOptions): Promise<JetStreamWorkQueue> {
     const connection = await connectToNats({ url: options.url, name: options.connectionName, logger: options.logger });
     try {
-      const jsm = await connection.jetstreamManager();
+      // An undefined timeout would replace the client's default rather than keep it.
+      const jsm = await connection.jetstreamManager(
+        options.requestTimeoutMs === undefined ? {} : { timeout: options.requestTimeoutMs },
+      );
       await ensureWorkQueueStream(jsm, {
         name: options.stream,
         subjects: options.subjects,

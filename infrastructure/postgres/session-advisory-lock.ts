@@ -1,6 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../../application/ports/logger.js';
 import { sleep } from '../system/sleep.js';
+import { connectForLocks, destroyLockConnection, endQuietly, tryAdvisoryLock } from './lock-connection.js';
 
 export interface HeldLock {
   readonly key: string;
@@ -32,7 +33,7 @@ export interface AcquireLockOptions {
 export type AcquireLock = (options: AcquireLockOptions) => Promise<HeldLock | null>;
 
 /**
- * Waits for a session-level advisory lock taken on a connection of its own.
+ * Waits for a session-level advisory lock taken on a connection of its own (see connectForLocks for how it is watched).
  * The lock lives exactly as long as that connection: when the holding
  * process dies, Postgres releases it and a waiting instance takes over.
  * A pooled connection would not do, since the pool may close or share it.
@@ -47,12 +48,12 @@ export async function acquireSessionLock(options: AcquireLockOptions): Promise<H
   try {
     while (!options.signal?.aborted && Date.now() <= deadline) {
       try {
-        client ??= await connect(options.connectionString, key, options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
-        const { rows } = await client.query<{ locked: boolean }>(
-          'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
-          [key],
+        client ??= await connectForLocks(
+          options.connectionString,
+          `lock ${key}`,
+          options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
         );
-        if (rows[0]?.locked === true) {
+        if (await tryAdvisoryLock(client, key)) {
           const held = holdLock(client, key, logger, options.probeMs ?? DEFAULT_PROBE_MS);
           client = null;
           return held;
@@ -72,31 +73,8 @@ export async function acquireSessionLock(options: AcquireLockOptions): Promise<H
   }
 }
 
-const DEFAULT_PROBE_MS = 10_000;
-const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
-const KEEP_ALIVE_INITIAL_DELAY_MS = 10_000;
-
-/**
- * Both ends watch the connection: the client's probes time out (rather than
- * wait for TCP to give up, which takes about 15 minutes), and the server's
- * keep-alives end a session whose client vanished, releasing its lock, within
- * about 25 s. Until then the lock stays with the vanished session, so a
- * second instance cannot take it while the first one still believes it holds it.
- */
-async function connect(connectionString: string, key: string, probeTimeoutMs: number): Promise<pg.Client> {
-  const client = new pg.Client({
-    connectionString,
-    application_name: `lock ${key}`.slice(0, 63),
-    keepAlive: true,
-    keepAliveInitialDelayMillis: KEEP_ALIVE_INITIAL_DELAY_MS,
-    query_timeout: probeTimeoutMs,
-    options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
-  });
-  // Without a listener an unexpected disconnect would crash the process.
-  client.on('error', () => undefined);
-  await client.connect();
-  return client;
-}
+export const DEFAULT_PROBE_MS = 10_000;
+export const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
 
 function holdLock(client: pg.Client, key: string, logger: Logger, probeMs: number): HeldLock {
   const lost = new AbortController();
@@ -112,7 +90,7 @@ function holdLock(client: pg.Client, key: string, logger: Logger, probeMs: numbe
     client.query('SELECT 1').catch((error: Error) => {
       markLost(error.message);
       // A connection that stopped answering is not waited for: the lock is treated as gone now.
-      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      destroyLockConnection(client);
     });
   }, probeMs);
   probe.unref();
@@ -127,13 +105,4 @@ function holdLock(client: pg.Client, key: string, logger: Logger, probeMs: numbe
       await endQuietly(client);
     },
   };
-}
-
-async function endQuietly(client: pg.Client | null): Promise<void> {
-  if (client === null) return;
-  try {
-    await client.end();
-  } catch {
-    // Already closed or broken: the session, and any lock it held, is gone either way.
-  }
 }

@@ -40,7 +40,7 @@ export class EventStreamClient {
       if (found !== undefined) return found;
       assert.ok(
         Date.now() < deadline,
-        `timed out waiting for ${what}; events so far: ${JSON.stringify(this.events.map((event) => event.data))}`,
+        `timed out waiting for ${what}; status ${this.response.status}, ended ${this.ended}; events so far: ${JSON.stringify(this.events.map((event) => event.data))}`,
       );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -69,6 +69,8 @@ describe('the work queue on a 3-node JetStream cluster', function () {
       connectionName: 'connection.spec',
       // Re-elections after restarts can take long on a loaded machine: the spec is about waiting, not about how long.
       startWaitMs: 300_000,
+      // Each try without a quorum runs into this; the spec waits for two tries twice.
+      requestTimeoutMs: 1_000,
       logger,
       processor: {} as CheckpointedProcessorOptions,
     });

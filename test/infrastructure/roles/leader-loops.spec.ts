@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { advisoryLockHolders } from '../../support/advisory-lock-holders.js';
 import { type TestService, startTestService } from '../../support/test-service.js';
 import { waitFor } from '../../support/wait-for.js';
 
 /** The backend pids of the sessions holding the lock the worker's background loops run behind. */
-async function leaders(databaseUrl: string): Promise<number[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>(
-      `SELECT a.pid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'advisory' AND l.granted AND a.application_name = 'lock worker:background-loops' AND a.datname = current_database()`,
-    );
-    return rows.map((row) => row.pid);
-  } finally {
-    await client.end();
-  }
-}
+const leaders = (databaseUrl: string) => advisoryLockHolders(databaseUrl, 'worker:background-loops');
 
 /** Whether a backend of that pid is still connected. */
 async function connected(databaseUrl: string, pid: number): Promise<boolean> {

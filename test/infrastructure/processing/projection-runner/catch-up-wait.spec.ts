@@ -125,7 +125,7 @@ describe('Waiting for a projection to catch up', () => {
   it('handles an event at once after skipped ones, whose position it stores once the watermark interval ends', async function () {
     this.timeout(60_000);
     // An interval far longer than a busy machine takes to handle an event, so "at once" and "after the interval" stay apart.
-    const intervalMs = 8_000;
+    const intervalMs = 4_000;
     const live = runner({ watermarkIntervalMs: intervalMs });
     await live.start();
     await live.waitUntilCaughtUp(null, { timeoutMs: 5_000 });
