@@ -49,6 +49,8 @@ class LockSession {
   private readonly held = new Map<string, Holding>();
   /** Acquisitions under way and locks held: the connection is closed when none is left. */
   private users = 0;
+  /** Each connection's last statement: the next waits for it, as a client runs one statement at a time. */
+  private readonly turns = new WeakMap<pg.Client, Promise<unknown>>();
 
   constructor(
     private readonly connectionString: string,
@@ -68,7 +70,7 @@ class LockSession {
           this.trying.add(key);
           try {
             const client = await this.connection();
-            if (await tryAdvisoryLock(client, key)) {
+            if (await this.inTurn(client, () => tryAdvisoryLock(client, key))) {
               holding = this.hold(client, options);
               return holding;
             }
@@ -92,7 +94,10 @@ class LockSession {
   private hold(client: pg.Client, { key, logger }: AcquireLockOptions): HeldLock {
     const holding: Holding = { lost: new AbortController(), client };
     holding.lost.signal.addEventListener('abort', () =>
-      logger.warn({ lock: key, reason: String(holding.lost.signal.reason) }, 'Advisory lock connection lost; the lock is gone'),
+      logger.warn(
+        { lock: key, reason: String(holding.lost.signal.reason) },
+        'Advisory lock connection lost; the lock is gone',
+      ),
     );
     this.held.set(key, holding);
     let released = false;
@@ -112,7 +117,7 @@ class LockSession {
     try {
       // A lock lost with its connection has nothing left to unlock, nor has a connection opened since.
       if (holding.lost.signal.aborted || holding.client !== this.client) return;
-      await holding.client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
+      await this.inTurn(holding.client, () => holding.client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]));
     } catch {
       // Whether it was unlocked is unknown: only ending the session surely releases it (and the others, lost with it).
       this.lose(`unlocking ${key} failed`);
@@ -136,10 +141,16 @@ class LockSession {
     client.on('end', () => this.lose('connection ended', client));
     this.client = client;
     this.probe = setInterval(() => {
-      client.query('SELECT 1').catch((error: Error) => this.lose(error.message, client));
+      this.inTurn(client, () => client.query('SELECT 1')).catch((error: Error) => this.lose(error.message, client));
     }, this.settings.probeMs ?? DEFAULT_PROBE_MS);
     this.probe.unref();
     return client;
+  }
+
+  private inTurn<T>(client: pg.Client, statement: () => Promise<T>): Promise<T> {
+    const next = (this.turns.get(client) ?? Promise.resolve()).catch(() => undefined).then(statement);
+    this.turns.set(client, next);
+    return next;
   }
 
   /** The connection is gone or no longer trusted: every lock on it is lost, and the next acquisition opens another. */

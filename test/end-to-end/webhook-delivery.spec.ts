@@ -396,7 +396,7 @@ describe('end to end: webhook delivery to real receivers on loopback', function 
   it('a worker stopped between attempts resumes after restart: nothing lost, early or repeated', async function () {
     this.timeout(150_000);
     // A longer wait before attempt 3, so the worker is surely gone when it falls due (the stop is checked below).
-    const longWaitMs = 12_000;
+    const longWaitMs = 7_000;
     await worker.stop();
     worker = await startService(
       {

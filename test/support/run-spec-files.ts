@@ -14,7 +14,7 @@ import path from 'node:path';
  * every neighbour's projections). Both runs always run;
  * the exit code is non-zero if either failed. Arguments are handed to both
  * runs (e.g. `--reporter build/test/support/file-times-reporter.js`);
- * TEST_JOBS sets the number of worker processes (default 3).
+ * TEST_JOBS sets the number of worker processes (default 4).
  */
 const SERIAL = [
   'end-to-end/concurrent-submissions.spec.js',
@@ -50,8 +50,8 @@ async function main(): Promise<void> {
   const serial = files.filter((file) => SERIAL.includes(file));
   const parallel = files.filter((file) => !SERIAL.includes(file)).sort((a, b) => rank(a) - rank(b));
   const extra = process.argv.slice(2);
-  // Three services side by side stay well under PostgreSQL's default 100 connections (README, "PostgreSQL connections").
-  const jobs = process.env.TEST_JOBS ?? '3';
+  // Four files side by side stay under PostgreSQL's default 100 connections (README, "PostgreSQL connections").
+  const jobs = process.env.TEST_JOBS ?? '4';
   const parallelCode = await mocha(['--parallel', '--jobs', jobs, ...extra], parallel);
   const serialCode = await mocha(extra, serial);
   process.exitCode = parallelCode === 0 && serialCode === 0 ? 0 : 1;

@@ -11,6 +11,7 @@ import type { Projection } from '../../../../projections/projection.js';
 import { ProjectionRunner } from '../../../../infrastructure/processing/projection-runner.js';
 import { type TestDatabase, createTestDatabase } from '../../../support/postgres.js';
 import { idOneDigitShorter, storeEventRow } from '../../../support/stored-event-rows.js';
+import { waitFor } from '../../../support/wait-for.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -97,6 +98,8 @@ describe('Waiting for a projection to catch up', () => {
   it('answers from a standby instance, from the stored watermark, for positions the filter skips as well', async () => {
     const active = runner();
     await active.start();
+    // start() returns before the lock is taken: the standby must not win it.
+    await waitFor('the first runner to take the lock', () => active.activeProjections().length === 1);
     const standby = runner();
     await standby.start();
     await active.waitUntilCaughtUp(null, { timeoutMs: 5_000 });
