@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { TEST_RUN_TAG_VARIABLE, dropRunDatabases } from './postgres.js';
 
 /**
  * `npm test`: every spec file, in two mocha runs. Most files run side by side
@@ -14,7 +16,8 @@ import path from 'node:path';
  * every neighbour's projections). Both runs always run;
  * the exit code is non-zero if either failed. Arguments are handed to both
  * runs (e.g. `--reporter build/test/support/file-times-reporter.js`);
- * TEST_JOBS sets the number of worker processes (default 4).
+ * TEST_JOBS sets the number of worker processes (default 4). The specs' throwaway
+ * databases are dropped together at the end (see TEST_RUN_TAG_VARIABLE).
  */
 const SERIAL = [
   'end-to-end/concurrent-submissions.spec.js',
@@ -52,9 +55,17 @@ async function main(): Promise<void> {
   const extra = process.argv.slice(2);
   // Four files side by side stay under PostgreSQL's default 100 connections (README, "PostgreSQL connections").
   const jobs = process.env.TEST_JOBS ?? '4';
-  const parallelCode = await mocha(['--parallel', '--jobs', jobs, ...extra], parallel);
-  const serialCode = await mocha(extra, serial);
-  process.exitCode = parallelCode === 0 && serialCode === 0 ? 0 : 1;
+  // The run's throwaway databases are dropped once it ends (see TEST_RUN_TAG_VARIABLE), whatever its outcome.
+  const tag = randomBytes(3).toString('hex');
+  process.env[TEST_RUN_TAG_VARIABLE] = tag;
+  try {
+    const parallelCode = await mocha(['--parallel', '--jobs', jobs, ...extra], parallel);
+    const serialCode = await mocha(extra, serial);
+    process.exitCode = parallelCode === 0 && serialCode === 0 ? 0 : 1;
+  } finally {
+    const dropped = await dropRunDatabases(tag);
+    console.log(`  Dropped the run's ${dropped} test databases.`);
+  }
 }
 
 /** Spec files relative to SPEC_ROOT, in a stable order. */
