@@ -68,15 +68,18 @@ class LockSession {
       while (!options.signal?.aborted && Date.now() <= deadline) {
         if (!this.trying.has(key) && !this.held.has(key)) {
           this.trying.add(key);
+          let client: pg.Client | null = null;
           try {
-            const client = await this.connection();
-            if (await this.inTurn(client, () => tryAdvisoryLock(client, key))) {
-              holding = this.hold(client, options);
+            client = await this.connection();
+            const tried = client;
+            if (await this.inTurn(tried, () => tryAdvisoryLock(tried, key))) {
+              holding = this.hold(tried, options);
               return holding;
             }
           } catch (error) {
             logger.warn({ lock: key, err: error }, 'Could not try the advisory lock; retrying');
-            this.lose(`trying ${key} failed`);
+            // Only the connection that failed is given up, not one another acquisition opened since.
+            this.lose(`trying ${key} failed`, client);
           } finally {
             this.trying.delete(key);
           }
@@ -120,7 +123,7 @@ class LockSession {
       await this.inTurn(holding.client, () => holding.client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]));
     } catch {
       // Whether it was unlocked is unknown: only ending the session surely releases it (and the others, lost with it).
-      this.lose(`unlocking ${key} failed`);
+      this.lose(`unlocking ${key} failed`, holding.client);
     } finally {
       if (this.held.get(key) === holding) this.held.delete(key);
     }
