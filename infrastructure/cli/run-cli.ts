@@ -3,7 +3,6 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { createContainer } from '../composition/create-container.js';
 import { findAdminEndpoint, runThroughAdminEndpoint } from '../admin/admin-endpoint-client.js';
 import { createLogger } from '../observability/create-logger.js';
-import { startService } from '../service.js';
 import type { CliCommand, CliOutput } from '../admin/cli-command.js';
 
 const terminal: CliOutput = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
@@ -21,6 +20,8 @@ export async function runCli(tool: string, command: CliCommand, args: string[]):
   if (config.mode === 'embedded') {
     const endpoint = await findAdminEndpoint(config.storage.embeddedDataDir);
     if (endpoint !== null) return runThroughAdminEndpoint(endpoint, tool, args, terminal);
+    // Loaded only here: the roles' modules (the HTTP app's among them) are a third of a CLI's start-up otherwise.
+    const { startService } = await import('../service.js');
     const service = await startService(config, new Set<Role>(['projector']), logger);
     try {
       await service.projections?.waitUntilCaughtUp(null, { timeoutMs: 120_000 });
