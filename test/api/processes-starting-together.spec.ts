@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { portBelowEphemeralRange } from '../support/port-below-ephemeral-range.js';
-import { TEST_POSTGRES_URL } from '../support/postgres.js';
+import { TEST_POSTGRES_URL, releaseTestDatabase, testDatabaseName } from '../support/postgres.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -19,7 +19,7 @@ interface Started {
 /** As a `docker compose up` of several roles does: processes started at the same moment on a database nobody created yet. */
 describe('service processes starting together on a new database', function () {
   this.timeout(120_000);
-  const name = `vds_test_start_together_${randomBytes(4).toString('hex')}`;
+  const name = testDatabaseName('start_together');
   const stream = `VDS_START_TOGETHER_${randomBytes(3).toString('hex').toUpperCase()}`;
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
@@ -32,13 +32,7 @@ describe('service processes starting together on a new database', function () {
   after(async () => {
     for (const { child } of started) child.kill('SIGKILL');
     await Promise.all(started.map(({ exited }) => exited));
-    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await admin.connect();
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    } finally {
-      await admin.end();
-    }
+    await releaseTestDatabase(name);
     const { connect } = await import('nats');
     const nc = await connect({ servers: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' });
     await (await nc.jetstreamManager()).streams.delete(stream).catch(() => false);

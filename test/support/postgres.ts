@@ -22,18 +22,43 @@ export function runDatabasePrefix(tag: string): string {
   return `vds_test_${tag}_`;
 }
 
-/**
- * A fresh, empty database per suite, so suites never see each other's rows
- * and can run while other suites truncate theirs. Within a run of the runner,
- * drop() ends the database's sessions and leaves the database to the runner.
- */
-export async function createTestDatabase(label: string): Promise<TestDatabase> {
+/** A new test database's name: the run's prefix within a run of the runner. */
+export function testDatabaseName(label: string): string {
   const tag = process.env[TEST_RUN_TAG_VARIABLE];
   const prefix = tag === undefined ? 'vds_test_' : runDatabasePrefix(tag);
-  const name = `${prefix}${label
+  return `${prefix}${label
     .replace(/[^a-z0-9_]/gi, '_')
     .toLowerCase()
     .slice(0, 36)}_${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Done with a test database: within a run of the runner its sessions are ended, as WITH (FORCE) would, and the
+ * database is left to the run's end; otherwise it is dropped. A DROP DATABASE holds a transaction id while it waits
+ * for its checkpoint, and every event store reader of the server waits behind it: after a long stretch without
+ * checkpoints, the readers of every spec running stalled for seconds.
+ */
+export async function releaseTestDatabase(name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    if (
+      process.env[TEST_RUN_TAG_VARIABLE] !== undefined &&
+      name.startsWith(runDatabasePrefix(process.env[TEST_RUN_TAG_VARIABLE]))
+    )
+      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    else await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh, empty database per suite, so suites never see each other's rows
+ * and can run while other suites truncate theirs.
+ */
+export async function createTestDatabase(label: string): Promise<TestDatabase> {
+  const name = testDatabaseName(label);
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
   try {
@@ -43,22 +68,7 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
   }
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await client.connect();
-      try {
-        // As WITH (FORCE) would: nothing of the suite keeps a connection, whether or not the database goes now.
-        if (tag !== undefined)
-          await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
-        else await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return { name, url: url.toString(), drop: () => releaseTestDatabase(name) };
 }
 
 /**

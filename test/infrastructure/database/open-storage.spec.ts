@@ -1,27 +1,19 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { loadConfig } from '../../../infrastructure/config/config.js';
 import { openStorage } from '../../../infrastructure/composition/open-adapters.js';
 import type { Storage } from '../../../infrastructure/database/open-storage.js';
-import { TEST_POSTGRES_URL } from '../../support/postgres.js';
+import { TEST_POSTGRES_URL, releaseTestDatabase, testDatabaseName } from '../../support/postgres.js';
 import { READ_MODEL_SCHEMA } from '../../../infrastructure/features/features.js';
 import { createLogger } from '../../../infrastructure/observability/create-logger.js';
 
 describe('processes starting together on a database that does not exist yet', function () {
   this.timeout(120_000);
-  const name = `vds_test_concurrent_start_${randomBytes(4).toString('hex')}`;
+  const name = testDatabaseName('concurrent_start');
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
 
   after(async () => {
-    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await admin.connect();
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    } finally {
-      await admin.end();
-    }
+    await releaseTestDatabase(name);
   });
 
   it("all start: one creates the database, one migrates at a time, and none fails on the other's work", async () => {
