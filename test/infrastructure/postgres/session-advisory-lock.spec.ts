@@ -3,21 +3,11 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../../../application/ports/logger.js';
 import { acquireSessionLock } from '../../../infrastructure/postgres/session-advisory-lock.js';
+import { abortedWithin } from '../../support/aborted-within.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
 import { type TcpProxy, startTcpProxy } from '../../support/tcp-proxy.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
-
-function lostWithin(signal: AbortSignal, ms: number): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
 
 describe('session advisory lock: a dropped connection', () => {
   let database: TestDatabase;
@@ -53,7 +43,7 @@ describe('session advisory lock: a dropped connection', () => {
     } finally {
       await admin.end();
     }
-    assert.equal(await lostWithin(held.lost, 2_000), true);
+    assert.equal(await abortedWithin(held.lost, 2_000), true);
     const next = await acquireSessionLock({ connectionString: database.url, key, logger: silent, timeoutMs: 2_000 });
     assert.ok(next !== null, 'the lock went with the session');
     await next.release();
@@ -74,7 +64,7 @@ describe('session advisory lock: a dropped connection', () => {
     proxy.freeze();
     try {
       assert.equal(
-        await lostWithin(held.lost, 3_000),
+        await abortedWithin(held.lost, 3_000),
         true,
         'the lock is given up within about a probe and its timeout',
       );

@@ -8,21 +8,11 @@ import {
   sharedSessionLocks,
 } from '../../../infrastructure/postgres/shared-session-locks.js';
 import { advisoryLockHolders } from '../../support/advisory-lock-holders.js';
+import { abortedWithin } from '../../support/aborted-within.js';
 import { type TestDatabase, createTestDatabase } from '../../support/postgres.js';
 import { type TcpProxy, startTcpProxy } from '../../support/tcp-proxy.js';
 
 const silent: Logger = { info() {}, warn() {}, error() {}, child: () => silent };
-
-function lostWithin(signal: AbortSignal, ms: number): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
 
 describe('shared session locks: every leadership lock of a process on one connection', () => {
   let database: TestDatabase;
@@ -97,7 +87,7 @@ describe('shared session locks: every leadership lock of a process on one connec
     );
     const [session] = await sessions();
     await admin.query('SELECT pg_terminate_backend($1)', [session]);
-    for (const lock of held) assert.equal(await lostWithin(lock?.lost as AbortSignal, 2_000), true);
+    for (const lock of held) assert.equal(await abortedWithin(lock?.lost as AbortSignal, 2_000), true);
     const other = await acquireSessionLock({
       connectionString: database.url,
       key: wanted[0],
@@ -136,7 +126,7 @@ describe('shared session locks: every leadership lock of a process on one connec
       );
       proxy.freeze();
       try {
-        for (const lock of held) assert.equal(await lostWithin(lock?.lost as AbortSignal, 3_000), true);
+        for (const lock of held) assert.equal(await abortedWithin(lock?.lost as AbortSignal, 3_000), true);
       } finally {
         proxy.restore();
         for (const lock of held) await lock?.release();
