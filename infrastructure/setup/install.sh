@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a fresh Debian machine: the newest reachable yt-dlp, ffmpeg and the
 # npm dependencies, which is all the embedded mode needs. With --servers (what CI
-# and `npm test` need) it also installs Chromium for the console's browser tests
+# and `npm test` need) it also installs Chromium's headless shell for the console's browser tests
 # and starts the local PostgreSQL and NATS (JetStream) when they are installed
 # but stopped. Safe to run again.
 set -euo pipefail
@@ -22,8 +22,10 @@ bash infrastructure/setup/install-yt-dlp.sh
 missing=()
 command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
 command -v ffprobe >/dev/null 2>&1 || missing+=(ffmpeg)
-# Only the tests need a browser: the console's browser tests drive Debian's Chromium (never a build downloaded by a test library).
-if [ "$servers" = 1 ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+# Only the tests need a browser: the console's browser tests drive Debian's Chromium headless shell (never a build
+# downloaded by a test library). It is the old headless mode, which Playwright itself runs headless tests in: a
+# browser context and its page cost about a quarter of the CPU the whole browser's headless mode takes.
+if [ "$servers" = 1 ] && [ ! -x /usr/bin/chromium-headless-shell ]; then missing+=(chromium-headless-shell); fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing system packages: ${missing[*]}"
   as_root apt-get update -qq
