@@ -408,18 +408,18 @@ describe('YtDlpExtractor against the fixture platform', function () {
         () => (outcome = 'finished'),
         (error: unknown) => (outcome = `failed: ${error instanceof Error ? error.message : String(error)}`),
       );
-      // Generous: on a loaded machine yt-dlp's start and its first fetch of the slow media take a while.
+      // Generous: on a loaded machine yt-dlp's start and its first fetch of the slow media take a while. The ffmpeg
+      // sought is the one fetching (`-i`): yt-dlp also runs ffmpeg briefly to ask its version and features.
+      const fetching = async () => (await processesWorkingIn(dir, ['-i'])).includes('ffmpeg');
       const deadline = Date.now() + 120_000;
-      while (
-        !(await processesWorkingIn(dir)).includes('ffmpeg') &&
-        outcome === 'still running' &&
-        Date.now() < deadline
-      )
-        await sleep(25);
-      const running = await processesWorkingIn(dir);
+      let seen = false;
+      while (!seen && outcome === 'still running' && Date.now() < deadline) {
+        seen = await fetching();
+        if (!seen) await sleep(25);
+      }
       assert.ok(
-        running.includes('ffmpeg'),
-        `ffmpeg is running (the download: ${outcome}; working in its directory: ${running.join(', ') || 'nothing'})`,
+        seen && outcome === 'still running',
+        `ffmpeg fetching (the download: ${outcome}; working in its directory: ${(await processesWorkingIn(dir)).join(', ') || 'nothing'})`,
       );
       controller.abort(new Error('lease lost'));
       await assert.rejects(run, /lease lost/);
@@ -456,12 +456,14 @@ function videoStream(probe: MediaProbe): MediaStream {
   return stream;
 }
 
-/** Names of the processes whose working directory is `dir` (Linux /proc). */
-async function processesWorkingIn(dir: string): Promise<string[]> {
+/** Names of the processes whose working directory is `dir` (Linux /proc), of those with every argument in `withArguments`. */
+async function processesWorkingIn(dir: string, withArguments: string[] = []): Promise<string[]> {
   const names: string[] = [];
   for (const pid of (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry))) {
     try {
-      if ((await readlink(`/proc/${pid}/cwd`)) === dir)
+      if ((await readlink(`/proc/${pid}/cwd`)) !== dir) continue;
+      const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+      if (withArguments.every((argument) => args.includes(argument)))
         names.push((await readFile(`/proc/${pid}/comm`, 'utf8')).trim());
     } catch {
       // Gone meanwhile, or not ours to look at.
