@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { locateCommand } from '../locate-command.js';
 import type { StartedProcess } from '../run-process.js';
 import { pythonOfYtDlp } from '../warm/python-of-yt-dlp.js';
 import { ForkServerProcess } from './fork-server-process.js';
@@ -117,7 +118,10 @@ export class YtDlpForkServer {
     if (command === null || !this.running) return;
     let readyAt: number | null = null;
     // yt-dlp's own file comes last on the path: a zipapp release is importable from it, and a plain script there is ignored.
-    const pythonPath = [this.options.env.PYTHONPATH, this.options.ytDlpPath]
+    const pythonPath = [
+      this.options.env.PYTHONPATH,
+      (await locateCommand(this.options.ytDlpPath, this.options.env.PATH)) ?? undefined,
+    ]
       .filter((entry) => entry !== undefined && entry !== '')
       .join(path.delimiter);
     const server = new ForkServerProcess({

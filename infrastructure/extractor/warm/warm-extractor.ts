@@ -19,6 +19,7 @@ import { type HelperAnswer, HelperProcess, HelperStoppedError } from './helper-p
 import { type HelperSettings, cookieIdentity, helperKey, helperSettingsNow } from './helper-settings.js';
 import { type HelperWearLimits, wornOut } from './helper-wear.js';
 import type { PostgresExtractedInfoCache } from './extracted-info-cache.js';
+import { locateCommand } from '../locate-command.js';
 import { pythonOfYtDlp } from './python-of-yt-dlp.js';
 
 export interface WarmExtractorOptions {
@@ -292,7 +293,7 @@ export class WarmExtractor implements VideoProber, MediaDownloader {
         python: this.python,
         script,
         settings: { argv },
-        env: this.environment(),
+        env: await this.environment(),
         readyTimeoutMs: this.options.readyTimeoutMs ?? 30_000,
       });
       if (scratch !== null) this.scratchDirs.set(helper, scratch);
@@ -342,9 +343,10 @@ export class WarmExtractor implements VideoProber, MediaDownloader {
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
   }
 
-  private environment(): NodeJS.ProcessEnv {
+  private async environment(): Promise<NodeJS.ProcessEnv> {
     // yt-dlp's own file comes last: a zipapp release is importable from it, and a plain script there is ignored.
-    const pythonPath = [this.options.pythonPath, process.env.PYTHONPATH, this.options.ytDlpPath]
+    const ytDlpFile = (await locateCommand(this.options.ytDlpPath)) ?? undefined;
+    const pythonPath = [this.options.pythonPath, process.env.PYTHONPATH, ytDlpFile]
       .filter((entry) => entry !== undefined && entry !== '')
       .join(path.delimiter);
     return { ...process.env, PYTHONPATH: pythonPath, PYTHONUTF8: '1' };
